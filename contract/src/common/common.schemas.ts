@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { named, withOpenApi } from './openapi-meta.js';
+
+/** Identifiers are UUID strings (ADDENDUM). */
+export const UuidSchema = z.string().uuid();
+
+/** RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T10:00:00.000Z (ADDENDUM). */
+export const TimestampSchema = withOpenApi(z.string().datetime({ precision: 3 }), {
+  example: '2026-11-21T10:00:00.000Z',
+});
+
+/** A path parameter holding a UUID; a malformed one is 400 INVALID_ID before any lookup. */
+export const IdParamsSchema = z.object({ id: UuidSchema });
+
+export const MessageSchema = named('Message', z.object({ message: z.string() }));
+
+export const PaginationSchema = named(
+  'Pagination',
+  z.object({
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1).max(100),
+    total: z.number().int().min(0),
+    total_pages: z.number().int().min(0),
+  }),
+);
+
+/** Query integers arrive as strings and are coerced; anything that is not a whole number in range is 400. */
+export const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Query booleans: `true` or `false` (the typed client may pass a boolean). */
+export const queryBoolean = () =>
+  withOpenApi(
+    z.union([z.boolean(), z.enum(['true', 'false'])]).transform((value) => value === true || value === 'true'),
+    { type: 'boolean', oneOf: undefined },
+  );
+
+export const PaginationQuerySchema = z.object({
+  page: queryInt(1, 1_000_000).default(1).describe('Page number, from 1'),
+  limit: queryInt(1, 100).default(20).describe('Items per page, at most 100'),
+});

@@ -1,0 +1,48 @@
+import { z, type ZodTypeAny } from 'zod';
+import { named } from './openapi-meta.js';
+import { ERROR_CODES, type ErrorStatus } from './error-codes.js';
+
+export const ValidationIssueSchema = named(
+  'ValidationIssue',
+  z.object({
+    field: z.string(),
+    message: z.string(),
+    value: z.string(),
+  }),
+);
+
+export const ErrorBodySchema = named(
+  'ErrorBody',
+  z.object({
+    code: z.string().describe(`Stable machine-readable code: ${Object.keys(ERROR_CODES).join(', ')}`),
+    message: z.string(),
+    details: z.array(ValidationIssueSchema).optional(),
+    request_id: z.string(),
+  }),
+);
+
+/** Every failure, on every endpoint: `{"success":false,"error":{code,message,details?,request_id}}`. */
+export const ErrorEnvelopeSchema = named(
+  'ErrorEnvelope',
+  z.object({
+    success: z.literal(false),
+    error: ErrorBodySchema,
+  }),
+);
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+/** Success with (env): `{"success":true,"data":…}`. */
+export const envelope = <T extends ZodTypeAny>(data: T) =>
+  z.object({
+    success: z.literal(true),
+    data,
+  });
+
+/** Declares error replies, all in the error envelope: `responses: { 200: X, ...errors(400, 404) }`. */
+export function errors<const S extends readonly ErrorStatus[]>(
+  ...statuses: S
+): { [K in S[number]]: typeof ErrorEnvelopeSchema } {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorEnvelopeSchema])) as {
+    [K in S[number]]: typeof ErrorEnvelopeSchema;
+  };
+}

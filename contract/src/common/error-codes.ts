@@ -1,0 +1,36 @@
+/**
+ * Stable machine-readable error codes (ADDENDUM "Envelope, errors, formats"), with the HTTP status
+ * each one is sent with. A code is never reused for another meaning.
+ */
+export const ERROR_CODES = {
+  VALIDATION_FAILED: 400,
+  INVALID_ID: 400,
+  INVALID_TOKEN: 400,
+  BAD_REQUEST: 400,
+  INVALID_CODE: 400,
+  INVALID_PASSWORD: 400,
+  INVALID_AUDIO: 400,
+  TWO_FACTOR_ALREADY_ENABLED: 400,
+  TWO_FACTOR_NOT_ENABLED: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  EMAIL_NOT_VERIFIED: 401,
+  ACCOUNT_DISABLED: 401,
+  TOKEN_EXPIRED: 401,
+  TOKEN_REUSED: 401,
+  FORBIDDEN: 403,
+  INSUFFICIENT_SCOPE: 403,
+  QUOTA_EXCEEDED: 403,
+  NO_LICENSE: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RANGE_NOT_SATISFIABLE: 416,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode];

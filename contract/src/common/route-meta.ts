@@ -1,0 +1,40 @@
+/**
+ * How a route is authenticated. This one declaration drives both the server's authentication
+ * middleware and the operation's `security` in openapi.json.
+ *
+ * - public: no credentials are read.
+ * - optional: credentials are used when sent (an invalid one is still 401), e.g. to show a caller
+ *   their own private items.
+ * - user: a bearer access token is required.
+ * - stream: a bearer access token or a stream token (`?token=` or bearer) is required.
+ *
+ * `apiKey` says whether a developer API key may stand in for the user. The scope a key needs
+ * follows from the method (SPEC.md, Authentication rule 6): GET and HEAD need read, every other
+ * method needs write; admin allows everything.
+ */
+export type RouteAuth = 'public' | 'optional' | 'user' | 'stream';
+
+export interface RouteMeta {
+  auth: RouteAuth;
+  apiKey: boolean;
+  /** The route also reads the refresh token from the `refresh_token` cookie. */
+  refreshCookie?: boolean;
+}
+
+export type ApiKeyScope = 'read' | 'write' | 'admin';
+
+export const publicRoute = { auth: 'public', apiKey: false } as const satisfies RouteMeta;
+export const optionalAuth = { auth: 'optional', apiKey: true } as const satisfies RouteMeta;
+export const userRoute = { auth: 'user', apiKey: true } as const satisfies RouteMeta;
+/** For account-security operations that a developer key must never perform. */
+export const userOnlyRoute = { auth: 'user', apiKey: false } as const satisfies RouteMeta;
+export const streamRoute = { auth: 'stream', apiKey: true } as const satisfies RouteMeta;
+
+export function requiredScope(method: string): Exclude<ApiKeyScope, 'admin'> {
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+}
+
+export function routeMeta(route: { metadata?: unknown }): RouteMeta {
+  const meta = route.metadata as Partial<RouteMeta> | undefined;
+  return { auth: meta?.auth ?? 'public', apiKey: meta?.apiKey ?? false, refreshCookie: meta?.refreshCookie ?? false };
+}

@@ -1,0 +1,36 @@
+import { initContract } from '@ts-rest/core';
+import { ErrorEnvelopeSchema } from './common/envelope.schemas.js';
+import { authContract } from './areas/auth.contract.js';
+import { systemContract } from './areas/system.contract.js';
+
+const c = initContract();
+
+export const API_PREFIX = '/api/v1';
+
+/**
+ * Options every router shares: undeclared statuses are type errors; every route may answer 429
+ * (the per-address request limit) and 500.
+ */
+const areaOptions = {
+  strictStatusCodes: true,
+  commonResponses: { 429: ErrorEnvelopeSchema, 500: ErrorEnvelopeSchema },
+} as const;
+
+const apiOptions = { ...areaOptions, pathPrefix: API_PREFIX } as const;
+
+/**
+ * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
+ * area except `system` lives under /api/v1.
+ */
+export const contract = c.router({
+  system: c.router(systemContract, areaOptions),
+  auth: c.router(authContract, apiOptions),
+});
+
+export type RiffContract = typeof contract;
+
+/** Area descriptions, used as OpenAPI tag descriptions. */
+export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
+  system: 'Liveness, readiness and the public keys for tokens (outside /api/v1)',
+  auth: 'Registration, email verification, login, refresh rotation, 2FA, password reset, stream and chat tokens',
+};

@@ -1,0 +1,154 @@
+import { hkdfSync } from 'node:crypto';
+import express, { type Express } from 'express';
+import cors from 'cors';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { contract } from '@riff/contract';
+import type { Config } from './platform/config/config.js';
+import { openDatabase, migrateToLatest, type DatabaseHandle } from './platform/db/database.js';
+import { createLogger, createHttpLogger } from './platform/logging/logger.js';
+import { errorMiddleware, notFoundMiddleware } from './platform/errors/error-middleware.js';
+import { createJsonBodyParser } from './platform/http/json-body.middleware.js';
+import { registerContract } from './platform/http/register-contract.js';
+import { docsRouter } from './platform/http/docs.routes.js';
+import { createAuthenticator } from './platform/auth/authenticate.middleware.js';
+import { createPasswordHasher } from './platform/auth/password-hasher.js';
+import { createSecretBox } from './platform/auth/secret-box.js';
+import { loadSecretKey } from './platform/auth/secret-key.js';
+import { createTokenSigner, loadPrivateKey } from './platform/auth/token-signer.js';
+import { createMailer, type Mailer } from './platform/mail/mailer.js';
+import { createMailDispatcher } from './platform/mail/mail-dispatcher.js';
+import { createRateLimits } from './platform/rate-limit/rate-limiter.js';
+import { requestLimitMiddleware } from './platform/rate-limit/request-limit.middleware.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { AuditRepository } from './modules/audit/audit.repository.js';
+import { UsersRepository } from './modules/users/users.repository.js';
+import { AuthRepository } from './modules/auth/auth.repository.js';
+import { SessionService } from './modules/auth/session.service.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { TwoFactorService } from './modules/auth/two-factor.service.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+
+export interface Riff {
+  app: Express;
+  database: DatabaseHandle;
+  logger: Logger;
+  /** Releases everything the app holds: pending mail, rate-limit connections, the database. */
+  close(): Promise<void>;
+}
+
+export interface RiffOverrides {
+  logger?: Logger;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Prefix for rate-limit keys, so several apps can share one Redis without sharing counters. */
+  rateLimitPrefix?: string;
+}
+
+const MINUTE = 60;
+
+const deriveKey = (secret: Buffer, purpose: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `riff:${purpose}`, 32));
+
+/** Builds the whole service from configuration: side effects are created here and passed in explicitly. */
+export async function createRiff(config: Config, overrides: RiffOverrides = {}): Promise<Riff> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const clock = overrides.clock ?? systemClock;
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  try {
+    await migrateToLatest(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const { db } = database;
+
+  const signer = await createTokenSigner(await loadPrivateKey(config.jwtPrivateKey, config.dataDir));
+  const secretKey = await loadSecretKey(config.secretKey, config.dataDir);
+  const mailer = overrides.mailer ?? createMailer(config.mail);
+  const mail = createMailDispatcher(mailer, logger);
+  const limits = createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff' });
+  const hasher = createPasswordHasher();
+
+  const users = new UsersRepository(db);
+  const audit = new AuditRepository(db);
+  const authRepository = new AuthRepository(db);
+  const sessions = new SessionService({ db, users, auth: authRepository, audit, signer, clock });
+  const twoFactor = new TwoFactorService({
+    db,
+    users,
+    auth: authRepository,
+    audit,
+    hasher,
+    secretBox: createSecretBox(deriveKey(secretKey, 'totp-secret')),
+    recoveryCodeKey: deriveKey(secretKey, 'recovery-code'),
+    failures: limits.create('2fa-failures', { points: 5, durationSeconds: 15 * MINUTE, blockSeconds: 15 * MINUTE }),
+    clock,
+  });
+  const auth = new AuthService({
+    db,
+    users,
+    auth: authRepository,
+    audit,
+    sessions,
+    twoFactor,
+    hasher,
+    signer,
+    mail,
+    clock,
+    limits: {
+      loginAccount: limits.create('login-account', { points: 5, durationSeconds: 15 * MINUTE, blockSeconds: 15 * MINUTE }),
+      loginAddress: limits.create('login-address', { points: 100, durationSeconds: 60 * MINUTE, blockSeconds: 15 * MINUTE }),
+      verificationMail: limits.create('verification-mail', { points: 1, durationSeconds: MINUTE }),
+      resetMail: limits.create('reset-mail', { points: 1, durationSeconds: MINUTE }),
+    },
+    appBaseUrl: config.appBaseUrl,
+    logger,
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.set('trust proxy', config.trustProxy);
+  app.use(createHttpLogger(logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:'] } },
+      crossOriginResourcePolicy: { policy: 'same-site' },
+    }),
+  );
+  app.use(
+    cors({
+      origin: config.corsOrigins,
+      credentials: true,
+      exposedHeaders: ['X-Request-Id', 'Retry-After', 'Deprecation', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+    }),
+  );
+  app.use(requestLimitMiddleware(limits.create('requests', { points: config.rateLimitPerMinute, durationSeconds: MINUTE })));
+  app.use(docsRouter());
+
+  const trustedOrigins = [new URL(config.publicBaseUrl).origin, ...config.corsOrigins];
+  registerContract(
+    app,
+    contract,
+    {
+      system: systemRoutes({ ping: database.ping, signer }),
+      auth: authRoutes({ auth, twoFactor, trustedOrigins, secureCookies: config.secureCookies }),
+    },
+    [createJsonBodyParser('1mb'), createAuthenticator({ signer, loadActiveUser: (id) => users.findActiveById(id) })],
+  );
+  app.use(notFoundMiddleware);
+  app.use(errorMiddleware);
+
+  return {
+    app,
+    database,
+    logger,
+    async close() {
+      await mail.drain();
+      await mailer.close();
+      await limits.close();
+      await database.close();
+    },
+  };
+}

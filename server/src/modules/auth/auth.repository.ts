@@ -1,0 +1,132 @@
+import type { Db } from '../../platform/db/database.js';
+import type { EmailTokenPurpose, Database } from '../../platform/db/database.schema.js';
+import type { Selectable } from 'kysely';
+
+export type RefreshTokenRow = Selectable<Database['refresh_tokens']>;
+export type ChallengeRow = Selectable<Database['two_factor_challenges']>;
+
+/** All SQL for email tokens, refresh tokens, 2FA challenges and recovery codes. */
+export class AuthRepository {
+  constructor(private readonly db: Db) {}
+
+  /** A new token invalidates every older unused one of the same purpose. */
+  async replaceEmailToken(userId: string, purpose: EmailTokenPurpose, tokenHash: string, expiresAt: Date, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('email_tokens').where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+    await db.insertInto('email_tokens').values({ user_id: userId, purpose, token_hash: tokenHash, expires_at: expiresAt }).execute();
+  }
+
+  /** Marks a live token used, once; answers its user id, or undefined when unknown, used or expired. */
+  async consumeEmailToken(purpose: EmailTokenPurpose, tokenHash: string, now: Date, db: Db = this.db): Promise<string | undefined> {
+    const row = await db
+      .updateTable('email_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+
+  async insertRefreshToken(
+    token: { id: string; familyId: string; userId: string; secretHash: string; rememberMe: boolean; expiresAt: Date; ip: string | null; userAgent: string | null },
+    db: Db = this.db,
+  ): Promise<void> {
+    await db
+      .insertInto('refresh_tokens')
+      .values({
+        id: token.id,
+        family_id: token.familyId,
+        user_id: token.userId,
+        secret_hash: token.secretHash,
+        remember_me: token.rememberMe,
+        expires_at: token.expiresAt,
+        ip_address: token.ip,
+        user_agent: token.userAgent,
+      })
+      .execute();
+  }
+
+  findRefreshToken(id: string): Promise<RefreshTokenRow | undefined> {
+    return this.db.selectFrom('refresh_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Rotation happens once: false when another request rotated or revoked it first. */
+  async markRotated(id: string, now: Date, db: Db = this.db): Promise<boolean> {
+    const result = await db
+      .updateTable('refresh_tokens')
+      .set({ rotated_at: now })
+      .where('id', '=', id)
+      .where('rotated_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async revokeFamily(familyId: string, now: Date): Promise<void> {
+    await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  }
+
+  async revokeAllForUser(userId: string, now: Date, db: Db = this.db): Promise<void> {
+    await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  }
+
+  async insertChallenge(userId: string, tokenHash: string, rememberMe: boolean, expiresAt: Date): Promise<void> {
+    await this.db.insertInto('two_factor_challenges').values({ user_id: userId, token_hash: tokenHash, remember_me: rememberMe, expires_at: expiresAt }).execute();
+  }
+
+  findLiveChallenge(tokenHash: string, now: Date): Promise<ChallengeRow | undefined> {
+    return this.db
+      .selectFrom('two_factor_challenges')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  async consumeChallenge(id: string, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('two_factor_challenges')
+      .set({ used_at: now })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Replaces the codes of an unfinished setup. */
+  async replacePendingRecoveryCodes(userId: string, codeHashes: string[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).where('pending', '=', true).execute();
+      await trx
+        .insertInto('two_factor_recovery_codes')
+        .values(codeHashes.map((code_hash) => ({ user_id: userId, code_hash, pending: true })))
+        .execute();
+    });
+  }
+
+  /** On enabling 2FA the pending codes become the live ones. */
+  async activatePendingRecoveryCodes(userId: string, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).where('pending', '=', false).execute();
+    await db.updateTable('two_factor_recovery_codes').set({ pending: false }).where('user_id', '=', userId).execute();
+  }
+
+  async deleteRecoveryCodes(userId: string, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
+  }
+
+  /** Uses a live recovery code once. */
+  async consumeRecoveryCode(userId: string, codeHash: string, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('two_factor_recovery_codes')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('code_hash', '=', codeHash)
+      .where('pending', '=', false)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

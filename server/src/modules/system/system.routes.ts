@@ -1,0 +1,20 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@riff/contract';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { TokenSigner } from '../../platform/auth/token-signer.js';
+
+const s = initServer();
+
+export function systemRoutes(deps: { ping(): Promise<boolean>; signer: TokenSigner }) {
+  return s.router(contract.system, {
+    health: async () => ({ status: 200, body: { status: 'ok' } }),
+    ready: async () => {
+      if (!(await deps.ping())) throw new AppError('UNAVAILABLE', 'The database does not answer');
+      return { status: 200, body: { status: 'ok' } };
+    },
+    jwks: async ({ res }) => {
+      res.setHeader('Cache-Control', 'public, max-age=300');
+      return { status: 200, body: deps.signer.jwks() };
+    },
+  });
+}

@@ -1,0 +1,39 @@
+import type { User } from '@riff/contract';
+import type { UserRow } from '../../platform/db/database.schema.js';
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+/** A user as its owner sees it: every public field, no secrets. */
+export function toUserDto(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    slug: row.slug,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    avatar: row.avatar,
+    banner_url: row.banner_url,
+    bio: row.bio,
+    birthdate: row.birthdate,
+    gender: row.gender,
+    location: row.location,
+    social_links: row.social_links ?? {},
+    role: row.role,
+    is_active: row.is_active,
+    is_admin: row.is_admin,
+    is_banned: row.is_banned,
+    is_public: row.is_public,
+    is_verified: row.is_verified,
+    login_count: row.login_count,
+    token_version: row.token_version,
+    last_login_at: iso(row.last_login_at),
+    username_changed_at: iso(row.username_changed_at),
+    password_changed_at: iso(row.password_changed_at),
+    promoted_to_creator_at: iso(row.promoted_to_creator_at),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export const toUserResponse = (row: UserRow) => ({ id: row.id, username: row.username, email: row.email ?? '' });

@@ -1,0 +1,84 @@
+import type { Db } from '../../platform/db/database.js';
+import type { NewUser, UserRow, UserUpdate } from '../../platform/db/database.schema.js';
+
+export class UsersRepository {
+  constructor(private readonly db: Db) {}
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  }
+
+  /** A user whose tokens may act: verified, active, not banned, not deleted. */
+  findActiveById(id: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .where('is_active', '=', true)
+      .where('is_banned', '=', false)
+      .where('is_verified', '=', true)
+      .executeTakeFirst();
+  }
+
+  /** Emails are compared ignoring case (citext). */
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email).where('deleted_at', 'is', null).executeTakeFirst();
+  }
+
+  async emailTaken(email: string): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Usernames are unique ignoring case, deleted accounts included (their names stay reserved). */
+  async usernameTaken(username: string): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async slugsLike(base: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('users').select('slug').where('slug', 'like', `${base}%`).execute();
+    return rows.map((row) => row.slug);
+  }
+
+  insert(user: NewUser, db: Db = this.db): Promise<UserRow> {
+    return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: string, changes: UserUpdate, db: Db = this.db): Promise<UserRow | undefined> {
+    return db
+      .updateTable('users')
+      .set({ ...changes, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async bumpTokenVersion(id: string, changes: UserUpdate = {}, db: Db = this.db): Promise<void> {
+    await db
+      .updateTable('users')
+      .set((eb) => ({ ...changes, token_version: eb('token_version', '+', 1), updated_at: new Date() }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async recordLogin(id: string, at: Date): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set((eb) => ({ login_count: eb('login_count', '+', 1), last_login_at: at }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Accepts a TOTP time step only if it is newer than the last accepted one (replay guard). */
+  async advanceTwoFactorStep(id: string, step: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ two_factor_last_step: step })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('two_factor_last_step', 'is', null), eb('two_factor_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

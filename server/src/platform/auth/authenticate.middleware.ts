@@ -1,0 +1,110 @@
+import type { Request, RequestHandler } from 'express';
+import type { AppRoute } from '@ts-rest/core';
+import { requiredScope, routeMeta } from '@riff/contract';
+import { AppError } from '../errors/app-error.js';
+import type { UserRow } from '../db/database.schema.js';
+import type { Principal } from './principal.js';
+import { TokenInvalidError, type TokenAudience, type TokenSigner } from './token-signer.js';
+
+/** Resolves a developer API key to its owner and scopes; supplied by the API-keys area. */
+export interface ApiKeyVerifier {
+  verify(key: string, req: Request): Promise<{ user: UserRow; scopes: readonly string[] } | undefined>;
+}
+
+export interface AuthenticatorDeps {
+  signer: TokenSigner;
+  /** The user behind a token, if it may still act: exists, active, verified, not banned or deleted. */
+  loadActiveUser(id: string): Promise<UserRow | undefined>;
+  apiKeys?: ApiKeyVerifier;
+}
+
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+interface Credential {
+  kind: 'jwt' | 'api_key';
+  value: string;
+  /** A JWT that came as ?token= may only be a stream token. */
+  fromQuery?: boolean;
+}
+
+function readCredential(req: Request, allowQueryToken: boolean): Credential | undefined {
+  const apiKeyHeader = req.headers['x-api-key'];
+  if (typeof apiKeyHeader === 'string' && apiKeyHeader.length > 0) return { kind: 'api_key', value: apiKeyHeader };
+  const authorization = req.headers.authorization;
+  if (typeof authorization === 'string' && authorization.length > 0) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) throw new AppError('UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
+    return { kind: JWT_SHAPE.test(match[1]) ? 'jwt' : 'api_key', value: match[1] };
+  }
+  const queryToken = (req.query as Record<string, unknown>)['token'];
+  if (allowQueryToken && typeof queryToken === 'string' && queryToken.length > 0) {
+    return { kind: 'jwt', value: queryToken, fromQuery: true };
+  }
+  return undefined;
+}
+
+/**
+ * Authenticates a request as its route's metadata says (public, optional, user, stream) and sets
+ * req.principal. Runs after routing, so it knows the route.
+ */
+export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
+  async function fromJwt(token: string, audiences: TokenAudience[]): Promise<Principal> {
+    let lastError: TokenInvalidError | undefined;
+    for (const audience of audiences) {
+      try {
+        const claims = await deps.signer.verify(token, audience);
+        const user = await deps.loadActiveUser(claims.sub);
+        if (!user || user.token_version !== claims.tv) {
+          throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
+        }
+        return { user, via: audience === 'stream' ? 'stream_token' : 'bearer' };
+      } catch (error) {
+        if (!(error instanceof TokenInvalidError)) throw error;
+        lastError = error;
+      }
+    }
+    if (lastError?.expired) throw new AppError('TOKEN_EXPIRED', 'The token has expired');
+    throw new AppError('UNAUTHENTICATED', 'The token is not valid here');
+  }
+
+  async function fromApiKey(key: string, req: Request, route: AppRoute): Promise<Principal> {
+    const meta = routeMeta(route);
+    if (!meta.apiKey) throw new AppError('UNAUTHENTICATED', 'API keys cannot be used for this operation');
+    const found = deps.apiKeys ? await deps.apiKeys.verify(key, req) : undefined;
+    if (!found) throw new AppError('INVALID_CREDENTIALS', 'Unknown, revoked or expired API key');
+    const needed = requiredScope(route.method);
+    if (!found.scopes.includes(needed) && !found.scopes.includes('admin')) {
+      throw new AppError('INSUFFICIENT_SCOPE', `This operation needs an API key with scope ${needed}`);
+    }
+    return { user: found.user, via: 'api_key', scopes: found.scopes };
+  }
+
+  return async (req, _res, next) => {
+    try {
+      const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
+      const meta = routeMeta(route);
+      if (meta.auth === 'public') return next();
+      const credential = readCredential(req, meta.auth === 'stream');
+      if (!credential) {
+        if (meta.auth === 'optional') return next();
+        throw new AppError('UNAUTHENTICATED', 'Authentication required');
+      }
+      if (credential.kind === 'api_key') {
+        req.principal = await fromApiKey(credential.value, req, route);
+      } else {
+        const audiences: TokenAudience[] =
+          meta.auth !== 'stream' ? ['api'] : credential.fromQuery ? ['stream'] : ['api', 'stream'];
+        req.principal = await fromJwt(credential.value, audiences);
+      }
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** The caller on a route whose metadata requires one. */
+export function principalOf(req: Request): Principal {
+  if (!req.principal) throw new AppError('UNAUTHENTICATED', 'Authentication required');
+  return req.principal;
+}

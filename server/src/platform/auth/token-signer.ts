@@ -1,0 +1,92 @@
+import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { SignJWT, jwtVerify, exportJWK, calculateJwkThumbprint, errors as joseErrors, type JWK } from 'jose';
+
+export type PublicJwk = JWK & { kty: string; kid: string; alg: string; use: string };
+
+export type TokenAudience = 'api' | 'stream' | 'chat';
+
+export interface TokenClaims {
+  sub: string;
+  /** The user's token_version when the token was issued. */
+  tv: number;
+}
+
+export class TokenInvalidError extends Error {
+  constructor(readonly expired: boolean) {
+    super(expired ? 'token expired' : 'token invalid');
+  }
+}
+
+export interface TokenSigner {
+  sign(claims: TokenClaims, audience: TokenAudience, ttlSeconds: number): Promise<string>;
+  verify(token: string, audience: TokenAudience): Promise<TokenClaims>;
+  jwks(): { keys: PublicJwk[] };
+}
+
+const ISSUER = 'riff';
+
+/** Ed25519 (EdDSA) or P-256 (ES256), by the key's type. */
+function algorithmOf(key: KeyObject): 'EdDSA' | 'ES256' {
+  if (key.asymmetricKeyType === 'ed25519') return 'EdDSA';
+  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ES256';
+  throw new Error('JWT_PRIVATE_KEY: must be an Ed25519 or P-256 private key');
+}
+
+/** JWT_PRIVATE_KEY when set; otherwise a dev key generated once into DATA_DIR. */
+export async function loadPrivateKey(pem: string | undefined, dataDir: string): Promise<KeyObject> {
+  if (pem) {
+    try {
+      return createPrivateKey(pem.replace(/\\n/g, '\n'));
+    } catch {
+      throw new Error('JWT_PRIVATE_KEY: not a readable PEM private key');
+    }
+  }
+  const file = path.join(dataDir, 'keys', 'jwt-ed25519.pem');
+  try {
+    return createPrivateKey(await readFile(file, 'utf8'));
+  } catch {
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const exported = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    try {
+      await writeFile(file, exported, { mode: 0o600, flag: 'wx' });
+      return privateKey;
+    } catch {
+      // another process wrote it first: use theirs so every instance signs with one key
+      return createPrivateKey(await readFile(file, 'utf8'));
+    }
+  }
+}
+
+export async function createTokenSigner(privateKey: KeyObject): Promise<TokenSigner> {
+  const alg = algorithmOf(privateKey);
+  const publicKey = createPublicKey(privateKey);
+  const jwk = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(jwk);
+  const publicJwk: PublicJwk = { ...jwk, kty: jwk.kty ?? 'OKP', kid, alg, use: 'sig' };
+
+  return {
+    async sign(claims, audience, ttlSeconds) {
+      return new SignJWT({ tv: claims.tv })
+        .setProtectedHeader({ alg, kid, typ: 'JWT' })
+        .setSubject(claims.sub)
+        .setIssuer(ISSUER)
+        .setAudience(audience)
+        .setIssuedAt()
+        .setExpirationTime(`${ttlSeconds}s`)
+        .sign(privateKey);
+    },
+    async verify(token, audience) {
+      try {
+        const { payload } = await jwtVerify(token, publicKey, { issuer: ISSUER, audience, algorithms: [alg] });
+        if (typeof payload.sub !== 'string' || typeof payload['tv'] !== 'number') throw new TokenInvalidError(false);
+        return { sub: payload.sub, tv: payload['tv'] };
+      } catch (error) {
+        throw new TokenInvalidError(error instanceof joseErrors.JWTExpired);
+      }
+    },
+    jwks: () => ({ keys: [publicJwk] }),
+  };
+}

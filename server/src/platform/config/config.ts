@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const urlWithProtocols = (protocols: string[]) =>
+  optionalString.refine(
+    (value) => value === undefined || (URL.canParse(value) && protocols.includes(new URL(value).protocol)),
+    { message: `must be a URL starting with ${protocols.join(' or ')}` },
+  );
+
+const integer = (fallback: number, min = 0) =>
+  optionalString
+    .refine((value) => value === undefined || /^\d+$/.test(value), { message: 'must be a whole number' })
+    .transform((value) => (value === undefined ? fallback : Number(value)))
+    .pipe(z.number().int().min(min));
+
+const list = optionalString.transform((value) =>
+  value === undefined ? [] : value.split(',').map((item) => item.trim()).filter(Boolean),
+);
+
+const EnvSchema = z.object({
+  PORT: integer(8080).pipe(z.number().max(65535)),
+  HOST: optionalString.transform((value) => value ?? '127.0.0.1'),
+  DATA_DIR: optionalString.transform((value) => path.resolve(value ?? './.data')),
+  PUBLIC_BASE_URL: urlWithProtocols(['http:', 'https:']),
+  APP_BASE_URL: urlWithProtocols(['http:', 'https:']),
+  DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']),
+  DATABASE_POOL_SIZE: integer(10, 1),
+  REDIS_URL: urlWithProtocols(['redis:', 'rediss:']),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: optionalString,
+  S3_REGION: optionalString,
+  S3_ENDPOINT: urlWithProtocols(['http:', 'https:']),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
+  SMTP_URL: urlWithProtocols(['smtp:', 'smtps:']),
+  MAIL_FROM: optionalString.transform((value) => value ?? 'Riff <no-reply@riff.local>'),
+  MAIL_OUTBOX_DIR: optionalString,
+  JWT_PRIVATE_KEY: optionalString.refine((value) => value === undefined || value.includes('PRIVATE KEY'), {
+    message: 'must be a PEM private key (PKCS#8, Ed25519 or P-256)',
+  }),
+  SECRET_KEY: optionalString.refine((value) => value === undefined || Buffer.from(value, 'base64').length === 32, {
+    message: 'must be 32 bytes, base64-encoded',
+  }),
+  FFMPEG_PATH: optionalString.transform((value) => value ?? 'ffmpeg'),
+  STUN_URLS: list,
+  TURN_URLS: list,
+  TURN_USERNAME: optionalString,
+  TURN_CREDENTIAL: optionalString,
+  CORS_ORIGINS: list.refine((origins) => origins.every((origin) => URL.canParse(origin)), {
+    message: 'must be a comma-separated list of origins such as https://app.example.com',
+  }),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
+  RATE_LIMIT_PER_MINUTE: integer(1200, 1),
+  SHUTDOWN_TIMEOUT_MS: integer(10_000, 0),
+});
+
+export type Config = ReturnType<typeof resolveConfig>;
+
+export class ConfigError extends Error {}
+
+/** Parses and validates the environment once; a bad value names its variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return resolveConfig(parsed.data);
+}
+
+function resolveConfig(env: z.infer<typeof EnvSchema>) {
+  const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, '');
+  if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
+    throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when STORAGE_DRIVER is s3');
+  }
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: env.DATA_DIR,
+    publicBaseUrl,
+    appBaseUrl: (env.APP_BASE_URL ?? publicBaseUrl).replace(/\/+$/, ''),
+    secureCookies: publicBaseUrl.startsWith('https:'),
+    databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
+    redisUrl: env.REDIS_URL,
+    storage: {
+      driver: env.STORAGE_DRIVER,
+      s3: {
+        bucket: env.S3_BUCKET,
+        region: env.S3_REGION ?? 'us-east-1',
+        endpoint: env.S3_ENDPOINT,
+        accessKeyId: env.S3_ACCESS_KEY_ID,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      },
+    },
+    mail: {
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM,
+      outboxDir: path.resolve(env.MAIL_OUTBOX_DIR ?? path.join(env.DATA_DIR, 'mail')),
+    },
+    jwtPrivateKey: env.JWT_PRIVATE_KEY,
+    secretKey: env.SECRET_KEY,
+    ffmpegPath: env.FFMPEG_PATH,
+    webrtc: {
+      stunUrls: env.STUN_URLS,
+      turnUrls: env.TURN_URLS,
+      turnUsername: env.TURN_USERNAME,
+      turnCredential: env.TURN_CREDENTIAL,
+    },
+    corsOrigins: env.CORS_ORIGINS.map((origin) => new URL(origin).origin),
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
+}

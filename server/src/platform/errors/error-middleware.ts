@@ -1,0 +1,105 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { RequestValidationError } from '@ts-rest/express';
+import type { ZodError } from 'zod';
+import { AppError, type ValidationIssue } from './app-error.js';
+
+const SECRET_FIELD = /pass|token|secret|code|key/i;
+const MAX_VALUE_LENGTH = 200;
+
+function valueAt(input: unknown, path: (string | number)[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
+
+function describeValue(field: string, value: unknown): string {
+  if (value === undefined) return '';
+  if (SECRET_FIELD.test(field)) return '[redacted]';
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH)}…` : text;
+}
+
+export function issuesFrom(error: ZodError, input: unknown, prefix = ''): ValidationIssue[] {
+  return error.issues.map((issue) => {
+    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    return { field, message: issue.message, value: describeValue(field, valueAt(input, issue.path)) };
+  });
+}
+
+/** ts-rest request validation failures: 400 INVALID_ID for a malformed path id, else VALIDATION_FAILED. */
+function fromRequestValidation(error: RequestValidationError, req: Parameters<RequestHandler>[0]): AppError {
+  if (error.pathParams) {
+    const issues = issuesFrom(error.pathParams, req.params);
+    return new AppError('INVALID_ID', 'Malformed identifier in the path', { details: issues });
+  }
+  const details = [
+    ...(error.headers ? issuesFrom(error.headers, req.headers, 'headers') : []),
+    ...(error.query ? issuesFrom(error.query, req.query, 'query') : []),
+    ...(error.body ? issuesFrom(error.body, req.body) : []),
+  ];
+  return new AppError('VALIDATION_FAILED', 'The request is not valid', { details });
+}
+
+interface HttpLikeError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+}
+
+/** Errors raised by body parsers and Express itself carry a status and a type. */
+function fromHttpError(error: HttpLikeError): AppError | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new AppError('BAD_REQUEST', 'The body is not valid JSON');
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new AppError('BAD_REQUEST', 'The body could not be read');
+  }
+  const status = error.status ?? error.statusCode;
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The body is too large');
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type');
+  if (status !== undefined && status >= 400 && status < 500) return new AppError('BAD_REQUEST', 'Bad request');
+  return undefined;
+}
+
+export function toAppError(error: unknown, req: Parameters<RequestHandler>[0]): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof RequestValidationError) return fromRequestValidation(error, req);
+  if (error && typeof error === 'object') return fromHttpError(error as HttpLikeError);
+  return undefined;
+}
+
+/** The one place errors become the envelope. Unexpected errors are logged and answered 500 INTERNAL. */
+export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => {
+  const appError = toAppError(error, req) ?? new AppError('INTERNAL', 'Something went wrong on our side');
+  if (appError.code === 'INTERNAL') {
+    req.log.error({ err: error }, 'unhandled error');
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+  res.status(appError.status).json({
+    success: false,
+    error: {
+      code: appError.code,
+      message: appError.message,
+      ...(appError.details ? { details: appError.details } : {}),
+      request_id: String(req.id),
+    },
+  });
+};
+
+export const notFoundMiddleware: RequestHandler = (req, _res, next) => {
+  next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+};

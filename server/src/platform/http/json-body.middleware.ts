@@ -1,0 +1,30 @@
+import express, { type Request, type RequestHandler } from 'express';
+import { ContractNoBody, type AppRoute } from '@ts-rest/core';
+import { AppError } from '../errors/app-error.js';
+
+const hasBody = (req: Request) =>
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+export const routeOf = (req: Request) => (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
+
+/**
+ * Parses JSON bodies after routing, only for routes whose contract declares a JSON body, so a
+ * route without one never spends effort on a body and never answers 413 or 415.
+ */
+export function createJsonBodyParser(limit: string): RequestHandler {
+  const parse = express.json({ limit, strict: true, type: () => true });
+  return (req, res, next) => {
+    const route = routeOf(req);
+    if (route.method === 'GET' || !('body' in route) || route.body === ContractNoBody) return next();
+    if (route.contentType === 'multipart/form-data') return next();
+    if (!hasBody(req)) {
+      req.body = undefined;
+      return next();
+    }
+    if (!req.is(['application/json', '+json'])) {
+      return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json'));
+    }
+    parse(req, res, next);
+  };
+}
