@@ -14,12 +14,16 @@ async function main(): Promise<void> {
     throw error;
   }
   const riff = await createRiff(config);
-  const server = createServer(riff.app);
+  let stopping = false;
+  const server = createServer((req, res) => {
+    // while draining, every reply closes its connection so keep-alive clients do not hold us open
+    if (stopping) res.setHeader('Connection', 'close');
+    riff.app(req, res);
+  });
   server.listen(config.port, config.host, () => {
     riff.logger.info(`Riff listening on http://${config.host}:${config.port} (database: ${riff.database.kind}; docs at /docs)`);
   });
 
-  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;

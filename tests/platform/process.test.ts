@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let child: ChildProcess | undefined;
+let dataDir: string | undefined;
+
+afterEach(async () => {
+  child?.kill('SIGKILL');
+  child = undefined;
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+async function start(port: number, env: Record<string, string> = {}) {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'riff-process-'));
+  const output: string[] = [];
+  const environment: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env };
+  if (!env.DATABASE_URL) delete environment.DATABASE_URL;
+  if (!env.REDIS_URL) delete environment.REDIS_URL;
+  child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], { cwd: root, env: environment });
+  child.stdout?.on('data', (chunk) => output.push(String(chunk)));
+  child.stderr?.on('data', (chunk) => output.push(String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+  return { output, exited };
+}
+
+async function waitForHealth(port: number, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const reply = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (reply.status === 200) return Date.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('server did not answer /healthz');
+}
+
+describe('the server process', () => {
+  it('starts on the embedded defaults, answers /healthz and /docs within 10 s, and logs its URL', async () => {
+    const port = 18_000 + Math.floor(Math.random() * 1000);
+    const { output } = await start(port);
+    const elapsed = await waitForHealth(port, 30_000);
+    expect(elapsed).toBeLessThan(10_000);
+    expect((await fetch(`http://127.0.0.1:${port}/docs`)).status).toBe(200);
+    expect(output.join('')).toContain(`http://127.0.0.1:${port}`);
+  });
+
+  it('refuses a bad configuration value by name and exits non-zero', async () => {
+    const { output, exited } = await start(19_999, { LOG_LEVEL: 'loud' });
+    expect(await exited).toBe(1);
+    expect(output.join('')).toContain('LOG_LEVEL');
+  });
+
+  it('on SIGTERM stops accepting, finishes the request in flight, then exits 0', async () => {
+    const port = 19_000 + Math.floor(Math.random() * 900);
+    const { exited } = await start(port);
+    await waitForHealth(port, 15_000);
+
+    // a request whose body is still arriving when the signal comes
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.on('connect', resolve));
+    const body = JSON.stringify({ email: 'nobody@example.test' });
+    socket.write(
+      `POST /api/v1/auth/resend-verification HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
+    const reply = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => (text += String(chunk)));
+      socket.on('close', () => resolve(text));
+      socket.on('end', () => resolve(text));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child!.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    socket.end(body.slice(5));
+    expect(await reply).toMatch(/^HTTP\/1\.1 200 OK/);
+    const stoppedAt = Date.now();
+    expect(await exited).toBe(0);
+    // it did not sit out the 10 s shutdown timeout
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+  });
+});
