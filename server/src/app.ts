@@ -54,6 +54,9 @@ const deriveKey = (secret: Buffer, purpose: string) => Buffer.from(hkdfSync('sha
 export async function createRiff(config: Config, overrides: RiffOverrides = {}): Promise<Riff> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const clock = overrides.clock ?? systemClock;
+  // keys first: a bad JWT_PRIVATE_KEY should stop the start before anything is opened
+  const signer = await createTokenSigner(await loadPrivateKey(config.jwtPrivateKey, config.dataDir));
+  const secretKey = await loadSecretKey(config.secretKey, config.dataDir);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   try {
     await migrateToLatest(database.db);
@@ -62,9 +65,6 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     throw error;
   }
   const { db } = database;
-
-  const signer = await createTokenSigner(await loadPrivateKey(config.jwtPrivateKey, config.dataDir));
-  const secretKey = await loadSecretKey(config.secretKey, config.dataDir);
   const mailer = overrides.mailer ?? createMailer(config.mail);
   const mail = createMailDispatcher(mailer, logger);
   const limits = createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff' });

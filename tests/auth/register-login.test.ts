@@ -118,6 +118,19 @@ describe('email verification', () => {
     expect(none.body.error.code).toBe('INVALID_TOKEN');
   });
 
+  it('a verification link stops working after 24 hours', async () => {
+    const user = await register(server);
+    const token = tokenFromMail(await waitForMail(server.outboxDir, user.email, 'verify-email'));
+    const row = await server.riff.database.db.selectFrom('email_tokens').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    const lifetimeHours = (row.expires_at.getTime() - row.created_at.getTime()) / 3_600_000;
+    expect(Math.round(lifetimeHours)).toBe(24);
+    expect(row.token_hash).not.toBe(token);
+    await server.riff.database.db.updateTable('email_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', row.id).execute();
+    const reply = await http.post('/auth/verify-email', { headers: { 'x-verify-token': token } });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.code).toBe('INVALID_TOKEN');
+  });
+
   it('still accepts the deprecated query parameter, with a Deprecation header', async () => {
     const user = await register(server);
     const token = tokenFromMail(await waitForMail(server.outboxDir, user.email, 'verify-email'));
