@@ -6,4 +6,5 @@ export * from './common/route-meta.js';
 export * from './areas/users.schemas.js';
 export * from './areas/auth.contract.js';
 export * from './areas/system.contract.js';
+export * from './areas/users.contract.js';
 export * from './riff.contract.js';

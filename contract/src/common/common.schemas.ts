@@ -38,3 +38,23 @@ export const PaginationQuerySchema = z.object({
   page: queryInt(1, 1_000_000).default(1).describe('Page number, from 1'),
   limit: queryInt(1, 100).default(20).describe('Items per page, at most 100'),
 });
+
+/** A user id in a path, or the word `me` for the caller. */
+export const UserIdOrMeSchema = withOpenApi(z.union([z.literal('me'), UuidSchema]), {
+  type: 'string',
+  oneOf: undefined,
+  description: 'A user id (UUID) or the word me',
+});
+
+/** A calendar date, YYYY-MM-DD, that exists. */
+export const DateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00.000Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+  }, 'must be a real calendar date');
+
+/** Turns `{ users, pagination }` style replies into one schema shape. */
+export const pageOf = <K extends string, T extends z.ZodTypeAny>(key: K, item: T) =>
+  z.object({ [key]: z.array(item), pagination: PaginationSchema } as { [P in K]: z.ZodArray<T> } & { pagination: typeof PaginationSchema });
