@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as accounts from './0001-accounts.js';
+import * as social from './0002-social.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
+  '0002-social': social,
 };

@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { ErrorEnvelopeSchema } from './common/envelope.schemas.js';
 import { authContract } from './areas/auth.contract.js';
 import { systemContract } from './areas/system.contract.js';
-// USERS_PENDING import { auditContract, usersContract } from './areas/users.contract.js';
+import { auditContract, usersContract } from './areas/users.contract.js';
 
 const c = initContract();
 
@@ -26,8 +26,8 @@ const apiOptions = { ...areaOptions, pathPrefix: API_PREFIX } as const;
 export const contract = c.router({
   system: c.router(systemContract, areaOptions),
   auth: c.router(authContract, apiOptions),
-  // USERS_PENDING users: c.router(usersContract, apiOptions),
-  // USERS_PENDING audit: c.router(auditContract, apiOptions),
+  users: c.router(usersContract, apiOptions),
+  audit: c.router(auditContract, apiOptions),
 });
 
 export type RiffContract = typeof contract;
@@ -36,6 +36,6 @@ export type RiffContract = typeof contract;
 export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   system: 'Liveness, readiness and the public keys for tokens (outside /api/v1)',
   auth: 'Registration, email verification, login, refresh rotation, 2FA, password reset, stream and chat tokens',
-  // USERS_PENDING users: 'Profiles, follows and blocks, privacy, preferences, data export and account deletion',
-  // USERS_PENDING audit: 'Your audit log: every security-relevant and mutating action, read-only',
+  users: 'Profiles, follows and blocks, privacy, preferences, data export and account deletion',
+  audit: 'Your audit log: every security-relevant and mutating action, read-only',
 };

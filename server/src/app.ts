@@ -3,7 +3,7 @@ import express, { type Express } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { contract } from '@riff/contract';
+import { contract, type RiffContract } from '@riff/contract';
 import type { Config } from './platform/config/config.js';
 import { openDatabase, migrateToLatest, type DatabaseHandle } from './platform/db/database.js';
 import { createLogger, createHttpLogger } from './platform/logging/logger.js';
@@ -29,6 +29,13 @@ import { AuthService } from './modules/auth/auth.service.js';
 import { TwoFactorService } from './modules/auth/two-factor.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import { ProfilesRepository } from './modules/users/profiles.repository.js';
+import { SocialRepository } from './modules/users/social.repository.js';
+import { PreferencesRepository } from './modules/users/preferences.repository.js';
+import { UsersService } from './modules/users/users.service.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { AuditService } from './modules/audit/audit.service.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
 
 export interface Riff {
   app: Express;
@@ -106,6 +113,18 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     logger,
   });
 
+  const usersService = new UsersService({
+    db,
+    users,
+    profiles: new ProfilesRepository(db),
+    social: new SocialRepository(db),
+    preferences: new PreferencesRepository(db),
+    auth: authRepository,
+    audit,
+    hasher,
+    clock,
+  });
+
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -128,13 +147,16 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
   app.use(docsRouter());
 
   const trustedOrigins = [new URL(config.publicBaseUrl).origin, ...config.corsOrigins];
+  const implementation: Record<keyof RiffContract, unknown> = {
+    system: systemRoutes({ ping: database.ping, signer }),
+    auth: authRoutes({ auth, twoFactor, trustedOrigins, secureCookies: config.secureCookies }),
+    users: usersRoutes(usersService),
+    audit: auditRoutes(new AuditService(audit)),
+  };
   registerContract(
     app,
     contract,
-    {
-      system: systemRoutes({ ping: database.ping, signer }),
-      auth: authRoutes({ auth, twoFactor, trustedOrigins, secureCookies: config.secureCookies }),
-    },
+    implementation,
     [createJsonBodyParser('1mb'), createAuthenticator({ signer, loadActiveUser: (id) => users.findActiveById(id) })],
   );
   app.use(notFoundMiddleware);

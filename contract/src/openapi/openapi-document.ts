@@ -82,15 +82,22 @@ function mapOperation(operation: Record<string, unknown>, route: AppRoute): Reco
   return { ...op, description, security: securityFor(route) };
 }
 
-/** Sorts object keys recursively so the committed document diffs small. */
+const COMPOSED = ['type', '$ref', 'allOf', 'oneOf', 'anyOf'];
+
+/**
+ * Sorts object keys recursively so the committed document diffs small, and drops `nullable` from
+ * schemas without a type (z.unknown() values), which OpenAPI 3.0 does not allow.
+ */
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const untyped = record['nullable'] === true && !COMPOSED.some((key) => key in record);
     return Object.fromEntries(
-      Object.keys(value)
+      Object.keys(record)
         .sort()
-        .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+        .filter((key) => record[key] !== undefined && !(untyped && key === 'nullable'))
+        .map((key) => [key, sortKeys(record[key])]),
     );
   }
   return value;

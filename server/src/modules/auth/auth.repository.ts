@@ -113,6 +113,13 @@ export class AuthRepository {
     await db.updateTable('two_factor_recovery_codes').set({ pending: false }).where('user_id', '=', userId).execute();
   }
 
+  /** Every pending token, challenge and recovery code of an erased account. */
+  async removeSecretsFor(userId: string, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('email_tokens').where('user_id', '=', userId).execute();
+    await db.deleteFrom('two_factor_challenges').where('user_id', '=', userId).execute();
+    await db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
+  }
+
   async deleteRecoveryCodes(userId: string, db: Db = this.db): Promise<void> {
     await db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
   }

@@ -11,6 +11,7 @@ import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { AuditRepository, RequestContext } from '../audit/audit.repository.js';
 import { toUserResponse } from '../users/user.mapper.js';
 import type { UsersRepository } from '../users/users.repository.js';
+import { uniqueSlug } from '../users/slug.js';
 import { passwordResetMail, verificationMail } from './auth.mail.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { IssuedSession, SessionService } from './session.service.js';
@@ -55,11 +56,6 @@ export type LoginResult =
 const GENERIC_RESET_MESSAGE = 'If an account exists for this address, a password reset link has been sent.';
 const GENERIC_RESEND_MESSAGE = 'If this address belongs to an unverified account, a new verification link has been sent.';
 
-function slugify(username: string): string {
-  const slug = username.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-  return slug.length > 0 ? slug : 'user';
-}
-
 const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
 
 export class AuthService {
@@ -73,7 +69,7 @@ export class AuthService {
     const passwordHash = await this.deps.hasher.hash(input.password);
     const token = randomToken();
     const now = clock.now();
-    const slug = await this.uniqueSlug(username);
+    const slug = await uniqueSlug(users, username);
 
     let user: UserRow;
     try {
@@ -234,12 +230,5 @@ export class AuthService {
     const base = (email.split('@')[0] ?? 'user').replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40).padEnd(3, '0');
     if (!(await this.deps.users.usernameTaken(base))) return base;
     return `${base.slice(0, 40)}-${randomToken(4).slice(0, 6)}`;
-  }
-
-  private async uniqueSlug(username: string): Promise<string> {
-    const base = slugify(username);
-    const taken = new Set(await this.deps.users.slugsLike(base));
-    if (!taken.has(base)) return base;
-    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
   }
 }

@@ -1,4 +1,4 @@
-import type { User } from '@riff/contract';
+import type { Profile, User } from '@riff/contract';
 import type { UserRow } from '../../platform/db/database.schema.js';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
@@ -37,3 +37,31 @@ export function toUserDto(row: UserRow): User {
 }
 
 export const toUserResponse = (row: UserRow) => ({ id: row.id, username: row.username, email: row.email ?? '' });
+
+/** What a viewer may see of a user: everything for the owner and admins, little for a private profile. */
+export function toProfileDto(
+  row: UserRow & { follower_count?: number; following_count?: number; is_following?: boolean | null },
+  viewer: UserRow | undefined,
+): Profile {
+  const minimal = { id: row.id, username: row.username, slug: row.slug, avatar: row.avatar, is_public: row.is_public };
+  const isOwner = viewer?.id === row.id;
+  const privileged = isOwner || viewer?.is_admin === true;
+  if (!row.is_public && !privileged) return minimal;
+  return {
+    ...minimal,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    bio: row.bio,
+    banner_url: row.banner_url,
+    location: row.location,
+    gender: row.gender,
+    social_links: row.social_links ?? {},
+    role: row.role,
+    is_verified: row.is_verified,
+    promoted_to_creator_at: iso(row.promoted_to_creator_at),
+    created_at: row.created_at.toISOString(),
+    ...(row.follower_count !== undefined ? { follower_count: row.follower_count, following_count: row.following_count ?? 0 } : {}),
+    ...(viewer && row.is_following !== null && row.is_following !== undefined && !isOwner ? { is_following: row.is_following } : {}),
+    ...(privileged ? { email: row.email, birthdate: row.birthdate, is_admin: row.is_admin, username_changed_at: iso(row.username_changed_at) } : {}),
+  };
+}

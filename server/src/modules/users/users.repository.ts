@@ -37,8 +37,10 @@ export class UsersRepository {
     return row !== undefined;
   }
 
-  async slugsLike(base: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('users').select('slug').where('slug', 'like', `${base}%`).execute();
+  async slugsLike(base: string, exceptUserId?: string): Promise<string[]> {
+    let query = this.db.selectFrom('users').select('slug').where('slug', 'like', `${base}%`);
+    if (exceptUserId) query = query.where('id', '!=', exceptUserId);
+    const rows = await query.execute();
     return rows.map((row) => row.slug);
   }
 

@@ -104,7 +104,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
 }
 
 /** The caller on a route whose metadata requires one. */
-export function principalOf(req: Request): Principal {
+export function principalOf(req: { principal?: Principal | undefined }): Principal {
   if (!req.principal) throw new AppError('UNAUTHENTICATED', 'Authentication required');
   return req.principal;
 }

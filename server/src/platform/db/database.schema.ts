@@ -100,6 +100,25 @@ export interface AuditLogsTable {
   created_at: CreatedAt;
 }
 
+export interface FollowsTable {
+  follower_id: string;
+  followee_id: string;
+  created_at: CreatedAt;
+}
+
+export interface BlocksTable {
+  blocker_id: string;
+  blocked_id: string;
+  created_at: CreatedAt;
+}
+
+export interface UserPreferencesTable {
+  user_id: string;
+  settings: Json<Record<string, unknown>>;
+  do_not_sell_at: Timestamp | null;
+  updated_at: UpdatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -107,6 +126,9 @@ export interface Database {
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
   audit_logs: AuditLogsTable;
+  follows: FollowsTable;
+  blocks: BlocksTable;
+  user_preferences: UserPreferencesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,0 +1,24 @@
+import type { Preferences } from '@riff/contract';
+
+export const DEFAULT_PREFERENCES: Preferences = {
+  notifications: { email_new_follower: true, email_comments: true, email_purchases: true, email_product_updates: false, push_enabled: true },
+  privacy: { show_activity: true, show_listening_history: true, allow_messages_from: 'everyone', do_not_sell: false },
+  playback: { autoplay: true, crossfade_seconds: 0, audio_quality: 'high', normalize_volume: true },
+};
+
+type Section = keyof Preferences;
+const SECTIONS: Section[] = ['notifications', 'privacy', 'playback'];
+
+/** Stored settings over the defaults, section by section; keys the schema no longer knows are dropped. */
+export function mergePreferences(stored: Record<string, unknown>, doNotSell: boolean): Preferences {
+  const result = structuredClone(DEFAULT_PREFERENCES) as Record<Section, Record<string, unknown>>;
+  for (const section of SECTIONS) {
+    const saved = stored[section];
+    if (!saved || typeof saved !== 'object') continue;
+    for (const [key, value] of Object.entries(saved)) {
+      if (key in result[section] && typeof value === typeof result[section][key]) result[section][key] = value;
+    }
+  }
+  result.privacy['do_not_sell'] = doNotSell;
+  return result as unknown as Preferences;
+}

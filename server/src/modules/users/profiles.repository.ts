@@ -1,0 +1,147 @@
+import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { Database, UserRow } from '../../platform/db/database.schema.js';
+
+type ProfileDb = Database & { u: Database['users'] };
+type ProfileEb = ExpressionBuilder<ProfileDb, 'u'>;
+
+export type ProfileRow = UserRow & {
+  follower_count: number;
+  following_count: number;
+  is_following: boolean | null;
+};
+
+export interface ProfileFilter {
+  role?: UserRow['role'] | undefined;
+  isActive?: boolean | undefined;
+  isVerified?: boolean | undefined;
+  /** Matches username, first and last name; email too when searchEmail. */
+  search?: string | undefined;
+  searchEmail?: boolean;
+  /** Admins also see deactivated and banned accounts. */
+  includeInactive?: boolean;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export type ProfileSort = { by: 'created_at' | 'username' | 'email' | 'last_login_at'; order: 'asc' | 'desc' } | { by: 'relevance'; query: string };
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** Reads of users as profiles, with follow counts and the viewer's relation, in one query. */
+export class ProfilesRepository {
+  constructor(private readonly db: Db) {}
+
+  private base(viewerId: string | null) {
+    return this.db
+      .selectFrom('users as u')
+      .selectAll('u')
+      .select((eb) => {
+        const isFollowing: AliasableExpression<boolean | null> = viewerId
+          ? eb.exists(eb.selectFrom('follows as f').select('f.follower_id').whereRef('f.followee_id', '=', 'u.id').where('f.follower_id', '=', viewerId)).$castTo<boolean | null>()
+          : sql<boolean | null>`null`;
+        return [
+          eb.selectFrom('follows as f').select(eb.fn.countAll<number>().as('n')).whereRef('f.followee_id', '=', 'u.id').$asScalar().$notNull().as('follower_count'),
+          eb.selectFrom('follows as f').select(eb.fn.countAll<number>().as('n')).whereRef('f.follower_id', '=', 'u.id').$asScalar().$notNull().as('following_count'),
+          isFollowing.as('is_following'),
+        ];
+      });
+  }
+
+  /** Visible to the viewer: not deleted and not blocking the viewer. */
+  private visible(eb: ProfileEb, viewerId: string | null, includeInactive: boolean): Expression<SqlBool> {
+    const conditions: Expression<SqlBool>[] = [eb('u.deleted_at', 'is', null)];
+    if (!includeInactive) conditions.push(eb('u.is_active', '=', true), eb('u.is_banned', '=', false));
+    if (viewerId) {
+      conditions.push(
+        eb.not(eb.exists(eb.selectFrom('blocks as b').select('b.blocker_id').whereRef('b.blocker_id', '=', 'u.id').where('b.blocked_id', '=', viewerId))),
+      );
+    }
+    return eb.and(conditions);
+  }
+
+  private matches(eb: ProfileEb, filter: ProfileFilter, viewerId: string | null): Expression<SqlBool> {
+    const conditions: Expression<SqlBool>[] = [this.visible(eb, viewerId, filter.includeInactive ?? false)];
+    if (filter.role) conditions.push(eb('u.role', '=', filter.role));
+    if (filter.isActive !== undefined) conditions.push(eb('u.is_active', '=', filter.isActive));
+    if (filter.isVerified !== undefined) conditions.push(eb('u.is_verified', '=', filter.isVerified));
+    if (filter.search) {
+      const pattern = `%${escapeLike(filter.search)}%`;
+      const fields = [eb('u.username', 'ilike', pattern), eb('u.first_name', 'ilike', pattern), eb('u.last_name', 'ilike', pattern)];
+      if (filter.searchEmail) fields.push(eb('u.email', 'ilike', pattern));
+      conditions.push(eb.or(fields));
+    }
+    return eb.and(conditions);
+  }
+
+  async findOne(where: { id: string } | { username: string }, viewerId: string | null, includeInactive = false): Promise<ProfileRow | undefined> {
+    return this.base(viewerId)
+      .where((eb) => this.visible(eb, viewerId, includeInactive))
+      .where((eb) => ('id' in where ? eb('u.id', '=', where.id) : eb('u.username', '=', where.username)))
+      .executeTakeFirst();
+  }
+
+  async list(filter: ProfileFilter, sort: ProfileSort, page: Page, viewerId: string | null): Promise<{ rows: ProfileRow[]; total: number }> {
+    let query = this.base(viewerId).where((eb) => this.matches(eb, filter, viewerId));
+    if (sort.by === 'relevance') {
+      const exact = sort.query.toLowerCase();
+      query = query
+        .orderBy((eb) => eb.case().when(eb.fn('lower', [eb.cast('u.username', 'text')]), '=', exact).then(0).when('u.username', 'ilike', `${escapeLike(sort.query)}%`).then(1).else(2).end())
+        .orderBy('follower_count', 'desc');
+    } else {
+      query = query.orderBy(`u.${sort.by}`, (ob) => (sort.order === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast()));
+    }
+    const rows = await query.orderBy('u.id').limit(page.limit).offset(page.offset).execute();
+    const counted = await this.db
+      .selectFrom('users as u')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where((eb) => this.matches(eb, filter, viewerId))
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(counted.total) };
+  }
+
+  /** Users who follow `userId` (direction followers) or whom `userId` follows (following). */
+  async relations(userId: string, direction: 'followers' | 'following', page: Page, viewerId: string | null): Promise<{ rows: ProfileRow[]; total: number }> {
+    const [mine, theirs] = direction === 'followers' ? (['followee_id', 'follower_id'] as const) : (['follower_id', 'followee_id'] as const);
+    const rows = await this.base(viewerId)
+      .innerJoin('follows as rel', `rel.${theirs}`, 'u.id')
+      .where(`rel.${mine}`, '=', userId)
+      .where((eb) => this.visible(eb, viewerId, false))
+      .orderBy('rel.created_at', 'desc')
+      .orderBy('u.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    const counted = await this.db
+      .selectFrom('users as u')
+      .innerJoin('follows as rel', `rel.${theirs}`, 'u.id')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where(`rel.${mine}`, '=', userId)
+      .where((eb) => this.visible(eb, viewerId, false))
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(counted.total) };
+  }
+
+  /** Public, active, verified users the viewer does not follow and has no block with; most followed first. */
+  async suggestions(viewerId: string, limit: number): Promise<ProfileRow[]> {
+    return this.base(viewerId)
+      .where((eb) => this.visible(eb, viewerId, false))
+      .where('u.id', '!=', viewerId)
+      .where('u.is_public', '=', true)
+      .where('u.is_verified', '=', true)
+      .where((eb) =>
+        eb.and([
+          eb.not(eb.exists(eb.selectFrom('follows as f').select('f.follower_id').where('f.follower_id', '=', viewerId).whereRef('f.followee_id', '=', 'u.id'))),
+          eb.not(eb.exists(eb.selectFrom('blocks as b').select('b.blocker_id').where('b.blocker_id', '=', viewerId).whereRef('b.blocked_id', '=', 'u.id'))),
+        ]),
+      )
+      .orderBy('follower_count', 'desc')
+      .orderBy('u.created_at', 'desc')
+      .orderBy('u.id')
+      .limit(limit)
+      .execute();
+  }
+}
