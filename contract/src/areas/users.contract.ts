@@ -14,7 +14,7 @@ import {
 } from '../common/common.schemas.js';
 import { envelope, errors } from '../common/envelope.schemas.js';
 import { named } from '../common/openapi-meta.js';
-import { optionalAuth, publicRoute, userOnlyRoute, userRoute } from '../common/route-meta.js';
+import { optionalAuth, userOnlyRoute, userRoute } from '../common/route-meta.js';
 import { GENDERS, USER_ROLES, UserSchema } from './users.schemas.js';
 
 const c = initContract();

@@ -25,7 +25,8 @@ const list = optionalString.transform((value) =>
 const EnvSchema = z.object({
   PORT: integer(8080).pipe(z.number().max(65535)),
   HOST: optionalString.transform((value) => value ?? '127.0.0.1'),
-  DATA_DIR: optionalString.transform((value) => path.resolve(value ?? './.data')),
+  // relative to where the command was typed: npm runs workspace scripts inside the workspace folder
+  DATA_DIR: optionalString.transform((value) => path.resolve(process.env.INIT_CWD ?? process.cwd(), value ?? './.data')),
   PUBLIC_BASE_URL: urlWithProtocols(['http:', 'https:']),
   APP_BASE_URL: urlWithProtocols(['http:', 'https:']),
   DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']),

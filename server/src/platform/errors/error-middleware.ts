@@ -18,7 +18,13 @@ function valueAt(input: unknown, path: (string | number)[]): unknown {
 function describeValue(field: string, value: unknown): string {
   if (value === undefined) return '';
   if (SECRET_FIELD.test(field)) return '[redacted]';
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  } catch {
+    // nested too deeply (a JSON body of 20,000 brackets overflows the stack) to show
+    text = Array.isArray(value) ? '[array]' : '[object]';
+  }
   return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH)}…` : text;
 }
 
