@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as accounts from './0001-accounts.js';
 import * as social from './0002-social.js';
+import * as tracks from './0003-tracks.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-social': social,
+  '0003-tracks': tracks,
 };

@@ -7,4 +7,5 @@ export * from './areas/users.schemas.js';
 export * from './areas/auth.contract.js';
 export * from './areas/system.contract.js';
 export * from './areas/users.contract.js';
+export * from './areas/tracks.contract.js';
 export * from './riff.contract.js';

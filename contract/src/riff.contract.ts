@@ -3,6 +3,7 @@ import { ErrorEnvelopeSchema } from './common/envelope.schemas.js';
 import { authContract } from './areas/auth.contract.js';
 import { systemContract } from './areas/system.contract.js';
 import { auditContract, usersContract } from './areas/users.contract.js';
+import { tracksContract } from './areas/tracks.contract.js';
 
 const c = initContract();
 
@@ -28,6 +29,7 @@ export const contract = c.router({
   auth: c.router(authContract, apiOptions),
   users: c.router(usersContract, apiOptions),
   audit: c.router(auditContract, apiOptions),
+  tracks: c.router(tracksContract, apiOptions),
 });
 
 export type RiffContract = typeof contract;
@@ -38,4 +40,5 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   auth: 'Registration, email verification, login, refresh rotation, 2FA, password reset, stream and chat tokens',
   users: 'Profiles, follows and blocks, privacy, preferences, data export and account deletion',
   audit: 'Your audit log: every security-relevant and mutating action, read-only',
+  tracks: 'Uploads (one request or resumable chunks), metadata, lyrics, quota, streaming and download',
 };

@@ -1,4 +1,5 @@
 import { hkdfSync } from 'node:crypto';
+import path from 'node:path';
 import express, { type Express } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
@@ -36,11 +37,23 @@ import { UsersService } from './modules/users/users.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { createLocalStorage } from './platform/storage/local-storage.js';
+import { createS3Storage } from './platform/storage/s3-storage.js';
+import type { ObjectStorage } from './platform/storage/object-storage.js';
+import { startPeriodicJob } from './platform/jobs/periodic-job.js';
+import { TracksRepository } from './modules/tracks/tracks.repository.js';
+import { UploadSessionsRepository } from './modules/tracks/upload-sessions.repository.js';
+import { TracksService } from './modules/tracks/tracks.service.js';
+import { UploadsService } from './modules/tracks/uploads.service.js';
+import { tracksRoutes } from './modules/tracks/tracks.routes.js';
 
 export interface Riff {
   app: Express;
   database: DatabaseHandle;
   logger: Logger;
+  storage: ObjectStorage;
+  /** Runs the upload cleanup now (it also runs every CLEANUP_INTERVAL_SECONDS). */
+  cleanup(): Promise<{ sessions: number; objects: number }>;
   /** Releases everything the app holds: pending mail, rate-limit connections, the database. */
   close(): Promise<void>;
 }
@@ -49,6 +62,7 @@ export interface RiffOverrides {
   logger?: Logger;
   clock?: Clock;
   mailer?: Mailer;
+  storage?: ObjectStorage;
   /** Prefix for rate-limit keys, so several apps can share one Redis without sharing counters. */
   rateLimitPrefix?: string;
 }
@@ -113,6 +127,25 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     logger,
   });
 
+  const storage =
+    overrides.storage ??
+    (config.storage.driver === 's3'
+      ? createS3Storage({ ...config.storage.s3, bucket: config.storage.s3.bucket ?? '' })
+      : createLocalStorage(path.join(config.dataDir, 'files')));
+  const tracksRepository = new TracksRepository(db);
+  const tracksService = new TracksService({ tracks: tracksRepository, storage, audit, clock, logger });
+  const uploads = new UploadsService({
+    db,
+    tracks: tracksRepository,
+    sessions: new UploadSessionsRepository(db),
+    storage,
+    audit,
+    clock,
+    limits: config.uploads,
+    logger,
+  });
+  const cleanupJob = startPeriodicJob('upload-cleanup', config.cleanupIntervalMs, () => uploads.cleanup(), logger);
+
   const usersService = new UsersService({
     db,
     users,
@@ -123,6 +156,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     audit,
     hasher,
     clock,
+    tracks: tracksService,
   });
 
   const app = express();
@@ -152,6 +186,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     auth: authRoutes({ auth, twoFactor, trustedOrigins, secureCookies: config.secureCookies }),
     users: usersRoutes(usersService),
     audit: auditRoutes(new AuditService(audit)),
+    tracks: tracksRoutes({ tracks: tracksService, uploads, storage }),
   };
   registerContract(
     app,
@@ -166,7 +201,10 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     app,
     database,
     logger,
+    storage,
+    cleanup: () => uploads.cleanup(),
     async close() {
+      await cleanupJob.stop();
       await mail.drain();
       await mailer.close();
       await limits.close();

@@ -64,7 +64,7 @@ describe('account deletion (DELETE /users/me)', () => {
     expect(row.deleted_at).not.toBeNull();
 
     const entry = await server.riff.database.db.selectFrom('audit_logs').selectAll().where('user_id', '=', alice.id).where('action', '=', 'user.deleted').executeTakeFirstOrThrow();
-    expect(entry.metadata).toEqual({ reason: 'moving on', keep_public_tracks: true });
+    expect(entry.metadata).toEqual({ reason: 'moving on', keep_public_tracks: true, removed_tracks: 0 });
 
     // the address and the old username are free again
     const again = await http.post('/auth/register', { body: { email: alice.email, username: alice.username, password: alice.password, password_confirmation: alice.password } });

@@ -16,6 +16,7 @@ import { envelope, errors } from '../common/envelope.schemas.js';
 import { named } from '../common/openapi-meta.js';
 import { optionalAuth, userOnlyRoute, userRoute } from '../common/route-meta.js';
 import { GENDERS, USER_ROLES, UserSchema } from './users.schemas.js';
+import { TrackSchema } from './tracks.contract.js';
 
 const c = initContract();
 
@@ -149,6 +150,7 @@ export const UserExportSchema = named(
     following: z.array(z.object({ user_id: UuidSchema, username: z.string(), since: TimestampSchema })),
     followers: z.array(z.object({ user_id: UuidSchema, username: z.string(), since: TimestampSchema })),
     blocks: z.array(z.object({ user_id: UuidSchema, username: z.string(), since: TimestampSchema })),
+    tracks: z.array(TrackSchema),
     audit_logs: z.array(AuditEntrySchema),
   }),
 );

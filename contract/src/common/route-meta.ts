@@ -6,7 +6,8 @@
  * - optional: credentials are used when sent (an invalid one is still 401), e.g. to show a caller
  *   their own private items.
  * - user: a bearer access token is required.
- * - stream: a bearer access token or a stream token (`?token=` or bearer) is required.
+ * - stream: like optional, and a stream token (`?token=` or bearer) is accepted too: public audio
+ *   streams for anyone, private audio only for its owner.
  *
  * `apiKey` says whether a developer API key may stand in for the user. The scope a key needs
  * follows from the method (SPEC.md, Authentication rule 6): GET and HEAD need read, every other

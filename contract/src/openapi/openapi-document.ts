@@ -42,7 +42,7 @@ function securityFor(route: AppRoute): JsonObject[] {
     case 'user':
       return [{ bearerAuth: [] }, ...apiKey];
     case 'stream':
-      return [{ bearerAuth: [] }, { streamToken: [] }, ...apiKey];
+      return [{}, { bearerAuth: [] }, { streamToken: [] }, ...apiKey];
   }
 }
 
@@ -57,13 +57,26 @@ function authenticationNote(route: AppRoute): string {
     case 'user':
       return `Authentication: bearer access token.${key}`;
     case 'stream':
-      return `Authentication: bearer access token or stream token.${key}`;
+      return `Authentication: optional; a bearer access token or a stream token (needed for private tracks).${key}`;
   }
 }
 
 function bodyIsRequired(route: AppRoute): boolean {
   if (route.method === 'GET' || !('body' in route)) return false;
+  // multipart bodies are parsed by the route itself (streamed), so the schema is optional for ts-rest
+  if (route.contentType === 'multipart/form-data') return true;
   return isZodType(route.body) ? !route.body.isOptional() : false;
+}
+
+/** Non-JSON replies (c.otherResponse) become binary content of their media type. */
+function binaryResponses(op: OpenApiOperation, route: AppRoute): void {
+  for (const [status, response] of Object.entries(route.responses)) {
+    const other = response as { contentType?: string };
+    const target = op.responses[status];
+    if (target && typeof other.contentType === 'string' && !target['content']) {
+      target['content'] = { [other.contentType]: { schema: { type: 'string', format: 'binary' } } };
+    }
+  }
 }
 
 function mapOperation(operation: Record<string, unknown>, route: AppRoute): Record<string, unknown> {
@@ -71,6 +84,7 @@ function mapOperation(operation: Record<string, unknown>, route: AppRoute): Reco
   for (const [status, response] of Object.entries(op.responses)) {
     if (response['description'] === status) response['description'] = RESPONSE_DESCRIPTIONS[status] ?? status;
   }
+  binaryResponses(op, route);
   const requestBody = op['requestBody'] as JsonObject | undefined;
   if (requestBody) {
     requestBody['required'] = bodyIsRequired(route);
@@ -85,13 +99,15 @@ function mapOperation(operation: Record<string, unknown>, route: AppRoute): Reco
 const COMPOSED = ['type', '$ref', 'allOf', 'oneOf', 'anyOf'];
 
 /**
- * Sorts object keys recursively so the committed document diffs small, and drops `nullable` from
- * schemas without a type (z.unknown() values), which OpenAPI 3.0 does not allow.
+ * Sorts object keys recursively so the committed document diffs small. OpenAPI 3.0 wants a type
+ * beside `nullable`: a nullable reference (every named schema is an object) gets `type: object`,
+ * and an untyped value (z.unknown()) loses `nullable`.
  */
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
+    const record = { ...(value as Record<string, unknown>) };
+    if (record['nullable'] === true && Array.isArray(record['allOf']) && !('type' in record)) record['type'] = 'object';
     const untyped = record['nullable'] === true && !COMPOSED.some((key) => key in record);
     return Object.fromEntries(
       Object.keys(record)

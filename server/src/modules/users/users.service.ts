@@ -1,4 +1,4 @@
-import type { Preferences } from '@riff/contract';
+import type { Preferences, Track } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow, UserUpdate } from '../../platform/db/database.schema.js';
@@ -27,6 +27,11 @@ export interface UsersServiceDeps {
   audit: AuditRepository;
   hasher: PasswordHasher;
   clock: Clock;
+  /** The tracks area: removes a deleted account's tracks and lists them for the export. */
+  tracks: {
+    removeTracksOf(userId: string, keepPublic: boolean, context: RequestContext): Promise<number>;
+    tracksForExport(userId: string): Promise<Track[]>;
+  };
 }
 
 export type UserIdOrMe = string;
@@ -274,6 +279,7 @@ export class UsersService {
       following: relations.following.map(relation),
       followers: relations.followers.map(relation),
       blocks: relations.blocks.map(relation),
+      tracks: await this.deps.tracks.tracksForExport(viewer.id),
       audit_logs: (await this.deps.audit.allFor(viewer.id)).map(toAuditEntryDto),
     };
   }
@@ -285,6 +291,8 @@ export class UsersService {
     }
     const now = this.deps.clock.now();
     const placeholder = `deleted-${randomToken(8).slice(0, 12)}`;
+    // tracks first: their files leave storage before the account is gone
+    const removedTracks = await this.deps.tracks.removeTracksOf(viewer.id, body.keep_public_tracks ?? false, context);
     await this.deps.db.transaction().execute(async (trx) => {
       await this.deps.users.bumpTokenVersion(
         viewer.id,
@@ -321,7 +329,7 @@ export class UsersService {
           action: 'user.deleted',
           resource: 'user',
           resourceId: viewer.id,
-          metadata: { reason: body.reason ?? null, keep_public_tracks: body.keep_public_tracks ?? false },
+          metadata: { reason: body.reason ?? null, keep_public_tracks: body.keep_public_tracks ?? false, removed_tracks: removedTracks },
         },
         context,
         trx,

@@ -86,7 +86,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
       if (meta.auth === 'public') return next();
       const credential = readCredential(req, meta.auth === 'stream');
       if (!credential) {
-        if (meta.auth === 'optional') return next();
+        if (meta.auth === 'optional' || meta.auth === 'stream') return next();
         throw new AppError('UNAUTHENTICATED', 'Authentication required');
       }
       if (credential.kind === 'api_key') {

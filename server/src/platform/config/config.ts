@@ -22,6 +22,9 @@ const list = optionalString.transform((value) =>
   value === undefined ? [] : value.split(',').map((item) => item.trim()).filter(Boolean),
 );
 
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
 const EnvSchema = z.object({
   PORT: integer(8080).pipe(z.number().max(65535)),
   HOST: optionalString.transform((value) => value ?? '127.0.0.1'),
@@ -60,6 +63,12 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
   RATE_LIMIT_PER_MINUTE: integer(1200, 1),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0),
+  UPLOAD_MAX_BYTES: integer(512 * MiB, 1),
+  UPLOAD_CHUNK_MAX_BYTES: integer(16 * MiB, 1),
+  UPLOAD_MAX_CHUNKS: integer(10_000, 1),
+  QUOTA_BYTES: integer(10 * GiB, 0),
+  UPLOAD_SESSION_TTL_HOURS: integer(24, 1),
+  CLEANUP_INTERVAL_SECONDS: integer(600, 0),
 });
 
 export type Config = ReturnType<typeof resolveConfig>;
@@ -121,5 +130,14 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     trustProxy: env.TRUST_PROXY,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    uploads: {
+      maxFileBytes: env.UPLOAD_MAX_BYTES,
+      maxChunkBytes: env.UPLOAD_CHUNK_MAX_BYTES,
+      maxChunks: env.UPLOAD_MAX_CHUNKS,
+      quotaBytes: env.QUOTA_BYTES,
+      sessionTtlMs: env.UPLOAD_SESSION_TTL_HOURS * 60 * 60 * 1000,
+    },
+    /** 0 turns the periodic cleanup off (it can still be run on demand). */
+    cleanupIntervalMs: env.CLEANUP_INTERVAL_SECONDS * 1000,
   };
 }

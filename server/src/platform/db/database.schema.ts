@@ -119,6 +119,73 @@ export interface UserPreferencesTable {
   updated_at: UpdatedAt;
 }
 
+export type TrackFormat = 'mp3' | 'wav' | 'flac' | 'ogg';
+export type TrackStatus = 'uploading' | 'processing' | 'completed' | 'failed';
+
+export interface TracksTable {
+  id: string;
+  creator_id: string;
+  title: string;
+  artist: string | null;
+  album: string | null;
+  genre: string | null;
+  genres: Json<string[]>;
+  tags: Json<string[]>;
+  year: number | null;
+  bpm: number | null;
+  musical_key: string | null;
+  is_public: Generated<boolean>;
+  duration: number;
+  bitrate: number | null;
+  sample_rate: number | null;
+  file_size: number;
+  format: TrackFormat;
+  file_key: string | null;
+  md5: string;
+  original_filename: string | null;
+  status: TrackStatus;
+  status_message: string | null;
+  stream_status: Generated<'pending' | 'processing' | 'ready' | 'error'>;
+  stream_manifest_url: string | null;
+  cover_art_path: string | null;
+  waveform_path: string | null;
+  play_count: Generated<number>;
+  like_count: Generated<number>;
+  deleted_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface TrackLyricsTable {
+  track_id: string;
+  content: string;
+  is_synced: boolean;
+  updated_at: UpdatedAt;
+}
+
+export interface UploadSessionsTable {
+  id: string;
+  user_id: string;
+  filename: string;
+  total_chunks: number;
+  total_size: number;
+  state: Generated<'active' | 'assembling'>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface UploadChunksTable {
+  upload_id: string;
+  chunk_number: number;
+  size: number;
+  created_at: CreatedAt;
+}
+
+export interface StorageIntentsTable {
+  key: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -129,7 +196,14 @@ export interface Database {
   follows: FollowsTable;
   blocks: BlocksTable;
   user_preferences: UserPreferencesTable;
+  tracks: TracksTable;
+  track_lyrics: TrackLyricsTable;
+  upload_sessions: UploadSessionsTable;
+  upload_chunks: UploadChunksTable;
+  storage_intents: StorageIntentsTable;
 }
+
+export type TrackRow = Selectable<TracksTable>;
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

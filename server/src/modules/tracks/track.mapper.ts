@@ -1,0 +1,39 @@
+import type { Track } from '@riff/contract';
+import { API_PREFIX } from '@riff/contract';
+import type { TrackRow, UserRow } from '../../platform/db/database.schema.js';
+
+/** play_count and like_count only for the owner (and admins). */
+export function toTrackDto(row: TrackRow, viewer: UserRow | undefined): Track {
+  const privileged = viewer !== undefined && (viewer.id === row.creator_id || viewer.is_admin);
+  return {
+    id: row.id,
+    creator_id: row.creator_id,
+    title: row.title,
+    artist: row.artist,
+    album: row.album,
+    genre: row.genre,
+    genres: row.genres ?? [],
+    year: row.year,
+    bpm: row.bpm,
+    musical_key: row.musical_key,
+    tags: row.tags ?? [],
+    is_public: row.is_public,
+    duration: row.duration,
+    bitrate: row.bitrate,
+    sample_rate: row.sample_rate,
+    file_size: Number(row.file_size),
+    format: row.format,
+    file_id: row.file_key ? row.id : null,
+    file_path: row.file_key ? `${API_PREFIX}/tracks/${row.id}/stream` : null,
+    cover_art_path: row.cover_art_path,
+    waveform_path: row.waveform_path,
+    waveform_url: null,
+    status: row.status,
+    status_message: row.status_message,
+    stream_status: row.stream_status,
+    stream_manifest_url: row.stream_manifest_url,
+    ...(privileged ? { play_count: row.play_count, like_count: row.like_count } : {}),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

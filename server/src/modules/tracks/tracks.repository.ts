@@ -1,0 +1,144 @@
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type SqlBool, type Updateable } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { Database, TrackRow, TracksTable } from '../../platform/db/database.schema.js';
+
+export interface TrackListFilter {
+  viewerId: string | null;
+  q?: string | undefined;
+  genre?: string | undefined;
+  creatorId?: string | undefined;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** All SQL for tracks, lyrics, chunked-upload sessions and storage intents. */
+export class TracksRepository {
+  constructor(private readonly db: Db) {}
+
+  findLive(id: string): Promise<TrackRow | undefined> {
+    return this.db.selectFrom('tracks').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  }
+
+  findLiveMany(ids: string[]): Promise<TrackRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('tracks').selectAll().where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  }
+
+  insert(track: Insertable<TracksTable>, db: Db = this.db): Promise<TrackRow> {
+    return db.insertInto('tracks').values(track).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: string, changes: Updateable<TracksTable>, db: Db = this.db): Promise<TrackRow | undefined> {
+    return db
+      .updateTable('tracks')
+      .set({ ...changes, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Soft delete: answers the file key to remove, once. */
+  async softDelete(id: string, now: Date, db: Db = this.db): Promise<string | null | undefined> {
+    const row = await db
+      .updateTable('tracks')
+      .set({ deleted_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returning('file_key')
+      .executeTakeFirst();
+    return row ? row.file_key : undefined;
+  }
+
+  private listWhere(eb: ExpressionBuilder<Database, 'tracks'>, filter: TrackListFilter): Expression<SqlBool> {
+    const conditions: Expression<SqlBool>[] = [eb('deleted_at', 'is', null)];
+    conditions.push(filter.viewerId ? eb.or([eb('is_public', '=', true), eb('creator_id', '=', filter.viewerId)]) : eb('is_public', '=', true));
+    if (filter.q) {
+      const pattern = `%${escapeLike(filter.q)}%`;
+      conditions.push(eb.or([eb('title', 'ilike', pattern), eb('artist', 'ilike', pattern), eb('album', 'ilike', pattern)]));
+    }
+    if (filter.genre) conditions.push(eb.or([eb('genre', 'ilike', escapeLike(filter.genre)), sql<SqlBool>`genres @> ${JSON.stringify([filter.genre.toLowerCase()])}::jsonb`]));
+    if (filter.creatorId) conditions.push(eb('creator_id', '=', filter.creatorId));
+    return eb.and(conditions);
+  }
+
+  async list(
+    filter: TrackListFilter,
+    sort: { by: 'created_at' | 'title' | 'play_count'; order: 'asc' | 'desc' },
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: TrackRow[]; total: number }> {
+    const rows = await this.db
+      .selectFrom('tracks')
+      .selectAll()
+      .where((eb) => this.listWhere(eb, filter))
+      .orderBy(sort.by, sort.order)
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    const counted = await this.db
+      .selectFrom('tracks')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where((eb) => this.listWhere(eb, filter))
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(counted.total) };
+  }
+
+  /** Bytes of live originals plus bytes held by unfinished chunked uploads. */
+  async usage(userId: string, db: Db = this.db): Promise<{ usedBytes: number; trackCount: number }> {
+    const tracks = await db
+      .selectFrom('tracks')
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes'), eb.fn.countAll<number>().as('count')])
+      .where('creator_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    const pending = await db
+      .selectFrom('upload_chunks')
+      .innerJoin('upload_sessions', 'upload_sessions.id', 'upload_chunks.upload_id')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('upload_chunks.size'), eb.lit(0)).as('bytes'))
+      .where('upload_sessions.user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return { usedBytes: Number(tracks.bytes) + Number(pending.bytes), trackCount: Number(tracks.count) };
+  }
+
+  /** Serializes quota decisions per user (a row lock until the transaction ends). */
+  async lockUser(userId: string, db: Db): Promise<void> {
+    await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  }
+
+  tracksOf(userId: string): Promise<TrackRow[]> {
+    return this.db.selectFrom('tracks').selectAll().where('creator_id', '=', userId).where('deleted_at', 'is', null).orderBy('created_at').execute();
+  }
+
+  findLyrics(trackId: string) {
+    return this.db.selectFrom('track_lyrics').selectAll().where('track_id', '=', trackId).executeTakeFirst();
+  }
+
+  async saveLyrics(trackId: string, content: string, isSynced: boolean) {
+    return this.db
+      .insertInto('track_lyrics')
+      .values({ track_id: trackId, content, is_synced: isSynced })
+      .onConflict((oc) => oc.column('track_id').doUpdateSet({ content, is_synced: isSynced, updated_at: new Date() }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async deleteLyrics(trackId: string): Promise<void> {
+    await this.db.deleteFrom('track_lyrics').where('track_id', '=', trackId).execute();
+  }
+
+  // storage intents: an object being written is recorded first, so a crash leaves a trace to clean
+
+  async addIntent(key: string): Promise<void> {
+    await this.db.insertInto('storage_intents').values({ key }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  }
+
+  async removeIntent(key: string, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('storage_intents').where('key', '=', key).execute();
+  }
+
+  async staleIntents(before: Date): Promise<string[]> {
+    const rows = await this.db.selectFrom('storage_intents').select('key').where('created_at', '<', before).limit(500).execute();
+    return rows.map((row) => row.key);
+  }
+}

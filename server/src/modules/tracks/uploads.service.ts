@@ -1,0 +1,389 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { Request } from 'express';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import type { TrackRow, UserRow } from '../../platform/db/database.schema.js';
+import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { issuesFrom } from '../../platform/errors/error-middleware.js';
+import { parseMultipart } from '../../platform/http/multipart.js';
+import type { ObjectStorage } from '../../platform/storage/object-storage.js';
+import type { AuditRepository, RequestContext } from '../audit/audit.repository.js';
+import { CONTENT_TYPES, createUploadInspector, readAudioMetadata, type AudioMetadata } from './audio-probe.js';
+import type { TracksRepository } from './tracks.repository.js';
+import type { UploadSessionRow, UploadSessionsRepository } from './upload-sessions.repository.js';
+
+export interface UploadLimits {
+  maxFileBytes: number;
+  maxChunkBytes: number;
+  maxChunks: number;
+  quotaBytes: number;
+  sessionTtlMs: number;
+}
+
+export interface UploadsServiceDeps {
+  db: Db;
+  tracks: TracksRepository;
+  sessions: UploadSessionsRepository;
+  storage: ObjectStorage;
+  audit: AuditRepository;
+  clock: Clock;
+  limits: UploadLimits;
+  logger: Logger;
+}
+
+/** Room for multipart framing and the small text fields beside the file. */
+const MULTIPART_OVERHEAD = 16 * 1024;
+/** A storage intent older than this belongs to a crashed upload. */
+const INTENT_TTL_MS = 24 * 60 * 60 * 1000;
+
+const ChunkFieldsSchema = z.object({
+  upload_id: z.string().uuid(),
+  chunk_number: z.coerce.number().int().min(0),
+  total_chunks: z.coerce.number().int().min(1),
+  total_size: z.coerce.number().int().min(1),
+  filename: z.string().min(1).max(255),
+});
+
+const quotaExceeded = () => new AppError('QUOTA_EXCEEDED', 'This upload would exceed your storage quota');
+const trackKey = (trackId: string) => `tracks/${trackId}/original`;
+const chunkPrefix = (uploadId: string) => `uploads/${uploadId}/`;
+const chunkKey = (uploadId: string, chunkNumber: number) => `uploads/${uploadId}/${chunkNumber}`;
+
+/** The file's name without folders or extension, as a fallback title. */
+function titleFromFilename(filename: string): string | null {
+  const base = path.basename(filename.replace(/\\/g, '/')).replace(/\.[^.]*$/, '').trim();
+  return base.length > 0 ? base.slice(0, 255) : null;
+}
+
+/**
+ * Uploads in one request or in resumable chunks. Bytes stream to storage (never whole in memory)
+ * under generated keys; a failure leaves neither a file nor a row behind.
+ */
+export class UploadsService {
+  constructor(private readonly deps: UploadsServiceDeps) {}
+
+  /** Declared sizes of unfinished chunked uploads: space promised to them. */
+  private async reservedBytes(userId: string, db: Db): Promise<number> {
+    const row = await db
+      .selectFrom('upload_sessions')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total_size'), eb.lit(0)).as('bytes'))
+      .where('user_id', '=', userId)
+      .where('updated_at', '>', new Date(this.deps.clock.now().getTime() - this.deps.limits.sessionTtlMs))
+      .executeTakeFirstOrThrow();
+    return Number(row.bytes);
+  }
+
+  /** The stored bytes of live originals and of received chunks. */
+  async quota(userId: string) {
+    const { usedBytes, trackCount } = await this.deps.tracks.usage(userId);
+    const limit = this.deps.limits.quotaBytes;
+    return { used_bytes: usedBytes, limit_bytes: limit, remaining_bytes: Math.max(0, limit - usedBytes), track_count: trackCount };
+  }
+
+  private async room(userId: string): Promise<number> {
+    const { trackBytes, reserved } = await this.bytesHeld(userId);
+    return Math.max(0, this.deps.limits.quotaBytes - trackBytes - reserved);
+  }
+
+  /** What counts against the quota for a new upload: live originals and space promised to chunked uploads. */
+  private async bytesHeld(userId: string, db: Db = this.deps.db) {
+    const track = await db
+      .selectFrom('tracks')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes'))
+      .where('creator_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return { trackBytes: Number(track.bytes), reserved: await this.reservedBytes(userId, db) };
+  }
+
+  /** Parses what was stored; on S3 by streaming it back, on disk by random access. */
+  private async probe(key: string, size: number): Promise<AudioMetadata> {
+    const local = this.deps.storage.localPath(key);
+    return readAudioMetadata(local ? { path: local } : { stream: await this.deps.storage.get(key), size });
+  }
+
+  /** Stores the track row under the quota lock; the file is already in place. */
+  private async commitTrack(
+    viewer: UserRow,
+    input: { trackId: string; key: string; bytes: number; md5: string; metadata: AudioMetadata; title: string | null; isPublic: boolean; filename: string | null },
+    context: RequestContext,
+    releaseReservation: number,
+    extra?: (db: Db) => Promise<void>,
+  ): Promise<TrackRow> {
+    const { metadata } = input;
+    return this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.tracks.lockUser(viewer.id, trx);
+      const held = await this.bytesHeld(viewer.id, trx);
+      if (held.trackBytes + held.reserved - releaseReservation + input.bytes > this.deps.limits.quotaBytes) throw quotaExceeded();
+      const track = await this.deps.tracks.insert(
+        {
+          id: input.trackId,
+          creator_id: viewer.id,
+          title: input.title ?? metadata.title ?? titleFromFilename(input.filename ?? '') ?? 'Untitled',
+          artist: metadata.artist,
+          album: metadata.album,
+          genre: metadata.genre,
+          genres: '[]',
+          tags: '[]',
+          year: metadata.year,
+          bpm: metadata.bpm,
+          musical_key: metadata.musicalKey,
+          is_public: input.isPublic,
+          duration: metadata.duration,
+          bitrate: metadata.bitrate,
+          sample_rate: metadata.sampleRate,
+          file_size: input.bytes,
+          format: metadata.format,
+          file_key: input.key,
+          md5: input.md5,
+          original_filename: input.filename ? path.basename(input.filename.replace(/\\/g, '/')).slice(0, 255) : null,
+          status: 'completed',
+        },
+        trx,
+      );
+      await this.deps.tracks.removeIntent(input.key, trx);
+      await extra?.(trx);
+      await this.deps.audit.record(
+        { userId: viewer.id, action: 'track.uploaded', resource: 'track', resourceId: track.id, metadata: { bytes: input.bytes, format: metadata.format } },
+        context,
+        trx,
+      );
+      return track;
+    });
+  }
+
+  private async discard(key: string): Promise<void> {
+    try {
+      await this.deps.storage.delete(key);
+      await this.deps.tracks.removeIntent(key);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, key }, 'could not remove a failed upload; the cleanup will retry');
+    }
+  }
+
+  async uploadSingle(req: Request, viewer: UserRow, context: RequestContext): Promise<TrackRow> {
+    const { maxFileBytes } = this.deps.limits;
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxFileBytes + MULTIPART_OVERHEAD) {
+      req.res?.setHeader('Connection', 'close');
+      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${maxFileBytes} bytes`);
+    }
+    const room = await this.room(viewer.id);
+    if (Number.isFinite(declared) && declared > room + MULTIPART_OVERHEAD) {
+      req.res?.setHeader('Connection', 'close');
+      throw quotaExceeded();
+    }
+
+    const trackId = randomUUID();
+    const key = trackKey(trackId);
+    await this.deps.tracks.addIntent(key);
+    try {
+      const { fields, file } = await parseMultipart(req, {
+        fileField: 'file',
+        maxFileBytes,
+        onFile: async (stream, _fields, info) => {
+          const inspector = createUploadInspector({ maxBytes: room, overLimit: quotaExceeded });
+          stream.on('error', (error) => inspector.stream.destroy(error));
+          await this.deps.storage.put(key, stream.pipe(inspector.stream));
+          return { ...inspector.result(), filename: info.filename };
+        },
+      });
+      const metadata = await this.probe(key, file.bytes);
+      const title = fields['title']?.trim() ? fields['title'].trim().slice(0, 255) : null;
+      const isPublic = fields['is_public'] !== 'false';
+      return await this.commitTrack(viewer, { trackId, key, bytes: file.bytes, md5: file.md5, metadata, title, isPublic, filename: file.filename }, context, 0);
+    } catch (error) {
+      await this.discard(key);
+      throw error;
+    }
+  }
+
+  async initiate(viewer: UserRow, input: { filename: string; total_chunks: number; total_size: number }, context: RequestContext) {
+    const { maxChunks, maxChunkBytes, sessionTtlMs } = this.deps.limits;
+    const invalid = (field: string, message: string) =>
+      new AppError('VALIDATION_FAILED', message, { details: [{ field, message, value: String(input[field as keyof typeof input]) }] });
+    if (input.total_chunks > maxChunks) throw invalid('total_chunks', `at most ${maxChunks} chunks`);
+    if (input.total_size > input.total_chunks * maxChunkBytes) throw new AppError('PAYLOAD_TOO_LARGE', `Chunks are at most ${maxChunkBytes} bytes: use more chunks`);
+    if (input.total_size < input.total_chunks) throw invalid('total_size', 'every chunk needs at least one byte');
+    const id = randomUUID();
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.tracks.lockUser(viewer.id, trx);
+      const held = await this.bytesHeld(viewer.id, trx);
+      if (held.trackBytes + held.reserved + input.total_size > this.deps.limits.quotaBytes) throw quotaExceeded();
+      await trx
+        .insertInto('upload_sessions')
+        .values({ id, user_id: viewer.id, filename: input.filename, total_chunks: input.total_chunks, total_size: input.total_size })
+        .execute();
+    });
+    await this.deps.audit.record({ userId: viewer.id, action: 'track.upload_started', resource: 'upload', resourceId: id, metadata: { total_size: input.total_size } }, context);
+    return {
+      upload_id: id,
+      message: `Send chunks 0 to ${input.total_chunks - 1} to POST /tracks/chunk, then POST /tracks/complete`,
+      chunk_size_limit: maxChunkBytes,
+      expires_at: new Date(this.deps.clock.now().getTime() + sessionTtlMs).toISOString(),
+    };
+  }
+
+  private idleSince(): Date {
+    return new Date(this.deps.clock.now().getTime() - this.deps.limits.sessionTtlMs);
+  }
+
+  private async session(uploadId: string, viewer: UserRow): Promise<UploadSessionRow> {
+    const session = await this.deps.sessions.find(uploadId, viewer.id, this.idleSince());
+    if (!session) throw notFound('Upload session');
+    return session;
+  }
+
+  async chunk(req: Request, viewer: UserRow) {
+    const { file } = await parseMultipart(req, {
+      fileField: 'chunk',
+      maxFileBytes: this.deps.limits.maxChunkBytes,
+      onFile: async (stream, fields) => {
+        const parsed = ChunkFieldsSchema.safeParse(fields);
+        if (!parsed.success) {
+          throw new AppError('VALIDATION_FAILED', 'Send upload_id, chunk_number, total_chunks, total_size and filename before the chunk', {
+            details: issuesFrom(parsed.error, fields),
+          });
+        }
+        const input = parsed.data;
+        const session = await this.session(input.upload_id, viewer);
+        if (session.state !== 'active') throw new AppError('CONFLICT', 'This upload is being completed');
+        const mismatch = (['total_chunks', 'total_size', 'filename'] as const).find((field) => String(session[field]) !== String(input[field]));
+        if (mismatch) {
+          throw new AppError('VALIDATION_FAILED', `${mismatch} does not match the upload session`, {
+            details: [{ field: mismatch, message: 'does not match the session', value: String(input[mismatch]) }],
+          });
+        }
+        if (input.chunk_number >= session.total_chunks) {
+          throw new AppError('VALIDATION_FAILED', `chunk_number must be from 0 to ${session.total_chunks - 1}`, {
+            details: [{ field: 'chunk_number', message: 'out of range', value: String(input.chunk_number) }],
+          });
+        }
+        const others = (await this.deps.sessions.chunks(session.id)).filter((chunk) => chunk.chunk_number !== input.chunk_number);
+        const room = Number(session.total_size) - others.reduce((sum, chunk) => sum + Number(chunk.size), 0);
+        const inspector = createUploadInspector({
+          maxBytes: room,
+          sniff: false,
+          overLimit: () => new AppError('VALIDATION_FAILED', 'The chunks would add up to more than total_size'),
+        });
+        stream.on('error', (error) => inspector.stream.destroy(error));
+        const key = chunkKey(session.id, input.chunk_number);
+        await this.deps.storage.put(key, stream.pipe(inspector.stream));
+        const { bytes } = inspector.digest();
+        if (bytes === 0) {
+          await this.deps.storage.delete(key);
+          throw new AppError('VALIDATION_FAILED', 'The chunk is empty');
+        }
+        let received: number;
+        try {
+          received = await this.deps.sessions.saveChunk(session.id, input.chunk_number, bytes, this.deps.clock.now());
+        } catch (error) {
+          // the session was completed or expired meanwhile
+          if ((error as { code?: string }).code === '23503') throw notFound('Upload session');
+          throw error;
+        }
+        return { session, chunkNumber: input.chunk_number, received };
+      },
+    });
+    const progress = Math.round((file.received / file.session.total_chunks) * 10_000) / 100;
+    return {
+      upload_id: file.session.id,
+      chunk_number: file.chunkNumber,
+      received_chunks: file.received,
+      progress,
+      message: file.received === file.session.total_chunks ? 'All chunks received: POST /tracks/complete' : `Chunk ${file.chunkNumber} stored`,
+    };
+  }
+
+  async resume(uploadId: string, viewer: UserRow) {
+    const session = await this.session(uploadId, viewer);
+    const chunks = await this.deps.sessions.chunks(session.id);
+    return {
+      upload_id: session.id,
+      chunks_received: chunks.length,
+      received_chunk_numbers: chunks.map((chunk) => chunk.chunk_number),
+      total_chunks: session.total_chunks,
+      total_size: Number(session.total_size),
+      expires_at: new Date(session.updated_at.getTime() + this.deps.limits.sessionTtlMs).toISOString(),
+    };
+  }
+
+  async complete(uploadId: string, viewer: UserRow, context: RequestContext) {
+    const session = await this.session(uploadId, viewer);
+    if (!(await this.deps.sessions.claimForAssembly(session.id))) throw new AppError('CONFLICT', 'This upload is already being completed');
+    const trackId = randomUUID();
+    const key = trackKey(trackId);
+    let stored = false;
+    try {
+      const chunks = await this.deps.sessions.chunks(session.id);
+      const have = new Set(chunks.map((chunk) => chunk.chunk_number));
+      const missing = Array.from({ length: session.total_chunks }, (_, n) => n).filter((n) => !have.has(n));
+      if (missing.length > 0) {
+        throw new AppError('UPLOAD_INCOMPLETE', `${missing.length} chunk(s) missing`, {
+          details: missing.slice(0, 50).map((n) => ({ field: 'chunk_number', message: 'missing', value: String(n) })),
+        });
+      }
+      const totalSize = Number(session.total_size);
+      const received = chunks.reduce((sum, chunk) => sum + Number(chunk.size), 0);
+      if (received !== totalSize) {
+        throw new AppError('SIZE_MISMATCH', `The chunks add up to ${received} bytes, not total_size ${totalSize}`);
+      }
+
+      await this.deps.tracks.addIntent(key);
+      stored = true;
+      const storage = this.deps.storage;
+      const assembled = Readable.from(
+        (async function* () {
+          for (let n = 0; n < session.total_chunks; n++) yield* await storage.get(chunkKey(session.id, n));
+        })(),
+      );
+      const inspector = createUploadInspector({ maxBytes: totalSize, overLimit: () => new AppError('SIZE_MISMATCH', 'The chunks changed during assembly') });
+      assembled.on('error', (error) => inspector.stream.destroy(error));
+      await storage.put(key, assembled.pipe(inspector.stream), { contentType: 'application/octet-stream' });
+      const file = inspector.result();
+      if (file.bytes !== totalSize) throw new AppError('SIZE_MISMATCH', `Assembled ${file.bytes} bytes, not total_size ${totalSize}`);
+      const metadata = await this.probe(key, file.bytes);
+
+      const track = await this.commitTrack(
+        viewer,
+        { trackId, key, bytes: file.bytes, md5: file.md5, metadata, title: null, isPublic: true, filename: session.filename },
+        context,
+        totalSize,
+        (trx) => this.deps.sessions.remove(session.id, trx),
+      );
+      await this.deps.storage.deletePrefix(chunkPrefix(session.id)).catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, uploadId }, 'could not remove assembled chunks; the cleanup will retry');
+      });
+      return { track, md5: file.md5, contentType: CONTENT_TYPES[metadata.format] };
+    } catch (error) {
+      if (stored) await this.discard(key);
+      await this.deps.sessions.release(session.id, this.deps.clock.now()).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Removes idle sessions with their chunks, and objects whose upload crashed. Safe to run on every instance. */
+  async cleanup(): Promise<{ sessions: number; objects: number }> {
+    const now = this.deps.clock.now();
+    let sessions = 0;
+    for (const id of await this.deps.sessions.idle(this.idleSince())) {
+      await this.deps.storage.deletePrefix(chunkPrefix(id));
+      await this.deps.sessions.remove(id);
+      sessions++;
+    }
+    let objects = 0;
+    for (const key of await this.deps.tracks.staleIntents(new Date(now.getTime() - INTENT_TTL_MS))) {
+      const inUse = await this.deps.db.selectFrom('tracks').select('id').where('file_key', '=', key).where('deleted_at', 'is', null).executeTakeFirst();
+      if (!inUse) {
+        await this.deps.storage.deletePrefix(`${path.posix.dirname(key)}/`);
+        objects++;
+      }
+      await this.deps.tracks.removeIntent(key);
+    }
+    return { sessions, objects };
+  }
+}

@@ -1,0 +1,92 @@
+import type { Request } from 'express';
+import busboy from 'busboy';
+import type { Readable } from 'node:stream';
+import { AppError } from '../errors/app-error.js';
+
+export interface MultipartOptions<T> {
+  /** The one file part accepted. */
+  fileField: string;
+  maxFileBytes: number;
+  /** Called with the text fields that came before the file, and the file's bytes. It must consume the stream. */
+  onFile(stream: Readable, fields: Record<string, string>, info: { filename: string; mimeType: string }): Promise<T>;
+  maxFields?: number;
+  maxFieldBytes?: number;
+}
+
+export interface MultipartResult<T> {
+  fields: Record<string, string>;
+  file: T;
+}
+
+/**
+ * Streams a multipart/form-data body: text fields are collected, the file part is handed over as
+ * a stream (never buffered whole). A file over maxFileBytes makes the stream fail with 413.
+ */
+export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): Promise<MultipartResult<T>> {
+  if (!req.is('multipart/form-data')) {
+    return Promise.reject(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as multipart/form-data'));
+  }
+  return new Promise<MultipartResult<T>>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: {
+          files: 1,
+          fileSize: options.maxFileBytes,
+          fields: options.maxFields ?? 10,
+          fieldSize: options.maxFieldBytes ?? 1024,
+          parts: (options.maxFields ?? 10) + 1,
+        },
+      });
+    } catch {
+      reject(new AppError('BAD_REQUEST', 'Malformed multipart/form-data (missing boundary)'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let handling: Promise<T> | undefined;
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      // the rest of the body is not worth reading: the reply closes the connection instead
+      req.res?.setHeader('Connection', 'close');
+      reject(error);
+    };
+
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) return fail(new AppError('VALIDATION_FAILED', `Field ${name} is too long`, { details: [{ field: name, message: 'too long', value: '' }] }));
+      fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      if (name !== options.fileField || handling) {
+        stream.resume();
+        if (name !== options.fileField) fail(new AppError('VALIDATION_FAILED', `Unexpected file field ${name}; send the file as ${options.fileField}`, { details: [{ field: name, message: 'unexpected file', value: '' }] }));
+        return;
+      }
+      stream.on('limit', () => stream.destroy(new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${options.maxFileBytes} bytes`)));
+      handling = options.onFile(stream, { ...fields }, { filename: info.filename ?? '', mimeType: info.mimeType });
+      handling.catch((error: unknown) => {
+        stream.resume();
+        fail(error);
+      });
+    });
+    parser.on('filesLimit', () => fail(new AppError('VALIDATION_FAILED', 'Send one file per request')));
+    parser.on('fieldsLimit', () => fail(new AppError('VALIDATION_FAILED', 'Too many fields')));
+    parser.on('partsLimit', () => fail(new AppError('VALIDATION_FAILED', 'Too many parts')));
+    parser.on('error', () => fail(new AppError('BAD_REQUEST', 'Malformed multipart/form-data body')));
+    parser.on('close', () => {
+      if (failed) return;
+      if (!handling) {
+        fail(new AppError('VALIDATION_FAILED', `A file is required in field ${options.fileField}`, {
+          details: [{ field: options.fileField, message: 'Required', value: '' }],
+        }));
+        return;
+      }
+      handling.then((file) => resolve({ fields, file }), fail);
+    });
+    req.on('aborted', () => fail(new AppError('BAD_REQUEST', 'The upload was interrupted')));
+    req.pipe(parser);
+  });
+}

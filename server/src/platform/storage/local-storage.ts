@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { assertSafeKey, type ObjectStorage } from './object-storage.js';
+
+/** Files under one folder. A write goes to a temporary name first and is renamed into place. */
+export function createLocalStorage(root: string): ObjectStorage {
+  const resolve = (key: string) => {
+    assertSafeKey(key);
+    return path.join(root, ...key.split('/'));
+  };
+  return {
+    kind: 'local',
+    async put(key, body) {
+      const target = resolve(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      const temporary = `${target}.${randomUUID()}.partial`;
+      try {
+        await pipeline(body, createWriteStream(temporary, { flags: 'wx' }));
+        await rename(temporary, target);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+    },
+    async get(key, range) {
+      const file = resolve(key);
+      await stat(file);
+      return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+    },
+    async size(key) {
+      try {
+        return (await stat(resolve(key))).size;
+      } catch {
+        return undefined;
+      }
+    },
+    async delete(key) {
+      await unlink(resolve(key)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+    },
+    async deletePrefix(prefix) {
+      await rm(resolve(prefix.replace(/\/$/, '')), { recursive: true, force: true });
+    },
+    async presignedGetUrl() {
+      return undefined;
+    },
+    localPath: (key) => resolve(key),
+  };
+}

@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const cache = path.join(tmpdir(), 'riff-test-audio');
+
+export type AudioFormat = 'mp3' | 'wav' | 'flac' | 'ogg';
+
+const CODEC: Record<AudioFormat, string[]> = {
+  mp3: ['-c:a', 'libmp3lame', '-b:a', '128k'],
+  wav: ['-c:a', 'pcm_s16le'],
+  flac: ['-c:a', 'flac'],
+  ogg: ['-c:a', 'libvorbis', '-q:a', '2'],
+};
+
+/**
+ * A real audio file made by ffmpeg (a sine tone), with tags. Cached per set of arguments.
+ */
+export async function makeAudio(
+  format: AudioFormat,
+  options: { seconds?: number; title?: string; artist?: string; album?: string; genre?: string; year?: number; frequency?: number } = {},
+): Promise<Buffer> {
+  const seconds = options.seconds ?? 3;
+  const tags = { title: options.title, artist: options.artist, album: options.album, genre: options.genre, date: options.year?.toString() };
+  const name = createHash('sha1').update(JSON.stringify([format, seconds, tags, options.frequency])).digest('hex');
+  const file = path.join(cache, `${name}.${format}`);
+  try {
+    return await readFile(file);
+  } catch {
+    await mkdir(cache, { recursive: true });
+    const metadata = Object.entries(tags).flatMap(([key, value]) => (value ? ['-metadata', `${key}=${value}`] : []));
+    const temporary = `${file}.${process.pid}.${Date.now()}.${format}`;
+    await run(process.env.FFMPEG_PATH ?? 'ffmpeg', [
+      '-hide_banner', '-loglevel', 'error', '-y',
+      '-f', 'lavfi', '-i', `sine=frequency=${options.frequency ?? 440}:duration=${seconds}:sample_rate=44100`,
+      ...metadata, ...CODEC[format], temporary,
+    ]);
+    const { rename } = await import('node:fs/promises');
+    await rename(temporary, file);
+    return readFile(file);
+  }
+}
+
+export const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
+
+/** A multipart body with text fields first, then the file. */
+export function audioForm(bytes: Buffer, filename: string, fields: Record<string, string> = {}, fileField = 'file'): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append(fileField, new Blob([bytes]), filename);
+  return form;
+}
+
+export async function uploadForm(baseUrl: string, token: string | undefined, form: FormData, pathname = '/api/v1/tracks') {
+  const response = await fetch(`${baseUrl}${pathname}`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const text = await response.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+export async function uploadTrack(baseUrl: string, token: string, bytes: Buffer, filename = 'tone.mp3', fields: Record<string, string> = {}) {
+  const reply = await uploadForm(baseUrl, token, audioForm(bytes, filename, fields));
+  if (reply.status !== 201) throw new Error(`upload failed: ${reply.status} ${reply.text}`);
+  return reply.body.data.track as { id: string; [key: string]: any };
+}

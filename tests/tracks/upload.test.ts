@@ -1,0 +1,189 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../support/http.js';
+import { signedInUser } from '../support/accounts.js';
+import { audioForm, makeAudio, md5, uploadForm, uploadTrack } from '../support/audio.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+let server: TestServer;
+let http: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  http = api(server.baseUrl);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function listFiles(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  } catch {
+    return [];
+  }
+}
+
+const filesOf = (testServer: TestServer, trackId?: string) =>
+  listFiles(path.join(testServer.dataDir, 'files', ...(trackId ? ['tracks', trackId] : [])));
+
+describe('one-request upload', () => {
+  it.each(['mp3', 'wav', 'flac', 'ogg'] as const)('accepts %s by its content and reads its metadata', async (format) => {
+    const user = await signedInUser(server);
+    const bytes = await makeAudio(format, { title: `Tone ${format}`, artist: 'The Sines', album: 'Waves', genre: 'Ambient', year: 2024 });
+    const reply = await uploadForm(server.baseUrl, user.accessToken, audioForm(bytes, `whatever.bin`));
+    expect(reply.status).toBe(201);
+    const track = reply.body.data.track;
+    expect(track).toMatchObject({
+      creator_id: user.id,
+      title: `Tone ${format}`,
+      artist: 'The Sines',
+      album: 'Waves',
+      format,
+      duration: 3,
+      sample_rate: 44100,
+      file_size: bytes.length,
+      status: 'completed',
+      is_public: true,
+      play_count: 0,
+      like_count: 0,
+    });
+    expect(track.bitrate).toBeGreaterThan(0);
+    expect(track.file_path).toBe(`/api/v1/tracks/${track.id}/stream`);
+
+    const stored = await filesOf(server, track.id);
+    expect(stored).toHaveLength(1);
+    expect(path.basename(stored[0]!)).toBe('original');
+  });
+
+  it('falls back to the file name for the title; the name never becomes a storage key', async () => {
+    const user = await signedInUser(server);
+    const bytes = await makeAudio('wav');
+    const track = await uploadTrack(server.baseUrl, user.accessToken, bytes, '../../etc/My Song.final.wav');
+    expect(track.title).toBe('My Song.final');
+    const stored = await filesOf(server, track.id);
+    expect(stored.map((file) => path.relative(server.dataDir, file))).toEqual([path.join('files', 'tracks', track.id, 'original')]);
+    const explicit = await uploadTrack(server.baseUrl, user.accessToken, bytes, 'x.wav', { title: 'Chosen title', is_public: 'false' });
+    expect(explicit).toMatchObject({ title: 'Chosen title', is_public: false });
+  });
+
+  it.each([
+    ['text', Buffer.from('this is not audio at all, just some words to fill the space')],
+    ['png', Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex')],
+    ['truncated mp3 header', Buffer.from('ID3')],
+    ['random bytes that start like wav', Buffer.concat([Buffer.from('RIFF\0\0\0\0WAVE'), Buffer.alloc(2000, 1)])],
+  ])('refuses %s with 400 INVALID_AUDIO and keeps nothing', async (_name, bytes) => {
+    const user = await signedInUser(server);
+    const reply = await uploadForm(server.baseUrl, user.accessToken, audioForm(bytes, 'song.mp3'));
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.code).toBe('INVALID_AUDIO');
+    const rows = await server.riff.database.db.selectFrom('tracks').select('id').where('creator_id', '=', user.id).execute();
+    expect(rows).toEqual([]);
+    const intents = await server.riff.database.db.selectFrom('storage_intents').selectAll().execute();
+    expect(intents).toEqual([]);
+    for (const file of await filesOf(server)) expect(file).not.toMatch(/partial/);
+  });
+
+  it('needs a file, multipart and authentication', async () => {
+    const user = await signedInUser(server);
+    const noFile = new FormData();
+    noFile.append('title', 'x');
+    const missing = await uploadForm(server.baseUrl, user.accessToken, noFile);
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.code).toBe('VALIDATION_FAILED');
+    const wrongField = await uploadForm(server.baseUrl, user.accessToken, audioForm(await makeAudio('mp3'), 'a.mp3', {}, 'audio'));
+    expect(wrongField.status).toBe(400);
+    const json = await http.post('/tracks', { token: user.accessToken, body: { file: 'abc' } });
+    expect(json.status).toBe(415);
+    expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const anonymous = await uploadForm(server.baseUrl, undefined, audioForm(await makeAudio('mp3'), 'a.mp3'));
+    expect(anonymous.status).toBe(401);
+    const broken = await http.post('/tracks', { token: user.accessToken, rawBody: '--x\r\nnonsense', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    expect(broken.status).toBe(400);
+  });
+});
+
+describe('limits and quota', () => {
+  it('a file over UPLOAD_MAX_BYTES is 413, with or without Content-Length, and leaves nothing', async () => {
+    const small = await startTestServer({ UPLOAD_MAX_BYTES: '60000' });
+    try {
+      const user = await signedInUser(small);
+      const big = await makeAudio('wav', { seconds: 1 });
+      const declared = await uploadForm(small.baseUrl, user.accessToken, audioForm(big, 'big.wav'));
+      expect(declared.status).toBe(413);
+      expect(declared.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+
+      // streamed without a length: the limit trips while reading
+      const form = audioForm(big, 'big.wav');
+      const encoded = new Response(form);
+      const streamed = await fetch(`${small.baseUrl}/api/v1/tracks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': encoded.headers.get('content-type')! },
+        body: encoded.body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(streamed.status).toBe(413);
+      expect((await streamed.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(await filesOf(small)).toEqual([]);
+      expect(await small.riff.database.db.selectFrom('storage_intents').selectAll().execute()).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('an upload past the quota is 403 QUOTA_EXCEEDED; the quota reports bytes and tracks', async () => {
+    const tiny = await startTestServer({ QUOTA_BYTES: '100000' });
+    try {
+      const user = await signedInUser(tiny);
+      const other = await signedInUser(tiny);
+      const mp3 = await makeAudio('mp3');
+      await uploadTrack(tiny.baseUrl, user.accessToken, mp3);
+      const quota = await api(tiny.baseUrl).get('/tracks/quota/me', { token: user.accessToken });
+      expect(quota.body.data.quota).toEqual({ used_bytes: mp3.length, limit_bytes: 100000, remaining_bytes: 100000 - mp3.length, track_count: 1 });
+      expect((await api(tiny.baseUrl).get(`/tracks/quota/${user.id}`, { token: user.accessToken })).body.data.quota.used_bytes).toBe(mp3.length);
+
+      const wav = await makeAudio('wav', { seconds: 1 });
+      const over = await uploadForm(tiny.baseUrl, user.accessToken, audioForm(wav, 'big.wav'));
+      expect(over.status).toBe(403);
+      expect(over.body.error.code).toBe('QUOTA_EXCEEDED');
+      expect((await filesOf(tiny)).length).toBe(1);
+
+      // streamed without a length, the quota trips while reading
+      const encoded = new Response(audioForm(wav, 'big.wav'));
+      const streamed = await fetch(`${tiny.baseUrl}/api/v1/tracks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': encoded.headers.get('content-type')! },
+        body: encoded.body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(streamed.status).toBe(403);
+      expect((await filesOf(tiny)).length).toBe(1);
+
+      const forbidden = await api(tiny.baseUrl).get(`/tracks/quota/${user.id}`, { token: other.accessToken });
+      expect(forbidden.status).toBe(403);
+
+      // deleting a track gives its bytes back
+      const [track] = (await api(tiny.baseUrl).get(`/tracks?creator_id=${user.id}`)).body.data.tracks;
+      await api(tiny.baseUrl).delete(`/tracks/${track.id}`, { token: user.accessToken });
+      const after = await api(tiny.baseUrl).get('/tracks/quota/me', { token: user.accessToken });
+      expect(after.body.data.quota).toMatchObject({ used_bytes: 0, track_count: 0 });
+      expect(await filesOf(tiny)).toEqual([]);
+    } finally {
+      await tiny.close();
+    }
+  });
+});
+
+describe('the stored file', () => {
+  it('is byte for byte what was sent', async () => {
+    const user = await signedInUser(server);
+    const bytes = await makeAudio('flac', { seconds: 2 });
+    const track = await uploadTrack(server.baseUrl, user.accessToken, bytes, 'a.flac');
+    const download = await fetch(`${server.baseUrl}/api/v1/tracks/${track.id}/download`);
+    const received = Buffer.from(await download.arrayBuffer());
+    expect(md5(received)).toBe(md5(bytes));
+    expect(download.headers.get('etag')).toBe(`"${md5(bytes)}"`);
+  });
+});
