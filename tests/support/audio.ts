@@ -51,7 +51,7 @@ export const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('he
 export function audioForm(bytes: Buffer, filename: string, fields: Record<string, string> = {}, fileField = 'file'): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append(fileField, new Blob([bytes]), filename);
+  form.append(fileField, new Blob([new Uint8Array(bytes)]), filename);
   return form;
 }
 
