@@ -5,6 +5,8 @@ import { register, signedInUser } from '../support/accounts.js';
 import { tokenFromMail, waitForMail } from '../support/mail.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { createLogger } from '../../server/src/platform/logging/logger.js';
+import { createLocalStorage } from '../../server/src/platform/storage/local-storage.js';
+import { audioForm, makeAudio, uploadForm } from '../support/audio.js';
 
 let server: TestServer;
 let http: ReturnType<typeof api>;
@@ -102,14 +104,16 @@ describe('secrets stay out of logs and replies', () => {
   });
 
   it('a 500 reveals nothing about internals', async () => {
-    const broken = await startTestServer();
+    const failing = createLocalStorage('/nonexistent');
+    const broken = await startTestServer({}, {
+      storage: { ...failing, put: async () => Promise.reject(new Error('disk exploded at /srv/secret/volume-7')) },
+    });
     try {
       const user = await signedInUser(broken);
-      await broken.riff.database.db.schema.dropTable('audit_logs').cascade().execute();
-      const reply = await api(broken.baseUrl).post('/auth/logout', { token: user.accessToken, body: { refresh_token: user.refreshToken } });
+      const reply = await uploadForm(broken.baseUrl, user.accessToken, audioForm(await makeAudio('mp3', { seconds: 1 }), 'a.mp3'));
       expect(reply.status).toBe(500);
       expect(reply.body).toEqual({ success: false, error: { code: 'INTERNAL', message: expect.any(String), request_id: expect.any(String) } });
-      expect(reply.text).not.toMatch(/audit_logs|relation|stack|at .*\.ts/);
+      expect(reply.text).not.toMatch(/exploded|secret|stack|at .*\.ts/);
     } finally {
       await broken.close();
     }
