@@ -140,8 +140,9 @@ describe('suggestions', () => {
 describe('listing and search', () => {
   it('lists users with pagination, filters and sorting; search matches names but not email for others', async () => {
     const alice = await signedInUser(server);
-    await http.put('/users/me', { token: alice.accessToken, body: { first_name: 'Zebulon', last_name: 'Quartz' } });
-    const byName = await http.get('/users?search=zebulon');
+    const marker = `Zebulon${alice.id.slice(0, 8)}`;
+    await http.put('/users/me', { token: alice.accessToken, body: { first_name: marker, last_name: 'Quartz' } });
+    const byName = await http.get(`/users?search=${marker.toLowerCase()}`);
     expect(byName.status).toBe(200);
     expect(byName.body.data.users.map((u: { id: string }) => u.id)).toEqual([alice.id]);
     expect(byName.text).not.toContain(alice.email);
