@@ -128,8 +128,10 @@ describe('chunked upload', () => {
     const wrongTotal = await uploadForm(server.baseUrl, user.accessToken, chunkForm({ ...session, total_size: 5, chunk_number: 0 }, chunk), '/api/v1/tracks/chunk');
     expect(wrongTotal.status).toBe(400);
 
-    const tooLarge = await send(server, user.accessToken, session, 0, Buffer.alloc(70_000, 1));
+    const tooLarge = await send(server, user.accessToken, session, 0, Buffer.alloc(65_537, 1));
     expect(tooLarge.status).toBe(413);
+    const exactlyTheLimit = await initiate(server, user.accessToken, Buffer.alloc(65_536), 'limit.wav');
+    expect((await send(server, user.accessToken, exactlyTheLimit, 0, Buffer.alloc(65_536, 1))).status).toBe(200);
 
     const tiny = await initiate(server, user.accessToken, Buffer.alloc(100), 'tiny.wav');
     const overflow = await send(server, user.accessToken, tiny, 0, Buffer.alloc(101, 1));

@@ -33,7 +33,8 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
         headers: req.headers,
         limits: {
           files: 1,
-          fileSize: options.maxFileBytes,
+          // busboy reports the limit when a file reaches it; one byte more lets a file of exactly the limit through
+          fileSize: options.maxFileBytes + 1,
           fields: options.maxFields ?? 10,
           fieldSize: options.maxFieldBytes ?? 1024,
           parts: (options.maxFields ?? 10) + 1,

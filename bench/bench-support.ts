@@ -1,0 +1,163 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, open, readdir, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const MiB = 1024 * 1024;
+
+export interface Child {
+  process: ChildProcess;
+  baseUrl: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Peak and current resident memory of a process, from /proc (bytes). */
+export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+}
+
+async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+export async function startRiff(port: number, env: Record<string, string> = {}): Promise<Child> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-bench-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitFor(`http://127.0.0.1:${port}/healthz`);
+  return {
+    process: child,
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** A bare Node server doing the same I/O, for the baseline: `node bench/bare-server.mjs`. */
+export async function startBare(port: number, dataDir: string, file?: string): Promise<Child> {
+  const child = spawn(process.execPath, [path.join(root, 'bench', 'bare-server.mjs')], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SERVE_FILE: file ?? '' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitFor(`http://127.0.0.1:${port}/healthz`);
+  return {
+    process: child,
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** Registers, verifies (through the outbox) and logs in a user; answers the access token. */
+export async function signIn(riff: Child): Promise<string> {
+  const email = `bench-${Date.now()}@example.test`;
+  const password = 'benchmark password 1';
+  const post = (pathname: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${riff.baseUrl}/api/v1${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  await post('/auth/register', { email, password, password_confirmation: password });
+  const outbox = path.join(riff.dataDir, 'mail');
+  let token: string | undefined;
+  for (let i = 0; i < 100 && !token; i++) {
+    for (const name of await readdir(outbox).catch(() => [])) {
+      const mail = JSON.parse(await readFile(path.join(outbox, name), 'utf8'));
+      if (mail.to === email) token = decodeURIComponent(/token=([^\s&]+)/.exec(mail.text)![1]!);
+    }
+    if (!token) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await fetch(`${riff.baseUrl}/api/v1/auth/verify-email`, { method: 'POST', headers: { 'x-verify-token': token! } });
+  const login = await (await post('/auth/login', { email, password })).json();
+  return login.token.access_token;
+}
+
+/** A WAV file of `bytes` bytes (44-byte header, silent PCM), written without holding it in memory. */
+export async function makeWav(file: string, bytes: number): Promise<void> {
+  const handle = await open(file, 'w');
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(bytes - 8, 4);
+  header.write('WAVE', 8);
+  header.write('fmt ', 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(2, 22);
+  header.writeUInt32LE(44100, 24);
+  header.writeUInt32LE(44100 * 4, 28);
+  header.writeUInt16LE(4, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(bytes - 44, 40);
+  await handle.write(header);
+  const block = Buffer.alloc(MiB, 0);
+  let written = 44;
+  while (written < bytes) {
+    const size = Math.min(block.length, bytes - written);
+    await handle.write(block, 0, size);
+    written += size;
+  }
+  await handle.close();
+}
+
+/** A streamed multipart body: fields, then the file part read from disk. */
+export function multipartBody(fields: Record<string, string>, fileField: string, file: string, range?: { start: number; end: number }) {
+  const boundary = `----riffbench${Date.now()}`;
+  const head =
+    Object.entries(fields)
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="bench.wav"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  async function* parts() {
+    yield Buffer.from(head);
+    yield* createReadStream(file, range ?? {});
+    yield Buffer.from(tail);
+  }
+  return { body: Readable.toWeb(Readable.from(parts())) as ReadableStream, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export async function sizeOf(file: string) {
+  return (await stat(file)).size;
+}
+
+/**
+ * Runs `work` while sampling the process's resident memory every 20 ms: answers the largest rise
+ * above the RSS at the start (VmHWM alone would hide it under an earlier peak).
+ */
+export async function measure<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; seconds: number; rssBefore: number; rssPeak: number; growth: number }> {
+  const rssBefore = (await memoryOf(pid)).rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => {
+    memoryOf(pid).then((memory) => (rssPeak = Math.max(rssPeak, memory.rss)), () => undefined);
+  }, 20);
+  const started = performance.now();
+  try {
+    const result = await work();
+    const seconds = (performance.now() - started) / 1000;
+    return { result, seconds, rssBefore, rssPeak, growth: rssPeak - rssBefore };
+  } finally {
+    clearInterval(sampler);
+  }
+}
