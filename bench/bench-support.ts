@@ -36,13 +36,8 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   throw new Error(`${url} did not answer`);
 }
 
-export async function startRiff(port: number, env: Record<string, string> = {}): Promise<Child> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+async function spawnServer(args: string[], port: number, dataDir: string, env: Record<string, string>): Promise<Child> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   await waitFor(`http://127.0.0.1:${port}/healthz`);
   return {
     process: child,
@@ -55,22 +50,18 @@ export async function startRiff(port: number, env: Record<string, string> = {}):
   };
 }
 
-/** A bare Node server doing the same I/O, for the baseline: `node bench/bare-server.mjs`. */
-export async function startBare(port: number, dataDir: string, file?: string): Promise<Child> {
-  const child = spawn(process.execPath, [path.join(root, 'bench', 'bare-server.mjs')], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SERVE_FILE: file ?? '' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+export async function startRiff(port: number, env: Record<string, string> = {}): Promise<Child> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-bench-'));
+  return spawnServer(['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], port, dataDir, {
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    ...env,
   });
-  await waitFor(`http://127.0.0.1:${port}/healthz`);
-  return {
-    process: child,
-    baseUrl: `http://127.0.0.1:${port}`,
-    dataDir,
-    async stop() {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+}
+
+/** A bare Node server doing the same I/O, for the baseline (bench/bare-server.mjs). */
+export function startBare(port: number, dataDir: string, file?: string): Promise<Child> {
+  return spawnServer([path.join(root, 'bench', 'bare-server.mjs')], port, dataDir, { SERVE_FILE: file ?? '' });
 }
 
 /** Registers, verifies (through the outbox) and logs in a user; answers the access token. */

@@ -1,52 +1,44 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { api, request } from '../support/http.js';
 import { signedInUser } from '../support/accounts.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer } from '../support/test-server.js';
+import { useTestServer } from '../support/suite.js';
 
-let server: TestServer;
-let http: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  http = api(server.baseUrl);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const suite = useTestServer();
 
 const cookieOf = (reply: { headers: Headers }) => /refresh_token=([^;]*)/.exec(reply.headers.get('set-cookie') ?? '')?.[1];
 
 describe('refresh rotation', () => {
   it('returns a new pair on every refresh; the new access token works', async () => {
-    const user = await signedInUser(server);
-    const first = await http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
+    const user = await signedInUser(suite.server);
+    const first = await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), token_type: 'Bearer', expires_in: 900 });
     expect(first.body.refresh_token).not.toBe(user.refreshToken);
     expect(decodeURIComponent(cookieOf(first) ?? '')).toBe(first.body.refresh_token);
 
-    const me = await http.get('/auth/me', { token: first.body.access_token });
+    const me = await suite.http.get('/auth/me', { token: first.body.access_token });
     expect(me.status).toBe(200);
 
-    const second = await http.post('/auth/refresh', { body: { refresh_token: first.body.refresh_token } });
+    const second = await suite.http.post('/auth/refresh', { body: { refresh_token: first.body.refresh_token } });
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.body.refresh_token);
   });
 
   it('replaying a rotated token revokes the whole family, the newest token included', async () => {
-    const user = await signedInUser(server);
-    const rotated = await http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
+    const user = await signedInUser(suite.server);
+    const rotated = await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
     const newest = rotated.body.refresh_token as string;
 
-    const replay = await http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
+    const replay = await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
     expect(replay.status).toBe(401);
     expect(replay.body.error.code).toBe('TOKEN_REUSED');
 
-    const afterReplay = await http.post('/auth/refresh', { body: { refresh_token: newest } });
+    const afterReplay = await suite.http.post('/auth/refresh', { body: { refresh_token: newest } });
     expect(afterReplay.status).toBe(401);
 
-    const logs = await server.riff.database.db
+    const logs = await suite.server.riff.database.db
       .selectFrom('audit_logs')
       .select('action')
       .where('user_id', '=', user.id)
@@ -56,35 +48,35 @@ describe('refresh rotation', () => {
   });
 
   it('other logins of the same user are not affected by one family being revoked', async () => {
-    const user = await signedInUser(server);
-    const otherLogin = await http.post('/auth/login', { body: { email: user.email, password: user.password } });
-    await http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
-    await http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
-    const other = await http.post('/auth/refresh', { body: { refresh_token: otherLogin.body.token.refresh_token } });
+    const user = await signedInUser(suite.server);
+    const otherLogin = await suite.http.post('/auth/login', { body: { email: user.email, password: user.password } });
+    await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
+    await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
+    const other = await suite.http.post('/auth/refresh', { body: { refresh_token: otherLogin.body.token.refresh_token } });
     expect(other.status).toBe(200);
   });
 
   it('refuses unknown, malformed and tampered tokens with 401', async () => {
-    const user = await signedInUser(server);
+    const user = await signedInUser(suite.server);
     const [id, secret] = user.refreshToken.split('.') as [string, string];
     for (const token of ['nope', 'a.b', `${id}.${secret.slice(0, -1)}x`, `${id}.${secret}.extra`]) {
-      const reply = await http.post('/auth/refresh', { body: { refresh_token: token } });
+      const reply = await suite.http.post('/auth/refresh', { body: { refresh_token: token } });
       expect(reply.status).toBe(401);
       expect(reply.body.success).toBe(false);
     }
-    const missing = await http.post('/auth/refresh', { body: {} });
+    const missing = await suite.http.post('/auth/refresh', { body: {} });
     expect(missing.status).toBe(400);
   });
 
   it('takes the token from the cookie only with an allowed Origin (CSRF check)', async () => {
-    const user = await signedInUser(server);
+    const user = await signedInUser(suite.server);
     const cookie = `refresh_token=${encodeURIComponent(user.refreshToken)}`;
-    const noOrigin = await http.post('/auth/refresh', { headers: { cookie } });
+    const noOrigin = await suite.http.post('/auth/refresh', { headers: { cookie } });
     expect(noOrigin.status).toBe(403);
     expect(noOrigin.body.error.code).toBe('FORBIDDEN');
-    const foreign = await http.post('/auth/refresh', { headers: { cookie, origin: 'https://evil.example' } });
+    const foreign = await suite.http.post('/auth/refresh', { headers: { cookie, origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);
-    const own = await http.post('/auth/refresh', { headers: { cookie, origin: server.origin } });
+    const own = await suite.http.post('/auth/refresh', { headers: { cookie, origin: suite.server.origin } });
     expect(own.status).toBe(200);
     expect(own.body.refresh_token).not.toBe(user.refreshToken);
   });
@@ -119,9 +111,9 @@ describe('refresh rotation', () => {
   });
 
   it('remember_me makes the refresh cookie live 30 days instead of 7', async () => {
-    const user = await signedInUser(server);
+    const user = await signedInUser(suite.server);
     const short = user.reply.headers.get('set-cookie') ?? '';
-    const long = await http.post('/auth/login', { body: { email: user.email, password: user.password, remember_me: true } });
+    const long = await suite.http.post('/auth/login', { body: { email: user.email, password: user.password, remember_me: true } });
     const maxAge = (header: string) => Number(/Max-Age=(\d+)/.exec(header)?.[1]);
     expect(maxAge(short)).toBe(7 * 24 * 3600);
     expect(maxAge(long.headers.get('set-cookie') ?? '')).toBe(30 * 24 * 3600);
@@ -130,42 +122,42 @@ describe('refresh rotation', () => {
 
 describe('logout', () => {
   it('revokes the family and clears the cookie; needs a bearer token', async () => {
-    const user = await signedInUser(server);
-    const anonymous = await http.post('/auth/logout', { body: { refresh_token: user.refreshToken } });
+    const user = await signedInUser(suite.server);
+    const anonymous = await suite.http.post('/auth/logout', { body: { refresh_token: user.refreshToken } });
     expect(anonymous.status).toBe(401);
 
-    const reply = await http.post('/auth/logout', { token: user.accessToken, body: { refresh_token: user.refreshToken } });
+    const reply = await suite.http.post('/auth/logout', { token: user.accessToken, body: { refresh_token: user.refreshToken } });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ success: true, data: { message: expect.any(String) } });
     expect(reply.headers.get('set-cookie')).toMatch(/refresh_token=;.*Expires=Thu, 01 Jan 1970/);
 
-    const refresh = await http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
+    const refresh = await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
     expect(refresh.status).toBe(401);
   });
 
   it('takes the token from the cookie with the Origin check', async () => {
-    const user = await signedInUser(server);
+    const user = await signedInUser(suite.server);
     const cookie = `refresh_token=${encodeURIComponent(user.refreshToken)}`;
-    const forged = await http.post('/auth/logout', { token: user.accessToken, headers: { cookie, origin: 'https://evil.example' } });
+    const forged = await suite.http.post('/auth/logout', { token: user.accessToken, headers: { cookie, origin: 'https://evil.example' } });
     expect(forged.status).toBe(403);
-    const reply = await http.post('/auth/logout', { token: user.accessToken, headers: { cookie, origin: server.origin } });
+    const reply = await suite.http.post('/auth/logout', { token: user.accessToken, headers: { cookie, origin: suite.server.origin } });
     expect(reply.status).toBe(200);
-    expect((await http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } })).status).toBe(401);
+    expect((await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } })).status).toBe(401);
   });
 
   it('cannot end another user’s session', async () => {
-    const alice = await signedInUser(server);
-    const mallory = await signedInUser(server);
-    const reply = await http.post('/auth/logout', { token: mallory.accessToken, body: { refresh_token: alice.refreshToken } });
+    const alice = await signedInUser(suite.server);
+    const mallory = await signedInUser(suite.server);
+    const reply = await suite.http.post('/auth/logout', { token: mallory.accessToken, body: { refresh_token: alice.refreshToken } });
     expect(reply.status).toBe(200);
-    expect((await http.post('/auth/refresh', { body: { refresh_token: alice.refreshToken } })).status).toBe(200);
+    expect((await suite.http.post('/auth/refresh', { body: { refresh_token: alice.refreshToken } })).status).toBe(200);
   });
 });
 
 describe('access, stream and chat tokens', () => {
   it('are EdDSA JWTs verifiable from the JWKS, each with its own audience', async () => {
-    const user = await signedInUser(server);
-    const jwks = await request(server.baseUrl, 'GET', '/.well-known/jwks.json');
+    const user = await signedInUser(suite.server);
+    const jwks = await request(suite.server.baseUrl, 'GET', '/.well-known/jwks.json');
     expect(jwks.status).toBe(200);
     const keySet = createLocalJWKSet(jwks.body);
 
@@ -175,13 +167,13 @@ describe('access, stream and chat tokens', () => {
     expect(access.payload.exp! - access.payload.iat!).toBe(900);
     expect(access.protectedHeader.alg).toBe('EdDSA');
 
-    const stream = await http.post('/auth/stream-token', { token: user.accessToken });
+    const stream = await suite.http.post('/auth/stream-token', { token: user.accessToken });
     expect(stream.status).toBe(200);
     expect(stream.body).toEqual({ token: expect.any(String), expires_in: 300 });
     const streamClaims = await jwtVerify(stream.body.token, keySet, { audience: 'stream' });
     expect(streamClaims.payload.exp! - streamClaims.payload.iat!).toBe(300);
 
-    const chat = await http.get('/chat/token', { token: user.accessToken });
+    const chat = await suite.http.get('/chat/token', { token: user.accessToken });
     expect(chat.status).toBe(200);
     expect(chat.body.success).toBe(true);
     const chatClaims = await jwtVerify(chat.body.data.token, keySet, { audience: 'chat' });
@@ -189,11 +181,11 @@ describe('access, stream and chat tokens', () => {
   });
 
   it('a stream or chat token is refused where an access token is needed', async () => {
-    const user = await signedInUser(server);
-    const stream = (await http.post('/auth/stream-token', { token: user.accessToken })).body.token;
-    const chat = (await http.get('/chat/token', { token: user.accessToken })).body.data.token;
+    const user = await signedInUser(suite.server);
+    const stream = (await suite.http.post('/auth/stream-token', { token: user.accessToken })).body.token;
+    const chat = (await suite.http.get('/chat/token', { token: user.accessToken })).body.data.token;
     for (const token of [stream, chat]) {
-      const me = await http.get('/auth/me', { token });
+      const me = await suite.http.get('/auth/me', { token });
       expect(me.status).toBe(401);
       expect(me.body.error.code).toBe('UNAUTHENTICATED');
     }
@@ -203,7 +195,7 @@ describe('access, stream and chat tokens', () => {
     const other = await startTestServer();
     try {
       const stranger = await signedInUser(other);
-      const reply = await http.get('/auth/me', { token: stranger.accessToken });
+      const reply = await suite.http.get('/auth/me', { token: stranger.accessToken });
       expect(reply.status).toBe(401);
     } finally {
       await other.close();
@@ -211,7 +203,7 @@ describe('access, stream and chat tokens', () => {
   });
 
   it('a malformed Authorization header is 401', async () => {
-    const reply = await http.get('/auth/me', { headers: { authorization: 'Token abc' } });
+    const reply = await suite.http.get('/auth/me', { headers: { authorization: 'Token abc' } });
     expect(reply.status).toBe(401);
     expect(reply.body.error.code).toBe('UNAUTHENTICATED');
   });

@@ -1,31 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, request } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer } from '../support/test-server.js';
+import { useTestServer } from '../support/suite.js';
 
-let server: TestServer;
-let http: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  http = api(server.baseUrl);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const suite = useTestServer();
 
 const envelope = { success: false, error: { code: expect.any(String), message: expect.any(String), request_id: expect.any(String) } };
 
 describe('system endpoints', () => {
   it('healthz, readyz, docs and the OpenAPI document answer', async () => {
-    expect((await request(server.baseUrl, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
-    expect((await request(server.baseUrl, 'GET', '/readyz')).body).toEqual({ status: 'ok' });
-    const docs = await request(server.baseUrl, 'GET', '/docs');
+    expect((await request(suite.server.baseUrl, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
+    expect((await request(suite.server.baseUrl, 'GET', '/readyz')).body).toEqual({ status: 'ok' });
+    const docs = await request(suite.server.baseUrl, 'GET', '/docs');
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toMatch(/text\/html/);
     expect(docs.text).toContain('swagger-ui');
-    const bundle = await request(server.baseUrl, 'GET', '/docs/assets/swagger-ui-bundle.js');
+    const bundle = await request(suite.server.baseUrl, 'GET', '/docs/assets/swagger-ui-bundle.js');
     expect(bundle.status).toBe(200);
-    const document = await request(server.baseUrl, 'GET', '/api/v1/openapi.json');
+    const document = await request(suite.server.baseUrl, 'GET', '/api/v1/openapi.json');
     expect(document.status).toBe(200);
     expect(document.body.info.version).toBe('1.2.0');
     expect(document.body.openapi).toMatch(/^3\.0\./);
@@ -43,30 +35,30 @@ describe('system endpoints', () => {
 
 describe('error envelope', () => {
   it('an unknown route is 404 NOT_FOUND', async () => {
-    const reply = await http.get('/no/such/route');
+    const reply = await suite.http.get('/no/such/route');
     expect(reply.status).toBe(404);
     expect(reply.body).toMatchObject({ ...envelope, error: { ...envelope.error, code: 'NOT_FOUND' } });
   });
 
   it('malformed JSON is 400 BAD_REQUEST, a wrong content type 415, a body too large 413', async () => {
-    const malformed = await http.post('/auth/login', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } });
+    const malformed = await suite.http.post('/auth/login', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe('BAD_REQUEST');
 
-    const wrongType = await http.post('/auth/login', { rawBody: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrongType = await suite.http.post('/auth/login', { rawBody: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(wrongType.status).toBe(415);
     expect(wrongType.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
 
-    const huge = await http.post('/auth/login', { rawBody: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(2 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const huge = await suite.http.post('/auth/login', { rawBody: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(2 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
     expect(huge.status).toBe(413);
     expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');
 
-    const primitive = await http.post('/auth/login', { rawBody: '"just a string"', headers: { 'content-type': 'application/json' } });
+    const primitive = await suite.http.post('/auth/login', { rawBody: '"just a string"', headers: { 'content-type': 'application/json' } });
     expect(primitive.status).toBe(400);
   });
 
   it('validation failures list every problem as {field, message, value}', async () => {
-    const reply = await http.post('/auth/login', { body: { email: 42, remember_me: 'yes' } });
+    const reply = await suite.http.post('/auth/login', { body: { email: 42, remember_me: 'yes' } });
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('VALIDATION_FAILED');
     const fields = reply.body.error.details.map((detail: { field: string }) => detail.field).sort();
@@ -78,32 +70,32 @@ describe('error envelope', () => {
 
   it('odd query values are 400, never 500', async () => {
     for (const query of ['username[a]=b', 'username=a&username=b', 'username=%00', `username=${'x'.repeat(500)}`]) {
-      const reply = await http.get(`/auth/check-username?${query}`);
+      const reply = await suite.http.get(`/auth/check-username?${query}`);
       expect(reply.status).toBe(400);
       expect(reply.body.error.code).toBe('VALIDATION_FAILED');
     }
   });
 
   it('unknown body fields are ignored', async () => {
-    const reply = await http.post('/auth/check-username', {});
+    const reply = await suite.http.post('/auth/check-username', {});
     expect(reply.status).toBe(404);
-    const ignored = await http.post('/auth/resend-verification', { body: { email: 'a@example.test', role: 'admin', is_admin: true } });
+    const ignored = await suite.http.post('/auth/resend-verification', { body: { email: 'a@example.test', role: 'admin', is_admin: true } });
     expect(ignored.status).toBe(200);
   });
 });
 
 describe('request ids and headers', () => {
   it('every reply carries X-Request-Id, the caller’s when sane', async () => {
-    const mine = await request(server.baseUrl, 'GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    const mine = await request(suite.server.baseUrl, 'GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
     expect(mine.headers.get('x-request-id')).toBe('abc-123');
-    const insane = await request(server.baseUrl, 'GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces <script>' } });
+    const insane = await request(suite.server.baseUrl, 'GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces <script>' } });
     expect(insane.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const failure = await http.get('/nothing', { headers: { 'x-request-id': 'req-42' } });
+    const failure = await suite.http.get('/nothing', { headers: { 'x-request-id': 'req-42' } });
     expect(failure.body.error.request_id).toBe('req-42');
   });
 
   it('sends security headers and no X-Powered-By', async () => {
-    const reply = await request(server.baseUrl, 'GET', '/healthz');
+    const reply = await request(suite.server.baseUrl, 'GET', '/healthz');
     expect(reply.headers.get('x-powered-by')).toBeNull();
     expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
     expect(reply.headers.get('content-security-policy')).toContain("default-src 'self'");

@@ -1,21 +1,13 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api } from '../support/http.js';
 import { signedInUser } from '../support/accounts.js';
 import { audioForm, makeAudio, md5, uploadForm, uploadTrack } from '../support/audio.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer } from '../support/test-server.js';
+import { useTestServer } from '../support/suite.js';
 
-let server: TestServer;
-let http: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  http = api(server.baseUrl);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const suite = useTestServer();
 
 async function listFiles(dir: string): Promise<string[]> {
   try {
@@ -26,14 +18,14 @@ async function listFiles(dir: string): Promise<string[]> {
   }
 }
 
-const filesOf = (testServer: TestServer, trackId?: string) =>
+const filesOf = (testServer: { dataDir: string }, trackId?: string) =>
   listFiles(path.join(testServer.dataDir, 'files', ...(trackId ? ['tracks', trackId] : [])));
 
 describe('one-request upload', () => {
   it.each(['mp3', 'wav', 'flac', 'ogg'] as const)('accepts %s by its content and reads its metadata', async (format) => {
-    const user = await signedInUser(server);
+    const user = await signedInUser(suite.server);
     const bytes = await makeAudio(format, { title: `Tone ${format}`, artist: 'The Sines', album: 'Waves', genre: 'Ambient', year: 2024 });
-    const reply = await uploadForm(server.baseUrl, user.accessToken, audioForm(bytes, `whatever.bin`));
+    const reply = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(bytes, `whatever.bin`));
     expect(reply.status).toBe(201);
     const track = reply.body.data.track;
     expect(track).toMatchObject({
@@ -53,19 +45,19 @@ describe('one-request upload', () => {
     expect(track.bitrate).toBeGreaterThan(0);
     expect(track.file_path).toBe(`/api/v1/tracks/${track.id}/stream`);
 
-    const stored = await filesOf(server, track.id);
+    const stored = await filesOf(suite.server, track.id);
     expect(stored).toHaveLength(1);
     expect(path.basename(stored[0]!)).toBe('original');
   });
 
   it('falls back to the file name for the title; the name never becomes a storage key', async () => {
-    const user = await signedInUser(server);
+    const user = await signedInUser(suite.server);
     const bytes = await makeAudio('wav');
-    const track = await uploadTrack(server.baseUrl, user.accessToken, bytes, '../../etc/My Song.final.wav');
+    const track = await uploadTrack(suite.server.baseUrl, user.accessToken, bytes, '../../etc/My Song.final.wav');
     expect(track.title).toBe('My Song.final');
-    const stored = await filesOf(server, track.id);
-    expect(stored.map((file) => path.relative(server.dataDir, file))).toEqual([path.join('files', 'tracks', track.id, 'original')]);
-    const explicit = await uploadTrack(server.baseUrl, user.accessToken, bytes, 'x.wav', { title: 'Chosen title', is_public: 'false' });
+    const stored = await filesOf(suite.server, track.id);
+    expect(stored.map((file) => path.relative(suite.server.dataDir, file))).toEqual([path.join('files', 'tracks', track.id, 'original')]);
+    const explicit = await uploadTrack(suite.server.baseUrl, user.accessToken, bytes, 'x.wav', { title: 'Chosen title', is_public: 'false' });
     expect(explicit).toMatchObject({ title: 'Chosen title', is_public: false });
   });
 
@@ -75,32 +67,32 @@ describe('one-request upload', () => {
     ['truncated mp3 header', Buffer.from('ID3')],
     ['random bytes that start like wav', Buffer.concat([Buffer.from('RIFF\0\0\0\0WAVE'), Buffer.alloc(2000, 1)])],
   ])('refuses %s with 400 INVALID_AUDIO and keeps nothing', async (_name, bytes) => {
-    const user = await signedInUser(server);
-    const reply = await uploadForm(server.baseUrl, user.accessToken, audioForm(bytes, 'song.mp3'));
+    const user = await signedInUser(suite.server);
+    const reply = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(bytes, 'song.mp3'));
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('INVALID_AUDIO');
-    const rows = await server.riff.database.db.selectFrom('tracks').select('id').where('creator_id', '=', user.id).execute();
+    const rows = await suite.server.riff.database.db.selectFrom('tracks').select('id').where('creator_id', '=', user.id).execute();
     expect(rows).toEqual([]);
-    const intents = await server.riff.database.db.selectFrom('storage_intents').selectAll().execute();
+    const intents = await suite.server.riff.database.db.selectFrom('storage_intents').selectAll().execute();
     expect(intents).toEqual([]);
-    for (const file of await filesOf(server)) expect(file).not.toMatch(/partial/);
+    for (const file of await filesOf(suite.server)) expect(file).not.toMatch(/partial/);
   });
 
   it('needs a file, multipart and authentication', async () => {
-    const user = await signedInUser(server);
+    const user = await signedInUser(suite.server);
     const noFile = new FormData();
     noFile.append('title', 'x');
-    const missing = await uploadForm(server.baseUrl, user.accessToken, noFile);
+    const missing = await uploadForm(suite.server.baseUrl, user.accessToken, noFile);
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('VALIDATION_FAILED');
-    const wrongField = await uploadForm(server.baseUrl, user.accessToken, audioForm(await makeAudio('mp3'), 'a.mp3', {}, 'audio'));
+    const wrongField = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(await makeAudio('mp3'), 'a.mp3', {}, 'audio'));
     expect(wrongField.status).toBe(400);
-    const json = await http.post('/tracks', { token: user.accessToken, body: { file: 'abc' } });
+    const json = await suite.http.post('/tracks', { token: user.accessToken, body: { file: 'abc' } });
     expect(json.status).toBe(415);
     expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const anonymous = await uploadForm(server.baseUrl, undefined, audioForm(await makeAudio('mp3'), 'a.mp3'));
+    const anonymous = await uploadForm(suite.server.baseUrl, undefined, audioForm(await makeAudio('mp3'), 'a.mp3'));
     expect(anonymous.status).toBe(401);
-    const broken = await http.post('/tracks', { token: user.accessToken, rawBody: '--x\r\nnonsense', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    const broken = await suite.http.post('/tracks', { token: user.accessToken, rawBody: '--x\r\nnonsense', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
     expect(broken.status).toBe(400);
   });
 });
@@ -178,10 +170,10 @@ describe('limits and quota', () => {
 
 describe('the stored file', () => {
   it('is byte for byte what was sent', async () => {
-    const user = await signedInUser(server);
+    const user = await signedInUser(suite.server);
     const bytes = await makeAudio('flac', { seconds: 2 });
-    const track = await uploadTrack(server.baseUrl, user.accessToken, bytes, 'a.flac');
-    const download = await fetch(`${server.baseUrl}/api/v1/tracks/${track.id}/download`);
+    const track = await uploadTrack(suite.server.baseUrl, user.accessToken, bytes, 'a.flac');
+    const download = await fetch(`${suite.server.baseUrl}/api/v1/tracks/${track.id}/download`);
     const received = Buffer.from(await download.arrayBuffer());
     expect(md5(received)).toBe(md5(bytes));
     expect(download.headers.get('etag')).toBe(`"${md5(bytes)}"`);

@@ -3,91 +3,83 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api } from '../support/http.js';
 import { login, signedInUser } from '../support/accounts.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer } from '../support/test-server.js';
+import { useTestServer } from '../support/suite.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 
-let server: TestServer;
-let http: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  http = api(server.baseUrl);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const suite = useTestServer();
 
 describe('account deletion (DELETE /users/me)', () => {
   it('needs confirm_text DELETE exactly and the right password', async () => {
-    const alice = await signedInUser(server);
-    const noConfirm = await http.delete('/users/me', { token: alice.accessToken, body: { confirm_text: 'delete', password: alice.password } });
+    const alice = await signedInUser(suite.server);
+    const noConfirm = await suite.http.delete('/users/me', { token: alice.accessToken, body: { confirm_text: 'delete', password: alice.password } });
     expect(noConfirm.status).toBe(400);
     expect(noConfirm.body.error.code).toBe('VALIDATION_FAILED');
     expect(noConfirm.body.error.details[0].field).toBe('confirm_text');
-    const wrongPassword = await http.delete('/users/me', { token: alice.accessToken, body: { confirm_text: 'DELETE', password: 'wrong password!' } });
+    const wrongPassword = await suite.http.delete('/users/me', { token: alice.accessToken, body: { confirm_text: 'DELETE', password: 'wrong password!' } });
     expect(wrongPassword.status).toBe(400);
     expect(wrongPassword.body.error.code).toBe('INVALID_PASSWORD');
-    expect((await http.get('/auth/me', { token: alice.accessToken })).status).toBe(200);
-    expect((await http.delete('/users/me', { body: { confirm_text: 'DELETE', password: alice.password } })).status).toBe(401);
+    expect((await suite.http.get('/auth/me', { token: alice.accessToken })).status).toBe(200);
+    expect((await suite.http.delete('/users/me', { body: { confirm_text: 'DELETE', password: alice.password } })).status).toBe(401);
   });
 
   it('anonymizes the account, revokes every session, bumps token_version and writes an audit entry', async () => {
-    const alice = await signedInUser(server);
-    const bob = await signedInUser(server);
-    await http.put('/users/me', { token: alice.accessToken, body: { first_name: 'Alice', last_name: 'Liddell', bio: 'my bio', location: 'Oxford' } });
-    await http.post(`/users/${bob.id}/follow`, { token: alice.accessToken });
-    await http.post(`/users/${alice.id}/follow`, { token: bob.accessToken });
+    const alice = await signedInUser(suite.server);
+    const bob = await signedInUser(suite.server);
+    await suite.http.put('/users/me', { token: alice.accessToken, body: { first_name: 'Alice', last_name: 'Liddell', bio: 'my bio', location: 'Oxford' } });
+    await suite.http.post(`/users/${bob.id}/follow`, { token: alice.accessToken });
+    await suite.http.post(`/users/${alice.id}/follow`, { token: bob.accessToken });
 
-    const reply = await http.delete('/users/me', {
+    const reply = await suite.http.delete('/users/me', {
       token: alice.accessToken,
       body: { confirm_text: 'DELETE', password: alice.password, reason: 'moving on', keep_public_tracks: true },
     });
     expect(reply.status).toBe(200);
     expect(reply.body.success).toBe(true);
 
-    expect((await http.get('/auth/me', { token: alice.accessToken })).status).toBe(401);
-    expect((await http.post('/auth/refresh', { body: { refresh_token: alice.refreshToken } })).status).toBe(401);
-    expect((await http.post('/auth/login', { body: { email: alice.email, password: alice.password } })).status).toBe(401);
-    expect((await http.get(`/users/${alice.id}`)).status).toBe(404);
-    expect((await http.get(`/users/${bob.id}`)).body.data.profile.follower_count).toBe(0);
+    expect((await suite.http.get('/auth/me', { token: alice.accessToken })).status).toBe(401);
+    expect((await suite.http.post('/auth/refresh', { body: { refresh_token: alice.refreshToken } })).status).toBe(401);
+    expect((await suite.http.post('/auth/login', { body: { email: alice.email, password: alice.password } })).status).toBe(401);
+    expect((await suite.http.get(`/users/${alice.id}`)).status).toBe(404);
+    expect((await suite.http.get(`/users/${bob.id}`)).body.data.profile.follower_count).toBe(0);
 
-    const row = await server.riff.database.db.selectFrom('users').selectAll().where('id', '=', alice.id).executeTakeFirstOrThrow();
+    const row = await suite.server.riff.database.db.selectFrom('users').selectAll().where('id', '=', alice.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ email: null, first_name: null, last_name: null, bio: null, location: null, password_hash: null, is_active: false, token_version: 1 });
     expect(row.username).toMatch(/^deleted-/);
     expect(row.username).not.toContain(alice.username);
     expect(JSON.stringify(row)).not.toContain(alice.email);
     expect(row.deleted_at).not.toBeNull();
 
-    const entry = await server.riff.database.db.selectFrom('audit_logs').selectAll().where('user_id', '=', alice.id).where('action', '=', 'user.deleted').executeTakeFirstOrThrow();
+    const entry = await suite.server.riff.database.db.selectFrom('audit_logs').selectAll().where('user_id', '=', alice.id).where('action', '=', 'user.deleted').executeTakeFirstOrThrow();
     expect(entry.metadata).toEqual({ reason: 'moving on', keep_public_tracks: true, removed_tracks: 0 });
 
     // the address and the old username are free again
-    const again = await http.post('/auth/register', { body: { email: alice.email, username: alice.username, password: alice.password, password_confirmation: alice.password } });
+    const again = await suite.http.post('/auth/register', { body: { email: alice.email, username: alice.username, password: alice.password, password_confirmation: alice.password } });
     expect(again.status).toBe(201);
   });
 });
 
 describe('soft delete (DELETE /users/{id})', () => {
   it('the owner may deactivate their account; it is hidden and its sessions end', async () => {
-    const alice = await signedInUser(server);
-    const reply = await http.delete(`/users/${alice.id}`, { token: alice.accessToken });
+    const alice = await signedInUser(suite.server);
+    const reply = await suite.http.delete(`/users/${alice.id}`, { token: alice.accessToken });
     expect(reply.status).toBe(200);
-    expect((await http.get(`/users/${alice.id}`)).status).toBe(404);
-    expect((await http.get('/auth/me', { token: alice.accessToken })).status).toBe(401);
-    expect((await http.post('/auth/refresh', { body: { refresh_token: alice.refreshToken } })).status).toBe(401);
+    expect((await suite.http.get(`/users/${alice.id}`)).status).toBe(404);
+    expect((await suite.http.get('/auth/me', { token: alice.accessToken })).status).toBe(401);
+    expect((await suite.http.post('/auth/refresh', { body: { refresh_token: alice.refreshToken } })).status).toBe(401);
   });
 
   it('another user gets 403; an unknown id 404 for an admin', async () => {
-    const alice = await signedInUser(server);
-    const bob = await signedInUser(server);
-    const reply = await http.delete(`/users/${alice.id}`, { token: bob.accessToken });
+    const alice = await signedInUser(suite.server);
+    const bob = await signedInUser(suite.server);
+    const reply = await suite.http.delete(`/users/${alice.id}`, { token: bob.accessToken });
     expect(reply.status).toBe(403);
-    expect((await http.get(`/users/${alice.id}`)).status).toBe(200);
+    expect((await suite.http.get(`/users/${alice.id}`)).status).toBe(200);
   });
 
   it('an admin made with `npm run make-admin` may deactivate other users', async () => {
@@ -130,49 +122,49 @@ describe('soft delete (DELETE /users/{id})', () => {
 
 describe('preferences, privacy opt-out and export', () => {
   it('preferences have defaults, merge partial updates, and are validated', async () => {
-    const alice = await signedInUser(server);
-    const defaults = await http.get('/users/me/preferences', { token: alice.accessToken });
+    const alice = await signedInUser(suite.server);
+    const defaults = await suite.http.get('/users/me/preferences', { token: alice.accessToken });
     expect(defaults.status).toBe(200);
     expect(defaults.body.data.preferences.playback).toEqual({ autoplay: true, crossfade_seconds: 0, audio_quality: 'high', normalize_volume: true });
 
-    const updated = await http.put('/users/me/preferences', { token: alice.accessToken, body: { playback: { crossfade_seconds: 6 }, privacy: { allow_messages_from: 'followers' } } });
+    const updated = await suite.http.put('/users/me/preferences', { token: alice.accessToken, body: { playback: { crossfade_seconds: 6 }, privacy: { allow_messages_from: 'followers' } } });
     expect(updated.status).toBe(200);
     expect(updated.body.data.preferences.playback).toEqual({ autoplay: true, crossfade_seconds: 6, audio_quality: 'high', normalize_volume: true });
     expect(updated.body.data.preferences.privacy.allow_messages_from).toBe('followers');
-    const reread = await http.get('/users/me/preferences', { token: alice.accessToken });
+    const reread = await suite.http.get('/users/me/preferences', { token: alice.accessToken });
     expect(reread.body.data.preferences).toEqual(updated.body.data.preferences);
 
     for (const body of [{ playback: { crossfade_seconds: 13 } }, { playback: { audio_quality: 'ultra' } }, { notifications: { push_enabled: 'yes' } }]) {
-      const bad = await http.put('/users/me/preferences', { token: alice.accessToken, body });
+      const bad = await suite.http.put('/users/me/preferences', { token: alice.accessToken, body });
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe('VALIDATION_FAILED');
     }
     // do_not_sell is set only by the opt-out operation
-    await http.put('/users/me/preferences', { token: alice.accessToken, body: { privacy: { do_not_sell: true } } });
-    expect((await http.get('/users/me/preferences', { token: alice.accessToken })).body.data.preferences.privacy.do_not_sell).toBe(false);
+    await suite.http.put('/users/me/preferences', { token: alice.accessToken, body: { privacy: { do_not_sell: true } } });
+    expect((await suite.http.get('/users/me/preferences', { token: alice.accessToken })).body.data.preferences.privacy.do_not_sell).toBe(false);
   });
 
   it('the do-not-sell opt-out is saved once and shown in the preferences', async () => {
-    const alice = await signedInUser(server);
-    const first = await http.post('/users/me/privacy/opt-out', { token: alice.accessToken });
+    const alice = await signedInUser(suite.server);
+    const first = await suite.http.post('/users/me/privacy/opt-out', { token: alice.accessToken });
     expect(first.status).toBe(200);
     expect(first.body.data.do_not_sell).toBe(true);
-    const again = await http.post('/users/me/privacy/opt-out', { token: alice.accessToken });
+    const again = await suite.http.post('/users/me/privacy/opt-out', { token: alice.accessToken });
     expect(again.body.data.opted_out_at).toBe(first.body.data.opted_out_at);
-    expect((await http.get('/users/me/preferences', { token: alice.accessToken })).body.data.preferences.privacy.do_not_sell).toBe(true);
-    expect((await http.post('/users/me/privacy/opt-out')).status).toBe(401);
+    expect((await suite.http.get('/users/me/preferences', { token: alice.accessToken })).body.data.preferences.privacy.do_not_sell).toBe(true);
+    expect((await suite.http.post('/users/me/privacy/opt-out')).status).toBe(401);
   });
 
   it('the export holds everything about the caller as one JSON attachment, and nothing secret', async () => {
-    const alice = await signedInUser(server);
-    const bob = await signedInUser(server);
-    const carol = await signedInUser(server);
-    await http.post(`/users/${bob.id}/follow`, { token: alice.accessToken });
-    await http.post(`/users/${alice.id}/follow`, { token: carol.accessToken });
-    await http.post(`/users/${carol.id}/block`, { token: alice.accessToken });
-    await http.put('/users/me/preferences', { token: alice.accessToken, body: { playback: { autoplay: false } } });
+    const alice = await signedInUser(suite.server);
+    const bob = await signedInUser(suite.server);
+    const carol = await signedInUser(suite.server);
+    await suite.http.post(`/users/${bob.id}/follow`, { token: alice.accessToken });
+    await suite.http.post(`/users/${alice.id}/follow`, { token: carol.accessToken });
+    await suite.http.post(`/users/${carol.id}/block`, { token: alice.accessToken });
+    await suite.http.put('/users/me/preferences', { token: alice.accessToken, body: { playback: { autoplay: false } } });
 
-    const reply = await http.get('/users/me/export', { token: alice.accessToken });
+    const reply = await suite.http.get('/users/me/export', { token: alice.accessToken });
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-disposition')).toMatch(/^attachment; filename="riff-export-\d{4}-\d{2}-\d{2}\.json"$/);
     const document = reply.body;

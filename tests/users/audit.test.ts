@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, request } from '../support/http.js';
+import { describe, expect, it } from 'vitest';
+import { request } from '../support/http.js';
 import { signedInUser } from '../support/accounts.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { useTestServer } from '../support/suite.js';
 
-let server: TestServer;
-let http: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  http = api(server.baseUrl);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const suite = useTestServer();
 
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe('audit log', () => {
   it('records actions with actor, action, resource, resource_id, ip_address, user_agent and time', async () => {
-    const alice = await signedInUser(server);
-    const bob = await signedInUser(server);
-    await http.post(`/users/${bob.id}/follow`, { token: alice.accessToken, headers: { 'user-agent': 'riff-test-agent/1.0' } });
+    const alice = await signedInUser(suite.server);
+    const bob = await signedInUser(suite.server);
+    await suite.http.post(`/users/${bob.id}/follow`, { token: alice.accessToken, headers: { 'user-agent': 'riff-test-agent/1.0' } });
 
-    const logs = await http.get(`/audit/logs?action=user.followed&resource_id=${bob.id}`, { token: alice.accessToken });
+    const logs = await suite.http.get(`/audit/logs?action=user.followed&resource_id=${bob.id}`, { token: alice.accessToken });
     expect(logs.status).toBe(200);
     expect(logs.body.data.logs).toEqual([
       {
@@ -40,51 +31,51 @@ describe('audit log', () => {
   });
 
   it('a user sees only their own entries', async () => {
-    const alice = await signedInUser(server);
-    const bob = await signedInUser(server);
-    const logs = await http.get('/audit/logs?limit=100', { token: bob.accessToken });
+    const alice = await signedInUser(suite.server);
+    const bob = await signedInUser(suite.server);
+    const logs = await suite.http.get('/audit/logs?limit=100', { token: bob.accessToken });
     expect(logs.body.data.logs.length).toBeGreaterThan(0);
     expect(logs.body.data.logs.every((entry: { user_id: string }) => entry.user_id === bob.id)).toBe(true);
-    const aliceEntries = await http.get(`/audit/logs?resource_id=${alice.id}`, { token: bob.accessToken });
+    const aliceEntries = await suite.http.get(`/audit/logs?resource_id=${alice.id}`, { token: bob.accessToken });
     expect(aliceEntries.body.data.logs).toEqual([]);
-    const activity = await http.get('/audit/activity', { token: bob.accessToken });
+    const activity = await suite.http.get('/audit/activity', { token: bob.accessToken });
     expect(activity.body.data.activities.every((entry: { user_id: string }) => entry.user_id === bob.id)).toBe(true);
     expect(activity.body.data.activities[0].action).toBe('auth.login');
   });
 
   it('filters by action and dates, paginates by page or offset, newest first', async () => {
-    const alice = await signedInUser(server);
-    for (let i = 0; i < 3; i++) await http.post('/users/me/privacy/opt-out', { token: alice.accessToken });
-    const all = await http.get(`/audit/logs?action=user.privacy_opt_out&start_date=${today()}&end_date=${today()}`, { token: alice.accessToken });
+    const alice = await signedInUser(suite.server);
+    for (let i = 0; i < 3; i++) await suite.http.post('/users/me/privacy/opt-out', { token: alice.accessToken });
+    const all = await suite.http.get(`/audit/logs?action=user.privacy_opt_out&start_date=${today()}&end_date=${today()}`, { token: alice.accessToken });
     expect(all.body.data.pagination).toEqual({ page: 1, limit: 20, total: 3, total_pages: 1 });
     const times = all.body.data.logs.map((entry: { created_at: string }) => entry.created_at);
     expect(times).toEqual([...times].sort().reverse());
 
-    const page2 = await http.get('/audit/logs?action=user.privacy_opt_out&limit=2&page=2', { token: alice.accessToken });
+    const page2 = await suite.http.get('/audit/logs?action=user.privacy_opt_out&limit=2&page=2', { token: alice.accessToken });
     expect(page2.body.data.logs).toHaveLength(1);
     expect(page2.body.data.pagination).toEqual({ page: 2, limit: 2, total: 3, total_pages: 2 });
-    const offset = await http.get('/audit/logs?action=user.privacy_opt_out&limit=2&offset=1', { token: alice.accessToken });
+    const offset = await suite.http.get('/audit/logs?action=user.privacy_opt_out&limit=2&offset=1', { token: alice.accessToken });
     expect(offset.body.data.logs.map((e: { id: string }) => e.id)).toEqual(all.body.data.logs.slice(1, 3).map((e: { id: string }) => e.id));
 
-    const past = await http.get('/audit/logs?end_date=2000-01-01', { token: alice.accessToken });
+    const past = await suite.http.get('/audit/logs?end_date=2000-01-01', { token: alice.accessToken });
     expect(past.body.data.logs).toEqual([]);
-    const future = await http.get('/audit/logs?start_date=2999-01-01', { token: alice.accessToken });
+    const future = await suite.http.get('/audit/logs?start_date=2999-01-01', { token: alice.accessToken });
     expect(future.body.data.pagination.total).toBe(0);
   });
 
   it('a bad date is 400', async () => {
-    const alice = await signedInUser(server);
+    const alice = await signedInUser(suite.server);
     for (const query of ['start_date=2026-13-01', 'end_date=21-11-2026', 'start_date=2026-02-30', 'start_date=2026-11-22&end_date=2026-11-21', 'resource_id=not-a-uuid', 'limit=0', 'page=abc']) {
-      const reply = await http.get(`/audit/logs?${query}`, { token: alice.accessToken });
+      const reply = await suite.http.get(`/audit/logs?${query}`, { token: alice.accessToken });
       expect(reply.status, query).toBe(400);
       expect(reply.body.error.code).toBe('VALIDATION_FAILED');
     }
-    expect((await http.get('/audit/stats?start_date=nope', { token: alice.accessToken })).status).toBe(400);
+    expect((await suite.http.get('/audit/stats?start_date=nope', { token: alice.accessToken })).status).toBe(400);
   });
 
   it('stats count the caller’s entries by action and resource', async () => {
-    const alice = await signedInUser(server);
-    const stats = await http.get(`/audit/stats?start_date=${today()}`, { token: alice.accessToken });
+    const alice = await signedInUser(suite.server);
+    const stats = await suite.http.get(`/audit/stats?start_date=${today()}`, { token: alice.accessToken });
     expect(stats.status).toBe(200);
     expect(stats.body.data.stats).toMatchObject({
       by_action: { 'auth.register': 1, 'auth.email_verified': 1, 'auth.login': 1 },
@@ -95,16 +86,16 @@ describe('audit log', () => {
   });
 
   it('needs authentication, and entries cannot be edited or deleted through the API', async () => {
-    expect((await http.get('/audit/logs')).status).toBe(401);
-    expect((await http.get('/audit/activity')).status).toBe(401);
-    expect((await http.get('/audit/stats')).status).toBe(401);
-    const alice = await signedInUser(server);
-    const [entry] = (await http.get('/audit/logs', { token: alice.accessToken })).body.data.logs;
+    expect((await suite.http.get('/audit/logs')).status).toBe(401);
+    expect((await suite.http.get('/audit/activity')).status).toBe(401);
+    expect((await suite.http.get('/audit/stats')).status).toBe(401);
+    const alice = await signedInUser(suite.server);
+    const [entry] = (await suite.http.get('/audit/logs', { token: alice.accessToken })).body.data.logs;
     for (const method of ['PUT', 'PATCH', 'DELETE']) {
-      const reply = await request(server.baseUrl, method, `/api/v1/audit/logs/${entry.id}`, { token: alice.accessToken, body: { action: 'forged' } });
+      const reply = await request(suite.server.baseUrl, method, `/api/v1/audit/logs/${entry.id}`, { token: alice.accessToken, body: { action: 'forged' } });
       expect(reply.status).toBe(404);
     }
-    const reread = (await http.get('/audit/logs', { token: alice.accessToken })).body.data.logs[0];
+    const reread = (await suite.http.get('/audit/logs', { token: alice.accessToken })).body.data.logs[0];
     expect(reread).toEqual(entry);
   });
 });

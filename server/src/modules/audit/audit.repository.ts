@@ -1,12 +1,8 @@
 import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/database.schema.js';
+import type { RequestContext } from '../../platform/http/request-context.js';
 
-/** Where a request came from, recorded with every audit entry. */
-export interface RequestContext {
-  ip: string | null;
-  userAgent: string | null;
-}
 
 export interface AuditEntry {
   userId: string | null;

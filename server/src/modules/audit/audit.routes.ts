@@ -1,10 +1,10 @@
 import { initServer } from '@ts-rest/express';
+import { ok } from '../../platform/http/envelope.js';
 import { contract } from '@riff/contract';
 import { principalOf } from '../../platform/auth/authenticate.middleware.js';
 import type { AuditService } from './audit.service.js';
 
 const s = initServer();
-const ok = <T>(data: T) => ({ success: true as const, data });
 
 export function auditRoutes(audit: AuditService) {
   return s.router(contract.audit, {

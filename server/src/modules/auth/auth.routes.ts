@@ -1,4 +1,5 @@
 import { initServer } from '@ts-rest/express';
+import { ok } from '../../platform/http/envelope.js';
 import { contract } from '@riff/contract';
 import { principalOf } from '../../platform/auth/authenticate.middleware.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -19,7 +20,6 @@ export interface AuthRoutesDeps {
 }
 
 const s = initServer();
-const ok = <T>(data: T) => ({ success: true as const, data });
 
 export function authRoutes(deps: AuthRoutesDeps) {
   const { auth, twoFactor } = deps;

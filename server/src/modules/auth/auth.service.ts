@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/db-errors.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
 import { AppError, rateLimited } from '../../platform/errors/app-error.js';
 import type { PasswordHasher } from '../../platform/auth/password-hasher.js';
@@ -8,7 +9,8 @@ import { randomToken, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { TokenSigner } from '../../platform/auth/token-signer.js';
 import type { MailDispatcher } from '../../platform/mail/mail-dispatcher.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
-import type { AuditRepository, RequestContext } from '../audit/audit.repository.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { RequestContext } from '../../platform/http/request-context.js';
 import { toUserResponse } from '../users/user.mapper.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { uniqueSlug } from '../users/slug.js';
@@ -55,8 +57,6 @@ export type LoginResult =
 
 const GENERIC_RESET_MESSAGE = 'If an account exists for this address, a password reset link has been sent.';
 const GENERIC_RESEND_MESSAGE = 'If this address belongs to an unverified account, a new verification link has been sent.';
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
 
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}

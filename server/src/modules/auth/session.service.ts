@@ -5,7 +5,8 @@ import type { UserRow } from '../../platform/db/database.schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { constantTimeEqualText, randomToken, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { TokenSigner } from '../../platform/auth/token-signer.js';
-import type { AuditRepository, RequestContext } from '../audit/audit.repository.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { RequestContext } from '../../platform/http/request-context.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { AuthRepository } from './auth.repository.js';
 

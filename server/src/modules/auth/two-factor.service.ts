@@ -10,7 +10,8 @@ import type { PasswordHasher } from '../../platform/auth/password-hasher.js';
 import { constantTimeEqualText, randomToken } from '../../platform/auth/secure-random.js';
 import type { SecretBox } from '../../platform/auth/secret-box.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
-import type { AuditRepository, RequestContext } from '../audit/audit.repository.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { RequestContext } from '../../platform/http/request-context.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { AuthRepository } from './auth.repository.js';
 

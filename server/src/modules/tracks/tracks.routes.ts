@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { initServer } from '@ts-rest/express';
+import { ok } from '../../platform/http/envelope.js';
 import { contract } from '@riff/contract';
 import { principalOf } from '../../platform/auth/authenticate.middleware.js';
 import { forbidden } from '../../platform/errors/app-error.js';
@@ -11,7 +12,6 @@ import type { TracksService } from './tracks.service.js';
 import type { UploadsService } from './uploads.service.js';
 
 const s = initServer();
-const ok = <T>(data: T) => ({ success: true as const, data });
 
 export interface TracksRoutesDeps {
   tracks: TracksService;

@@ -6,12 +6,14 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
+import { isForeignKeyViolation } from '../../platform/db/db-errors.js';
 import type { TrackRow, UserRow } from '../../platform/db/database.schema.js';
 import { AppError, notFound } from '../../platform/errors/app-error.js';
 import { issuesFrom } from '../../platform/errors/error-middleware.js';
 import { parseMultipart } from '../../platform/http/multipart.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
-import type { AuditRepository, RequestContext } from '../audit/audit.repository.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { RequestContext } from '../../platform/http/request-context.js';
 import { CONTENT_TYPES, createUploadInspector, readAudioMetadata, type AudioMetadata } from './audio-probe.js';
 import type { TracksRepository } from './tracks.repository.js';
 import type { UploadSessionRow, UploadSessionsRepository } from './upload-sessions.repository.js';
@@ -283,7 +285,7 @@ export class UploadsService {
           received = await this.deps.sessions.saveChunk(session.id, input.chunk_number, bytes, this.deps.clock.now());
         } catch (error) {
           // the session was completed or expired meanwhile
-          if ((error as { code?: string }).code === '23503') throw notFound('Upload session');
+          if (isForeignKeyViolation(error)) throw notFound('Upload session');
           throw error;
         }
         return { session, chunkNumber: input.chunk_number, received };

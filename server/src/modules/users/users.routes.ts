@@ -1,11 +1,11 @@
 import { initServer } from '@ts-rest/express';
+import { ok } from '../../platform/http/envelope.js';
 import { contract } from '@riff/contract';
 import { principalOf } from '../../platform/auth/authenticate.middleware.js';
 import { requestContext } from '../../platform/http/request-context.js';
 import type { UsersService } from './users.service.js';
 
 const s = initServer();
-const ok = <T>(data: T) => ({ success: true as const, data });
 
 export function usersRoutes(users: UsersService) {
   return s.router(contract.users, {

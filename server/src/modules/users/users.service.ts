@@ -1,12 +1,14 @@
 import type { Preferences, Track } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/db-errors.js';
 import type { UserRow, UserUpdate } from '../../platform/db/database.schema.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
 import type { PasswordHasher } from '../../platform/auth/password-hasher.js';
 import { randomToken } from '../../platform/auth/secure-random.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
-import type { AuditRepository, RequestContext } from '../audit/audit.repository.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { RequestContext } from '../../platform/http/request-context.js';
 import { toAuditEntryDto } from '../audit/audit.mapper.js';
 import type { AuthRepository } from '../auth/auth.repository.js';
 import { mergePreferences } from './preferences.defaults.js';
@@ -37,8 +39,6 @@ export interface UsersServiceDeps {
 export type UserIdOrMe = string;
 
 const COMPLETION_FIELDS = ['avatar', 'banner_url', 'bio', 'first_name', 'last_name', 'location', 'birthdate', 'gender', 'social_links'] as const;
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
 
 export class UsersService {
   constructor(private readonly deps: UsersServiceDeps) {}

@@ -1,5 +1,10 @@
 import type { Request } from 'express';
-import type { RequestContext } from '../../modules/audit/audit.repository.js';
+
+/** Where a request came from, recorded with every audit entry. */
+export interface RequestContext {
+  ip: string | null;
+  userAgent: string | null;
+}
 
 export function requestContext(req: Request): RequestContext {
   const userAgent = req.headers['user-agent'];
