@@ -13,6 +13,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     // tests read JSON replies loosely on purpose; their assertions say what they expect
     files: ['tests/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 
@@ -22,15 +23,22 @@ export function createOutboxMailer(dir: string, now: () => Date = () => new Date
       await mkdir(dir, { recursive: true });
       const createdAt = now();
       const body = `${JSON.stringify({ ...message, created_at: createdAt.toISOString() }, null, 2)}\n`;
-      // two mails in one millisecond get a counter rather than overwrite each other
-      for (let attempt = 0; ; attempt++) {
-        const name = `${createdAt.getTime()}-${message.template}${attempt === 0 ? '' : `-${attempt}`}.json`;
-        try {
-          await writeFile(path.join(dir, name), body, { flag: 'wx' });
-          return;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 100) throw error;
+      // Written whole under a temporary name, then linked into place: a reader never sees a partial file.
+      const temporary = path.join(dir, `.${randomUUID()}.tmp`);
+      await writeFile(temporary, body, { flag: 'wx' });
+      try {
+        // two mails in one millisecond get a counter rather than overwrite each other
+        for (let attempt = 0; ; attempt++) {
+          const name = `${createdAt.getTime()}-${message.template}${attempt === 0 ? '' : `-${attempt}`}.json`;
+          try {
+            await link(temporary, path.join(dir, name));
+            return;
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 100) throw error;
+          }
         }
+      } finally {
+        await rm(temporary, { force: true });
       }
     },
     async close() {},
