@@ -81,6 +81,24 @@ async function readReply(response: Response): Promise<FetchReply> {
   return { status: response.status, body, headers: response.headers };
 }
 
+/**
+ * The body to send. ts-rest JSON-encodes every multipart field (a title arrives with its quotes);
+ * Riff reads text fields as they are, and before the file: so plain objects are rebuilt as
+ * FormData with text fields first, then files. A FormData given by the caller goes as it is.
+ */
+function requestBody(args: ApiFetcherArgs): BodyInit | null {
+  const raw = args.rawBody;
+  if (args.contentType !== 'multipart/form-data' || raw === null || typeof raw !== 'object' || raw instanceof FormData) {
+    return (args.body ?? null) as BodyInit | null;
+  }
+  const form = new FormData();
+  const entries = Object.entries(raw as Record<string, unknown>).filter(([, value]) => value !== undefined && value !== null);
+  const isFile = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
+  for (const [name, value] of entries) if (!isFile(value)) form.append(name, String(value));
+  for (const [name, value] of entries) if (isFile(value)) form.append(name, value, value instanceof File ? value.name : 'blob');
+  return form;
+}
+
 /** One typed function per contract route: `client.auth.me()`, `client.auth.checkUsername({ query })`. */
 export type RiffApi = InitClientReturn<
   RiffContract,
@@ -130,7 +148,7 @@ export function createRiffClient(options: RiffClientOptions): RiffClient {
   };
 
   const sendRoute = (args: ApiFetcherArgs, headers: HeaderMap): Promise<FetchReply> =>
-    send(args.path, { ...args.fetchOptions, method: args.method, headers, body: (args.body ?? null) as BodyInit | null });
+    send(args.path, { ...args.fetchOptions, method: args.method, headers, body: requestBody(args) });
 
   /** Rotates the refresh token (body when stored, else the cookie). Concurrent callers share one request. */
   const refreshOnce = (): Promise<boolean> => {

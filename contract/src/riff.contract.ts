@@ -11,11 +11,11 @@ export const API_PREFIX = '/api/v1';
 
 /**
  * Options every router shares: undeclared statuses are type errors; every route may answer 429
- * (the per-address request limit) and 500.
+ * (the per-address request limit), 500, and 503 (while the service starts).
  */
 const areaOptions = {
   strictStatusCodes: true,
-  commonResponses: { 429: ErrorEnvelopeSchema, 500: ErrorEnvelopeSchema },
+  commonResponses: { 429: ErrorEnvelopeSchema, 500: ErrorEnvelopeSchema, 503: ErrorEnvelopeSchema },
 } as const;
 
 const apiOptions = { ...areaOptions, pathPrefix: API_PREFIX } as const;

@@ -11,6 +11,7 @@ import { createLogger, createHttpLogger } from './platform/logging/logger.js';
 import { errorMiddleware, notFoundMiddleware } from './platform/errors/error-middleware.js';
 import { createJsonBodyParser } from './platform/http/json-body.middleware.js';
 import { registerContract } from './platform/http/register-contract.js';
+import { rejectNulCharacters } from './platform/http/nul-guard.middleware.js';
 import { docsRouter } from './platform/http/docs.routes.js';
 import { createAuthenticator } from './platform/auth/authenticate.middleware.js';
 import { createPasswordHasher } from './platform/auth/password-hasher.js';
@@ -192,7 +193,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     app,
     contract,
     implementation,
-    [createJsonBodyParser('1mb'), createAuthenticator({ signer, loadActiveUser: (id) => users.findActiveById(id) })],
+    [createJsonBodyParser('1mb'), rejectNulCharacters, createAuthenticator({ signer, loadActiveUser: (id) => users.findActiveById(id) })],
   );
   app.use(notFoundMiddleware);
   app.use(errorMiddleware);

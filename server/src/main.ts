@@ -1,6 +1,7 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config/config.js';
 import { createRiff } from './app.js';
+import { createBootApp } from './platform/http/boot-app.js';
 
 async function main(): Promise<void> {
   let config;
@@ -13,16 +14,21 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const riff = await createRiff(config);
+  // Listen at once: /healthz and /docs answer while the database opens; the rest is 503 until ready.
+  let handler: RequestListener = createBootApp();
   let stopping = false;
   const server = createServer((req, res) => {
     // while draining, every reply closes its connection so keep-alive clients do not hold us open
     if (stopping) res.setHeader('Connection', 'close');
-    riff.app(req, res);
+    handler(req, res);
   });
-  server.listen(config.port, config.host, () => {
-    riff.logger.info(`Riff listening on http://${config.host}:${config.port} (database: ${riff.database.kind}; docs at /docs)`);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
   });
+  const riff = await createRiff(config);
+  handler = riff.app;
+  riff.logger.info(`Riff listening on http://${config.host}:${config.port} (database: ${riff.database.kind}; docs at /docs)`);
 
   const stop = (signal: string) => {
     if (stopping) return;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api, request } from '../support/http.js';
 import { startTestServer } from '../support/test-server.js';
 import { useTestServer } from '../support/suite.js';
+import { signedInUser } from '../support/accounts.js';
 
 const suite = useTestServer();
 
@@ -117,5 +118,24 @@ describe('per-address request limit', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('NUL characters', () => {
+  it('are refused with 400 in path, query and body, and ignored in undeclared query keys', async () => {
+    const user = await signedInUser(suite.server);
+    const cases = [
+      suite.http.get('/users?search=a%00b'),
+      suite.http.get('/users/by-username/a%00b'),
+      suite.http.get('/tracks?q=a%00b'),
+      suite.http.put('/users/me', { token: user.accessToken, body: { bio: 'a\u0000b' } }),
+      suite.http.put('/users/me', { token: user.accessToken, body: { social_links: { 'x\u0000': 'https://a.example' } } }),
+      suite.http.post('/tracks/initiate', { token: user.accessToken, body: { filename: 'a\u0000b', total_chunks: 1, total_size: 10 } }),
+    ];
+    for (const reply of await Promise.all(cases)) {
+      expect(reply.status).toBe(400);
+      expect(reply.body.error.code).toBe('VALIDATION_FAILED');
+    }
+    expect((await suite.http.get('/auth/check-username?username=abcdef&junk=%00')).status).toBe(200);
   });
 });

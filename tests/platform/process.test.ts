@@ -28,11 +28,11 @@ async function start(port: number, env: Record<string, string> = {}) {
   return { output, exited };
 }
 
-async function waitForHealth(port: number, timeoutMs: number): Promise<number> {
+async function waitForHealth(port: number, timeoutMs: number, probe = '/healthz'): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     try {
-      const reply = await fetch(`http://127.0.0.1:${port}/healthz`);
+      const reply = await fetch(`http://127.0.0.1:${port}${probe}`);
       if (reply.status === 200) return Date.now() - started;
     } catch {
       // not listening yet
@@ -50,6 +50,18 @@ describe('the server process', () => {
     const { output } = await start(port);
     await waitForHealth(port, 30_000);
     expect((await fetch(`http://127.0.0.1:${port}/docs`)).status).toBe(200);
+    // while the database opens, readiness and the API answer 503 UNAVAILABLE; then they serve
+    const seen = new Set<number>();
+    for (let i = 0; i < 600; i++) {
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      seen.add(ready.status);
+      if (ready.status === 200) break;
+      expect(ready.status).toBe(503);
+      expect((await ready.json()).error.code).toBe('UNAVAILABLE');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(seen.has(200)).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/users`)).status).toBe(200);
     expect(output.join('')).toContain(`http://127.0.0.1:${port}`);
   });
 
@@ -62,7 +74,7 @@ describe('the server process', () => {
   it('on SIGTERM stops accepting, finishes the request in flight, then exits 0', async () => {
     const port = 19_000 + Math.floor(Math.random() * 900);
     const { exited } = await start(port);
-    await waitForHealth(port, 15_000);
+    await waitForHealth(port, 30_000, '/readyz');
 
     // a request whose body is still arriving when the signal comes
     const socket = connect(port, '127.0.0.1');

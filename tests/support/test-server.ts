@@ -6,15 +6,31 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRiff, type Riff, type RiffOverrides } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
+import { startPrismGate, type PrismGate } from './prism.js';
 
 export interface TestServer {
+  /** Where tests send requests: the Prism gate when one runs (see prismProxyEnabled), else the server. */
   baseUrl: string;
+  /** The server itself, bypassing Prism. */
+  directUrl: string;
+  /** `prism proxy --errors openapi.json` in front of the server, behind a relay (see startPrismGate), if any. */
+  prism?: PrismGate;
   /** Origin of the service itself, accepted by the refresh-cookie CSRF check. */
   origin: string;
   dataDir: string;
   outboxDir: string;
   riff: Riff;
   close(): Promise<void>;
+}
+
+/**
+ * Whether startTestServer puts Prism (`prism proxy --errors openapi.json`) in front of the server:
+ * on unless RIFF_TEST_PRISM_PROXY=0, in the environment or in the env given to startTestServer.
+ * Through it every reply is checked against openapi.json: tests/support/http.ts fails the request
+ * on a violation, and close() fails on any violation seen (whatever client sent the request).
+ */
+export function prismProxyEnabled(env: Record<string, string | undefined> = process.env): boolean {
+  return env.RIFF_TEST_PRISM_PROXY !== '0';
 }
 
 /**
@@ -37,20 +53,48 @@ export async function startTestServer(env: Record<string, string> = {}, override
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const riff = await createRiff(config, { rateLimitPrefix: `test-${randomUUID()}`, ...overrides });
+  const directUrl = `http://127.0.0.1:${port}`;
+  // Prism starts while the app migrates its database; it forwards only once asked to.
+  const starting = prismProxyEnabled({ ...process.env, ...env }) ? startPrismGate({ upstream: directUrl }) : undefined;
+  starting?.catch(() => undefined);
+  let riff: Riff;
+  try {
+    riff = await createRiff(config, { rateLimitPrefix: `test-${randomUUID()}`, ...overrides });
+  } catch (error) {
+    await (await starting?.catch(() => undefined))?.close();
+    server.close();
+    throw error;
+  }
   server.on('request', riff.app);
-  const baseUrl = `http://127.0.0.1:${port}`;
+  let prism: PrismGate | undefined;
+  try {
+    prism = await starting;
+  } catch (error) {
+    server.close();
+    await riff.close();
+    throw error;
+  }
   return {
-    baseUrl,
-    origin: baseUrl,
+    baseUrl: prism?.baseUrl ?? directUrl,
+    directUrl,
+    prism,
+    origin: directUrl,
     dataDir,
     outboxDir: config.mail.outboxDir,
     riff,
     async close() {
+      await prism?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await riff.close();
       await rm(dataDir, { recursive: true, force: true });
+      const unreported = prism?.violations.filter((violation) => !violation.reported) ?? [];
+      if (unreported.length > 0) {
+        throw new Error(
+          `${unreported.length} repl${unreported.length === 1 ? 'y' : 'ies'} broke openapi.json on the way through Prism:\n` +
+            unreported.map((violation) => violation.message).join('\n'),
+        );
+      }
     },
   };
 }

@@ -4,10 +4,8 @@ import { named, withOpenApi } from './openapi-meta.js';
 /** Identifiers are UUID strings (ADDENDUM). */
 export const UuidSchema = z.string().uuid();
 
-/** RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T10:00:00.000Z (ADDENDUM). */
-export const TimestampSchema = withOpenApi(z.string().datetime({ precision: 3 }), {
-  example: '2026-11-21T10:00:00.000Z',
-});
+/** RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T10:00:00.000Z (ADDENDUM; the OpenAPI example is added on generation). */
+export const TimestampSchema = z.string().datetime({ precision: 3 });
 
 /** A path parameter holding a UUID; a malformed one is 400 INVALID_ID before any lookup. */
 export const IdParamsSchema = z.object({ id: UuidSchema });

@@ -97,17 +97,41 @@ function mapOperation(operation: Record<string, unknown>, route: AppRoute): Reco
 }
 
 const COMPOSED = ['type', '$ref', 'allOf', 'oneOf', 'anyOf'];
+const TIMESTAMP_EXAMPLE = '2026-11-21T10:00:00.000Z';
+
+/**
+ * Two repairs the generator needs for OpenAPI 3.0 and its validators:
+ * - a nullable reference (`allOf: [$ref]` beside `nullable`) still refuses null in 3.0, so the
+ *   referenced schema is inlined with `nullable: true`;
+ * - a date-time without an example would be mocked without milliseconds, which the contract's
+ *   timestamps (RFC 3339 with milliseconds) refuse, so it gets one.
+ */
+function repairSchemas(value: unknown, components: Record<string, unknown>): unknown {
+  if (Array.isArray(value)) return value.map((item) => repairSchemas(item, components));
+  if (!value || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  const allOf = record['allOf'];
+  if (record['nullable'] === true && Array.isArray(allOf) && allOf.length === 1) {
+    const ref = (allOf[0] as { $ref?: string }).$ref;
+    const target = ref?.startsWith('#/components/schemas/') ? components[ref.slice('#/components/schemas/'.length)] : undefined;
+    if (target && typeof target === 'object') {
+      const { title: _title, ...inlined } = structuredClone(target) as Record<string, unknown>;
+      return repairSchemas({ ...inlined, nullable: true }, components);
+    }
+  }
+  const repaired = Object.fromEntries(Object.entries(record).map(([key, child]) => [key, repairSchemas(child, components)]));
+  if (repaired['format'] === 'date-time' && repaired['example'] === undefined) repaired['example'] = TIMESTAMP_EXAMPLE;
+  return repaired;
+}
 
 /**
  * Sorts object keys recursively so the committed document diffs small. OpenAPI 3.0 wants a type
- * beside `nullable`: a nullable reference (every named schema is an object) gets `type: object`,
- * and an untyped value (z.unknown()) loses `nullable`.
+ * beside `nullable`: an untyped value (z.unknown()) loses `nullable`.
  */
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
-    const record = { ...(value as Record<string, unknown>) };
-    if (record['nullable'] === true && Array.isArray(record['allOf']) && !('type' in record)) record['type'] = 'object';
+    const record = value as Record<string, unknown>;
     const untyped = record['nullable'] === true && !COMPOSED.some((key) => key in record);
     return Object.fromEntries(
       Object.keys(record)
@@ -176,7 +200,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
     },
   );
-  return sortKeys({ ...document, openapi: '3.0.3' }) as Record<string, unknown>;
+  const components = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  return sortKeys(repairSchemas({ ...document, openapi: '3.0.3' }, components)) as Record<string, unknown>;
 }
 
 export function renderOpenApiDocument(): string {

@@ -55,10 +55,16 @@ const trackKey = (trackId: string) => `tracks/${trackId}/original`;
 const chunkPrefix = (uploadId: string) => `uploads/${uploadId}/`;
 const chunkKey = (uploadId: string, chunkNumber: number) => `uploads/${uploadId}/${chunkNumber}`;
 
-/** The file's name without folders or extension, as a fallback title. */
+/** A client's file name without folders or control characters: for display only, never for storage. */
+function displayName(filename: string): string {
+  // eslint-disable-next-line no-control-regex
+  return path.basename(filename.replace(/\\/g, '/').replace(/[\u0000-\u001f\u007f]/g, '')).slice(0, 255);
+}
+
+/** The file's name without extension, as a fallback title. */
 function titleFromFilename(filename: string): string | null {
-  const base = path.basename(filename.replace(/\\/g, '/')).replace(/\.[^.]*$/, '').trim();
-  return base.length > 0 ? base.slice(0, 255) : null;
+  const base = displayName(filename).replace(/\.[^.]*$/, '').trim();
+  return base.length > 0 ? base : null;
 }
 
 /**
@@ -142,7 +148,7 @@ export class UploadsService {
           format: metadata.format,
           file_key: input.key,
           md5: input.md5,
-          original_filename: input.filename ? path.basename(input.filename.replace(/\\/g, '/')).slice(0, 255) : null,
+          original_filename: input.filename ? displayName(input.filename) : null,
           status: 'completed',
         },
         trx,

@@ -77,8 +77,14 @@ function fromHttpError(error: HttpLikeError): AppError | undefined {
   return undefined;
 }
 
+/** Text PostgreSQL cannot store (NUL, bad encoding) that slipped past the request checks. */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
 export function toAppError(error: unknown, req: Parameters<RequestHandler>[0]): AppError | undefined {
   if (error instanceof AppError) return error;
+  if (UNSTORABLE_TEXT.has((error as { code?: string } | null)?.code ?? '')) {
+    return new AppError('VALIDATION_FAILED', 'The request contains characters that cannot be stored');
+  }
   if (error instanceof RequestValidationError) return fromRequestValidation(error, req);
   if (error && typeof error === 'object') return fromHttpError(error as HttpLikeError);
   return undefined;

@@ -58,6 +58,9 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
 
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) return fail(new AppError('VALIDATION_FAILED', `Field ${name} is too long`, { details: [{ field: name, message: 'too long', value: '' }] }));
+      if (value.includes('\u0000') || name.includes('\u0000')) {
+        return fail(new AppError('VALIDATION_FAILED', 'The request contains a NUL character', { details: [{ field: name, message: 'must not contain NUL characters', value: '' }] }));
+      }
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
