@@ -67,6 +67,18 @@ export async function uploadForm(baseUrl: string, token: string | undefined, for
   return { status: response.status, headers: response.headers, body, text };
 }
 
+/** Sends a form as a stream without Content-Length, so limits must trip while the body is read. */
+export async function uploadFormStreamed(baseUrl: string, token: string, form: FormData) {
+  const encoded = new Response(form);
+  const response = await fetch(`${baseUrl}/api/v1/tracks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': encoded.headers.get('content-type')! },
+    body: encoded.body,
+    duplex: 'half',
+  } as RequestInit);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
 export async function uploadTrack(baseUrl: string, token: string, bytes: Buffer, filename = 'tone.mp3', fields: Record<string, string> = {}) {
   const reply = await uploadForm(baseUrl, token, audioForm(bytes, filename, fields));
   if (reply.status !== 201) throw new Error(`upload failed: ${reply.status} ${reply.text}`);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/http.js';
 import { signedInUser } from '../support/accounts.js';
-import { audioForm, makeAudio, md5, uploadForm, uploadTrack } from '../support/audio.js';
+import { audioForm, makeAudio, md5, uploadForm, uploadFormStreamed, uploadTrack } from '../support/audio.js';
 import { startTestServer } from '../support/test-server.js';
 import { useTestServer } from '../support/suite.js';
 
@@ -108,16 +108,9 @@ describe('limits and quota', () => {
       expect(declared.body.error.code).toBe('PAYLOAD_TOO_LARGE');
 
       // streamed without a length: the limit trips while reading
-      const form = audioForm(big, 'big.wav');
-      const encoded = new Response(form);
-      const streamed = await fetch(`${small.baseUrl}/api/v1/tracks`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': encoded.headers.get('content-type')! },
-        body: encoded.body,
-        duplex: 'half',
-      } as RequestInit);
+      const streamed = await uploadFormStreamed(small.baseUrl, user.accessToken, audioForm(big, 'big.wav'));
       expect(streamed.status).toBe(413);
-      expect((await streamed.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(streamed.body.error.code).toBe('PAYLOAD_TOO_LARGE');
       expect(await filesOf(small)).toEqual([]);
       expect(await small.riff.database.db.selectFrom('storage_intents').selectAll().execute()).toEqual([]);
     } finally {
@@ -143,14 +136,9 @@ describe('limits and quota', () => {
       expect((await filesOf(tiny)).length).toBe(1);
 
       // streamed without a length, the quota trips while reading
-      const encoded = new Response(audioForm(wav, 'big.wav'));
-      const streamed = await fetch(`${tiny.baseUrl}/api/v1/tracks`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': encoded.headers.get('content-type')! },
-        body: encoded.body,
-        duplex: 'half',
-      } as RequestInit);
+      const streamed = await uploadFormStreamed(tiny.baseUrl, user.accessToken, audioForm(wav, 'big.wav'));
       expect(streamed.status).toBe(403);
+      expect(streamed.body.error.code).toBe('QUOTA_EXCEEDED');
       expect((await filesOf(tiny)).length).toBe(1);
 
       const forbidden = await api(tiny.baseUrl).get(`/tracks/quota/${user.id}`, { token: other.accessToken });
