@@ -167,3 +167,38 @@ describe('the stored file', () => {
     expect(download.headers.get('etag')).toBe(`"${md5(bytes)}"`);
   });
 });
+
+describe('an interrupted upload', () => {
+  it('leaves no file, no row and no storage intent behind', async () => {
+    const user = await signedInUser(suite.server);
+    const wav = await makeAudio('wav', { seconds: 1 });
+    const boundary = 'riffinterrupted';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.wav"\r\n\r\n`;
+    const { request } = await import('node:http');
+    const url = new URL(`${suite.server.directUrl}/api/v1/tracks`);
+    await new Promise<void>((resolve) => {
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + wav.length + 100) },
+      });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.write(head);
+      req.write(wav.subarray(0, 30_000));
+      setTimeout(() => req.destroy(), 300);
+    });
+    // the server notices the abort and cleans up
+    for (let i = 0; i < 50; i++) {
+      const intents = await suite.server.riff.database.db.selectFrom('storage_intents').selectAll().execute();
+      if (intents.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await suite.server.riff.database.db.selectFrom('storage_intents').selectAll().execute()).toEqual([]);
+    expect(await suite.server.riff.database.db.selectFrom('tracks').select('id').where('creator_id', '=', user.id).execute()).toEqual([]);
+    const leftovers = (await filesOf(suite.server)).filter((file) => !file.includes(`${path.sep}tracks${path.sep}`) || file.includes('partial'));
+    expect(leftovers.filter((file) => file.includes('partial'))).toEqual([]);
+  });
+});

@@ -46,14 +46,21 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
     }
     const fields: Record<string, string> = {};
     let handling: Promise<T> | undefined;
+    let fileStream: Readable | undefined;
     let failed = false;
+    /**
+     * Stops reading, fails the file stream (so whatever writes it fails and cleans up), and
+     * rejects once that writer has settled: the caller's own clean-up then runs last.
+     */
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
       req.unpipe(parser);
       // the rest of the body is not worth reading: the reply closes the connection instead
       req.res?.setHeader('Connection', 'close');
-      reject(error);
+      if (fileStream && !fileStream.destroyed) fileStream.destroy(error instanceof Error ? error : new Error(String(error)));
+      const settled = handling ? handling.then(() => undefined, () => undefined) : Promise.resolve();
+      void settled.then(() => reject(error));
     };
 
     parser.on('field', (name, value, info) => {
@@ -69,6 +76,7 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
         if (name !== options.fileField) fail(new AppError('VALIDATION_FAILED', `Unexpected file field ${name}; send the file as ${options.fileField}`, { details: [{ field: name, message: 'unexpected file', value: '' }] }));
         return;
       }
+      fileStream = stream;
       stream.on('limit', () => stream.destroy(new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${options.maxFileBytes} bytes`)));
       handling = options.onFile(stream, { ...fields }, { filename: info.filename ?? '', mimeType: info.mimeType });
       handling.catch((error: unknown) => {
