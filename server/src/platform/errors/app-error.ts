@@ -27,6 +27,5 @@ export class AppError extends Error {
 
 export const notFound = (what = 'Resource') => new AppError('NOT_FOUND', `${what} not found`);
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', message);
-export const unauthenticated = (message = 'Authentication required') => new AppError('UNAUTHENTICATED', message);
 export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests') =>
   new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
