@@ -55,6 +55,29 @@ describe('S3 storage', () => {
     expect(await keys(`tracks/${track.id}/`)).toEqual([]);
   });
 
+  it('large files go up as S3 multipart uploads and come back whole', async () => {
+    const user = await signedInUser(server);
+    // 20 MiB of silence behind a WAV header: more than two 8 MiB parts
+    const size = 20 * 1024 * 1024;
+    const wav = Buffer.alloc(size);
+    wav.write('RIFF', 0);
+    wav.writeUInt32LE(size - 8, 4);
+    wav.write('WAVEfmt ', 8);
+    wav.writeUInt32LE(16, 16);
+    wav.writeUInt16LE(1, 20);
+    wav.writeUInt16LE(2, 22);
+    wav.writeUInt32LE(44100, 24);
+    wav.writeUInt32LE(44100 * 4, 28);
+    wav.writeUInt16LE(4, 32);
+    wav.writeUInt16LE(16, 34);
+    wav.write('data', 36);
+    wav.writeUInt32LE(size - 44, 40);
+    const track = await uploadTrack(server.baseUrl, user.accessToken, wav, 'long.wav');
+    expect(track).toMatchObject({ format: 'wav', file_size: size, duration: Math.round((size - 44) / (44100 * 4)) });
+    const location = (await fetch(`${server.baseUrl}/api/v1/tracks/${track.id}/stream`, { redirect: 'manual' })).headers.get('location')!;
+    expect(md5(Buffer.from(await (await fetch(location)).arrayBuffer()))).toBe(md5(wav));
+  });
+
   it('refused uploads leave nothing in the bucket', async () => {
     const user = await signedInUser(server);
     const before = await keys();
