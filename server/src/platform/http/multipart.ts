@@ -77,6 +77,8 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
         return;
       }
       fileStream = stream;
+      // fail() may destroy the stream before the handler listens to it (e.g. while it validates fields)
+      stream.on('error', () => undefined);
       stream.on('limit', () => stream.destroy(new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${options.maxFileBytes} bytes`)));
       handling = options.onFile(stream, { ...fields }, { filename: info.filename ?? '', mimeType: info.mimeType });
       handling.catch((error: unknown) => {
