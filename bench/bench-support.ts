@@ -5,6 +5,7 @@ import { mkdtemp, open, readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { wavHeader } from '../tests/support/audio.js';
 
 export const root = path.resolve(import.meta.dirname, '..');
 export const MiB = 1024 * 1024;
@@ -88,20 +89,7 @@ export async function signIn(riff: Child): Promise<string> {
 /** A WAV file of `bytes` bytes (44-byte header, silent PCM), written without holding it in memory. */
 export async function makeWav(file: string, bytes: number): Promise<void> {
   const handle = await open(file, 'w');
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(bytes - 8, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(2, 22);
-  header.writeUInt32LE(44100, 24);
-  header.writeUInt32LE(44100 * 4, 28);
-  header.writeUInt16LE(4, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(bytes - 44, 40);
+  const header = wavHeader(bytes);
   await handle.write(header);
   const block = Buffer.alloc(MiB, 0);
   let written = 44;

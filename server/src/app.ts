@@ -125,7 +125,6 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
       resetMail: limits.create('reset-mail', { points: 1, durationSeconds: MINUTE }),
     },
     appBaseUrl: config.appBaseUrl,
-    logger,
   });
 
   const storage =

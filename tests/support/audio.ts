@@ -45,6 +45,28 @@ export async function makeAudio(
   }
 }
 
+/** The 44-byte header of a 16-bit stereo 44.1 kHz PCM WAV file of `bytes` bytes in all. */
+export function wavHeader(bytes: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(bytes - 8, 4);
+  header.write('WAVE', 8);
+  header.write('fmt ', 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(2, 22);
+  header.writeUInt32LE(44100, 24);
+  header.writeUInt32LE(44100 * 4, 28);
+  header.writeUInt16LE(4, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(bytes - 44, 40);
+  return header;
+}
+
+/** A silent WAV file of `bytes` bytes, in memory (tests; the benchmarks write theirs to disk). */
+export const silentWav = (bytes: number) => Buffer.concat([wavHeader(bytes), Buffer.alloc(bytes - 44)]);
+
 export const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 
 /** A multipart body with text fields first, then the file. */

@@ -2,7 +2,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/http.js';
 import { signedInUser } from '../support/accounts.js';
-import { audioForm, makeAudio, md5, uploadForm, uploadTrack } from '../support/audio.js';
+import { audioForm, makeAudio, md5, silentWav, uploadForm, uploadTrack } from '../support/audio.js';
 import { startTestS3, type TestS3 } from '../support/s3-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -59,19 +59,7 @@ describe('S3 storage', () => {
     const user = await signedInUser(server);
     // 20 MiB of silence behind a WAV header: more than two 8 MiB parts
     const size = 20 * 1024 * 1024;
-    const wav = Buffer.alloc(size);
-    wav.write('RIFF', 0);
-    wav.writeUInt32LE(size - 8, 4);
-    wav.write('WAVEfmt ', 8);
-    wav.writeUInt32LE(16, 16);
-    wav.writeUInt16LE(1, 20);
-    wav.writeUInt16LE(2, 22);
-    wav.writeUInt32LE(44100, 24);
-    wav.writeUInt32LE(44100 * 4, 28);
-    wav.writeUInt16LE(4, 32);
-    wav.writeUInt16LE(16, 34);
-    wav.write('data', 36);
-    wav.writeUInt32LE(size - 44, 40);
+    const wav = silentWav(size);
     const track = await uploadTrack(server.baseUrl, user.accessToken, wav, 'long.wav');
     expect(track).toMatchObject({ format: 'wav', file_size: size, duration: Math.round((size - 44) / (44100 * 4)) });
     const location = (await fetch(`${server.baseUrl}/api/v1/tracks/${track.id}/stream`, { redirect: 'manual' })).headers.get('location')!;

@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
@@ -48,7 +47,6 @@ export interface AuthServiceDeps {
   clock: Clock;
   limits: AuthLimits;
   appBaseUrl: string;
-  logger: Logger;
 }
 
 export type LoginResult =

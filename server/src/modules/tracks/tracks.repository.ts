@@ -86,19 +86,31 @@ export class TracksRepository {
 
   /** Bytes of live originals plus bytes held by unfinished chunked uploads. */
   async usage(userId: string, db: Db = this.db): Promise<{ usedBytes: number; trackCount: number }> {
-    const tracks = await db
-      .selectFrom('tracks')
-      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes'), eb.fn.countAll<number>().as('count')])
-      .where('creator_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirstOrThrow();
+    const tracks = await this.liveOriginals(userId, db);
     const pending = await db
       .selectFrom('upload_chunks')
       .innerJoin('upload_sessions', 'upload_sessions.id', 'upload_chunks.upload_id')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('upload_chunks.size'), eb.lit(0)).as('bytes'))
       .where('upload_sessions.user_id', '=', userId)
       .executeTakeFirstOrThrow();
-    return { usedBytes: Number(tracks.bytes) + Number(pending.bytes), trackCount: Number(tracks.count) };
+    return { usedBytes: tracks.bytes + Number(pending.bytes), trackCount: tracks.count };
+  }
+
+  /** Bytes and number of a user's live (not deleted) originals. */
+  async liveOriginals(userId: string, db: Db = this.db): Promise<{ bytes: number; count: number }> {
+    const row = await db
+      .selectFrom('tracks')
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes'), eb.fn.countAll<number>().as('count')])
+      .where('creator_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return { bytes: Number(row.bytes), count: Number(row.count) };
+  }
+
+  /** Whether a live track still stores its file under this key. */
+  async fileInUse(key: string): Promise<boolean> {
+    const row = await this.db.selectFrom('tracks').select('id').where('file_key', '=', key).where('deleted_at', 'is', null).executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Serializes quota decisions per user (a row lock until the transaction ends). */

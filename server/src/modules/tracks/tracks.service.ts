@@ -191,8 +191,8 @@ export class TracksService {
     return removed;
   }
 
-  async tracksForExport(userId: string) {
-    return (await this.deps.tracks.tracksOf(userId)).map((row) => toTrackDto(row, { id: userId, is_admin: false } as UserRow));
+  async tracksForExport(owner: UserRow) {
+    return (await this.deps.tracks.tracksOf(owner.id)).map((row) => toTrackDto(row, owner));
   }
 }
 

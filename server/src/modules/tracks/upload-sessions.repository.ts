@@ -8,12 +8,26 @@ export type UploadSessionRow = Selectable<Database['upload_sessions']>;
 export class UploadSessionsRepository {
   constructor(private readonly db: Db) {}
 
-  async create(session: { id: string; userId: string; filename: string; totalChunks: number; totalSize: number }): Promise<UploadSessionRow> {
-    return this.db
+  async create(
+    session: { id: string; userId: string; filename: string; totalChunks: number; totalSize: number },
+    db: Db = this.db,
+  ): Promise<UploadSessionRow> {
+    return db
       .insertInto('upload_sessions')
       .values({ id: session.id, user_id: session.userId, filename: session.filename, total_chunks: session.totalChunks, total_size: session.totalSize })
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  /** Declared sizes of a user's sessions active since `activeSince`: space promised to them. */
+  async reservedBytes(userId: string, activeSince: Date, db: Db = this.db): Promise<number> {
+    const row = await db
+      .selectFrom('upload_sessions')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total_size'), eb.lit(0)).as('bytes'))
+      .where('user_id', '=', userId)
+      .where('updated_at', '>', activeSince)
+      .executeTakeFirstOrThrow();
+    return Number(row.bytes);
   }
 
   /** A live session of this user (not idle past `idleSince`). */

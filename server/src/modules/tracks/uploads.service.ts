@@ -74,17 +74,6 @@ function titleFromFilename(filename: string): string | null {
 export class UploadsService {
   constructor(private readonly deps: UploadsServiceDeps) {}
 
-  /** Declared sizes of unfinished chunked uploads: space promised to them. */
-  private async reservedBytes(userId: string, db: Db): Promise<number> {
-    const row = await db
-      .selectFrom('upload_sessions')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total_size'), eb.lit(0)).as('bytes'))
-      .where('user_id', '=', userId)
-      .where('updated_at', '>', new Date(this.deps.clock.now().getTime() - this.deps.limits.sessionTtlMs))
-      .executeTakeFirstOrThrow();
-    return Number(row.bytes);
-  }
-
   /** The stored bytes of live originals and of received chunks. */
   async quota(userId: string) {
     const { usedBytes, trackCount } = await this.deps.tracks.usage(userId);
@@ -99,13 +88,8 @@ export class UploadsService {
 
   /** What counts against the quota for a new upload: live originals and space promised to chunked uploads. */
   private async bytesHeld(userId: string, db: Db = this.deps.db) {
-    const track = await db
-      .selectFrom('tracks')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes'))
-      .where('creator_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    return { trackBytes: Number(track.bytes), reserved: await this.reservedBytes(userId, db) };
+    const originals = await this.deps.tracks.liveOriginals(userId, db);
+    return { trackBytes: originals.bytes, reserved: await this.deps.sessions.reservedBytes(userId, this.idleSince(), db) };
   }
 
   /** Parses what was stored; on S3 by streaming it back, on disk by random access. */
@@ -222,10 +206,7 @@ export class UploadsService {
       await this.deps.tracks.lockUser(viewer.id, trx);
       const held = await this.bytesHeld(viewer.id, trx);
       if (held.trackBytes + held.reserved + input.total_size > this.deps.limits.quotaBytes) throw quotaExceeded();
-      await trx
-        .insertInto('upload_sessions')
-        .values({ id, user_id: viewer.id, filename: input.filename, total_chunks: input.total_chunks, total_size: input.total_size })
-        .execute();
+      await this.deps.sessions.create({ id, userId: viewer.id, filename: input.filename, totalChunks: input.total_chunks, totalSize: input.total_size }, trx);
     });
     await this.deps.audit.record({ userId: viewer.id, action: 'track.upload_started', resource: 'upload', resourceId: id, metadata: { total_size: input.total_size } }, context);
     return {
@@ -385,8 +366,7 @@ export class UploadsService {
     }
     let objects = 0;
     for (const key of await this.deps.tracks.staleIntents(new Date(now.getTime() - INTENT_TTL_MS))) {
-      const inUse = await this.deps.db.selectFrom('tracks').select('id').where('file_key', '=', key).where('deleted_at', 'is', null).executeTakeFirst();
-      if (!inUse) {
+      if (!(await this.deps.tracks.fileInUse(key))) {
         await this.deps.storage.deletePrefix(`${path.posix.dirname(key)}/`);
         objects++;
       }

@@ -32,7 +32,7 @@ export interface UsersServiceDeps {
   /** The tracks area: removes a deleted account's tracks and lists them for the export. */
   tracks: {
     removeTracksOf(userId: string, keepPublic: boolean, context: RequestContext): Promise<number>;
-    tracksForExport(userId: string): Promise<Track[]>;
+    tracksForExport(owner: UserRow): Promise<Track[]>;
   };
 }
 
@@ -279,7 +279,7 @@ export class UsersService {
       following: relations.following.map(relation),
       followers: relations.followers.map(relation),
       blocks: relations.blocks.map(relation),
-      tracks: await this.deps.tracks.tracksForExport(viewer.id),
+      tracks: await this.deps.tracks.tracksForExport(viewer),
       audit_logs: (await this.deps.audit.allFor(viewer.id)).map(toAuditEntryDto),
     };
   }
