@@ -13,7 +13,8 @@ describe('configuration', () => {
     expect(config.redisUrl).toBeUndefined();
     expect(config.storage.driver).toBe('local');
     expect(config.logLevel).toBe('info');
-    expect(config.ffmpegPath).toBe('ffmpeg');
+    // no FFMPEG_PATH and no PATH: the binary shipped in the npm package
+    expect(config.ffmpegPath).toMatch(/@ffmpeg-installer[/\\][^/\\]+[/\\]ffmpeg(\.exe)?$/);
     expect(config.secureCookies).toBe(false);
   });
 

@@ -4,6 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ffmpegPathFrom } from '../../server/src/platform/media/ffmpeg-path.js';
 
 const run = promisify(execFile);
 const cache = path.join(tmpdir(), 'riff-test-audio');
@@ -34,7 +35,8 @@ export async function makeAudio(
     await mkdir(cache, { recursive: true });
     const metadata = Object.entries(tags).flatMap(([key, value]) => (value ? ['-metadata', `${key}=${value}`] : []));
     const temporary = `${file}.${process.pid}.${Date.now()}.${format}`;
-    await run(process.env.FFMPEG_PATH ?? 'ffmpeg', [
+    // the same resolver as the server: FFMPEG_PATH, else PATH, else the npm package's binary
+    await run(ffmpegPathFrom(), [
       '-hide_banner', '-loglevel', 'error', '-y',
       '-f', 'lavfi', '-i', `sine=frequency=${options.frequency ?? 440}:duration=${seconds}:sample_rate=44100`,
       ...metadata, ...CODEC[format], temporary,

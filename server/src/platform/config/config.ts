@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { findFfmpeg } from '../media/ffmpeg-path.js';
 
 const optionalString = z
   .string()
@@ -51,7 +52,9 @@ const EnvSchema = z.object({
   SECRET_KEY: optionalString.refine((value) => value === undefined || Buffer.from(value, 'base64').length === 32, {
     message: 'must be 32 bytes, base64-encoded',
   }),
-  FFMPEG_PATH: optionalString.transform((value) => value ?? 'ffmpeg'),
+  FFMPEG_PATH: optionalString,
+  /** Searched for ffmpeg when FFMPEG_PATH is not set. */
+  PATH: z.string().optional(),
   STUN_URLS: list,
   TURN_URLS: list,
   TURN_USERNAME: optionalString,
@@ -118,7 +121,8 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     },
     jwtPrivateKey: env.JWT_PRIVATE_KEY,
     secretKey: env.SECRET_KEY,
-    ffmpegPath: env.FFMPEG_PATH,
+    /** FFMPEG_PATH, else ffmpeg on PATH, else the npm package's binary; `ffmpeg` (failing to spawn) when none. */
+    ffmpegPath: findFfmpeg({ configured: env.FFMPEG_PATH, pathVariable: env.PATH })?.path ?? 'ffmpeg',
     webrtc: {
       stunUrls: env.STUN_URLS,
       turnUrls: env.TURN_URLS,
