@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,10 +8,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../..');
 let child: ChildProcess | undefined;
 let dataDir: string | undefined;
+/** The server started by `npm start`, killed after a failed test so it cannot outlive the run. */
+let serverPid: number | undefined;
 
 afterEach(async () => {
   child?.kill('SIGKILL');
   child = undefined;
+  if (serverPid && isRunning(serverPid)) process.kill(serverPid, 'SIGKILL');
+  serverPid = undefined;
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -101,4 +105,49 @@ describe('the server process', () => {
     // it did not sit out the 10 s shutdown timeout
     expect(Date.now() - stoppedAt).toBeLessThan(5_000);
   });
+
+  // A process manager or a terminal's Ctrl-C signals the npm process, not the server it started.
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s to the `npm start` process stops the server: the port closes and no process is left', async (signal) => {
+    const port = await freePort();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'riff-npm-start-'));
+    const environment: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+    delete environment.DATABASE_URL;
+    delete environment.REDIS_URL;
+    const npm = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start'], { cwd: root, env: environment });
+    child = npm;
+    let output = '';
+    npm.stdout?.on('data', (chunk) => (output += String(chunk)));
+    npm.stderr?.on('data', (chunk) => (output += String(chunk)));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.on('exit', (code, sig) => resolve({ code, signal: sig })));
+    await waitForHealth(port, 60_000, '/readyz');
+    // pino puts the server's pid on every line; the one that says where it listens is written once ready
+    const listening = output.split('\n').find((line) => line.includes(`http://127.0.0.1:${port}`));
+    serverPid = Number(JSON.parse(listening!).pid);
+    expect(serverPid).toBeGreaterThan(0);
+    expect(serverPid).not.toBe(npm.pid);
+
+    npm.kill(signal);
+    const { code } = await exited;
+    expect(code).toBe(0);
+    expect(output).toContain('"msg":"stopped"');
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    expect(isRunning(serverPid)).toBe(false);
+  }, 90_000);
 });
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
