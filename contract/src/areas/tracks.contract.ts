@@ -74,8 +74,9 @@ export const QuotaSchema = named(
   'Quota',
   z.object({
     used_bytes: z.number().int(),
+    reserved_bytes: z.number().int().describe('Space held by open chunked uploads (their declared total_size)'),
     limit_bytes: z.number().int(),
-    remaining_bytes: z.number().int(),
+    remaining_bytes: z.number().int().describe('limit_bytes less used_bytes and reserved_bytes'),
     track_count: z.number().int(),
   }),
 );
@@ -130,7 +131,8 @@ export const tracksContract = c.router({
     summary: 'Upload a track',
     description:
       'multipart/form-data with the audio in field `file` (MP3, WAV, FLAC or OGG, recognised by its content). Streamed to ' +
-      'storage; metadata is read from the file. Optional text fields before the file: title, is_public. Over the size limit: ' +
+      'storage; metadata is read from the file. Optional text fields, before or after the file: title (at most 255 characters), ' +
+      'is_public (exactly `true` or `false`). Over the size limit: ' +
       '413 PAYLOAD_TOO_LARGE; over the quota: 403 QUOTA_EXCEEDED; not audio: 400 INVALID_AUDIO.',
     metadata: userRoute,
     contentType: 'multipart/form-data',
@@ -164,7 +166,9 @@ export const tracksContract = c.router({
     path: '/tracks/initiate',
     summary: 'Start a chunked upload',
     description:
-      'Creates a resumable session (kept in the database; idle sessions expire after 24 hours). Chunks are numbered from 0.',
+      'Creates a resumable session (kept in the database; idle sessions expire after 24 hours). Chunks are numbered from 0. ' +
+      'The session reserves total_size of the quota until it completes, is cancelled or expires. At most 20 sessions may be ' +
+      'open at once: the 21st is 400 LIMIT_REACHED.',
     metadata: userRoute,
     body: named(
       'InitiateChunkedUploadRequest',
@@ -194,8 +198,8 @@ export const tracksContract = c.router({
     path: '/tracks/chunk',
     summary: 'Send one chunk',
     description:
-      'multipart/form-data: the text fields upload_id, chunk_number (from 0), total_chunks, total_size and filename first, ' +
-      'then the file part `chunk`. Re-sending a chunk number replaces it.',
+      'multipart/form-data: the text fields upload_id, chunk_number (from 0), total_chunks, total_size and filename (numbers ' +
+      'in plain digits), and the file part `chunk`, in any order. Re-sending a chunk number replaces it.',
     metadata: userRoute,
     contentType: 'multipart/form-data',
     body: named('UploadChunkRequest', z.object({ ...ChunkFields, chunk: binary('The chunk bytes') })).optional(),
@@ -251,6 +255,16 @@ export const tracksContract = c.router({
       ),
       ...errors(400, 401, 403, 404),
     },
+  },
+  cancel: {
+    method: 'DELETE',
+    path: '/tracks/resume/:uploadId',
+    summary: 'Cancel a chunked upload',
+    description: 'The session’s owner only (others 404). Removes the chunks received and frees the reserved quota. 409 while it is being completed.',
+    metadata: userRoute,
+    pathParams: z.object({ uploadId: UuidSchema }),
+    body: c.noBody(),
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 403, 404, 409) },
   },
   quota: {
     method: 'GET',

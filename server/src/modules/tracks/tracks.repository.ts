@@ -84,18 +84,6 @@ export class TracksRepository {
     return { rows, total: Number(counted.total) };
   }
 
-  /** Bytes of live originals plus bytes held by unfinished chunked uploads. */
-  async usage(userId: string, db: Db = this.db): Promise<{ usedBytes: number; trackCount: number }> {
-    const tracks = await this.liveOriginals(userId, db);
-    const pending = await db
-      .selectFrom('upload_chunks')
-      .innerJoin('upload_sessions', 'upload_sessions.id', 'upload_chunks.upload_id')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('upload_chunks.size'), eb.lit(0)).as('bytes'))
-      .where('upload_sessions.user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return { usedBytes: tracks.bytes + Number(pending.bytes), trackCount: tracks.count };
-  }
-
   /** Bytes and number of a user's live (not deleted) originals. */
   async liveOriginals(userId: string, db: Db = this.db): Promise<{ bytes: number; count: number }> {
     const row = await db

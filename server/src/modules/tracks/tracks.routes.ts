@@ -45,6 +45,7 @@ export function tracksRoutes({ tracks, uploads, storage }: TracksRoutesDeps) {
       return { status: 201, body: ok({ track: toTrackDto(track, viewer), md5, message: 'Upload complete' }) };
     },
     resume: async ({ params, req }) => ({ status: 200, body: ok(await uploads.resume(params.uploadId, principalOf(req).user)) }),
+    cancel: async ({ params, req }) => ({ status: 200, body: ok(await uploads.cancel(params.uploadId, principalOf(req).user, requestContext(req))) }),
     quota: async ({ params, req }) => {
       const viewer = principalOf(req).user;
       const id = params.id === 'me' ? viewer.id : params.id;

@@ -30,6 +30,17 @@ export class UploadSessionsRepository {
     return Number(row.bytes);
   }
 
+  /** How many sessions this user has open (active since `activeSince`). */
+  async openCount(userId: string, activeSince: Date, db: Db = this.db): Promise<number> {
+    const row = await db
+      .selectFrom('upload_sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('updated_at', '>', activeSince)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** A live session of this user (not idle past `idleSince`). */
   find(id: string, userId: string, idleSince: Date): Promise<UploadSessionRow | undefined> {
     return this.db

@@ -9,8 +9,7 @@ import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation } from '../../platform/db/db-errors.js';
 import type { TrackRow, UserRow } from '../../platform/db/database.schema.js';
 import { AppError, notFound } from '../../platform/errors/app-error.js';
-import { issuesFrom } from '../../platform/errors/error-middleware.js';
-import { parseMultipart } from '../../platform/http/multipart.js';
+import { formBoolean, formInteger, parseFormFields, parseMultipart } from '../../platform/http/multipart.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import type { RequestContext } from '../../platform/http/request-context.js';
@@ -42,18 +41,36 @@ const MULTIPART_OVERHEAD = 16 * 1024;
 /** A storage intent older than this belongs to a crashed upload. */
 const INTENT_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** Open chunked sessions one user may hold at a time (ADDENDUM "Tracks and uploads"). */
+export const MAX_OPEN_SESSIONS = 20;
+
 const ChunkFieldsSchema = z.object({
   upload_id: z.string().uuid(),
-  chunk_number: z.coerce.number().int().min(0),
-  total_chunks: z.coerce.number().int().min(1),
-  total_size: z.coerce.number().int().min(1),
+  chunk_number: formInteger(0),
+  total_chunks: formInteger(1),
+  total_size: formInteger(1),
   filename: z.string().min(1).max(255),
+});
+
+/** Text fields beside the file of POST /tracks; an empty title is no title (the tags or the file name give one). */
+const UploadFieldsSchema = z.object({
+  title: z
+    .string()
+    .trim()
+    .max(255, 'at most 255 characters')
+    .optional()
+    .transform((title) => title || null),
+  is_public: formBoolean.optional(),
 });
 
 const quotaExceeded = () => new AppError('QUOTA_EXCEEDED', 'This upload would exceed your storage quota');
 const trackKey = (trackId: string) => `tracks/${trackId}/original`;
 const chunkPrefix = (uploadId: string) => `uploads/${uploadId}/`;
 const chunkKey = (uploadId: string, chunkNumber: number) => `uploads/${uploadId}/${chunkNumber}`;
+/** Where a chunk lands while its form is still arriving: its fields may come after it. */
+const stagingKey = () => `staging/${randomUUID()}/chunk`;
+/** Every key a failed upload can leave lives alone in a folder named for it: the folder goes with it. */
+const folderOf = (key: string) => `${path.posix.dirname(key)}/`;
 
 /** A client's file name without folders or control characters: for display only, never for storage. */
 function displayName(filename: string): string {
@@ -72,13 +89,36 @@ function titleFromFilename(filename: string): string | null {
  * under generated keys; a failure leaves neither a file nor a row behind.
  */
 export class UploadsService {
+  /** Uploads under way, so that a shutdown can wait for them to finish or clean up. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+
   constructor(private readonly deps: UploadsServiceDeps) {}
 
-  /** The stored bytes of live originals and of received chunks. */
+  private track<T>(work: Promise<T>): Promise<T> {
+    const settled = work.then(() => undefined, () => undefined);
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return work;
+  }
+
+  /** Waits until every upload under way has finished or removed what it wrote (on shutdown, before the database closes). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  }
+
+  /** Stored bytes of live originals, and the space held by open chunked sessions. */
   async quota(userId: string) {
-    const { usedBytes, trackCount } = await this.deps.tracks.usage(userId);
+    // the same figures an upload is checked against: chunks already received are inside their session's reservation
+    const { trackBytes, reserved } = await this.bytesHeld(userId);
+    const { count } = await this.deps.tracks.liveOriginals(userId);
     const limit = this.deps.limits.quotaBytes;
-    return { used_bytes: usedBytes, limit_bytes: limit, remaining_bytes: Math.max(0, limit - usedBytes), track_count: trackCount };
+    return {
+      used_bytes: trackBytes,
+      reserved_bytes: reserved,
+      limit_bytes: limit,
+      remaining_bytes: Math.max(0, limit - trackBytes - reserved),
+      track_count: count,
+    };
   }
 
   private async room(userId: string): Promise<number> {
@@ -150,14 +190,18 @@ export class UploadsService {
 
   private async discard(key: string): Promise<void> {
     try {
-      await this.deps.storage.delete(key);
+      await this.deps.storage.deletePrefix(folderOf(key));
       await this.deps.tracks.removeIntent(key);
     } catch (error) {
       this.deps.logger.warn({ err: error, key }, 'could not remove a failed upload; the cleanup will retry');
     }
   }
 
-  async uploadSingle(req: Request, viewer: UserRow, context: RequestContext): Promise<TrackRow> {
+  uploadSingle(req: Request, viewer: UserRow, context: RequestContext): Promise<TrackRow> {
+    return this.track(this.receiveSingle(req, viewer, context));
+  }
+
+  private async receiveSingle(req: Request, viewer: UserRow, context: RequestContext): Promise<TrackRow> {
     const { maxFileBytes } = this.deps.limits;
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxFileBytes + MULTIPART_OVERHEAD) {
@@ -177,16 +221,15 @@ export class UploadsService {
       const { fields, file } = await parseMultipart(req, {
         fileField: 'file',
         maxFileBytes,
-        onFile: async (stream, _fields, info) => {
+        onFile: async (stream, info) => {
           const inspector = createUploadInspector({ maxBytes: room, overLimit: quotaExceeded });
           stream.on('error', (error) => inspector.stream.destroy(error));
           await this.deps.storage.put(key, stream.pipe(inspector.stream));
           return { ...inspector.result(), filename: info.filename };
         },
       });
+      const { title, is_public: isPublic = true } = parseFormFields(UploadFieldsSchema, fields);
       const metadata = await this.probe(key, file.bytes);
-      const title = fields['title']?.trim() ? fields['title'].trim().slice(0, 255) : null;
-      const isPublic = fields['is_public'] !== 'false';
       return await this.commitTrack(viewer, { trackId, key, bytes: file.bytes, md5: file.md5, metadata, title, isPublic, filename: file.filename }, context, 0);
     } catch (error) {
       await this.discard(key);
@@ -204,6 +247,9 @@ export class UploadsService {
     const id = randomUUID();
     await this.deps.db.transaction().execute(async (trx) => {
       await this.deps.tracks.lockUser(viewer.id, trx);
+      if ((await this.deps.sessions.openCount(viewer.id, this.idleSince(), trx)) >= MAX_OPEN_SESSIONS) {
+        throw new AppError('LIMIT_REACHED', `At most ${MAX_OPEN_SESSIONS} chunked uploads may be open at once: complete or cancel one first`);
+      }
       const held = await this.bytesHeld(viewer.id, trx);
       if (held.trackBytes + held.reserved + input.total_size > this.deps.limits.quotaBytes) throw quotaExceeded();
       await this.deps.sessions.create({ id, userId: viewer.id, filename: input.filename, totalChunks: input.total_chunks, totalSize: input.total_size }, trx);
@@ -227,65 +273,89 @@ export class UploadsService {
     return session;
   }
 
-  async chunk(req: Request, viewer: UserRow) {
-    const { file } = await parseMultipart(req, {
-      fileField: 'chunk',
-      maxFileBytes: this.deps.limits.maxChunkBytes,
-      onFile: async (stream, fields) => {
-        const parsed = ChunkFieldsSchema.safeParse(fields);
-        if (!parsed.success) {
-          throw new AppError('VALIDATION_FAILED', 'Send upload_id, chunk_number, total_chunks, total_size and filename before the chunk', {
-            details: issuesFrom(parsed.error, fields),
+  chunk(req: Request, viewer: UserRow) {
+    return this.track(this.receiveChunk(req, viewer));
+  }
+
+  /**
+   * The chunk streams to a staging key at once (its fields may come after it); when the form has
+   * ended, the fields are checked against the session and the chunk moves into place.
+   */
+  private async receiveChunk(req: Request, viewer: UserRow) {
+    const { maxChunkBytes } = this.deps.limits;
+    const staging = stagingKey();
+    await this.deps.tracks.addIntent(staging);
+    try {
+      const { fields, file } = await parseMultipart(req, {
+        fileField: 'chunk',
+        maxFileBytes: maxChunkBytes,
+        onFile: async (stream) => {
+          const inspector = createUploadInspector({
+            maxBytes: maxChunkBytes,
+            sniff: false,
+            overLimit: () => new AppError('PAYLOAD_TOO_LARGE', `The chunk is larger than ${maxChunkBytes} bytes`),
           });
-        }
-        const input = parsed.data;
-        const session = await this.session(input.upload_id, viewer);
-        if (session.state !== 'active') throw new AppError('CONFLICT', 'This upload is being completed');
-        const mismatch = (['total_chunks', 'total_size', 'filename'] as const).find((field) => String(session[field]) !== String(input[field]));
-        if (mismatch) {
-          throw new AppError('VALIDATION_FAILED', `${mismatch} does not match the upload session`, {
-            details: [{ field: mismatch, message: 'does not match the session', value: String(input[mismatch]) }],
-          });
-        }
-        if (input.chunk_number >= session.total_chunks) {
-          throw new AppError('VALIDATION_FAILED', `chunk_number must be from 0 to ${session.total_chunks - 1}`, {
-            details: [{ field: 'chunk_number', message: 'out of range', value: String(input.chunk_number) }],
-          });
-        }
-        const others = (await this.deps.sessions.chunks(session.id)).filter((chunk) => chunk.chunk_number !== input.chunk_number);
-        const room = Number(session.total_size) - others.reduce((sum, chunk) => sum + Number(chunk.size), 0);
-        const inspector = createUploadInspector({
-          maxBytes: room,
-          sniff: false,
-          overLimit: () => new AppError('VALIDATION_FAILED', 'The chunks would add up to more than total_size'),
+          stream.on('error', (error) => inspector.stream.destroy(error));
+          await this.deps.storage.put(staging, stream.pipe(inspector.stream));
+          return inspector.digest();
+        },
+      });
+      const input = parseFormFields(ChunkFieldsSchema, fields, 'Send upload_id, chunk_number, total_chunks, total_size and filename with the chunk');
+      const session = await this.session(input.upload_id, viewer);
+      if (session.state !== 'active') throw new AppError('CONFLICT', 'This upload is being completed');
+      const mismatch = (['total_chunks', 'total_size', 'filename'] as const).find((field) => String(session[field]) !== String(input[field]));
+      if (mismatch) {
+        throw new AppError('VALIDATION_FAILED', `${mismatch} does not match the upload session`, {
+          details: [{ field: mismatch, message: 'does not match the session', value: String(input[mismatch]) }],
         });
-        stream.on('error', (error) => inspector.stream.destroy(error));
-        const key = chunkKey(session.id, input.chunk_number);
-        await this.deps.storage.put(key, stream.pipe(inspector.stream));
-        const { bytes } = inspector.digest();
-        if (bytes === 0) {
-          await this.deps.storage.delete(key);
-          throw new AppError('VALIDATION_FAILED', 'The chunk is empty');
-        }
-        let received: number;
-        try {
-          received = await this.deps.sessions.saveChunk(session.id, input.chunk_number, bytes, this.deps.clock.now());
-        } catch (error) {
-          // the session was completed or expired meanwhile
-          if (isForeignKeyViolation(error)) throw notFound('Upload session');
-          throw error;
-        }
-        return { session, chunkNumber: input.chunk_number, received };
-      },
+      }
+      if (input.chunk_number >= session.total_chunks) {
+        throw new AppError('VALIDATION_FAILED', `chunk_number must be from 0 to ${session.total_chunks - 1}`, {
+          details: [{ field: 'chunk_number', message: 'out of range', value: String(input.chunk_number) }],
+        });
+      }
+      if (file.bytes === 0) throw new AppError('VALIDATION_FAILED', 'The chunk is empty');
+      const others = (await this.deps.sessions.chunks(session.id)).filter((chunk) => chunk.chunk_number !== input.chunk_number);
+      const room = Number(session.total_size) - others.reduce((sum, chunk) => sum + Number(chunk.size), 0);
+      if (file.bytes > room) throw new AppError('VALIDATION_FAILED', 'The chunks would add up to more than total_size');
+
+      const key = chunkKey(session.id, input.chunk_number);
+      await this.deps.storage.move(staging, key);
+      let received: number;
+      try {
+        received = await this.deps.sessions.saveChunk(session.id, input.chunk_number, file.bytes, this.deps.clock.now());
+      } catch (error) {
+        // the session was completed, cancelled or expired meanwhile: its chunks are going
+        await this.deps.storage.delete(key).catch(() => undefined);
+        if (isForeignKeyViolation(error)) throw notFound('Upload session');
+        throw error;
+      }
+      await this.deps.tracks.removeIntent(staging);
+      const progress = Math.round((received / session.total_chunks) * 10_000) / 100;
+      return {
+        upload_id: session.id,
+        chunk_number: input.chunk_number,
+        received_chunks: received,
+        progress,
+        message: received === session.total_chunks ? 'All chunks received: POST /tracks/complete' : `Chunk ${input.chunk_number} stored`,
+      };
+    } catch (error) {
+      await this.discard(staging);
+      throw error;
+    }
+  }
+
+  /** Cancels the caller's chunked session: its chunks go and its reservation is freed. */
+  async cancel(uploadId: string, viewer: UserRow, context: RequestContext) {
+    const session = await this.session(uploadId, viewer);
+    if (session.state !== 'active') throw new AppError('CONFLICT', 'This upload is being completed');
+    // the row goes first: a chunk arriving meanwhile then fails to save and removes itself
+    await this.deps.sessions.remove(session.id);
+    await this.deps.storage.deletePrefix(chunkPrefix(session.id)).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, uploadId }, 'could not remove cancelled chunks; the cleanup will retry');
     });
-    const progress = Math.round((file.received / file.session.total_chunks) * 10_000) / 100;
-    return {
-      upload_id: file.session.id,
-      chunk_number: file.chunkNumber,
-      received_chunks: file.received,
-      progress,
-      message: file.received === file.session.total_chunks ? 'All chunks received: POST /tracks/complete' : `Chunk ${file.chunkNumber} stored`,
-    };
+    await this.deps.audit.record({ userId: viewer.id, action: 'track.upload_cancelled', resource: 'upload', resourceId: session.id }, context);
+    return { message: 'Upload cancelled' };
   }
 
   async resume(uploadId: string, viewer: UserRow) {
@@ -301,7 +371,11 @@ export class UploadsService {
     };
   }
 
-  async complete(uploadId: string, viewer: UserRow, context: RequestContext) {
+  complete(uploadId: string, viewer: UserRow, context: RequestContext) {
+    return this.track(this.assemble(uploadId, viewer, context));
+  }
+
+  private async assemble(uploadId: string, viewer: UserRow, context: RequestContext) {
     const session = await this.session(uploadId, viewer);
     if (!(await this.deps.sessions.claimForAssembly(session.id))) throw new AppError('CONFLICT', 'This upload is already being completed');
     const trackId = randomUUID();

@@ -1,14 +1,21 @@
 import type { Request } from 'express';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import { AppError } from '../errors/app-error.js';
+import { issuesFrom } from '../errors/error-middleware.js';
 
 export interface MultipartOptions<T> {
   /** The one file part accepted. */
   fileField: string;
   maxFileBytes: number;
-  /** Called with the text fields that came before the file, and the file's bytes. It must consume the stream. */
-  onFile(stream: Readable, fields: Record<string, string>, info: { filename: string; mimeType: string }): Promise<T>;
+  /**
+   * Called as soon as the file part starts, wherever it is in the form: text fields may still follow,
+   * so they are checked once the form has ended (parseFormFields). It must start consuming the stream
+   * before it awaits anything: a client may go away at any moment, and the stream's end or error
+   * must reach whatever writes it.
+   */
+  onFile(stream: Readable, info: { filename: string; mimeType: string }): Promise<T>;
   maxFields?: number;
   maxFieldBytes?: number;
 }
@@ -18,19 +25,40 @@ export interface MultipartResult<T> {
   file: T;
 }
 
+/** Multipart text fields are strings; these read them strictly (no "0", "no", "1e3" or " 7" coerced). */
+export const formBoolean = z.enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) }).transform((value) => value === 'true');
+export const formInteger = (min: number) =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a whole number written in digits')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`));
+
+/** The text fields of a form, checked against `schema` once the form has ended: 400 VALIDATION_FAILED naming each bad field. */
+export function parseFormFields<S extends z.ZodTypeAny>(schema: S, fields: Record<string, string>, message = 'The form fields are not valid'): z.output<S> {
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) throw new AppError('VALIDATION_FAILED', message, { details: issuesFrom(parsed.error, fields) });
+  return parsed.data as z.output<S>;
+}
+
 /**
  * Streams a multipart/form-data body: text fields are collected, the file part is handed over as
- * a stream (never buffered whole). A file over maxFileBytes makes the stream fail with 413.
+ * a stream (never buffered whole) whatever the order of the parts. A file over maxFileBytes makes
+ * the stream fail with 413.
  */
 export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): Promise<MultipartResult<T>> {
   if (!req.is('multipart/form-data')) {
     return Promise.reject(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as multipart/form-data'));
   }
+  // the client may have gone while the caller awaited its checks: the events that say so are past
+  if (req.destroyed || req.aborted) return Promise.reject(new AppError('BAD_REQUEST', 'The upload was interrupted'));
   return new Promise<MultipartResult<T>>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: req.headers,
+        // curl and browsers send a non-ASCII file name as plain UTF-8 in filename=, not as RFC 5987 filename*=
+        defParamCharset: 'utf8',
         limits: {
           files: 1,
           // busboy reports the limit when a file reaches it; one byte more lets a file of exactly the limit through
@@ -77,10 +105,10 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
         return;
       }
       fileStream = stream;
-      // fail() may destroy the stream before the handler listens to it (e.g. while it validates fields)
+      // the handler's own listeners come next (synchronously); this one only keeps an early error from going uncaught
       stream.on('error', () => undefined);
       stream.on('limit', () => stream.destroy(new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${options.maxFileBytes} bytes`)));
-      handling = options.onFile(stream, { ...fields }, { filename: info.filename ?? '', mimeType: info.mimeType });
+      handling = options.onFile(stream, { filename: info.filename ?? '', mimeType: info.mimeType });
       handling.catch((error: unknown) => {
         stream.resume();
         fail(error);
@@ -101,6 +129,9 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
       handling.then((file) => resolve({ fields, file }), fail);
     });
     req.on('aborted', () => fail(new AppError('BAD_REQUEST', 'The upload was interrupted')));
+    req.on('close', () => {
+      if (!req.complete) fail(new AppError('BAD_REQUEST', 'The upload was interrupted'));
+    });
     req.pipe(parser);
   });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { assertSafeKey, type ObjectStorage } from './object-storage.js';
@@ -41,6 +41,14 @@ export function createLocalStorage(root: string): ObjectStorage {
       await unlink(resolve(key)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
       });
+    },
+    async move(from, to) {
+      const source = resolve(from);
+      const target = resolve(to);
+      await mkdir(path.dirname(target), { recursive: true });
+      await rename(source, target);
+      // the folder the object came from is left empty more often than not: it goes too
+      await rmdir(path.dirname(source)).catch(() => undefined);
     },
     async deletePrefix(prefix) {
       await rm(resolve(prefix.replace(/\/$/, '')), { recursive: true, force: true });

@@ -26,6 +26,8 @@ export interface ObjectStorage {
   /** Size in bytes, or undefined when there is no such object. */
   size(key: string): Promise<number | undefined>;
   delete(key: string): Promise<void>;
+  /** Moves an object to another key, replacing any object there. */
+  move(from: string, to: string): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;
   /** A URL to GET the object directly (S3); undefined where the server serves it itself. */
   presignedGetUrl(key: string, options: PresignOptions): Promise<string | undefined>;

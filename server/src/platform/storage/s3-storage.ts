@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -73,6 +74,13 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage & { cl
     async delete(key) {
       assertSafeKey(key);
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    async move(from, to) {
+      assertSafeKey(from);
+      assertSafeKey(to);
+      // keys are [A-Za-z0-9._-] segments: nothing in CopySource needs escaping
+      await client.send(new CopyObjectCommand({ Bucket, Key: to, CopySource: `${Bucket}/${from}` }));
+      await client.send(new DeleteObjectCommand({ Bucket, Key: from }));
     },
     async deletePrefix(prefix) {
       assertSafeKey(prefix);
