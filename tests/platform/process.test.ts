@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { signedInUser } from '../support/accounts.js';
+import { wavHeader } from '../support/audio.js';
+import type { TestServer } from '../support/test-server.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let child: ChildProcess | undefined;
@@ -104,6 +107,39 @@ describe('the server process', () => {
     expect(await exited).toBe(0);
     // it did not sit out the 10 s shutdown timeout
     expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+  });
+
+  it('SIGTERM during an upload the client stalls: the server exits 0 and leaves no partial file or folder', async () => {
+    const port = 19_000 + Math.floor(Math.random() * 900);
+    const { exited } = await start(port, { SHUTDOWN_TIMEOUT_MS: '300', LOG_LEVEL: 'warn' });
+    await waitForHealth(port, 30_000, '/readyz');
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const user = await signedInUser({ baseUrl, outboxDir: path.join(dataDir!, 'mail') } as TestServer);
+
+    const total = 25 * 1024 * 1024;
+    const boundary = 'riffsigterm';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="long.wav"\r\n\r\n`;
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.on('connect', resolve));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      `POST /api/v1/tracks HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${user.accessToken}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${head.length + total + 100}\r\n\r\n${head}`,
+    );
+    socket.write(Buffer.concat([wavHeader(total), Buffer.alloc(256 * 1024)]));
+    // the upload is being written when the signal comes
+    const partials = async () =>
+      (await readdir(path.join(dataDir!, 'files'), { recursive: true }).catch(() => [] as string[])).filter((name) => String(name).includes('partial'));
+    for (let i = 0; i < 200 && (await partials()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await partials()).toHaveLength(1);
+
+    child!.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await closed;
+    const left = await readdir(path.join(dataDir!, 'files'), { recursive: true, withFileTypes: true }).catch(() => []);
+    expect(left.filter((entry) => entry.isFile()).map((entry) => entry.name)).toEqual([]);
+    expect(left.filter((entry) => entry.isDirectory() && /^[0-9a-f-]{36}$/.test(entry.name)).map((entry) => entry.name)).toEqual([]);
   });
 
   // A process manager or a terminal's Ctrl-C signals the npm process, not the server it started.
