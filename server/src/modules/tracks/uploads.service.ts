@@ -102,8 +102,15 @@ export class UploadsService {
   }
 
   /** Waits until every upload under way has finished or removed what it wrote (on shutdown, before the database closes). */
-  async drain(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  async drain(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.inFlight.size > 0 && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadline - Date.now())));
+      await Promise.race([Promise.all(this.inFlight), timeout]);
+      clearTimeout(timer);
+    }
+    if (this.inFlight.size > 0) this.deps.logger.warn({ uploads: this.inFlight.size }, 'uploads still running at shutdown; the cleanup will remove what they leave');
   }
 
   /** Stored bytes of live originals, and the space held by open chunked sessions. */
