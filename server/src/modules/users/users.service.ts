@@ -80,6 +80,7 @@ export class UsersService {
       isVerified: query.is_verified,
       search: query.search,
       searchEmail: admin,
+      privileged: admin,
       includeInactive: admin,
     };
     const window = pageWindow(query.page, query.limit);
@@ -90,7 +91,7 @@ export class UsersService {
   async search(query: { q: string; page: number; limit: number }, viewer: UserRow | undefined) {
     const window = pageWindow(query.page, query.limit);
     const sort: ProfileSort = { by: 'relevance', query: query.q };
-    const { rows, total } = await this.deps.profiles.list({ search: query.q }, sort, window, viewer?.id ?? null);
+    const { rows, total } = await this.deps.profiles.list({ search: query.q, privileged: viewer?.is_admin === true }, sort, window, viewer?.id ?? null);
     return this.pageOf(rows, total, window, viewer);
   }
 
@@ -118,6 +119,7 @@ export class UsersService {
       last_name?: string | null | undefined;
       bio?: string | null | undefined;
       location?: string | null | undefined;
+      avatar?: string | null | undefined;
       banner_url?: string | null | undefined;
       birthdate?: string | null | undefined;
       gender?: UserRow['gender'] | undefined;
@@ -184,7 +186,7 @@ export class UsersService {
   private async followTarget(id: string, viewer: UserRow): Promise<UserRow> {
     if (id === viewer.id) throw new AppError('BAD_REQUEST', 'You cannot follow or block yourself');
     const target = await this.deps.users.findById(id);
-    if (!target || !target.is_active || target.is_banned) throw notFound('User');
+    if (!target || !target.is_active || target.is_banned || !target.is_verified) throw notFound('User');
     return target;
   }
 
