@@ -184,7 +184,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
   const implementation: Record<keyof RiffContract, unknown> = {
     system: systemRoutes({ ping: database.ping, signer }),
     auth: authRoutes({ auth, twoFactor, trustedOrigins, secureCookies: config.secureCookies }),
-    users: usersRoutes(usersService),
+    users: usersRoutes(usersService, { secureCookies: config.secureCookies }),
     audit: auditRoutes(new AuditService(audit)),
     tracks: tracksRoutes({ tracks: tracksService, uploads, storage }),
   };

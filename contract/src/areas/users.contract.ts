@@ -16,7 +16,7 @@ import { envelope, errors } from '../common/envelope.schemas.js';
 import { named, withOpenApi } from '../common/openapi-meta.js';
 import { optionalAuth, userOnlyRoute, userRoute } from '../common/route-meta.js';
 import { GENDERS, USER_ROLES, UserSchema } from './users.schemas.js';
-import { TrackSchema } from './tracks.contract.js';
+import { LyricsSchema, TrackSchema } from './tracks.contract.js';
 
 const c = initContract();
 
@@ -168,9 +168,12 @@ export const UserExportSchema = named(
     followers: z.array(z.object({ user_id: UuidSchema, username: z.string(), since: TimestampSchema })),
     blocks: z.array(z.object({ user_id: UuidSchema, username: z.string(), since: TimestampSchema })),
     tracks: z.array(TrackSchema),
+    lyrics: z.array(LyricsSchema).describe('Lyrics of your tracks'),
     audit_logs: z.array(AuditEntrySchema),
   }),
 );
+
+export type UserExport = z.infer<typeof UserExportSchema>;
 
 const ProfileEnvelope = envelope(named('ProfileReply', z.object({ profile: ProfileSchema })));
 const UserListEnvelope = envelope(named('UserPage', pageOf('users', ProfileSchema)));

@@ -1,4 +1,4 @@
-import type { Preferences, Track } from '@riff/contract';
+import type { Preferences, Track, UserExport } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
@@ -33,6 +33,7 @@ export interface UsersServiceDeps {
   tracks: {
     removeTracksOf(userId: string, keepPublic: boolean, context: RequestContext): Promise<number>;
     tracksForExport(owner: UserRow): Promise<Track[]>;
+    lyricsForExport(owner: UserRow): Promise<UserExport['lyrics']>;
   };
 }
 
@@ -282,6 +283,7 @@ export class UsersService {
       followers: relations.followers.map(relation),
       blocks: relations.blocks.map(relation),
       tracks: await this.deps.tracks.tracksForExport(viewer),
+      lyrics: await this.deps.tracks.lyricsForExport(viewer),
       audit_logs: (await this.deps.audit.allFor(viewer.id)).map(toAuditEntryDto),
     };
   }
