@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { MessageSchema } from '../common/common.schemas.js';
 import { envelope, errors } from '../common/envelope.schemas.js';
-import { named } from '../common/openapi-meta.js';
+import { named, withOpenApi } from '../common/openapi-meta.js';
 import { publicRoute, userOnlyRoute, userRoute } from '../common/route-meta.js';
 import { UserResponseSchema, UserSchema } from './users.schemas.js';
 
@@ -214,7 +214,9 @@ export const authContract = c.router({
       'but is deprecated: such replies carry a Deprecation: true header.',
     metadata: publicRoute,
     headers: z.object({ 'x-verify-token': z.string().max(512).optional() }),
-    query: z.object({ token: z.string().max(512).optional().describe('Deprecated: use the X-Verify-Token header') }),
+    query: z.object({
+      token: withOpenApi(z.string().max(512).optional().describe('Deprecated: use the X-Verify-Token header'), { deprecated: true }),
+    }),
     body: c.noBody(),
     responses: { 200: envelope(MessageSchema), ...errors(400) },
   },
