@@ -13,6 +13,7 @@ import { createJsonBodyParser } from './platform/http/json-body.middleware.js';
 import { registerContract } from './platform/http/register-contract.js';
 import { rejectNulCharacters } from './platform/http/nul-guard.middleware.js';
 import { docsRouter } from './platform/http/docs.routes.js';
+import { accountPagesRouter } from './modules/account-pages/account-pages.routes.js';
 import { createAuthenticator } from './platform/auth/authenticate.middleware.js';
 import { createPasswordHasher } from './platform/auth/password-hasher.js';
 import { createSecretBox } from './platform/auth/secret-box.js';
@@ -179,12 +180,13 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
   );
   app.use(requestLimitMiddleware(limits.create('requests', { points: config.rateLimitPerMinute, durationSeconds: MINUTE })));
   app.use(docsRouter());
+  if (config.serveAccountPages) app.use(accountPagesRouter());
 
   const trustedOrigins = [new URL(config.publicBaseUrl).origin, ...config.corsOrigins];
   const implementation: Record<keyof RiffContract, unknown> = {
     system: systemRoutes({ ping: database.ping, signer }),
     auth: authRoutes({ auth, twoFactor, trustedOrigins, secureCookies: config.secureCookies }),
-    users: usersRoutes(usersService),
+    users: usersRoutes(usersService, { secureCookies: config.secureCookies }),
     audit: auditRoutes(new AuditService(audit)),
     tracks: tracksRoutes({ tracks: tracksService, uploads, storage }),
   };

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../support/http.js';
 import { login, signedInUser } from '../support/accounts.js';
 import { startTestServer } from '../support/test-server.js';
+import { silentWav, uploadTrack } from '../support/audio.js';
 import { useTestServer } from '../support/suite.js';
 
 const run = promisify(execFile);
@@ -41,6 +42,12 @@ describe('account deletion (DELETE /users/me)', () => {
     });
     expect(reply.status).toBe(200);
     expect(reply.body.success).toBe(true);
+    // the browser forgets the refresh cookie: same name and path, expired
+    const cookie = reply.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^refresh_token=;/);
+    expect(cookie).toContain('Path=/api/v1/auth');
+    expect(cookie).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(cookie).toContain('HttpOnly');
 
     expect((await suite.http.get('/auth/me', { token: alice.accessToken })).status).toBe(401);
     expect((await suite.http.post('/auth/refresh', { body: { refresh_token: alice.refreshToken } })).status).toBe(401);
@@ -177,5 +184,30 @@ describe('preferences, privacy opt-out and export', () => {
     expect(actions).toEqual(expect.arrayContaining(['auth.register', 'auth.login', 'user.followed', 'user.blocked', 'user.data_exported']));
     expect(reply.text).not.toMatch(/password_hash|\$argon2|secret_hash|token_hash/);
     expect(reply.text).not.toContain(alice.refreshToken);
+  });
+
+  it('the export includes the lyrics of the caller’s tracks, and no one else’s', async () => {
+    const alice = await signedInUser(suite.server);
+    const bob = await signedInUser(suite.server);
+    const track = await uploadTrack(suite.server.baseUrl, alice.accessToken, silentWav(8_044), 'song.wav');
+    const bare = await uploadTrack(suite.server.baseUrl, alice.accessToken, silentWav(8_044), 'bare.wav');
+    const bobs = await uploadTrack(suite.server.baseUrl, bob.accessToken, silentWav(8_044), 'bob.wav');
+    const lrc = '[00:01.00]first line\n[00:02.50]second line';
+    expect((await suite.http.put(`/tracks/${track.id}/lyrics`, { token: alice.accessToken, body: { content: lrc } })).status).toBe(200);
+    await suite.http.put(`/tracks/${bobs.id}/lyrics`, { token: bob.accessToken, body: { content: 'bob sings' } });
+
+    const reply = await suite.http.get('/users/me/export', { token: alice.accessToken });
+    expect(reply.status).toBe(200);
+    expect(reply.body.tracks.map((t: { id: string }) => t.id).sort()).toEqual([track.id, bare.id].sort());
+    expect(reply.body.lyrics).toEqual([
+      {
+        track_id: track.id,
+        content: lrc,
+        is_synced: true,
+        lines: [{ time_ms: 1000, text: 'first line' }, { time_ms: 2500, text: 'second line' }],
+        updated_at: expect.any(String),
+      },
+    ]);
+    expect(reply.text).not.toContain('bob sings');
   });
 });

@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { MessageSchema } from '../common/common.schemas.js';
 import { envelope, errors } from '../common/envelope.schemas.js';
-import { named } from '../common/openapi-meta.js';
+import { named, withOpenApi } from '../common/openapi-meta.js';
 import { publicRoute, userOnlyRoute, userRoute } from '../common/route-meta.js';
 import { UserResponseSchema, UserSchema } from './users.schemas.js';
 
@@ -214,7 +214,9 @@ export const authContract = c.router({
       'but is deprecated: such replies carry a Deprecation: true header.',
     metadata: publicRoute,
     headers: z.object({ 'x-verify-token': z.string().max(512).optional() }),
-    query: z.object({ token: z.string().max(512).optional().describe('Deprecated: use the X-Verify-Token header') }),
+    query: z.object({
+      token: withOpenApi(z.string().max(512).optional().describe('Deprecated: use the X-Verify-Token header'), { deprecated: true }),
+    }),
     body: c.noBody(),
     responses: { 200: envelope(MessageSchema), ...errors(400) },
   },
@@ -286,6 +288,32 @@ export const authContract = c.router({
         .refine(passwordsMatch, mismatch),
     ),
     responses: { 200: envelope(MessageSchema), ...errors(400, 413, 415) },
+  },
+  passwordChange: {
+    method: 'POST',
+    path: '/auth/password/change',
+    summary: 'Change your password',
+    description:
+      'Needs the current password (a wrong one is 400 INVALID_PASSWORD; repeated wrong ones are refused with 429). ' +
+      'Bumps token_version, so every access token stops working, the caller’s included; every refresh token is revoked ' +
+      'except the one in the refresh_token cookie sent with this request, if any, so a browser session continues through ' +
+      'POST /auth/refresh. The user is mailed that the password changed. Bearer only: never an API key.',
+    metadata: userOnlyRoute,
+    body: named(
+      'PasswordChangeRequest',
+      z
+        .object({
+          current_password: z.string().min(1).max(PASSWORD_MAX),
+          password: PasswordSchema,
+          password_confirmation: z.string().max(PASSWORD_MAX),
+        })
+        .refine(passwordsMatch, mismatch)
+        .refine((body) => body.password !== body.current_password, {
+          message: 'must differ from current_password',
+          path: ['password'],
+        }),
+    ),
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 413, 415) },
   },
   chatToken: {
     method: 'GET',

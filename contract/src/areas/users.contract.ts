@@ -13,10 +13,10 @@ import {
   queryInt,
 } from '../common/common.schemas.js';
 import { envelope, errors } from '../common/envelope.schemas.js';
-import { named } from '../common/openapi-meta.js';
+import { named, withOpenApi } from '../common/openapi-meta.js';
 import { optionalAuth, userOnlyRoute, userRoute } from '../common/route-meta.js';
 import { GENDERS, USER_ROLES, UserSchema } from './users.schemas.js';
-import { TrackSchema } from './tracks.contract.js';
+import { LyricsSchema, TrackSchema } from './tracks.contract.js';
 
 const c = initContract();
 
@@ -54,8 +54,24 @@ export const ProfileSchema = named(
 );
 export type Profile = z.infer<typeof ProfileSchema>;
 
+/** An absolute http(s) URL: other schemes (javascript:, data:, file:) would be stored XSS in every frontend. */
+const WebUrlSchema = withOpenApi(
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), 'must be an absolute http: or https: URL'),
+  { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' },
+);
+
+const EARLIEST_BIRTHDATE = '1900-01-01';
+const BirthdateSchema = DateSchema.refine(
+  (value) => value >= EARLIEST_BIRTHDATE && value <= new Date().toISOString().slice(0, 10),
+  `must be a date between ${EARLIEST_BIRTHDATE} and today`,
+).describe(`YYYY-MM-DD, from ${EARLIEST_BIRTHDATE} to today`);
+
 const SocialLinksSchema = z
-  .record(z.string().max(50), z.string().url().max(2048))
+  .record(z.string().max(50), WebUrlSchema)
   .refine((links) => Object.keys(links).length <= 20, 'at most 20 links')
   .describe('Link name to URL, at most 20');
 
@@ -72,8 +88,9 @@ export const UpdateProfileRequestSchema = named(
     last_name: z.string().max(100).nullable().optional(),
     bio: z.string().max(500).nullable().optional(),
     location: z.string().max(100).nullable().optional(),
-    banner_url: z.string().url().max(2048).nullable().optional(),
-    birthdate: DateSchema.nullable().optional(),
+    avatar: WebUrlSchema.nullable().optional().describe('Absolute http(s) URL of the profile picture'),
+    banner_url: WebUrlSchema.nullable().optional().describe('Absolute http(s) URL'),
+    birthdate: BirthdateSchema.nullable().optional(),
     gender: z.enum(GENDERS).nullable().optional(),
     is_public: z.boolean().optional(),
     social_links: SocialLinksSchema.optional(),
@@ -151,9 +168,12 @@ export const UserExportSchema = named(
     followers: z.array(z.object({ user_id: UuidSchema, username: z.string(), since: TimestampSchema })),
     blocks: z.array(z.object({ user_id: UuidSchema, username: z.string(), since: TimestampSchema })),
     tracks: z.array(TrackSchema),
+    lyrics: z.array(LyricsSchema).describe('Lyrics of your tracks'),
     audit_logs: z.array(AuditEntrySchema),
   }),
 );
+
+export type UserExport = z.infer<typeof UserExportSchema>;
 
 const ProfileEnvelope = envelope(named('ProfileReply', z.object({ profile: ProfileSchema })));
 const UserListEnvelope = envelope(named('UserPage', pageOf('users', ProfileSchema)));
@@ -165,7 +185,8 @@ export const usersContract = c.router({
     path: '/users',
     summary: 'List users',
     description:
-      'Active users, filtered and sorted. search matches username, first_name and last_name (and email, for admins). ' +
+      'Active, verified users, filtered and sorted. search matches username, and first_name and last_name only where the caller ' +
+      'may see them (public profiles, the caller’s own; everything and email too for admins). ' +
       'Sorting by email is for admins only.',
     metadata: optionalAuth,
     query: PaginationQuerySchema.extend({
@@ -182,7 +203,9 @@ export const usersContract = c.router({
     method: 'GET',
     path: '/users/search',
     summary: 'Search users',
-    description: 'Matches username, first_name and last_name; exact and prefix matches of the username rank first.',
+    description:
+      'Matches username, and first_name and last_name only where the caller may see them (public profiles, the caller’s own; all for admins); ' +
+      'exact and prefix matches of the username rank first. Accounts whose email is not verified are not listed.',
     metadata: optionalAuth,
     query: PaginationQuerySchema.extend({ q: z.string().trim().min(1).max(100) }),
     responses: { 200: UserListEnvelope, ...errors(400, 401, 403) },

@@ -90,8 +90,10 @@ function mapOperation(operation: Record<string, unknown>, route: AppRoute): Reco
     requestBody['required'] = bodyIsRequired(route);
     requestBody['description'] = route.method === 'GET' ? '' : 'Request body';
   }
-  const parameters = op['parameters'] as unknown[] | undefined;
+  const parameters = op['parameters'] as JsonObject[] | undefined;
   if (parameters && parameters.length === 0) delete op['parameters'];
+  // a parameter whose schema is marked deprecated (withOpenApi) is itself deprecated, for generators
+  for (const parameter of parameters ?? []) if ((parameter['schema'] as JsonObject | undefined)?.['deprecated'] === true) parameter['deprecated'] = true;
   const description = [route.description, authenticationNote(route)].filter(Boolean).join('\n\n');
   return { ...op, description, security: securityFor(route) };
 }

@@ -68,8 +68,11 @@ export class AuthRepository {
     await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
   }
 
-  async revokeAllForUser(userId: string, now: Date, db: Db = this.db): Promise<void> {
-    await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  /** Ends every login of the user, except the family `keepFamilyId` when given. */
+  async revokeAllForUser(userId: string, now: Date, db: Db = this.db, keepFamilyId?: string): Promise<void> {
+    let query = db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+    if (keepFamilyId) query = query.where('family_id', '!=', keepFamilyId);
+    await query.execute();
   }
 
   async insertChallenge(userId: string, tokenHash: string, rememberMe: boolean, expiresAt: Date): Promise<void> {

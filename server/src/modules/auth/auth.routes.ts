@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors/app-error.js';
 import { requestContext } from '../../platform/http/request-context.js';
 import type { AuthService, LoginResult } from './auth.service.js';
 import type { TwoFactorService } from './two-factor.service.js';
-import { clearRefreshCookie, presentedRefreshToken, setRefreshCookie } from './refresh-cookie.js';
+import { clearRefreshCookie, presentedRefreshToken, refreshCookieOf, setRefreshCookie } from './refresh-cookie.js';
 import type { Response } from 'express';
 import type { IssuedSession } from './session.service.js';
 import { toUserDto as toUser } from '../users/user.mapper.js';
@@ -93,6 +93,11 @@ export function authRoutes(deps: AuthRoutesDeps) {
     }),
 
     passwordReset: async ({ body, req }) => ({ status: 200, body: ok(await auth.resetPassword(body, requestContext(req))) }),
+
+    passwordChange: async ({ body, req }) => ({
+      status: 200,
+      body: ok(await auth.changePassword(principalOf(req).user, body, requestContext(req), refreshCookieOf(req))),
+    }),
 
     chatToken: async ({ req }) => ({ status: 200, body: ok(await auth.chatToken(principalOf(req).user)) }),
   });

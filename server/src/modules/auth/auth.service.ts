@@ -13,7 +13,7 @@ import type { RequestContext } from '../../platform/http/request-context.js';
 import { toUserResponse } from '../users/user.mapper.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { uniqueSlug } from '../users/slug.js';
-import { passwordResetMail, verificationMail } from './auth.mail.js';
+import { passwordChangedMail, passwordResetMail, verificationMail } from './auth.mail.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { IssuedSession, SessionService } from './session.service.js';
 import type { TwoFactorService } from './two-factor.service.js';
@@ -212,6 +212,49 @@ export class AuthService {
     });
     if (!userId) throw new AppError('INVALID_TOKEN', 'The reset link is invalid, used or expired');
     return { message: 'Password changed. Every session has been signed out; log in with the new password.' };
+  }
+
+  /**
+   * Signed-in password change. Every access token stops working (token_version); every refresh
+   * token is revoked except the caller's own browser session (the refresh cookie sent with the
+   * request), which continues through /auth/refresh.
+   */
+  async changePassword(
+    user: UserRow,
+    input: { current_password: string; password: string },
+    context: RequestContext,
+    callerRefreshToken: string | undefined,
+  ) {
+    const { limits } = this.deps;
+    const key = `${user.email ?? user.id}|${context.ip ?? ''}`;
+    const state = await limits.loginAccount.peek(key);
+    if (!state.allowed) throw rateLimited(state.retryAfterSeconds, 'Too many wrong passwords; try again later');
+    if (!user.password_hash || !(await this.deps.hasher.verify(user.password_hash, input.current_password))) {
+      await limits.loginAccount.consume(key);
+      await this.deps.audit.record({ userId: user.id, action: 'auth.password_change_failed', resource: 'user', resourceId: user.id }, context);
+      throw new AppError('INVALID_PASSWORD', 'The current password is wrong', {
+        details: [{ field: 'current_password', message: 'does not match your password', value: '[redacted]' }],
+      });
+    }
+    await limits.loginAccount.reset(key);
+    const now = this.deps.clock.now();
+    const passwordHash = await this.deps.hasher.hash(input.password);
+    const keepFamily = callerRefreshToken ? await this.deps.sessions.liveFamilyOf(callerRefreshToken, user.id) : undefined;
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.users.bumpTokenVersion(user.id, { password_hash: passwordHash, password_changed_at: now }, trx);
+      await this.deps.auth.revokeAllForUser(user.id, now, trx, keepFamily);
+      await this.deps.audit.record(
+        { userId: user.id, action: 'auth.password_changed', resource: 'user', resourceId: user.id, metadata: { kept_current_session: Boolean(keepFamily) } },
+        context,
+        trx,
+      );
+    });
+    if (user.email) this.deps.mail.dispatch(passwordChangedMail(user.email, user.username, now));
+    return {
+      message: keepFamily
+        ? 'Password changed. Every other session has been signed out; refresh your access token to continue.'
+        : 'Password changed. Every session has been signed out; log in with the new password.',
+    };
   }
 
   async streamToken(user: UserRow) {

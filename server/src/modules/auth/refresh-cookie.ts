@@ -27,6 +27,9 @@ function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
+/** The refresh token the browser sent in its cookie, if any. */
+export const refreshCookieOf = (req: Request): string | undefined => readCookie(req, REFRESH_COOKIE);
+
 /**
  * The refresh token from the body first, else from the cookie. A cookie is sent by the browser on
  * its own, so then the request must come from an allowed Origin (CSRF check); API-key requests

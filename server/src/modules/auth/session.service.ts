@@ -108,6 +108,15 @@ export class SessionService {
     throw new AppError('TOKEN_REUSED', 'This refresh token was already used; every session of its login has been ended');
   }
 
+  /** The family of a live (not rotated, revoked or expired) refresh token of this user, else undefined. */
+  async liveFamilyOf(presented: string, userId: string): Promise<string | undefined> {
+    const parsed = parseRefreshToken(presented);
+    const row = parsed ? await this.deps.auth.findRefreshToken(parsed.id) : undefined;
+    if (!parsed || !row || row.user_id !== userId || !constantTimeEqualText(row.secret_hash, sha256Hex(parsed.secret))) return undefined;
+    if (row.revoked_at || row.rotated_at || row.expires_at <= this.deps.clock.now()) return undefined;
+    return row.family_id;
+  }
+
   /** Ends the login the token belongs to, if it is the caller's. */
   async revoke(presented: string, userId: string): Promise<boolean> {
     const parsed = parseRefreshToken(presented);

@@ -110,6 +110,19 @@ export class TracksRepository {
     return this.db.selectFrom('tracks').selectAll().where('creator_id', '=', userId).where('deleted_at', 'is', null).orderBy('created_at').execute();
   }
 
+  /** Lyrics of a user's live tracks, in the order of the tracks. */
+  lyricsOf(userId: string) {
+    return this.db
+      .selectFrom('track_lyrics as l')
+      .innerJoin('tracks as t', 't.id', 'l.track_id')
+      .selectAll('l')
+      .where('t.creator_id', '=', userId)
+      .where('t.deleted_at', 'is', null)
+      .orderBy('t.created_at')
+      .orderBy('t.id')
+      .execute();
+  }
+
   findLyrics(trackId: string) {
     return this.db.selectFrom('track_lyrics').selectAll().where('track_id', '=', trackId).executeTakeFirst();
   }

@@ -194,5 +194,9 @@ export class TracksService {
   async tracksForExport(owner: UserRow) {
     return (await this.deps.tracks.tracksOf(owner.id)).map((row) => toTrackDto(row, owner));
   }
+
+  async lyricsForExport(owner: UserRow) {
+    return (await this.deps.tracks.lyricsOf(owner.id)).map((row) => this.toLyrics(row));
+  }
 }
 

@@ -15,9 +15,11 @@ export interface ProfileFilter {
   role?: UserRow['role'] | undefined;
   isActive?: boolean | undefined;
   isVerified?: boolean | undefined;
-  /** Matches username, first and last name; email too when searchEmail. */
+  /** Matches username; first and last name where the viewer may see them; email too when searchEmail. */
   search?: string | undefined;
   searchEmail?: boolean;
+  /** The viewer (an admin) sees every field, so search may match private names. */
+  privileged?: boolean;
   /** Admins also see deactivated and banned accounts. */
   includeInactive?: boolean;
 }
@@ -51,10 +53,13 @@ export class ProfilesRepository {
       });
   }
 
-  /** Visible to the viewer: not deleted and not blocking the viewer. */
+  /** Visible to the viewer: not deleted, email verified (unless it is the viewer) and not blocking the viewer. */
   private visible(eb: ProfileEb, viewerId: string | null, includeInactive: boolean): Expression<SqlBool> {
     const conditions: Expression<SqlBool>[] = [eb('u.deleted_at', 'is', null)];
-    if (!includeInactive) conditions.push(eb('u.is_active', '=', true), eb('u.is_banned', '=', false));
+    if (!includeInactive) {
+      conditions.push(eb('u.is_active', '=', true), eb('u.is_banned', '=', false));
+      conditions.push(viewerId ? eb.or([eb('u.is_verified', '=', true), eb('u.id', '=', viewerId)]) : eb('u.is_verified', '=', true));
+    }
     if (viewerId) {
       conditions.push(
         eb.not(eb.exists(eb.selectFrom('blocks as b').select('b.blocker_id').whereRef('b.blocker_id', '=', 'u.id').where('b.blocked_id', '=', viewerId))),
@@ -70,7 +75,12 @@ export class ProfilesRepository {
     if (filter.isVerified !== undefined) conditions.push(eb('u.is_verified', '=', filter.isVerified));
     if (filter.search) {
       const pattern = `%${escapeLike(filter.search)}%`;
-      const fields = [eb('u.username', 'ilike', pattern), eb('u.first_name', 'ilike', pattern), eb('u.last_name', 'ilike', pattern)];
+      const names = eb.or([eb('u.first_name', 'ilike', pattern), eb('u.last_name', 'ilike', pattern)]);
+      // never match a field the viewer may not see (private profiles hide their names)
+      const namesSeen = filter.privileged
+        ? names
+        : eb.and([eb.or([eb('u.is_public', '=', true), ...(viewerId ? [eb('u.id', '=', viewerId)] : [])]), names]);
+      const fields = [eb('u.username', 'ilike', pattern), namesSeen];
       if (filter.searchEmail) fields.push(eb('u.email', 'ilike', pattern));
       conditions.push(eb.or(fields));
     }

@@ -4,10 +4,11 @@ import { contract } from '@riff/contract';
 import { principalOf } from '../../platform/auth/authenticate.middleware.js';
 import { requestContext } from '../../platform/http/request-context.js';
 import type { UsersService } from './users.service.js';
+import { clearRefreshCookie } from '../auth/refresh-cookie.js';
 
 const s = initServer();
 
-export function usersRoutes(users: UsersService) {
+export function usersRoutes(users: UsersService, options: { secureCookies: boolean }) {
   return s.router(contract.users, {
     list: async ({ query, req }) => ({ status: 200, body: ok(await users.list(query, req.principal?.user)) }),
     search: async ({ query, req }) => ({ status: 200, body: ok(await users.search(query, req.principal?.user)) }),
@@ -18,7 +19,12 @@ export function usersRoutes(users: UsersService) {
       status: 200,
       body: ok(await users.update(params.id, principalOf(req).user, body, requestContext(req))),
     }),
-    remove: async ({ params, req }) => ({ status: 200, body: ok(await users.deactivate(params.id, principalOf(req).user, requestContext(req))) }),
+    remove: async ({ params, req, res }) => {
+      const viewer = principalOf(req).user;
+      const result = await users.deactivate(params.id, viewer, requestContext(req));
+      if (params.id === viewer.id) clearRefreshCookie(res, options.secureCookies);
+      return { status: 200, body: ok(result) };
+    },
     completion: async ({ params, req }) => ({ status: 200, body: ok(await users.completion(params.id, principalOf(req).user)) }),
     follow: async ({ params, req }) => ({ status: 200, body: ok(await users.follow(params.id, principalOf(req).user, requestContext(req))) }),
     unfollow: async ({ params, req }) => ({ status: 200, body: ok(await users.unfollow(params.id, principalOf(req).user, requestContext(req))) }),
@@ -39,9 +45,10 @@ export function usersRoutes(users: UsersService) {
       res.setHeader('Cache-Control', 'no-store');
       return { status: 200, body: document };
     },
-    deleteAccount: async ({ body, req }) => ({
-      status: 200,
-      body: ok(await users.deleteAccount(principalOf(req).user, body, requestContext(req))),
-    }),
+    deleteAccount: async ({ body, req, res }) => {
+      const result = await users.deleteAccount(principalOf(req).user, body, requestContext(req));
+      clearRefreshCookie(res, options.secureCookies);
+      return { status: 200, body: ok(result) };
+    },
   });
 }

@@ -1,4 +1,4 @@
-import type { Preferences, Track } from '@riff/contract';
+import type { Preferences, Track, UserExport } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
@@ -33,6 +33,7 @@ export interface UsersServiceDeps {
   tracks: {
     removeTracksOf(userId: string, keepPublic: boolean, context: RequestContext): Promise<number>;
     tracksForExport(owner: UserRow): Promise<Track[]>;
+    lyricsForExport(owner: UserRow): Promise<UserExport['lyrics']>;
   };
 }
 
@@ -80,6 +81,7 @@ export class UsersService {
       isVerified: query.is_verified,
       search: query.search,
       searchEmail: admin,
+      privileged: admin,
       includeInactive: admin,
     };
     const window = pageWindow(query.page, query.limit);
@@ -90,7 +92,7 @@ export class UsersService {
   async search(query: { q: string; page: number; limit: number }, viewer: UserRow | undefined) {
     const window = pageWindow(query.page, query.limit);
     const sort: ProfileSort = { by: 'relevance', query: query.q };
-    const { rows, total } = await this.deps.profiles.list({ search: query.q }, sort, window, viewer?.id ?? null);
+    const { rows, total } = await this.deps.profiles.list({ search: query.q, privileged: viewer?.is_admin === true }, sort, window, viewer?.id ?? null);
     return this.pageOf(rows, total, window, viewer);
   }
 
@@ -118,6 +120,7 @@ export class UsersService {
       last_name?: string | null | undefined;
       bio?: string | null | undefined;
       location?: string | null | undefined;
+      avatar?: string | null | undefined;
       banner_url?: string | null | undefined;
       birthdate?: string | null | undefined;
       gender?: UserRow['gender'] | undefined;
@@ -184,7 +187,7 @@ export class UsersService {
   private async followTarget(id: string, viewer: UserRow): Promise<UserRow> {
     if (id === viewer.id) throw new AppError('BAD_REQUEST', 'You cannot follow or block yourself');
     const target = await this.deps.users.findById(id);
-    if (!target || !target.is_active || target.is_banned) throw notFound('User');
+    if (!target || !target.is_active || target.is_banned || !target.is_verified) throw notFound('User');
     return target;
   }
 
@@ -280,6 +283,7 @@ export class UsersService {
       followers: relations.followers.map(relation),
       blocks: relations.blocks.map(relation),
       tracks: await this.deps.tracks.tracksForExport(viewer),
+      lyrics: await this.deps.tracks.lyricsForExport(viewer),
       audit_logs: (await this.deps.audit.allFor(viewer.id)).map(toAuditEntryDto),
     };
   }

@@ -19,6 +19,8 @@ export interface AuthenticatorDeps {
 }
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+/** Developer keys (`riff_…`) and webhook keys (`whk_…`). */
+const API_KEY_SHAPE = /^(?:riff|whk)_[A-Za-z0-9]+$/;
 
 interface Credential {
   kind: 'jwt' | 'api_key';
@@ -29,9 +31,14 @@ interface Credential {
 
 function readCredential(req: Request, allowQueryToken: boolean): Credential | undefined {
   const apiKeyHeader = req.headers['x-api-key'];
-  if (typeof apiKeyHeader === 'string' && apiKeyHeader.length > 0) return { kind: 'api_key', value: apiKeyHeader };
   const authorization = req.headers.authorization;
-  if (typeof authorization === 'string' && authorization.length > 0) {
+  const hasAuthorization = typeof authorization === 'string' && authorization.length > 0;
+  // Some generated clients send the bearer token as X-API-Key too: a value that is not a key
+  // must not shadow the Authorization header.
+  if (typeof apiKeyHeader === 'string' && apiKeyHeader.length > 0 && (API_KEY_SHAPE.test(apiKeyHeader) || !hasAuthorization)) {
+    return { kind: 'api_key', value: apiKeyHeader };
+  }
+  if (hasAuthorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match?.[1]) throw new AppError('UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
     return { kind: JWT_SHAPE.test(match[1]) ? 'jwt' : 'api_key', value: match[1] };

@@ -26,6 +26,9 @@ export interface TokenSigner {
 }
 
 const ISSUER = 'riff';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How far ahead of our clock an `iat` may be (another instance's clock). */
+const IAT_SKEW_SECONDS = 30;
 
 /** Ed25519 (EdDSA) or P-256 (ES256), by the key's type. */
 function algorithmOf(key: KeyObject): 'EdDSA' | 'ES256' {
@@ -80,10 +83,20 @@ export async function createTokenSigner(privateKey: KeyObject): Promise<TokenSig
     },
     async verify(token, audience) {
       try {
-        const { payload } = await jwtVerify(token, publicKey, { issuer: ISSUER, audience, algorithms: [alg] });
-        if (typeof payload.sub !== 'string' || typeof payload['tv'] !== 'number') throw new TokenInvalidError(false);
-        return { sub: payload.sub, tv: payload['tv'] };
+        const { payload } = await jwtVerify(token, publicKey, {
+          issuer: ISSUER,
+          audience,
+          algorithms: [alg],
+          requiredClaims: ['sub', 'exp', 'iat'],
+        });
+        const tv = payload['tv'];
+        if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof tv !== 'number' || !Number.isSafeInteger(tv)) {
+          throw new TokenInvalidError(false);
+        }
+        if ((payload.iat ?? Infinity) > Date.now() / 1000 + IAT_SKEW_SECONDS) throw new TokenInvalidError(false);
+        return { sub: payload.sub, tv };
       } catch (error) {
+        if (error instanceof TokenInvalidError) throw error;
         throw new TokenInvalidError(error instanceof joseErrors.JWTExpired);
       }
     },

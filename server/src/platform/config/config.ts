@@ -99,6 +99,8 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     dataDir: env.DATA_DIR,
     publicBaseUrl,
     appBaseUrl: (env.APP_BASE_URL ?? publicBaseUrl).replace(/\/+$/, ''),
+    /** Without a frontend (APP_BASE_URL), mail links open the service's own /verify-email and /reset-password pages. */
+    serveAccountPages: env.APP_BASE_URL === undefined,
     secureCookies: publicBaseUrl.startsWith('https:'),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ZodError } from 'zod';
 import { AppError, type ValidationIssue } from './app-error.js';
+import { describeIssue, summarize } from './validation-messages.js';
 
 const SECRET_FIELD = /pass|token|secret|code|key/i;
 const MAX_VALUE_LENGTH = 200;
@@ -30,23 +31,27 @@ function describeValue(field: string, value: unknown): string {
 
 export function issuesFrom(error: ZodError, input: unknown, prefix = ''): ValidationIssue[] {
   return error.issues.map((issue) => {
-    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
-    return { field, message: issue.message, value: describeValue(field, valueAt(input, issue.path)) };
+    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'body';
+    const value = valueAt(input, issue.path);
+    return { field, message: describeIssue(issue, field, value !== undefined), value: describeValue(field, value) };
   });
 }
+
+/** The path values of a request as its route saw them (set by registerContract). */
+export const pathValues = new WeakMap<object, Record<string, unknown>>();
 
 /** ts-rest request validation failures: 400 INVALID_ID for a malformed path id, else VALIDATION_FAILED. */
 function fromRequestValidation(error: RequestValidationError, req: Parameters<RequestHandler>[0]): AppError {
   if (error.pathParams) {
-    const issues = issuesFrom(error.pathParams, req.params);
-    return new AppError('INVALID_ID', 'Malformed identifier in the path', { details: issues });
+    const issues = issuesFrom(error.pathParams, pathValues.get(req) ?? req.params);
+    return new AppError('INVALID_ID', summarize(issues.map((issue) => `${issue.message} (in the path)`)), { details: issues });
   }
   const details = [
     ...(error.headers ? issuesFrom(error.headers, req.headers, 'headers') : []),
     ...(error.query ? issuesFrom(error.query, req.query, 'query') : []),
     ...(error.body ? issuesFrom(error.body, req.body) : []),
   ];
-  return new AppError('VALIDATION_FAILED', 'The request is not valid', { details });
+  return new AppError('VALIDATION_FAILED', summarize(details.map((issue) => issue.message)), { details });
 }
 
 interface HttpLikeError {

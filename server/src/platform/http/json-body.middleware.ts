@@ -13,7 +13,9 @@ export const routeOf = (req: Request) => (req as Request & { tsRestRoute: AppRou
  * route without one never spends effort on a body and never answers 413 or 415.
  */
 export function createJsonBodyParser(limit: string): RequestHandler {
-  const parse = express.json({ limit, strict: true, type: () => true });
+  // not strict: a body that is valid JSON but not an object (null, 42) reaches the contract's
+  // schema, which says what was expected, instead of being called "not valid JSON"
+  const parse = express.json({ limit, strict: false, type: () => true });
   return (req, res, next) => {
     const route = routeOf(req);
     if (route.method === 'GET' || !('body' in route) || route.body === ContractNoBody) return next();

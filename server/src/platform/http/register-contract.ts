@@ -1,6 +1,13 @@
 import type { Express, RequestHandler } from 'express';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints } from '@ts-rest/express';
+import { pathValues } from '../errors/error-middleware.js';
+
+/** Keeps the path values for error replies: Express empties req.params once the route is left. */
+const rememberPathValues: RequestHandler = (req, _res, next) => {
+  pathValues.set(req, { ...req.params });
+  next();
+};
 
 interface RoutePair {
   route: AppRoute;
@@ -47,7 +54,7 @@ export function registerContract(
     createExpressEndpoints({ route }, { route: impl } as never, app, {
       logInitialization: false,
       responseValidation: true,
-      globalMiddleware: middleware as never[],
+      globalMiddleware: [rememberPathValues, ...middleware] as never[],
       requestValidationErrorHandler: (error, _req, _res, next) => next(error),
     });
   }
