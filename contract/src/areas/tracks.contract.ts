@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { IdParamsSchema, MessageSchema, PaginationQuerySchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } from '../common/common.schemas.js';
-import { envelope, errors } from '../common/envelope.schemas.js';
+import { ErrorCodeSchema, envelope, errors } from '../common/envelope.schemas.js';
 import { named, withOpenApi } from '../common/openapi-meta.js';
 import { optionalAuth, streamRoute, userRoute } from '../common/route-meta.js';
 
@@ -94,7 +94,7 @@ export const LyricsSchema = named(
   }),
 );
 
-const BatchFailureSchema = named('BatchFailure', z.object({ id: z.string(), code: z.string(), message: z.string() }));
+const BatchFailureSchema = named('BatchFailure', z.object({ id: z.string(), code: ErrorCodeSchema, message: z.string() }));
 const TrackIds = z.array(z.string().max(100)).min(1).max(BATCH_MAX, `at most ${BATCH_MAX} ids per batch`);
 
 const TrackEnvelope = envelope(named('TrackReply', z.object({ track: TrackSchema })));
