@@ -51,10 +51,12 @@ describe('the served OpenAPI document', () => {
 });
 
 describe('the padlock of /docs', () => {
+  type Selector = (state: unknown, securities: List) => boolean;
+  type Wrapper = (original: Selector) => Selector;
   /** The isAuthorized selector wrapper that /docs/init.js hands Swagger UI. */
   async function padlockWrapper() {
     const script = await (await fetch(`${plain.directUrl}/docs/init.js`)).text();
-    let options: { plugins?: (() => { statePlugins: { auth: { wrapSelectors: Record<string, Function> } } })[] } = {};
+    let options: { plugins?: (() => { statePlugins: { auth: { wrapSelectors: Record<string, Wrapper> } } })[] } = {};
     runInNewContext(script, { window: {}, SwaggerUIBundle: (given: typeof options) => (options = given) });
     expect(options.plugins).toHaveLength(1);
     return options.plugins![0]!().statePlugins.auth.wrapSelectors['isAuthorized']!;

@@ -57,7 +57,7 @@ function namedSchemas(): Map<string, ZodTypeAny> {
     Object.values(value).forEach(visit);
   };
   for (const { route } of contractOperations()) {
-    visit(route.body);
+    visit('body' in route ? route.body : undefined);
     visit(route.responses);
     visit(route.query);
   }
