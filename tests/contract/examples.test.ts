@@ -121,6 +121,36 @@ describe('examples in openapi.json', () => {
   });
 });
 
+describe('nullable in openapi.json', () => {
+  const schemas = namedSchemas();
+  const shapeOf = (schema: ZodTypeAny): Record<string, ZodTypeAny> | undefined => {
+    const def = (schema as unknown as { _def: { shape?: () => Record<string, ZodTypeAny>; schema?: ZodTypeAny } })._def;
+    return def.shape?.() ?? (def.schema ? shapeOf(def.schema) : undefined);
+  };
+
+  it('marks a property nullable only when the contract gives null back', () => {
+    const wrong: string[] = [];
+    for (const [name, component] of Object.entries(components) as [string, { properties?: Record<string, { nullable?: boolean }> }][]) {
+      const shape = schemas.get(name) && shapeOf(schemas.get(name)!);
+      for (const [property, schema] of Object.entries(component.properties ?? {})) {
+        if (!schema.nullable) continue;
+        const parsed = shape?.[property]?.safeParse(null);
+        if (!parsed?.success || parsed.data !== null) wrong.push(`${name}.${property}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('never marks a parameter nullable (parameters are text on the wire)', () => {
+    const nullable = operations.flatMap(({ name, operation }) =>
+      ((operation as { parameters?: { name: string; schema?: { nullable?: boolean } }[] }).parameters ?? [])
+        .filter((parameter) => parameter.schema?.nullable)
+        .map((parameter) => `${name} ${parameter.name}`),
+    );
+    expect(nullable).toEqual([]);
+  });
+});
+
 function exampleOf(media: MediaType): unknown {
   if (media.example !== undefined) return media.example;
   const ref = media.schema?.$ref?.replace('#/components/schemas/', '');

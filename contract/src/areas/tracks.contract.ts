@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { IdParamsSchema, MessageSchema, PaginationQuerySchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } from '../common/common.schemas.js';
+import { IdParamsSchema, MessageSchema, PaginationQuerySchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, coercedInt, pageOf } from '../common/common.schemas.js';
 import { ErrorCodeSchema, envelope, errors } from '../common/envelope.schemas.js';
 import { named, withOpenApi } from '../common/openapi-meta.js';
 import { optionalAuth, streamRoute, userRoute } from '../common/route-meta.js';
@@ -101,7 +101,7 @@ const TrackEnvelope = envelope(named('TrackReply', z.object({ track: TrackSchema
 
 const ChunkFields = {
   upload_id: UuidSchema,
-  chunk_number: z.coerce.number().int().min(0).describe('Zero-based: the first chunk is 0, the last total_chunks - 1'),
+  chunk_number: coercedInt(z.coerce.number().int().min(0).describe('Zero-based: the first chunk is 0, the last total_chunks - 1')),
   total_chunks: z.coerce.number().int().min(1),
   total_size: z.coerce.number().int().min(1),
   filename: z.string().min(1).max(255),

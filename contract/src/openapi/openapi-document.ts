@@ -127,8 +127,10 @@ function mapOperation(operation: Record<string, unknown>, route: AppRoute): Reco
     requestBody['required'] = bodyIsRequired(route);
     requestBody['description'] = route.method === 'GET' ? '' : 'Request body';
   }
-  const parameters = op['parameters'] as unknown[] | undefined;
+  const parameters = op['parameters'] as { schema?: JsonObject }[] | undefined;
   if (parameters && parameters.length === 0) delete op['parameters'];
+  // A parameter is text on the wire and never null (a coerced number would otherwise read as nullable).
+  for (const parameter of parameters ?? []) delete parameter.schema?.['nullable'];
   const description = [route.description, authenticationNote(route)].filter(Boolean).join('\n\n');
   return { ...op, description, security: securityFor(route) };
 }
