@@ -65,10 +65,18 @@ function servingOrigin(req: Request): string {
 export function docsRouter(): Router {
   const router = Router();
   let document: Record<string, unknown> | undefined;
+  /** The rendered document per origin (a server is reached under few names; the cache stays small). */
+  const rendered = new Map<string, string>();
   router.get(`${API_PREFIX}/openapi.json`, (req, res) => {
     document ??= buildOpenApiDocument();
-    const servers = [{ url: servingOrigin(req), description: 'This server' }];
-    res.type('application/json').send(JSON.stringify({ ...document, servers }));
+    const origin = servingOrigin(req);
+    let text = rendered.get(origin);
+    if (text === undefined) {
+      text = JSON.stringify({ ...document, servers: [{ url: origin, description: 'This server' }] });
+      if (rendered.size >= 16) rendered.delete(rendered.keys().next().value!);
+      rendered.set(origin, text);
+    }
+    res.type('application/json').send(text);
   });
   router.get('/docs', (_req, res) => {
     res.type('html').send(DOCS_HTML);
