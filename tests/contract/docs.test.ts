@@ -42,6 +42,13 @@ describe('the served OpenAPI document', () => {
     expect((await servedDocument(proxied)).servers[0]!.url).toBe(proxied.directUrl);
   });
 
+  it('marks the deprecated token query parameter of verify-email deprecated', async () => {
+    const { paths } = await servedDocument(plain);
+    const parameters = (paths['/api/v1/auth/verify-email']!['post'] as { parameters?: { name: string; in: string; deprecated?: boolean }[] }).parameters;
+    expect(parameters?.find((parameter) => parameter.in === 'query' && parameter.name === 'token')?.deprecated).toBe(true);
+    expect(parameters?.find((parameter) => parameter.in === 'header')?.deprecated).toBeUndefined();
+  });
+
   it('describes the areas it serves and no others', async () => {
     const { info } = await servedDocument(plain);
     for (const word of ['accounts', 'profiles', 'audit log', 'tracks']) expect(info.description).toContain(word);

@@ -127,10 +127,13 @@ function mapOperation(operation: Record<string, unknown>, route: AppRoute): Reco
     requestBody['required'] = bodyIsRequired(route);
     requestBody['description'] = route.method === 'GET' ? '' : 'Request body';
   }
-  const parameters = op['parameters'] as { schema?: JsonObject }[] | undefined;
+  const parameters = op['parameters'] as { schema?: JsonObject; description?: string; deprecated?: boolean }[] | undefined;
   if (parameters && parameters.length === 0) delete op['parameters'];
-  // A parameter is text on the wire and never null (a coerced number would otherwise read as nullable).
-  for (const parameter of parameters ?? []) delete parameter.schema?.['nullable'];
+  for (const parameter of parameters ?? []) {
+    // A parameter is text on the wire and never null (a coerced number would otherwise read as nullable).
+    delete parameter.schema?.['nullable'];
+    if (parameter.description?.startsWith('Deprecated')) parameter.deprecated = true;
+  }
   const description = [route.description, authenticationNote(route)].filter(Boolean).join('\n\n');
   return { ...op, description, security: securityFor(route) };
 }
@@ -263,8 +266,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           'verification, login with refresh rotation and optional TOTP 2FA, password reset, stream and chat tokens), user ' +
           'profiles with follows, blocks, preferences, data export and account deletion, your audit log, and tracks ' +
           '(uploads in one request or resumable chunks, metadata, lyrics, quota, streaming with byte ranges, download).\n\n' +
-          'Every path is under /api/v1 except the system operations. Successful replies marked (env) use ' +
-          '`{"success":true,"data":…}`; every failure uses `{"success":false,"error":{"code","message","details"?,"request_id"}}`. ' +
+          'Every path is under /api/v1 except the system operations. Most successful replies are enveloped as ' +
+          '`{"success":true,"data":…}` (register, login, refresh, stream-token, export and system replies are the object itself; each ' +
+          'operation\'s schema shows which); every failure uses `{"success":false,"error":{"code","message","details"?,"request_id"}}`. ' +
           'Timestamps are RFC 3339 in UTC with milliseconds; identifiers are UUIDs.',
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
