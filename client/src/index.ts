@@ -213,7 +213,7 @@ export function createRiffClient(options: RiffClientOptions): RiffClient {
   });
 
   const keepTokens = async (reply: LoginReply): Promise<LoginReply> => {
-    if (reply.status === 200 && reply.body.token) {
+    if (reply.status === 200 && !reply.body.requires_2fa) {
       await tokens.setAccessToken(reply.body.token.access_token);
       await tokens.setRefreshToken?.(reply.body.token.refresh_token);
     }

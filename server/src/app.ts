@@ -162,6 +162,8 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
 
   const app = express();
   app.disable('x-powered-by');
+  // No automatic weak ETag on JSON replies (they are not revalidated); streamed media set their own.
+  app.set('etag', false);
   app.set('query parser', 'extended');
   app.set('trust proxy', config.trustProxy);
   app.use(createHttpLogger(logger));

@@ -98,7 +98,7 @@ describe('typed calls', () => {
 
     const login = await client.login({ email: user.email, password: user.password });
     expect(login.status).toBe(200);
-    if (login.status !== 200 || !login.body.token) throw new Error('login failed');
+    if (login.status !== 200 || login.body.requires_2fa) throw new Error('login failed');
     expect(tokens.getAccessToken()).toBe(login.body.token.access_token);
     expect(tokens.getRefreshToken()).toBe(login.body.token.refresh_token);
 
@@ -237,12 +237,13 @@ describe('login helpers', () => {
     const first = await client.login({ email: user.email, password: user.password });
     if (first.status !== 200) throw new Error(`login failed: ${first.status}`);
     expect(first.body.requires_2fa).toBe(true);
-    expect(first.body.token).toBeUndefined();
+    if (!first.body.requires_2fa) throw new Error('login issued tokens without 2FA');
+    expect(first.body).not.toHaveProperty('token');
     expect(tokens.getAccessToken()).toBeUndefined();
 
-    const second = await client.loginTwoFactor({ two_factor_token: first.body.two_factor_token!, code: recovery_codes[0]! });
+    const second = await client.loginTwoFactor({ two_factor_token: first.body.two_factor_token, code: recovery_codes[0]! });
     expect(second.status).toBe(200);
-    if (second.status !== 200 || !second.body.token) throw new Error('2fa login failed');
+    if (second.status !== 200 || second.body.requires_2fa) throw new Error('2fa login failed');
     expect(tokens.getAccessToken()).toBe(second.body.token.access_token);
     expect(tokens.getRefreshToken()).toBe(second.body.token.refresh_token);
     expect((await client.auth.me()).status).toBe(200);

@@ -14,6 +14,7 @@ import { createRiffClient, memoryTokenStore } from '@riff/client';
 import { OPENAPI_DOCUMENT, startPrism, type PrismServer } from '../support/prism.js';
 import { contentTypeMatches, contractOperations, responseContentType, successStatus, type Operation } from './operations.js';
 import { sampleRequest } from './inputs.js';
+import { paginationProblems } from './pagination.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 42);
 const operations = contractOperations();
@@ -76,6 +77,10 @@ describe('prism mock of openapi.json, called through @riff/client', () => {
         // The client validates JSON replies only: a JSON reply must say so, or it was not validated.
         expect(contentTypeMatches(reply.headers.get('content-type'), declaredType), `content-type ${reply.headers.get('content-type')} for ${declaredType}`).toBe(true);
       }
+      // Mocked lists are data a frontend can page through: their pagination matches their items.
+      const data = (reply.body as { data?: unknown } | undefined)?.data;
+      if (data && typeof data === 'object' && 'pagination' in data) expect(paginationProblems(data as Record<string, unknown>)).toEqual([]);
+      if (operation.id === 'auth.login') expect(reply.body).toMatchObject({ requires_2fa: false, token: { token_type: 'Bearer' } });
       checked.add(operation.id);
     },
   );

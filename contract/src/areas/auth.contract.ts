@@ -55,16 +55,32 @@ export const TokenResponseSchema = named(
   }),
 );
 
+/** A login that issued tokens: requires_2fa is false and token is present. */
+export const LoginSuccessSchema = named(
+  'LoginSuccess',
+  z.object({
+    requires_2fa: z.literal(false),
+    token: TokenResponseSchema,
+    user: UserResponseSchema,
+  }),
+);
+
+/** A login that needs a second factor: no tokens yet, a two_factor_token for POST /auth/2fa/login. */
+export const LoginTwoFactorRequiredSchema = named(
+  'LoginTwoFactorRequired',
+  z.object({
+    requires_2fa: z.literal(true),
+    two_factor_token: z.string().describe('Single use, valid 5 minutes, for POST /auth/2fa/login'),
+    user: UserResponseSchema,
+  }),
+);
+
+/** Discriminated on requires_2fa, so a client that checks it knows whether token is there. */
 export const LoginResponseSchema = named(
   'LoginResponse',
-  z.object({
-    token: TokenResponseSchema.optional(),
-    user: UserResponseSchema,
-    requires_2fa: z.boolean().describe('When true, token is absent and two_factor_token is present'),
-    two_factor_token: z
-      .string()
-      .optional()
-      .describe('Present when requires_2fa is true: single use, valid 5 minutes, for POST /auth/2fa/login'),
+  withOpenApi(z.discriminatedUnion('requires_2fa', [LoginSuccessSchema, LoginTwoFactorRequiredSchema]), {
+    // OpenAPI 3.0 discriminators name string values; the literal requires_2fa already tells the branches apart
+    discriminator: undefined,
   }),
 );
 

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { IdParamsSchema, MessageSchema, PaginationQuerySchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } from '../common/common.schemas.js';
-import { envelope, errors } from '../common/envelope.schemas.js';
+import { IdParamsSchema, MessageSchema, PaginationQuerySchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, coercedInt, pageOf } from '../common/common.schemas.js';
+import { ErrorCodeSchema, envelope, errors } from '../common/envelope.schemas.js';
 import { named, withOpenApi } from '../common/openapi-meta.js';
 import { optionalAuth, streamRoute, userRoute } from '../common/route-meta.js';
 
@@ -95,14 +95,14 @@ export const LyricsSchema = named(
   }),
 );
 
-const BatchFailureSchema = named('BatchFailure', z.object({ id: z.string(), code: z.string(), message: z.string() }));
+const BatchFailureSchema = named('BatchFailure', z.object({ id: z.string(), code: ErrorCodeSchema, message: z.string() }));
 const TrackIds = z.array(z.string().max(100)).min(1).max(BATCH_MAX, `at most ${BATCH_MAX} ids per batch`);
 
 const TrackEnvelope = envelope(named('TrackReply', z.object({ track: TrackSchema })));
 
 const ChunkFields = {
   upload_id: UuidSchema,
-  chunk_number: z.coerce.number().int().min(0).describe('Zero-based: the first chunk is 0, the last total_chunks - 1'),
+  chunk_number: coercedInt(z.coerce.number().int().min(0).describe('Zero-based: the first chunk is 0, the last total_chunks - 1')),
   total_chunks: z.coerce.number().int().min(1),
   total_size: z.coerce.number().int().min(1),
   filename: z.string().min(1).max(255),

@@ -22,6 +22,13 @@ export const PaginationSchema = named(
   }),
 );
 
+/**
+ * Integers sent as text (query, multipart) are coerced; anything that is not a whole number in range
+ * is 400. Coercion turns null into 0, which the generator would document as `nullable`: a number
+ * that is sent is never null.
+ */
+export const coercedInt = <T extends z.ZodTypeAny>(schema: T): T => withOpenApi(schema, { nullable: undefined });
+
 /** Query integers arrive as strings and are coerced; anything that is not a whole number in range is 400. */
 export const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 

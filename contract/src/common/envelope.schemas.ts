@@ -1,6 +1,16 @@
 import { z, type ZodTypeAny } from 'zod';
-import { named } from './openapi-meta.js';
-import { ERROR_CODES, type ErrorStatus } from './error-codes.js';
+import { named, withOpenApi } from './openapi-meta.js';
+import { ERROR_CODE_LIST, type ErrorStatus } from './error-codes.js';
+
+/**
+ * The stable codes of ERROR_CODES, documented as one named enum so generated clients type `code` as
+ * a union. The zod type stays a string: a client keeps accepting replies with codes added later
+ * (and an enum repeated in every route's type is more than the compiler serializes).
+ */
+export const ErrorCodeSchema = named(
+  'ErrorCode',
+  withOpenApi(z.string(), { enum: ERROR_CODE_LIST, description: 'Stable machine-readable code; never reused for another meaning' }),
+);
 
 export const ValidationIssueSchema = named(
   'ValidationIssue',
@@ -14,7 +24,7 @@ export const ValidationIssueSchema = named(
 export const ErrorBodySchema = named(
   'ErrorBody',
   z.object({
-    code: z.string().describe(`Stable machine-readable code: ${Object.keys(ERROR_CODES).join(', ')}`),
+    code: ErrorCodeSchema,
     message: z.string(),
     details: z.array(ValidationIssueSchema).optional(),
     request_id: z.string(),

@@ -36,4 +36,6 @@ export const ERROR_CODES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+/** The codes as a list, in declaration order (derived: add a code to ERROR_CODES only). */
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode];

@@ -1,8 +1,11 @@
 import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { isZodType } from '@ts-rest/core';
+import { ERROR_CODES, type ErrorCode } from '../common/error-codes.js';
 import { requiredScope, routeMeta } from '../common/route-meta.js';
 import { AREA_DESCRIPTIONS, contract } from '../riff.contract.js';
+import { COMPONENT_EXAMPLES } from './component-examples.js';
+import { headerComponentName, headerComponents, responseHeaders } from './response-headers.js';
 
 export const API_VERSION = '1.2.0';
 
@@ -79,21 +82,59 @@ function binaryResponses(op: OpenApiOperation, route: AppRoute): void {
   }
 }
 
-function mapOperation(operation: Record<string, unknown>, route: AppRoute): Record<string, unknown> {
-  const op = operation as OpenApiOperation;
+const ERROR_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_FAILED: 'The request is not valid',
+  UNAUTHENTICATED: 'Authentication required',
+  FORBIDDEN: 'You are not allowed to do this',
+  NOT_FOUND: 'Not found',
+  CONFLICT: 'This conflicts with an existing resource',
+  PAYLOAD_TOO_LARGE: 'The body is larger than allowed',
+  UNSUPPORTED_MEDIA_TYPE: 'Send application/json',
+  RANGE_NOT_SATISFIABLE: 'The range starts past the end of the file (8563200 bytes)',
+  RATE_LIMITED: 'Too many requests',
+  INTERNAL: 'Internal error',
+  UNAVAILABLE: 'The service is starting or a dependency is unreachable; retry shortly',
+};
+
+/** An error reply as the server sends it for this status: the first stable code declared with it. */
+function errorExample(status: number): JsonObject | undefined {
+  const code = (Object.keys(ERROR_CODES) as ErrorCode[]).find((candidate) => ERROR_CODES[candidate] === status);
+  if (!code) return undefined;
+  const details: JsonObject = code === 'VALIDATION_FAILED' ? { details: [{ field: 'email', message: 'must be an email address', value: 'mira@' }] } : {};
+  const error: JsonObject = { code, message: ERROR_MESSAGES[code] ?? code, ...details, request_id: '3f9a7c1e-5b2d-4e8f-a6c0-1d9b7e5f3a2c' };
+  return { success: false, error };
+}
+
+function describeResponses(op: OpenApiOperation, route: AppRoute, operationId: string): void {
+  const meta = routeMeta(route);
   for (const [status, response] of Object.entries(op.responses)) {
     if (response['description'] === status) response['description'] = RESPONSE_DESCRIPTIONS[status] ?? status;
+    const json = (response['content'] as Record<string, JsonObject> | undefined)?.['application/json'];
+    const schema = json?.['schema'] as { $ref?: string } | undefined;
+    const example = schema?.$ref === '#/components/schemas/ErrorEnvelope' ? errorExample(Number(status)) : undefined;
+    if (json && example) json['example'] = example;
+    const headers = responseHeaders(operationId, status, meta);
+    response['headers'] = Object.fromEntries(headers.map((name) => [name, { $ref: `#/components/headers/${headerComponentName(name)}` }]));
   }
+}
+
+function mapOperation(operation: Record<string, unknown>, route: AppRoute): Record<string, unknown> {
+  const op = operation as OpenApiOperation;
+  describeResponses(op, route, String(op['operationId']));
   binaryResponses(op, route);
   const requestBody = op['requestBody'] as JsonObject | undefined;
   if (requestBody) {
     requestBody['required'] = bodyIsRequired(route);
     requestBody['description'] = route.method === 'GET' ? '' : 'Request body';
   }
-  const parameters = op['parameters'] as JsonObject[] | undefined;
+  const parameters = op['parameters'] as { schema?: JsonObject; description?: string; deprecated?: boolean }[] | undefined;
   if (parameters && parameters.length === 0) delete op['parameters'];
-  // a parameter whose schema is marked deprecated (withOpenApi) is itself deprecated, for generators
-  for (const parameter of parameters ?? []) if ((parameter['schema'] as JsonObject | undefined)?.['deprecated'] === true) parameter['deprecated'] = true;
+  for (const parameter of parameters ?? []) {
+    // A parameter is text on the wire and never null (a coerced number would otherwise read as nullable).
+    delete parameter.schema?.['nullable'];
+    // a parameter whose schema is marked deprecated (withOpenApi) is itself deprecated, for generators
+    if (parameter.schema?.['deprecated'] === true || parameter.description?.startsWith('Deprecated')) parameter.deprecated = true;
+  }
   const description = [route.description, authenticationNote(route)].filter(Boolean).join('\n\n');
   return { ...op, description, security: securityFor(route) };
 }
@@ -123,7 +164,73 @@ function repairSchemas(value: unknown, components: Record<string, unknown>): unk
   }
   const repaired = Object.fromEntries(Object.entries(record).map(([key, child]) => [key, repairSchemas(child, components)]));
   if (repaired['format'] === 'date-time' && repaired['example'] === undefined) repaired['example'] = TIMESTAMP_EXAMPLE;
+  requireBinaryProperties(repaired);
   return repaired;
+}
+
+/**
+ * A file part of a multipart body (format binary; z.any() in the contract, since the route streams
+ * it) is required and never null, so generators type it as a file, not `string | null`.
+ */
+function requireBinaryProperties(schema: Record<string, unknown>): void {
+  const properties = schema['properties'] as Record<string, Record<string, unknown>> | undefined;
+  if (!properties) return;
+  const files = Object.keys(properties).filter((name) => properties[name]!['format'] === 'binary');
+  if (files.length === 0) return;
+  for (const name of files) delete properties[name]!['nullable'];
+  const required = (schema['required'] as string[] | undefined) ?? [];
+  schema['required'] = [...required, ...files.filter((name) => !required.includes(name))];
+}
+
+/** Every named schema gets its example (component-examples.ts); schemas no longer referenced are dropped. */
+function finishComponents(document: Record<string, unknown>): void {
+  const components = document['components'] as { schemas: Record<string, Record<string, unknown>> };
+  for (const [name, schema] of Object.entries(components.schemas)) {
+    if (COMPONENT_EXAMPLES[name] !== undefined) schema['example'] = structuredClone(COMPONENT_EXAMPLES[name]) as Json;
+  }
+  // A nullable reference is inlined (see repairSchemas), which can leave its component unused.
+  let dropped = true;
+  while (dropped) {
+    dropped = false;
+    const text = JSON.stringify({ ...document, components: { ...components, schemas: {} } }) + JSON.stringify(components.schemas);
+    for (const name of Object.keys(components.schemas)) {
+      if (!text.includes(`"#/components/schemas/${name}"`)) {
+        delete components.schemas[name];
+        dropped = true;
+      }
+    }
+  }
+}
+
+/**
+ * Two templates that match some of the same URLs in crossed ways, e.g. /tracks/quota/{id} and
+ * /tracks/{id}/stream: each has a parameter where the other has a literal segment.
+ */
+function ambiguousWith(path: string, other: string): boolean {
+  const a = path.split('/');
+  const b = other.split('/');
+  if (a.length !== b.length) return false;
+  const isParam = (segment: string) => segment.startsWith('{');
+  if (!a.every((segment, index) => segment === b[index] || isParam(segment) || isParam(b[index]!))) return false;
+  return a.some((segment, index) => isParam(segment) && !isParam(b[index]!)) && b.some((segment, index) => isParam(segment) && !isParam(a[index]!));
+}
+
+/**
+ * SPEC fixes paths such as /users/by-username/{username} beside /users/{id}/follow. Each such
+ * operation says how they are told apart (Redocly's no-ambiguous-paths findings for exactly these
+ * pairs are listed in .redocly.lint-ignore.yaml, so a new one still warns).
+ */
+function noteAmbiguousPaths(paths: Record<string, Record<string, OpenApiOperation>>): void {
+  const all = Object.keys(paths);
+  for (const path of all) {
+    const others = all.filter((other) => ambiguousWith(path, other));
+    if (others.length === 0) continue;
+    const note =
+      `Path note: as templates, this path and ${others.map((other) => `\`${other}\``).join(', ')} match some of the same URLs ` +
+      '(both paths are fixed by SPEC). No valid request is ambiguous: an {id} is a UUID (or me), never one of the literal ' +
+      'segments, and the server tries the path with the literal segment first.';
+    for (const operation of Object.values(paths[path]!)) operation.description = [operation.description, note].filter(Boolean).join('\n\n');
+  }
 }
 
 /**
@@ -156,10 +263,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         title: 'Riff API',
         version: API_VERSION,
         description:
-          'Riff is the open HTTP/JSON backend of a music platform: accounts with email verification and 2FA, ' +
-          'profiles and follows, track uploads and streaming, playlists, a marketplace, webhooks and more.\n\n' +
-          'Every path is under /api/v1 except the system operations. Successful replies marked (env) use ' +
-          '`{"success":true,"data":…}`; every failure uses `{"success":false,"error":{"code","message","details"?,"request_id"}}`. ' +
+          'Riff is the open HTTP/JSON backend of a music platform. This version serves accounts (registration with email ' +
+          'verification, login with refresh rotation and optional TOTP 2FA, password reset, stream and chat tokens), user ' +
+          'profiles with follows, blocks, preferences, data export and account deletion, your audit log, and tracks ' +
+          '(uploads in one request or resumable chunks, metadata, lyrics, quota, streaming with byte ranges, download).\n\n' +
+          'Every path is under /api/v1 except the system operations. Most successful replies are enveloped as ' +
+          '`{"success":true,"data":…}` (register, login, refresh, stream-token, export and system replies are the object itself; each ' +
+          'operation\'s schema shows which); every failure uses `{"success":false,"error":{"code","message","details"?,"request_id"}}`. ' +
           'Timestamps are RFC 3339 in UTC with milliseconds; identifiers are UUIDs.',
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
@@ -203,7 +313,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
   );
   const components = (document.components?.schemas ?? {}) as Record<string, unknown>;
-  return sortKeys(repairSchemas({ ...document, openapi: '3.0.3' }, components)) as Record<string, unknown>;
+  const repaired = repairSchemas({ ...document, openapi: '3.0.3' }, components) as Record<string, unknown>;
+  (repaired['components'] as Record<string, unknown>)['headers'] = headerComponents();
+  finishComponents(repaired);
+  noteAmbiguousPaths(repaired['paths'] as Record<string, Record<string, OpenApiOperation>>);
+  return sortKeys(repaired) as Record<string, unknown>;
 }
 
 export function renderOpenApiDocument(): string {

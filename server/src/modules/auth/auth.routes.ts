@@ -32,8 +32,8 @@ export function authRoutes(deps: AuthRoutesDeps) {
 
   const loginReply = (res: Response, result: LoginResult) =>
     result.requires_2fa
-      ? { status: 200 as const, body: { requires_2fa: true, user: result.user, two_factor_token: result.two_factor_token } }
-      : { status: 200 as const, body: { requires_2fa: false, user: result.user, token: tokenPair(res, result.session) } };
+      ? { status: 200 as const, body: { requires_2fa: true as const, user: result.user, two_factor_token: result.two_factor_token } }
+      : { status: 200 as const, body: { requires_2fa: false as const, user: result.user, token: tokenPair(res, result.session) } };
 
   return s.router(contract.auth, {
     register: async ({ body, req }) => ({ status: 201, body: await auth.register(body, requestContext(req)) }),

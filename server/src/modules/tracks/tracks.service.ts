@@ -2,6 +2,7 @@ import type { Updateable } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { TrackRow, TracksTable, UserRow } from '../../platform/db/database.schema.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
+import type { ErrorCode } from '@riff/contract';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import type { Logger } from 'pino';
@@ -135,7 +136,7 @@ export class TracksService {
     const valid = unique.filter((id) => UUID.test(id));
     const found = new Map((await this.deps.tracks.findLiveMany(valid)).map((track) => [track.id, track]));
     const ok: string[] = [];
-    const failed: { id: string; code: string; message: string }[] = [];
+    const failed: { id: string; code: ErrorCode; message: string }[] = [];
     for (const id of unique) {
       const track = found.get(id);
       if (!UUID.test(id)) failed.push({ id, code: 'INVALID_ID', message: 'Not a track id' });

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import express, { Router } from 'express';
+import express, { Router, type Request } from 'express';
 import { API_PREFIX } from '@riff/contract';
 import { buildOpenApiDocument } from '@riff/contract/openapi';
 
@@ -22,15 +22,61 @@ const DOCS_HTML = `<!doctype html>
 </html>
 `;
 
-const INIT_JS = `window.ui = SwaggerUIBundle({ url: '${API_PREFIX}/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: false });\n`;
+/**
+ * Swagger UI counts an empty security requirement (`{}`: credentials optional) as authorized, so
+ * operations with optional authentication showed a closed padlock before any credentials were
+ * entered. The plugin makes the padlock reflect only the credentials actually entered.
+ */
+const INIT_JS = `const optionalSecurityPadlock = () => ({
+  statePlugins: {
+    auth: {
+      wrapSelectors: {
+        isAuthorized: (original) => (state, securities) => {
+          if (!securities || typeof securities.filter !== 'function') return original(state, securities);
+          const named = securities.filter((requirement) => requirement && requirement.size > 0);
+          return original(state, named.size > 0 ? named : securities);
+        },
+      },
+    },
+  },
+});
+window.ui = SwaggerUIBundle({
+  url: '${API_PREFIX}/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: false,
+  plugins: [optionalSecurityPadlock],
+});
+`;
+
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * The origin this request reached, for the document's `servers`, so "Try it out" calls the server
+ * that served the page. req.protocol and req.host read X-Forwarded-Proto/-Host only when
+ * TRUST_PROXY is on; an odd Host falls back to a relative server.
+ */
+function servingOrigin(req: Request): string {
+  const host = req.host;
+  return host && HOST.test(host) ? `${req.protocol}://${host}` : '/';
+}
 
 /** GET /docs (an interactive reference, served from this process: no CDN) and the OpenAPI document. */
 export function docsRouter(): Router {
   const router = Router();
-  let document: string | undefined;
-  router.get(`${API_PREFIX}/openapi.json`, (_req, res) => {
-    document ??= JSON.stringify(buildOpenApiDocument());
-    res.type('application/json').send(document);
+  let document: Record<string, unknown> | undefined;
+  /** The rendered document per origin (a server is reached under few names; the cache stays small). */
+  const rendered = new Map<string, string>();
+  router.get(`${API_PREFIX}/openapi.json`, (req, res) => {
+    document ??= buildOpenApiDocument();
+    const origin = servingOrigin(req);
+    let text = rendered.get(origin);
+    if (text === undefined) {
+      text = JSON.stringify({ ...document, servers: [{ url: origin, description: 'This server' }] });
+      if (rendered.size >= 16) rendered.delete(rendered.keys().next().value!);
+      rendered.set(origin, text);
+    }
+    res.type('application/json').send(text);
   });
   router.get('/docs', (_req, res) => {
     res.type('html').send(DOCS_HTML);

@@ -1,0 +1,292 @@
+/**
+ * One realistic example per named schema of openapi.json (components.schemas), written as the JSON
+ * on the wire. They are what /docs shows and what `prism mock` answers, so a frontend can be built
+ * against them: one account, one public track, lists whose pagination matches their items.
+ * tests/contract/examples.test.ts parses each with its zod schema and requires one per component.
+ */
+import type { User } from '../areas/users.schemas.js';
+import type { Preferences, Profile } from '../areas/users.contract.js';
+import type { Track } from '../areas/tracks.contract.js';
+
+const USER_ID = '0b6f3c2e-8d4a-4f1e-9c7b-2a5d6e8f1a3b';
+const OTHER_USER_ID = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+const TRACK_ID = '5f2b9d4c-1e7a-4b3c-8d6f-9a0e2c4b6d8f';
+const UPLOAD_ID = 'c3a1e5f7-2b4d-4c6e-8a0b-1d3f5e7a9c2b';
+const AUDIT_ID = 'e4d3c2b1-a0f9-4e8d-9c7b-6a5f4e3d2c1b';
+const CREATED = '2026-11-20T09:30:00.000Z';
+const UPDATED = '2026-11-21T10:00:00.000Z';
+const EXPIRES = '2026-11-22T10:00:00.000Z';
+
+const ACCESS_TOKEN =
+  'eyJhbGciOiJFUzI1NiIsImtpZCI6InJpZmYtMjAyNi0xMSIsInR5cCI6IkpXVCJ9.' +
+  'eyJzdWIiOiIwYjZmM2MyZS04ZDRhLTRmMWUtOWM3Yi0yYTVkNmU4ZjFhM2IiLCJhdWQiOiJhcGkiLCJleHAiOjE3OTU3Nzg5MDB9.' +
+  'c2lnbmF0dXJlLW9mLXRoZS1hY2Nlc3MtdG9rZW4';
+const REFRESH_TOKEN = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.Qm9vay1zZWNyZXQtb2YtdGhlLXJlZnJlc2gtdG9rZW4';
+const TWO_FACTOR_TOKEN = 'tf_3q9XrT2mVb8KcLw5NzYp0Hs7Ud4Ga1Ej';
+
+const userResponse = { id: USER_ID, username: 'mira.lane', email: 'mira@example.org' };
+
+const user: User = {
+  ...userResponse,
+  slug: 'mira-lane',
+  first_name: 'Mira',
+  last_name: 'Lane',
+  avatar: null,
+  banner_url: null,
+  bio: 'Producer and synth collector from Leeds.',
+  birthdate: '1994-05-17',
+  gender: 'Female',
+  location: 'Leeds, UK',
+  social_links: { bandcamp: 'https://miralane.bandcamp.com' },
+  role: 'creator',
+  is_active: true,
+  is_admin: false,
+  is_banned: false,
+  is_public: true,
+  is_verified: true,
+  login_count: 12,
+  token_version: 1,
+  last_login_at: UPDATED,
+  username_changed_at: null,
+  password_changed_at: null,
+  promoted_to_creator_at: CREATED,
+  created_at: CREATED,
+  updated_at: UPDATED,
+};
+
+const profile: Profile = {
+  id: OTHER_USER_ID,
+  username: 'theo.marsh',
+  slug: 'theo-marsh',
+  avatar: null,
+  is_public: true,
+  first_name: 'Theo',
+  last_name: 'Marsh',
+  bio: 'Ambient and field recordings.',
+  banner_url: null,
+  location: 'Bristol, UK',
+  social_links: {},
+  role: 'creator',
+  is_verified: true,
+  promoted_to_creator_at: CREATED,
+  follower_count: 42,
+  following_count: 7,
+  is_following: false,
+  created_at: CREATED,
+};
+
+const track: Track = {
+  id: TRACK_ID,
+  creator_id: USER_ID,
+  title: 'Night Drive',
+  artist: 'Mira Lane',
+  album: 'Neon Coast',
+  genre: 'synthwave',
+  genres: ['synthwave', 'electronic'],
+  year: 2026,
+  bpm: 118,
+  musical_key: 'F#m',
+  tags: ['night', 'retro'],
+  is_public: true,
+  duration: 214,
+  bitrate: 320,
+  sample_rate: 44100,
+  file_size: 8_563_200,
+  format: 'mp3',
+  file_id: TRACK_ID,
+  file_path: `/api/v1/tracks/${TRACK_ID}/stream`,
+  cover_art_path: null,
+  waveform_path: null,
+  waveform_url: null,
+  status: 'completed',
+  status_message: null,
+  stream_status: 'ready',
+  stream_manifest_url: null,
+  play_count: 128,
+  like_count: 9,
+  created_at: CREATED,
+  updated_at: UPDATED,
+};
+
+const preferences: Preferences = {
+  notifications: { email_new_follower: true, email_comments: true, email_purchases: true, email_product_updates: false, push_enabled: false },
+  privacy: { show_activity: true, show_listening_history: false, allow_messages_from: 'followers', do_not_sell: false },
+  playback: { autoplay: true, crossfade_seconds: 4, audio_quality: 'high', normalize_volume: true },
+};
+
+const auditEntry = {
+  id: AUDIT_ID,
+  user_id: USER_ID,
+  action: 'track.update',
+  resource: 'track',
+  resource_id: TRACK_ID,
+  ip_address: '203.0.113.24',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0',
+  metadata: { fields: ['title', 'genres'] },
+  created_at: UPDATED,
+};
+
+/** A first page holding every item: total and total_pages agree with the list. */
+const onePage = (items: number) => ({ page: 1, limit: 20, total: items, total_pages: items === 0 ? 0 : 1 });
+
+const tokenResponse = { access_token: ACCESS_TOKEN, refresh_token: REFRESH_TOKEN, token_type: 'Bearer', expires_in: 900 };
+const lyrics = {
+  track_id: TRACK_ID,
+  content: '[00:12.00]Headlights on the empty road\n[00:17.50]Radio low, the city glows',
+  is_synced: true,
+  lines: [
+    { time_ms: 12_000, text: 'Headlights on the empty road' },
+    { time_ms: 17_500, text: 'Radio low, the city glows' },
+  ],
+  updated_at: UPDATED,
+};
+const quota = { used_bytes: 8_563_200, limit_bytes: 524_288_000, remaining_bytes: 515_724_800, track_count: 1 };
+const password = 'correct-horse-battery-staple';
+
+export const COMPONENT_EXAMPLES: Record<string, unknown> = {
+  // auth
+  RegisterRequest: { email: 'mira@example.org', password, password_confirmation: password, username: 'mira.lane' },
+  RegisterResponse: {
+    user: userResponse,
+    verification_required: true,
+    message: 'Registered. Check your email for the verification link.',
+  },
+  LoginRequest: { email: 'mira@example.org', password, remember_me: false },
+  TokenResponse: tokenResponse,
+  LoginSuccess: { requires_2fa: false, token: tokenResponse, user: userResponse },
+  LoginTwoFactorRequired: { requires_2fa: true, two_factor_token: TWO_FACTOR_TOKEN, user: userResponse },
+  LoginResponse: { requires_2fa: false, token: tokenResponse, user: userResponse },
+  TwoFactorLoginRequest: { two_factor_token: TWO_FACTOR_TOKEN, code: '492817' },
+  RefreshRequest: { refresh_token: REFRESH_TOKEN },
+  UserResponse: userResponse,
+  UsernameAvailability: { available: true, username: 'mira.lane' },
+  ResendVerificationRequest: { email: 'mira@example.org' },
+  PasswordResetRequest: { email: 'mira@example.org' },
+  PasswordResetConfirmRequest: { token: 'Jb3kXv9QmT2pLw8RzN5cYh1s', password, password_confirmation: password },
+  StreamTokenResponse: { token: ACCESS_TOKEN, expires_in: 300 },
+  ChatToken: { token: ACCESS_TOKEN, expires_in: 600 },
+  SetupTwoFactorResponse: {
+    secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    qr_code_url: 'otpauth://totp/Riff:mira%40example.org?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Riff&digits=6&period=30',
+    recovery_codes: [
+      'k7m2q-9xv4t', 'p3w8z-r6n1b', 'd5h9c-t2y7m', 'f8q1v-w4k6s', 'n2b7x-j9e3r',
+      'g6t4p-m1z8c', 'y9r3k-h5w2d', 's1c6n-b8v4q', 'w7e2j-x3m9t', 'r4z8d-q6p1h',
+    ],
+  },
+  VerifyTwoFactorRequest: { code: '492817', secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' },
+  TwoFactorStatus: { enabled: false },
+  DisableTwoFactorRequest: { password },
+  Jwks: {
+    keys: [
+      {
+        kty: 'EC',
+        kid: 'riff-2026-11',
+        alg: 'ES256',
+        use: 'sig',
+        crv: 'P-256',
+        x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+        y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+      },
+    ],
+  },
+  HealthStatus: { status: 'ok' },
+  Message: { message: 'Done.' },
+
+  // errors
+  ErrorCode: 'VALIDATION_FAILED',
+  ValidationIssue: { field: 'email', message: 'must be an email address', value: 'mira@' },
+  ErrorBody: {
+    code: 'VALIDATION_FAILED',
+    message: 'The request is not valid',
+    details: [{ field: 'email', message: 'must be an email address', value: 'mira@' }],
+    request_id: '3f9a7c1e-5b2d-4e8f-a6c0-1d9b7e5f3a2c',
+  },
+  ErrorEnvelope: {
+    success: false,
+    error: {
+      code: 'VALIDATION_FAILED',
+      message: 'The request is not valid',
+      details: [{ field: 'email', message: 'must be an email address', value: 'mira@' }],
+      request_id: '3f9a7c1e-5b2d-4e8f-a6c0-1d9b7e5f3a2c',
+    },
+  },
+
+  // users
+  User: user,
+  UserReply: { user },
+  Profile: profile,
+  ProfileReply: { profile },
+  UserPage: { users: [profile], pagination: onePage(1) },
+  UserSuggestions: { users: [profile] },
+  Pagination: onePage(1),
+  UpdateProfileRequest: { bio: 'Producer and synth collector from Leeds.', location: 'Leeds, UK', social_links: { bandcamp: 'https://miralane.bandcamp.com' } },
+  DeleteAccountRequest: { confirm_text: 'DELETE', password, reason: 'Moving to another service', keep_public_tracks: false },
+  ProfileCompletion: {
+    percentage: 67,
+    completed_fields: ['bio', 'first_name', 'last_name', 'location', 'birthdate', 'social_links'],
+    missing_fields: ['avatar', 'banner_url', 'gender'],
+  },
+  FollowState: { following: true, follower_count: 43 },
+  BlockState: { blocked: true },
+  PrivacyOptOut: { do_not_sell: true, opted_out_at: UPDATED },
+  Preferences: preferences,
+  PreferencesReply: { preferences },
+  UpdatePreferencesRequest: { playback: { crossfade_seconds: 4, audio_quality: 'high' } },
+  UserExport: {
+    exported_at: UPDATED,
+    profile: user,
+    preferences,
+    following: [{ user_id: OTHER_USER_ID, username: 'theo.marsh', since: CREATED }],
+    followers: [],
+    blocks: [],
+    tracks: [track],
+    audit_logs: [auditEntry],
+  },
+
+  // audit
+  AuditEntry: auditEntry,
+  AuditActivity: { activities: [auditEntry] },
+  AuditLogPage: { logs: [auditEntry], pagination: onePage(1) },
+  AuditStatsReply: {
+    stats: { total: 1, by_action: { 'track.update': 1 }, by_resource: { track: 1 }, first_at: UPDATED, last_at: UPDATED },
+  },
+
+  // tracks
+  Track: track,
+  TrackReply: { track },
+  TrackPage: { tracks: [track], pagination: onePage(1) },
+  UploadTrackRequest: { file: 'night-drive.mp3', title: 'Night Drive', is_public: 'true' },
+  UpdateTrackRequest: { title: 'Night Drive (Extended)', genres: ['synthwave'], tags: ['night', 'retro'], bpm: 118, is_public: true },
+  InitiateChunkedUploadRequest: { filename: 'night-drive.wav', total_chunks: 8, total_size: 37_748_736 },
+  ChunkedUploadSession: { upload_id: UPLOAD_ID, message: 'Upload session started', chunk_size_limit: 5_242_880, expires_at: EXPIRES },
+  UploadChunkRequest: {
+    upload_id: UPLOAD_ID,
+    chunk_number: 0,
+    total_chunks: 8,
+    total_size: 37_748_736,
+    filename: 'night-drive.wav',
+    chunk: 'night-drive.wav.part0',
+  },
+  ChunkReceived: { upload_id: UPLOAD_ID, chunk_number: 0, received_chunks: 1, progress: 12.5, message: 'Chunk 0 received' },
+  CompleteChunkedUploadRequest: { upload_id: UPLOAD_ID },
+  ChunkedUploadComplete: { track, md5: '9e107d9d372bb6826bd81d3542a419d6', message: 'Upload complete' },
+  ChunkedUploadState: {
+    upload_id: UPLOAD_ID,
+    chunks_received: 3,
+    received_chunk_numbers: [0, 1, 2],
+    total_chunks: 8,
+    total_size: 37_748_736,
+    expires_at: EXPIRES,
+  },
+  Quota: quota,
+  QuotaReply: { quota },
+  BatchDeleteRequest: { track_ids: [TRACK_ID, 'not-a-track-id'] },
+  BatchDeleteResult: { deleted: [TRACK_ID], failed: [{ id: 'not-a-track-id', code: 'INVALID_ID', message: 'Not a track id' }] },
+  BatchFailure: { id: 'not-a-track-id', code: 'INVALID_ID', message: 'Not a track id' },
+  BatchUpdateRequest: { track_ids: [TRACK_ID], updates: { is_public: false } },
+  BatchUpdateResult: { updated: [TRACK_ID], failed: [] },
+  TrackProcessingStatus: { progress: 100, status: 'completed', stream_status: 'ready', status_message: null },
+  Lyrics: lyrics,
+  LyricsReply: { lyrics },
+  UpdateLyricsRequest: { content: lyrics.content },
+};

@@ -1,0 +1,88 @@
+/**
+ * The response headers openapi.json documents, and on which replies the server sends them
+ * (ADDENDUM "Envelope, errors, formats", "Developer API keys"; server/src/modules/tracks/track-streaming.ts).
+ */
+import type { RouteMeta } from '../common/route-meta.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export const RESPONSE_HEADERS: Record<string, { description: string; schema: Record<string, Json>; example?: Json }> = {
+  'X-Request-Id': {
+    description: 'The id of this request: the caller’s own X-Request-Id when it sent a sane one, else a new UUID. Quote it when reporting a problem.',
+    schema: { type: 'string' },
+    example: '3f9a7c1e-5b2d-4e8f-a6c0-1d9b7e5f3a2c',
+  },
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 }, example: 30 },
+  'X-RateLimit-Limit': {
+    description: 'Sent on replies to API-key requests: requests allowed per hour for this method class (read or write).',
+    schema: { type: 'integer' },
+    example: 1000,
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Sent on replies to API-key requests: requests left in the current window.',
+    schema: { type: 'integer' },
+    example: 997,
+  },
+  'X-RateLimit-Reset': {
+    description: 'Sent on replies to API-key requests: when the window resets, in unix seconds.',
+    schema: { type: 'integer' },
+    example: 1795778900,
+  },
+  'Set-Cookie': {
+    description: 'The refresh_token cookie (HttpOnly, SameSite=Strict, Path=/api/v1/auth); logout clears it.',
+    schema: { type: 'string' },
+    example: 'refresh_token=9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.Qm9vay1zZWNyZXQ; Max-Age=604800; Path=/api/v1/auth; HttpOnly; SameSite=Strict',
+  },
+  Deprecation: {
+    description: 'true when the request used a deprecated form (here: the token query parameter).',
+    schema: { type: 'string', enum: ['true'] },
+    example: 'true',
+  },
+  ETag: { description: 'Strong validator of the file (its MD5); send it back in If-None-Match or If-Range.', schema: { type: 'string' }, example: '"9e107d9d372bb6826bd81d3542a419d6"' },
+  'Accept-Ranges': { description: 'Byte ranges are supported.', schema: { type: 'string', enum: ['bytes'] }, example: 'bytes' },
+  'Content-Range': {
+    description: 'The range sent, bytes start-end/size (206); bytes */size on 416.',
+    schema: { type: 'string' },
+    example: 'bytes 0-1048575/8563200',
+  },
+  'Content-Disposition': { description: 'inline for streams; attachment with a filename for downloads and exports.', schema: { type: 'string' }, example: 'attachment; filename="Night Drive.mp3"' },
+  Location: { description: 'A presigned URL of the file on S3 storage, valid 5 minutes.', schema: { type: 'string', format: 'uri' } },
+};
+
+export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
+
+const STREAM_HEADERS: Record<string, ResponseHeaderName[]> = {
+  '200': ['ETag', 'Accept-Ranges', 'Content-Disposition'],
+  '206': ['ETag', 'Accept-Ranges', 'Content-Disposition', 'Content-Range'],
+  '302': ['Location'],
+  '304': ['ETag', 'Accept-Ranges'],
+  '416': ['Content-Range', 'Accept-Ranges'],
+};
+
+/** Headers particular to an operation (by contract id, e.g. auth.login), per status. */
+const OPERATION_HEADERS: Record<string, Record<string, ResponseHeaderName[]>> = {
+  'auth.login': { '200': ['Set-Cookie'] },
+  'auth.loginTwoFactor': { '200': ['Set-Cookie'] },
+  'auth.refresh': { '200': ['Set-Cookie'] },
+  'auth.logout': { '200': ['Set-Cookie'] },
+  'auth.verifyEmail': { '200': ['Deprecation'] },
+  'users.exportData': { '200': ['Content-Disposition'] },
+  'tracks.stream': STREAM_HEADERS,
+  'tracks.download': STREAM_HEADERS,
+};
+
+/** The headers a reply of this operation and status carries. */
+export function responseHeaders(operationId: string, status: string, meta: RouteMeta): ResponseHeaderName[] {
+  const names: ResponseHeaderName[] = ['X-Request-Id'];
+  if (status === '429' || status === '503') names.push('Retry-After');
+  if (meta.apiKey) names.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+  names.push(...(OPERATION_HEADERS[operationId]?.[status] ?? []));
+  return names;
+}
+
+/** components.headers: one reusable header object per name. */
+export function headerComponents(): Record<string, Json> {
+  return Object.fromEntries(Object.entries(RESPONSE_HEADERS).map(([name, header]) => [headerComponentName(name), header as Json]));
+}
+
+export const headerComponentName = (name: string) => name.replace(/-/g, '');
