@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ZodError } from 'zod';
-import { AppError, type ValidationIssue } from './app-error.js';
+import { isDatabaseUnavailable } from '../db/db-errors.js';
+import { AppError, unavailable, type ValidationIssue } from './app-error.js';
 
 const SECRET_FIELD = /pass|token|secret|code|key/i;
 const MAX_VALUE_LENGTH = 200;
@@ -86,6 +87,7 @@ export function toAppError(error: unknown, req: Parameters<RequestHandler>[0]): 
     return new AppError('VALIDATION_FAILED', 'The request contains characters that cannot be stored');
   }
   if (error instanceof RequestValidationError) return fromRequestValidation(error, req);
+  if (isDatabaseUnavailable(error)) return unavailable('The database is unavailable for a moment; retry shortly', 2);
   if (error && typeof error === 'object') return fromHttpError(error as HttpLikeError);
   return undefined;
 }
@@ -95,6 +97,8 @@ export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => 
   const appError = toAppError(error, req) ?? new AppError('INTERNAL', 'Something went wrong on our side');
   if (appError.code === 'INTERNAL') {
     req.log.error({ err: error }, 'unhandled error');
+  } else if (appError.code === 'UNAVAILABLE' && !(error instanceof AppError)) {
+    req.log.warn({ err: error }, 'a dependency is unavailable');
   }
   if (res.headersSent) {
     res.destroy();

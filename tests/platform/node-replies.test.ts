@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { rawRequest, type RawReply } from '../support/raw-http.js';
+import { useTestServer } from '../support/suite.js';
+
+const suite = useTestServer({ RIFF_TEST_PRISM_PROXY: '0' });
+
+function expectEnvelope(reply: RawReply, status: number, code: string) {
+  expect(reply.status).toBe(status);
+  expect(reply.headers['content-type']).toMatch(/^application\/json/);
+  expect(reply.body).toEqual({ success: false, error: { code, message: expect.any(String), request_id: expect.any(String) } });
+  expect(reply.headers['x-request-id']).toBe(reply.body.error.request_id);
+}
+
+// Replies Node's HTTP parser makes before the app sees a request are enveloped too (ADDENDUM "Envelope, errors, formats").
+describe("Node's own replies", () => {
+  it('oversized headers are 431 HEADERS_TOO_LARGE in the envelope, with a request id', async () => {
+    const reply = await rawRequest(suite.server.directUrl, `GET /api/v1/users HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expectEnvelope(reply, 431, 'HEADERS_TOO_LARGE');
+  });
+
+  it('a URL too long is 414 URI_TOO_LONG', async () => {
+    const reply = await rawRequest(suite.server.directUrl, `GET /api/v1/users?search=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expectEnvelope(reply, 414, 'URI_TOO_LONG');
+  });
+
+  it('conflicting length headers are 400 BAD_REQUEST', async () => {
+    const both = await rawRequest(
+      suite.server.directUrl,
+      'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    );
+    expectEnvelope(both, 400, 'BAD_REQUEST');
+    const twoLengths = await rawRequest(
+      suite.server.directUrl,
+      'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+    );
+    expectEnvelope(twoLengths, 400, 'BAD_REQUEST');
+  });
+
+  it('a request that is not HTTP is 400 BAD_REQUEST in the envelope', async () => {
+    expectEnvelope(await rawRequest(suite.server.directUrl, 'HELLO\r\n\r\n'), 400, 'BAD_REQUEST');
+  });
+
+  it('the server keeps answering after all of them', async () => {
+    const reply = await fetch(`${suite.server.directUrl}/healthz`);
+    expect(reply.status).toBe(200);
+  });
+});
