@@ -53,7 +53,7 @@ describe.skipIf(!faultSuiteEnabled)('PostgreSQL restarting under load', () => {
       const outcomes = await load.stop();
 
       const counts = tally(outcomes);
-      console.info(`PostgreSQL restart: ${outcomes.length} requests ${JSON.stringify(counts)}, first 200 ${recoveryMs} ms after the start`);
+      console.warn(`PostgreSQL restart: ${outcomes.length} requests ${JSON.stringify(counts)}, first 200 ${recoveryMs} ms after the start`);
       expect(outcomes.filter((o) => o.networkError), JSON.stringify(counts)).toEqual([]);
       expect(outcomes.filter((o) => o.status >= 500 && o.status !== 503), JSON.stringify(counts)).toEqual([]);
       const unavailable = outcomes.filter((o) => o.status === 503);

@@ -1,5 +1,5 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../server/src/platform/logging/logger.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { createRedis, faultSuiteEnabled, waitFor, type RedisInstance } from './fault-services.js';
 import { startLoad, tally } from './load.js';
@@ -12,7 +12,7 @@ describe.skipIf(!faultSuiteEnabled)('Redis going away under load', () => {
 
   beforeAll(async () => {
     redis = await createRedis();
-    const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
+    const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
     server = await startTestServer({ REDIS_URL: redis.url, RIFF_TEST_PRISM_PROXY: '0' }, { logger });
   });
 
@@ -49,7 +49,7 @@ describe.skipIf(!faultSuiteEnabled)('Redis going away under load', () => {
 
       const during = outcomes.filter((o) => o.at >= killedAt && o.at < restartedAt);
       const slowest = Math.max(...during.map((o) => o.ms));
-      console.info(`Redis outage: ${outcomes.length} requests ${JSON.stringify(tally(outcomes))}; slowest while down ${slowest} ms`);
+      console.warn(`Redis outage: ${outcomes.length} requests ${JSON.stringify(tally(outcomes))}; slowest while down ${slowest} ms`);
       expect(outcomes.filter((o) => o.networkError || o.status >= 500), JSON.stringify(tally(outcomes))).toEqual([]);
       // the limits still hold while Redis is away: the login limiter refuses after five failures
       expect(during.some((o) => o.status === 429)).toBe(true);

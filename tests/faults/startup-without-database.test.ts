@@ -53,7 +53,7 @@ describe.skipIf(!faultSuiteEnabled)('starting while PostgreSQL is down', () => {
     await cluster.start();
     const startedAt = Date.now();
     await waitFor('ready once PostgreSQL is up', 15_000, async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined));
-    console.info(`start-up without the database: ready ${Date.now() - startedAt} ms after PostgreSQL came up`);
+    console.warn(`start-up without the database: ready ${Date.now() - startedAt} ms after PostgreSQL came up`);
     expect((await fetch(`${base}/api/v1/users`)).status).toBe(200);
     expect(exitCode).toBeUndefined();
   });

@@ -55,8 +55,14 @@ function replyOnSocket(socket: Duplex, status: number, code: ErrorCode, message:
 /** Answers a request whose body has not all arrived (the app is still waiting for it), then closes its socket. */
 function replyInFlight(res: ServerResponse, socket: Duplex, status: number, code: ErrorCode, message: string): void {
   const requestId = String(res.getHeader('X-Request-Id') ?? randomUUID());
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, Connection: 'close' });
-  res.end(envelope(code, message, requestId));
+  const body = envelope(code, message, requestId);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  });
+  res.end(body);
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
