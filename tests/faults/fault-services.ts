@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** PG_BIN, else the newest PostgreSQL under /usr/lib/postgresql (Debian's layout; 15 on these machines). */
+const PG_BIN =
+  process.env.PG_BIN ??
+  (existsSync('/usr/lib/postgresql')
+    ? path.join('/usr/lib/postgresql', readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))[0] ?? '15', 'bin')
+    : '/usr/lib/postgresql/15/bin');
 
 /** The fault suite needs real servers it may stop: it runs in CI's PostgreSQL + Redis pass only. */
 export const faultSuiteEnabled = Boolean(process.env.DATABASE_URL);
