@@ -87,8 +87,10 @@ export function toAppError(error: unknown, req: Parameters<RequestHandler>[0]): 
     return new AppError('VALIDATION_FAILED', 'The request contains characters that cannot be stored');
   }
   if (error instanceof RequestValidationError) return fromRequestValidation(error, req);
+  const httpError = error && typeof error === 'object' ? fromHttpError(error as HttpLikeError) : undefined;
+  if (httpError) return httpError;
+  // checked after the body parsers' errors, so a client hanging up stays a 400 and is not taken for an outage
   if (isDatabaseUnavailable(error)) return unavailable('The database is unavailable for a moment; retry shortly', 2);
-  if (error && typeof error === 'object') return fromHttpError(error as HttpLikeError);
   return undefined;
 }
 

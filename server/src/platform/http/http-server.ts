@@ -105,9 +105,13 @@ export function createHttpServer(handler?: RequestListener, options: HttpServerO
 
   server.setTimeout(options.idleTimeoutMs ?? IDLE_TIMEOUT_MS, (socket: Duplex) => {
     const exchange = inFlight.get(socket);
+    // between requests Node's own limits apply (headersTimeout, keepAliveTimeout); cutting here could drop a
+    // request still unread after a long pause of the event loop
+    if (!exchange) return;
     // the body is complete and the service is still working on the reply: not the client's fault
-    if (exchange && exchange.req.complete && !exchange.res.headersSent) return;
-    if (exchange && !exchange.res.headersSent) replyInFlight(exchange.res, socket, 408, 'REQUEST_TIMEOUT', 'The request body stopped arriving');
+    if (exchange.req.complete && !exchange.res.headersSent) return;
+    if (!exchange.res.headersSent) replyInFlight(exchange.res, socket, 408, 'REQUEST_TIMEOUT', 'The request body stopped arriving');
+    // a reply that has not moved for the whole period: the reader is gone or stalled
     else socket.destroy();
   });
   return server;
