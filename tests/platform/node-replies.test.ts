@@ -1,5 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { rawRequest, type RawReply } from '../support/raw-http.js';
+import { createHttpServer } from '../../server/src/platform/http/http-server.js';
+import { collect, openSocket, parseRawReply, rawRequest, type RawReply } from '../support/raw-http.js';
 import { useTestServer } from '../support/suite.js';
 
 const suite = useTestServer({ RIFF_TEST_PRISM_PROXY: '0' });
@@ -43,5 +45,38 @@ describe("Node's own replies", () => {
   it('the server keeps answering after all of them', async () => {
     const reply = await fetch(`${suite.server.directUrl}/healthz`);
     expect(reply.status).toBe(200);
+  });
+});
+
+// The same server factory with its limits shortened (the real 10 s and 30 s run in tests/faults/hostile-clients.test.ts).
+describe('clients too slow', () => {
+  it('headers that do not finish in time and a body that stops arriving get 408 REQUEST_TIMEOUT in the envelope', async () => {
+    const server = createHttpServer(
+      (req, res) => {
+        res.setHeader('X-Request-Id', 'slow-body-request');
+        req.resume();
+        req.on('end', () => res.end('done'));
+      },
+      { headersTimeoutMs: 1_000, idleTimeoutMs: 1_500 },
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const slowHeaders = await openSocket(url);
+      const headersReply = collect(slowHeaders, 10_000);
+      slowHeaders.write('GET / HTTP/1.1\r\nHost: x\r\nX-Slow: a');
+      const stalledBody = await openSocket(url);
+      const bodyReply = collect(stalledBody, 10_000);
+      stalledBody.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n12345');
+
+      expectEnvelope(parseRawReply(await headersReply), 408, 'REQUEST_TIMEOUT');
+      const body = parseRawReply(await bodyReply);
+      expectEnvelope(body, 408, 'REQUEST_TIMEOUT');
+      // the request id the app gave the request is the one in the reply
+      expect(body.body.error.request_id).toBe('slow-body-request');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
