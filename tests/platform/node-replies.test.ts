@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createHttpServer } from '../../server/src/platform/http/http-server.js';
+import { signedInUser } from '../support/accounts.js';
 import { collect, openSocket, parseRawReply, rawRequest, type RawReply } from '../support/raw-http.js';
 import { useTestServer } from '../support/suite.js';
 
@@ -74,6 +75,39 @@ describe('clients too slow', () => {
       expectEnvelope(body, 408, 'REQUEST_TIMEOUT');
       // the request id the app gave the request is the one in the reply
       expect(body.body.error.request_id).toBe('slow-body-request');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('an upload whose body stalls', () => {
+  it('gets 408 and leaves no storage intent, as an aborted one', async () => {
+    const user = await signedInUser(suite.server);
+    const started = new Date();
+    // the same app behind a server with a short idle limit
+    const server = createHttpServer(suite.server.riff.app, { idleTimeoutMs: 1_000 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const socket = await openSocket(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      const reply = collect(socket, 10_000);
+      const head = '--b\r\nContent-Disposition: form-data; name="file"; filename="stall.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF';
+      socket.write(
+        `POST /api/v1/tracks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${user.accessToken}\r\n` +
+          `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n${head}`,
+      );
+      const answered = parseRawReply(await reply);
+      expectEnvelope(answered, 408, 'REQUEST_TIMEOUT');
+      const db = suite.server.riff.database.db;
+      // intents made since the test began (on a shared database other files' uploads finish within the deadline too)
+      const recentIntents = () => db.selectFrom('storage_intents').select('key').where('created_at', '>=', started).execute();
+      const deadline = Date.now() + 5_000;
+      while ((await recentIntents()).length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await db.selectFrom('tracks').select('id').where('creator_id', '=', user.id).execute()).toEqual([]);
+      expect(await recentIntents()).toEqual([]);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -41,9 +41,12 @@ function describeClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer
   }
 }
 
-/** Writes an enveloped error straight to a socket the parser gave up on, then closes it. */
-function replyOnSocket(socket: Duplex, status: number, code: ErrorCode, message: string): void {
-  const requestId = randomUUID();
+/**
+ * Writes an enveloped error straight to the socket, then closes it. A request in flight is left to
+ * see its client go away (its response object untouched), as it would on an abort, so it cleans up
+ * the same way.
+ */
+function replyOnSocket(socket: Duplex, status: number, code: ErrorCode, message: string, requestId: string = randomUUID()): void {
   const body = envelope(code, message, requestId);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -52,19 +55,10 @@ function replyOnSocket(socket: Duplex, status: number, code: ErrorCode, message:
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
-/** Answers a request whose body has not all arrived (the app is still waiting for it), then closes its socket. */
-function replyInFlight(res: ServerResponse, socket: Duplex, status: number, code: ErrorCode, message: string): void {
-  const requestId = String(res.getHeader('X-Request-Id') ?? randomUUID());
-  const body = envelope(code, message, requestId);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'X-Request-Id': requestId,
-    Connection: 'close',
-  });
-  res.end(body);
-  setTimeout(() => socket.destroy(), LINGER_MS).unref();
-}
+const requestIdOf = (exchange: { res: ServerResponse } | undefined) => {
+  const id = exchange?.res.getHeader('X-Request-Id');
+  return typeof id === 'string' ? id : randomUUID();
+};
 
 /**
  * Creates the HTTP server with the service's limits, used by main.ts and the test server alike:
@@ -97,10 +91,7 @@ export function createHttpServer(handler?: RequestListener, options: HttpServerO
       return;
     }
     const [status, code, message] = describeClientError(error);
-    const exchange = inFlight.get(socket);
-    // the request timeout strikes with a request in flight: answer through its response
-    if (exchange) replyInFlight(exchange.res, socket, status, code, message);
-    else replyOnSocket(socket, status, code, message);
+    replyOnSocket(socket, status, code, message, requestIdOf(inFlight.get(socket)));
   });
 
   server.setTimeout(options.idleTimeoutMs ?? IDLE_TIMEOUT_MS, (socket: Duplex) => {
@@ -110,7 +101,7 @@ export function createHttpServer(handler?: RequestListener, options: HttpServerO
     if (!exchange) return;
     // the body is complete and the service is still working on the reply: not the client's fault
     if (exchange.req.complete && !exchange.res.headersSent) return;
-    if (!exchange.res.headersSent) replyInFlight(exchange.res, socket, 408, 'REQUEST_TIMEOUT', 'The request body stopped arriving');
+    if (!exchange.res.headersSent) replyOnSocket(socket, 408, 'REQUEST_TIMEOUT', 'The request body stopped arriving', requestIdOf(exchange));
     // a reply that has not moved for the whole period: the reader is gone or stalled
     else socket.destroy();
   });
