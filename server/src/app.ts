@@ -6,7 +6,7 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { contract, type RiffContract } from '@riff/contract';
 import type { Config } from './platform/config/config.js';
-import { openDatabase, migrateToLatest, type DatabaseHandle } from './platform/db/database.js';
+import { openDatabase, migrateWhenReachable, type DatabaseHandle } from './platform/db/database.js';
 import { createLogger, createHttpLogger } from './platform/logging/logger.js';
 import { errorMiddleware, notFoundMiddleware } from './platform/errors/error-middleware.js';
 import { createJsonBodyParser } from './platform/http/json-body.middleware.js';
@@ -82,7 +82,10 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
   const secretKey = await loadSecretKey(config.secretKey, config.dataDir);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   try {
-    await migrateToLatest(database.db);
+    // at start-up a database that is down is waited for (the boot app answers 503 meanwhile)
+    await migrateWhenReachable(database.db, (error, attempt) => {
+      if (attempt === 1 || attempt % 30 === 0) logger.warn({ err: error, attempt }, 'database unreachable: waiting for it');
+    });
   } catch (error) {
     await database.close();
     throw error;
@@ -90,7 +93,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
   const { db } = database;
   const mailer = overrides.mailer ?? createMailer(config.mail);
   const mail = createMailDispatcher(mailer, logger);
-  const limits = createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff' });
+  const limits = createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff', logger });
   const hasher = createPasswordHasher();
 
   const users = new UsersRepository(db);

@@ -1,7 +1,8 @@
-import { createServer, type RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config/config.js';
 import { createRiff } from './app.js';
 import { createBootApp } from './platform/http/boot-app.js';
+import { createHttpServer } from './platform/http/http-server.js';
 
 async function main(): Promise<void> {
   let config;
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   // Listen at once: /healthz and /docs answer while the database opens; the rest is 503 until ready.
   let handler: RequestListener = createBootApp();
   let stopping = false;
-  const server = createServer((req, res) => {
+  const server = createHttpServer((req, res) => {
     // while draining, every reply closes its connection so keep-alive clients do not hold us open
     if (stopping) res.setHeader('Connection', 'close');
     handler(req, res);

@@ -77,7 +77,13 @@ beforeAll(async () => {
     batch.forEach((id, index) => users.set(id, signedIn[index]!));
   }
 });
+/** Replies seen, by status: the summary a long run reports. */
+const statusCounts = new Map<number, number>();
+
 afterAll(async () => {
+  const total = [...statusCounts.values()].reduce((sum, count) => sum + count, 0);
+  const byStatus = [...statusCounts.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`);
+  console.warn(`fuzz: ${total} requests across ${plan.length} operation modes; statuses ${byStatus.join(' ')}`);
   await server?.close();
 });
 
@@ -171,6 +177,7 @@ async function runCase(operation: Operation, token: string | undefined, fuzz: Fu
     if (cause?.code === 'UND_ERR_INVALID_ARG') throw error;
     return record(`request failed: ${cause?.code ?? ''} ${cause?.message ?? String(error)}`.slice(0, 160), `${String(error)}\ncause: ${String(cause)}`);
   }
+  statusCounts.set(reply.status, (statusCounts.get(reply.status) ?? 0) + 1);
   if (VERBOSE) console.warn(`${reply.status} ${reply.via ?? fuzz.transport} ${built.method} ${clip(built.url, 200)} [${built.labels.join(', ')}] ${typeof built.body === 'string' ? clip(built.body, 200) : built.body ? '(multipart)' : ''}`);
   const problems = problemsWith(operation, built, reply);
   if (problems.length > 0) {

@@ -30,6 +30,7 @@ describe('system endpoints', () => {
     const reply = await request(other.baseUrl, 'GET', '/readyz');
     expect(reply.status).toBe(503);
     expect(reply.body.error.code).toBe('UNAVAILABLE');
+    expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
     await other.close().catch(() => undefined);
   });
 });

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRiff, type Riff, type RiffOverrides } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
+import { createHttpServer } from '../../server/src/platform/http/http-server.js';
 import { startPrismGate, type PrismGate } from './prism.js';
 
 export interface TestServer {
@@ -40,7 +41,7 @@ export function prismProxyEnabled(env: Record<string, string | undefined> = proc
  */
 export async function startTestServer(env: Record<string, string> = {}, overrides: RiffOverrides = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-test-'));
-  const server: Server = createServer();
+  const server: Server = createHttpServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const config = loadConfig({

@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@riff/contract';
-import { AppError } from '../../platform/errors/app-error.js';
+import { unavailable } from '../../platform/errors/app-error.js';
 import type { TokenSigner } from '../../platform/auth/token-signer.js';
 
 const s = initServer();
@@ -9,7 +9,7 @@ export function systemRoutes(deps: { ping(): Promise<boolean>; signer: TokenSign
   return s.router(contract.system, {
     health: async () => ({ status: 200, body: { status: 'ok' } }),
     ready: async () => {
-      if (!(await deps.ping())) throw new AppError('UNAVAILABLE', 'The database does not answer');
+      if (!(await deps.ping())) throw unavailable('The database does not answer', 2);
       return { status: 200, body: { status: 'ok' } };
     },
     jwks: async ({ res }) => {

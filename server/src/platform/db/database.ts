@@ -7,6 +7,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from '
 import pg from 'pg';
 import { migrations } from '../../../../migrations/index.js';
 import type { Database } from './database.schema.js';
+import { isDatabaseUnavailable } from './db-errors.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 export type Db = Kysely<Database>;
@@ -24,9 +25,20 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    // an idle client losing its server must not crash the process
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // a server that accepts no connection must not hold a request for long: it fails fast and answers 503
+      connectionTimeoutMillis: 3_000,
+      keepAlive: true,
+    });
+    // A client losing its server (PostgreSQL restarting) emits 'error': on the pool while idle, on the client
+    // itself while checked out. Either unhandled would crash the process; the query in flight fails on its own
+    // and the pool drops the broken client on release.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', ping: () => ping(db), close: () => db.destroy() };
   }
@@ -49,6 +61,22 @@ async function ping(db: Db): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Migrates once the database can be reached: at start-up a database that is down (or still starting)
+ * is waited for, with backoff, instead of ending the process. Any other failure is thrown.
+ */
+export async function migrateWhenReachable(db: Db, onWait: (error: unknown, attempt: number) => void = () => undefined): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateToLatest(db);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      onWait(error, attempt);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** Math.min(attempt, 5))));
+    }
   }
 }
 

@@ -29,3 +29,5 @@ export const notFound = (what = 'Resource') => new AppError('NOT_FOUND', `${what
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', message);
 export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests') =>
   new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+export const unavailable = (message = 'The service is unavailable for a moment', retryAfterSeconds = 1) =>
+  new AppError('UNAVAILABLE', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ZodError } from 'zod';
-import { AppError, type ValidationIssue } from './app-error.js';
+import { isDatabaseUnavailable } from '../db/db-errors.js';
+import { AppError, unavailable, type ValidationIssue } from './app-error.js';
 import { describeIssue, summarize } from './validation-messages.js';
 
 const SECRET_FIELD = /pass|token|secret|code|key/i;
@@ -91,7 +92,10 @@ export function toAppError(error: unknown, req: Parameters<RequestHandler>[0]): 
     return new AppError('VALIDATION_FAILED', 'The request contains characters that cannot be stored');
   }
   if (error instanceof RequestValidationError) return fromRequestValidation(error, req);
-  if (error && typeof error === 'object') return fromHttpError(error as HttpLikeError);
+  const httpError = error && typeof error === 'object' ? fromHttpError(error as HttpLikeError) : undefined;
+  if (httpError) return httpError;
+  // checked after the body parsers' errors, so a client hanging up stays a 400 and is not taken for an outage
+  if (isDatabaseUnavailable(error)) return unavailable('The database is unavailable for a moment; retry shortly', 2);
   return undefined;
 }
 
@@ -100,6 +104,8 @@ export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => 
   const appError = toAppError(error, req) ?? new AppError('INTERNAL', 'Something went wrong on our side');
   if (appError.code === 'INTERNAL') {
     req.log.error({ err: error }, 'unhandled error');
+  } else if (appError.code === 'UNAVAILABLE' && !(error instanceof AppError)) {
+    req.log.warn({ err: error }, 'a dependency is unavailable');
   }
   if (res.headersSent) {
     res.destroy();

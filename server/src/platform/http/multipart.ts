@@ -91,7 +91,9 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
       void settled.then(() => reject(error));
     };
 
-    parser.on('field', (name, value, info) => {
+    parser.on('field', (name: string | undefined, value, info) => {
+      // a part whose Content-Disposition has no name: busboy gives it no name (reading one would crash the process)
+      if (name === undefined) return fail(new AppError('VALIDATION_FAILED', 'A form part has no name', { details: [{ field: '', message: 'every part needs a name', value: '' }] }));
       if (info.valueTruncated) return fail(new AppError('VALIDATION_FAILED', `Field ${name} is too long`, { details: [{ field: name, message: 'too long', value: '' }] }));
       if (value.includes('\u0000') || name.includes('\u0000')) {
         return fail(new AppError('VALIDATION_FAILED', 'The request contains a NUL character', { details: [{ field: name, message: 'must not contain NUL characters', value: '' }] }));
