@@ -227,7 +227,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('sessions survive a restart',
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+    // two servers start one after the other (each migrates its embedded database, each behind its Prism gate)
+  }, 90_000);
 });
 
 describe.runIf(Boolean(process.env.DATABASE_URL))('two instances', () => {
