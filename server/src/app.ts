@@ -19,7 +19,7 @@ import { createSecretBox } from './platform/auth/secret-box.js';
 import { loadSecretKey } from './platform/auth/secret-key.js';
 import { createTokenSigner, loadPrivateKey } from './platform/auth/token-signer.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
-import { createMailDispatcher } from './platform/mail/mail-dispatcher.js';
+import { createMailQueue } from './platform/mail/mail-queue.js';
 import { createRateLimits } from './platform/rate-limit/rate-limiter.js';
 import { requestLimitMiddleware } from './platform/rate-limit/request-limit.middleware.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -41,7 +41,7 @@ import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createLocalStorage } from './platform/storage/local-storage.js';
 import { createS3Storage } from './platform/storage/s3-storage.js';
 import type { ObjectStorage } from './platform/storage/object-storage.js';
-import { startPeriodicJob } from './platform/jobs/periodic-job.js';
+import { createJobQueue, type JobQueue } from './platform/jobs/job-queue.js';
 import { TracksRepository } from './modules/tracks/tracks.repository.js';
 import { UploadSessionsRepository } from './modules/tracks/upload-sessions.repository.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
@@ -53,9 +53,10 @@ export interface Riff {
   database: DatabaseHandle;
   logger: Logger;
   storage: ObjectStorage;
+  jobs: JobQueue;
   /** Runs the upload cleanup now (it also runs every CLEANUP_INTERVAL_SECONDS). */
   cleanup(): Promise<{ sessions: number; objects: number }>;
-  /** Releases everything the app holds: pending mail, rate-limit connections, the database. */
+  /** Releases everything the app holds: running jobs, rate-limit connections, the database. */
   close(): Promise<void>;
 }
 
@@ -66,6 +67,8 @@ export interface RiffOverrides {
   storage?: ObjectStorage;
   /** Prefix for rate-limit keys, so several apps can share one Redis without sharing counters. */
   rateLimitPrefix?: string;
+  /** Schema of the job queue's tables, so several apps can share one database without sharing jobs. */
+  jobsSchema?: string;
 }
 
 const MINUTE = 60;
@@ -88,7 +91,8 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
   }
   const { db } = database;
   const mailer = overrides.mailer ?? createMailer(config.mail);
-  const mail = createMailDispatcher(mailer, logger);
+  const jobs = createJobQueue(db, logger, { concurrency: config.workerConcurrency, schema: overrides.jobsSchema });
+  const mail = createMailQueue(jobs, mailer, createSecretBox(deriveKey(secretKey, 'job-data')));
   const limits = createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff' });
   const hasher = createPasswordHasher();
 
@@ -144,7 +148,8 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     limits: config.uploads,
     logger,
   });
-  const cleanupJob = startPeriodicJob('upload-cleanup', config.cleanupIntervalMs, () => uploads.cleanup(), logger);
+  jobs.define({ name: 'uploads.cleanup', retryLimit: 0, expireInSeconds: 60 * 60, handle: async () => void (await uploads.cleanup()) });
+  jobs.every('uploads.cleanup', config.cleanupIntervalMs);
 
   const usersService = new UsersService({
     db,
@@ -158,6 +163,8 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     clock,
     tracks: tracksService,
   });
+
+  await jobs.start();
 
   const app = express();
   app.disable('x-powered-by');
@@ -202,10 +209,10 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     database,
     logger,
     storage,
+    jobs,
     cleanup: () => uploads.cleanup(),
     async close() {
-      await cleanupJob.stop();
-      await mail.drain();
+      await jobs.stop(config.shutdownTimeoutMs);
       await mailer.close();
       await limits.close();
       await database.close();
