@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as accounts from './0001-accounts.js';
 import * as social from './0002-social.js';
 import * as tracks from './0003-tracks.js';
+import * as events from './0004-events.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-social': social,
   '0003-tracks': tracks,
+  '0004-events': events,
 };

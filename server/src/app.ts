@@ -20,7 +20,7 @@ import { createSecretBox } from './platform/auth/secret-box.js';
 import { loadSecretKey } from './platform/auth/secret-key.js';
 import { createTokenSigner, loadPrivateKey } from './platform/auth/token-signer.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
-import { createMailDispatcher } from './platform/mail/mail-dispatcher.js';
+import { createMailQueue } from './platform/mail/mail-queue.js';
 import { createRateLimits } from './platform/rate-limit/rate-limiter.js';
 import { requestLimitMiddleware } from './platform/rate-limit/request-limit.middleware.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -42,7 +42,7 @@ import { auditRoutes } from './modules/audit/audit.routes.js';
 import { createLocalStorage } from './platform/storage/local-storage.js';
 import { createS3Storage } from './platform/storage/s3-storage.js';
 import type { ObjectStorage } from './platform/storage/object-storage.js';
-import { startPeriodicJob } from './platform/jobs/periodic-job.js';
+import { createJobQueue, type JobQueue } from './platform/jobs/job-queue.js';
 import { TracksRepository } from './modules/tracks/tracks.repository.js';
 import { UploadSessionsRepository } from './modules/tracks/upload-sessions.repository.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
@@ -54,9 +54,10 @@ export interface Riff {
   database: DatabaseHandle;
   logger: Logger;
   storage: ObjectStorage;
+  jobs: JobQueue;
   /** Runs the upload cleanup now (it also runs every CLEANUP_INTERVAL_SECONDS). */
   cleanup(): Promise<{ sessions: number; objects: number }>;
-  /** Releases everything the app holds: pending mail, rate-limit connections, the database. */
+  /** Releases everything the app holds: running jobs, rate-limit connections, the database. */
   close(): Promise<void>;
 }
 
@@ -67,6 +68,8 @@ export interface RiffOverrides {
   storage?: ObjectStorage;
   /** Prefix for rate-limit keys, so several apps can share one Redis without sharing counters. */
   rateLimitPrefix?: string;
+  /** Schema of the job queue's tables, so several apps can share one database without sharing jobs. */
+  jobsSchema?: string;
 }
 
 const MINUTE = 60;
@@ -92,7 +95,8 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
   }
   const { db } = database;
   const mailer = overrides.mailer ?? createMailer(config.mail);
-  const mail = createMailDispatcher(mailer, logger);
+  const jobs = createJobQueue(db, logger, { concurrency: config.workerConcurrency, schema: overrides.jobsSchema });
+  const mail = createMailQueue(jobs, mailer, createSecretBox(deriveKey(secretKey, 'job-data')));
   const limits = createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff', logger });
   const hasher = createPasswordHasher();
 
@@ -148,7 +152,8 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     limits: config.uploads,
     logger,
   });
-  const cleanupJob = startPeriodicJob('upload-cleanup', config.cleanupIntervalMs, () => uploads.cleanup(), logger);
+  jobs.define({ name: 'uploads.cleanup', retryLimit: 0, expireInSeconds: 60 * 60, handle: async () => void (await uploads.cleanup()) });
+  jobs.every('uploads.cleanup', config.cleanupIntervalMs);
 
   const usersService = new UsersService({
     db,
@@ -162,6 +167,8 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     clock,
     tracks: tracksService,
   });
+
+  await jobs.start();
 
   const app = express();
   app.disable('x-powered-by');
@@ -209,12 +216,12 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     database,
     logger,
     storage,
+    jobs,
     cleanup: () => uploads.cleanup(),
     async close() {
-      await cleanupJob.stop();
       // uploads cut off by the shutdown remove their partial files while the database is still there
       await uploads.drain();
-      await mail.drain();
+      await jobs.stop(config.shutdownTimeoutMs);
       await mailer.close();
       await limits.close();
       await database.close();

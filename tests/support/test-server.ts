@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { createRiff, type Riff, type RiffOverrides } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
 import { createHttpServer } from '../../server/src/platform/http/http-server.js';
@@ -20,6 +21,8 @@ export interface TestServer {
   origin: string;
   dataDir: string;
   outboxDir: string;
+  /** Schema of this app's own job queue. */
+  jobsSchema: string;
   riff: Riff;
   close(): Promise<void>;
 }
@@ -55,12 +58,14 @@ export async function startTestServer(env: Record<string, string> = {}, override
     ...env,
   });
   const directUrl = `http://127.0.0.1:${port}`;
+  // test files share one PostgreSQL database: each app gets its own job queue, so one app's mail is not sent by another
+  const jobsSchema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
   // Prism starts while the app migrates its database; it forwards only once asked to.
   const starting = prismProxyEnabled({ ...process.env, ...env }) ? startPrismGate({ upstream: directUrl }) : undefined;
   starting?.catch(() => undefined);
   let riff: Riff;
   try {
-    riff = await createRiff(config, { rateLimitPrefix: `test-${randomUUID()}`, ...overrides });
+    riff = await createRiff(config, { rateLimitPrefix: `test-${randomUUID()}`, jobsSchema, ...overrides });
   } catch (error) {
     await (await starting?.catch(() => undefined))?.close();
     server.close();
@@ -82,11 +87,14 @@ export async function startTestServer(env: Record<string, string> = {}, override
     origin: directUrl,
     dataDir,
     outboxDir: config.mail.outboxDir,
+    jobsSchema,
     riff,
     async close() {
       await prism?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await riff.jobs.stop(5000);
+      if (riff.database.kind === 'postgres') await sql.raw(`drop schema if exists ${jobsSchema} cascade`).execute(riff.database.db).catch(() => undefined);
       await riff.close();
       await rm(dataDir, { recursive: true, force: true });
       const unreported = prism?.violations.filter((violation) => !violation.reported) ?? [];

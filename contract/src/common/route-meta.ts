@@ -35,7 +35,15 @@ export function requiredScope(method: string): Exclude<ApiKeyScope, 'admin'> {
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
 }
 
-export function routeMeta(route: { metadata?: unknown }): RouteMeta {
+/**
+ * The route's auth metadata. There is no default: a route that declares none fails when the
+ * server registers it and when openapi.json is generated, so a forgotten tag cannot fail open.
+ */
+export function routeMeta(route: { metadata?: unknown; method?: string; path?: string }): RouteMeta {
   const meta = route.metadata as Partial<RouteMeta> | undefined;
-  return { auth: meta?.auth ?? 'public', apiKey: meta?.apiKey ?? false, refreshCookie: meta?.refreshCookie ?? false };
+  const auth = meta?.auth;
+  if (auth !== 'public' && auth !== 'optional' && auth !== 'user' && auth !== 'stream') {
+    throw new Error(`route ${route.method ?? ''} ${route.path ?? ''} declares no auth metadata (metadata.auth: public, optional, user or stream)`);
+  }
+  return { auth, apiKey: meta?.apiKey ?? false, refreshCookie: meta?.refreshCookie ?? false };
 }

@@ -6,7 +6,7 @@ import { AppError, rateLimited } from '../../platform/errors/app-error.js';
 import type { PasswordHasher } from '../../platform/auth/password-hasher.js';
 import { randomToken, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { TokenSigner } from '../../platform/auth/token-signer.js';
-import type { MailDispatcher } from '../../platform/mail/mail-dispatcher.js';
+import type { MailQueue } from '../../platform/mail/mail-queue.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import type { RequestContext } from '../../platform/http/request-context.js';
@@ -43,7 +43,7 @@ export interface AuthServiceDeps {
   twoFactor: TwoFactorService;
   hasher: PasswordHasher;
   signer: TokenSigner;
-  mail: MailDispatcher;
+  mail: MailQueue;
   clock: Clock;
   limits: AuthLimits;
   appBaseUrl: string;
@@ -82,13 +82,13 @@ export class AuthService {
         }, trx);
         await this.deps.auth.replaceEmailToken(created.id, 'verify_email', sha256Hex(token), new Date(now.getTime() + VERIFICATION_TTL_MS), trx);
         await this.deps.audit.record({ userId: created.id, action: 'auth.register', resource: 'user', resourceId: created.id }, context, trx);
+        await this.deps.mail.send(verificationMail(input.email, created.username, this.deps.appBaseUrl, token), { transaction: trx });
         return created;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'An account with this email or username already exists');
       throw error;
     }
-    this.deps.mail.dispatch(verificationMail(input.email, user.username, this.deps.appBaseUrl, token));
     return {
       user: toUserResponse(user),
       verification_required: true as const,
@@ -171,7 +171,7 @@ export class AuthService {
       const token = randomToken();
       await this.deps.auth.replaceEmailToken(user.id, 'verify_email', sha256Hex(token), new Date(this.deps.clock.now().getTime() + VERIFICATION_TTL_MS));
       await this.deps.audit.record({ userId: user.id, action: 'auth.verification_resent', resource: 'user', resourceId: user.id }, context);
-      this.deps.mail.dispatch(verificationMail(email, user.username, this.deps.appBaseUrl, token));
+      await this.deps.mail.send(verificationMail(email, user.username, this.deps.appBaseUrl, token));
     }
     return { message: GENERIC_RESEND_MESSAGE };
   }
@@ -194,7 +194,7 @@ export class AuthService {
       const token = randomToken();
       await this.deps.auth.replaceEmailToken(user.id, 'password_reset', sha256Hex(token), new Date(this.deps.clock.now().getTime() + RESET_TTL_MS));
       await this.deps.audit.record({ userId: user.id, action: 'auth.password_reset_requested', resource: 'user', resourceId: user.id }, context);
-      this.deps.mail.dispatch(passwordResetMail(email, user.username, this.deps.appBaseUrl, token));
+      await this.deps.mail.send(passwordResetMail(email, user.username, this.deps.appBaseUrl, token));
     }
     return { message: GENERIC_RESET_MESSAGE };
   }
@@ -248,8 +248,8 @@ export class AuthService {
         context,
         trx,
       );
+      if (user.email) await this.deps.mail.send(passwordChangedMail(user.email, user.username, now), { transaction: trx });
     });
-    if (user.email) this.deps.mail.dispatch(passwordChangedMail(user.email, user.username, now));
     return {
       message: keepFamily
         ? 'Password changed. Every other session has been signed out; refresh your access token to continue.'

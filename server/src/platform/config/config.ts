@@ -72,6 +72,8 @@ const EnvSchema = z.object({
   QUOTA_BYTES: integer(10 * GiB, 0),
   UPLOAD_SESSION_TTL_HOURS: integer(24, 1),
   CLEANUP_INTERVAL_SECONDS: integer(600, 0),
+  WORKERS: z.enum(['0', '1']).default('1'),
+  WORKER_CONCURRENCY: integer(2, 1),
 });
 
 export type Config = ReturnType<typeof resolveConfig>;
@@ -145,5 +147,7 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     },
     /** 0 turns the periodic cleanup off (it can still be run on demand). */
     cleanupIntervalMs: env.CLEANUP_INTERVAL_SECONDS * 1000,
+    /** Jobs this process runs at once: 0 with WORKERS=0 (an API-only process). */
+    workerConcurrency: env.WORKERS === '0' ? 0 : env.WORKER_CONCURRENCY,
   };
 }

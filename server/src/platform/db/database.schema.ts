@@ -186,6 +186,15 @@ export interface StorageIntentsTable {
   created_at: CreatedAt;
 }
 
+export interface DomainEventsTable {
+  id: Generated<string>;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  actor_id: string | null;
+  request_id: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   email_tokens: EmailTokensTable;
@@ -201,6 +210,7 @@ export interface Database {
   upload_sessions: UploadSessionsTable;
   upload_chunks: UploadChunksTable;
   storage_intents: StorageIntentsTable;
+  domain_events: DomainEventsTable;
 }
 
 export type TrackRow = Selectable<TracksTable>;

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, Results } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -40,7 +40,12 @@ class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PGlite) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
+    // A raw text without values may hold several statements (pg-boss's schema and maintenance
+    // scripts): only the simple protocol takes those, as node-pg does for a query without values.
+    const result =
+      compiled.parameters.length === 0 && compiled.query.kind === 'RawNode'
+        ? lastResult<R>(await this.pglite.exec(compiled.sql))
+        : await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
     const affected = result.affectedRows;
     return {
       rows: result.rows,
@@ -52,6 +57,10 @@ class PGliteConnection implements DatabaseConnection {
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries are not supported on PGlite');
   }
+}
+
+function lastResult<R>(results: Results[]): Results<R> {
+  return (results[results.length - 1] ?? { rows: [], fields: [] }) as Results<R>;
 }
 
 class PGliteDriver implements Driver {

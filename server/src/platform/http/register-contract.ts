@@ -1,6 +1,7 @@
 import type { Express, RequestHandler } from 'express';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints } from '@ts-rest/express';
+import { routeMeta } from '@riff/contract';
 import { pathValues } from '../errors/error-middleware.js';
 
 /** Keeps the path values for error replies: Express empties req.params once the route is left. */
@@ -50,6 +51,8 @@ export function registerContract(
   middleware: RequestHandler[],
 ): void {
   const pairs = flatten(contract, implementation).sort((a, b) => compareRoutes(a.route, b.route));
+  // every route says how it is authenticated before anything is served
+  for (const { route } of pairs) routeMeta(route);
   for (const { route, implementation: impl } of pairs) {
     createExpressEndpoints({ route }, { route: impl } as never, app, {
       logInitialization: false,

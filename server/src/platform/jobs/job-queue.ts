@@ -1,0 +1,229 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import { sqlExecutor, type QueryRunner } from './sql-executor.js';
+
+/** One kind of job: its name, what it does, and how hard to try. */
+export interface JobType<T extends object = object> {
+  name: string;
+  handle(data: T, job: { id: string; attempt: number }): Promise<void>;
+  /** Attempts after the first (default 5), spaced by exponential backoff from `retryDelaySeconds` (default 5). */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /**
+   * The lease: a job still active after this long is taken as dead (its process was killed)
+   * and runs again. Longer than the job can take (default 15 minutes).
+   */
+  expireInSeconds?: number;
+}
+
+export interface EnqueueOptions {
+  /** A transaction: the job exists only if it commits. */
+  transaction?: QueryRunner;
+  /** At most one job with this key per `singletonSeconds` (a periodic job across instances). */
+  singletonKey?: string;
+  singletonSeconds?: number;
+}
+
+export interface JobQueueOptions {
+  /** Jobs run at once by this process; 0 runs none (the queue only takes jobs in). */
+  concurrency: number;
+  /** How often an idle worker looks for jobs enqueued by other processes. */
+  pollIntervalMs?: number;
+  /** How often expired leases are recovered and old jobs removed (pg-boss maintenance). */
+  maintenanceIntervalSeconds?: number;
+  /** Database schema of the queue's tables (default riff_jobs); tests give each app its own. */
+  schema?: string;
+}
+
+export interface JobQueue {
+  /** Declares a job type; only declared types can be enqueued and run. Before start(). */
+  define<T extends object>(job: JobType<T>): void;
+  enqueue<T extends object>(name: string, data: T, options?: EnqueueOptions): Promise<void>;
+  /** Enqueues `name` every `intervalMs` from every process running workers; one job per interval across them. */
+  every(name: string, intervalMs: number): void;
+  /** Creates the queues (and pg-boss's schema on first use) and starts the workers. */
+  start(): Promise<void>;
+  /** Runs every job of this process's types that is due now, here, until none is left: for tests and scripts. */
+  runDue(): Promise<number>;
+  /** Stops taking jobs and waits up to `timeoutMs` for the running ones; the rest stay queued. */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+interface FetchedJob {
+  id: string;
+  data: object;
+  retryCount: number;
+}
+
+export function createJobQueue(db: QueryRunner, logger: Logger, options: JobQueueOptions): JobQueue {
+  const boss = new PgBoss({
+    db: sqlExecutor(db),
+    schema: options.schema ?? 'riff_jobs',
+    supervise: options.concurrency > 0,
+    schedule: false,
+    migrate: true,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
+    // completed jobs are kept a day for inspection, then deleted with their data
+    archiveCompletedAfterSeconds: 60 * 60,
+    deleteAfterDays: 1,
+  });
+  boss.on('error', (error: unknown) => logger.error({ err: error }, 'job queue maintenance failed'));
+
+  const types = new Map<string, JobType>();
+  const periodic: { name: string; intervalMs: number }[] = [];
+  const timers: NodeJS.Timeout[] = [];
+  const running = new Set<Promise<void>>();
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  let started = false;
+  let stopping = false;
+  let wake: (() => void) | undefined;
+  let loop: Promise<void> | undefined;
+  let rotation = 0;
+  let stopped: Promise<void> | undefined;
+
+  const nudge = () => {
+    wake?.();
+  };
+
+  async function fetchNext(): Promise<{ type: JobType; job: FetchedJob } | undefined> {
+    const names = [...types.keys()];
+    for (let i = 0; i < names.length; i++) {
+      const type = types.get(names[(rotation + i) % names.length]!)!;
+      const [job] = (await boss.fetch(type.name, { batchSize: 1, includeMetadata: true })) as unknown as FetchedJob[];
+      if (job) {
+        rotation = (rotation + i + 1) % names.length;
+        return { type, job };
+      }
+    }
+    return undefined;
+  }
+
+  async function run(type: JobType, job: FetchedJob): Promise<void> {
+    try {
+      await type.handle(job.data, { id: job.id, attempt: job.retryCount + 1 });
+      await boss.complete(type.name, job.id);
+    } catch (error) {
+      logger.error({ err: error, job: type.name, jobId: job.id, attempt: job.retryCount + 1 }, 'job failed');
+      await boss
+        .fail(type.name, job.id, { message: error instanceof Error ? error.message : String(error) })
+        .catch((failError: unknown) => logger.error({ err: failError, job: type.name }, 'could not record a failed job'));
+    }
+  }
+
+  function launch(type: JobType, job: FetchedJob): void {
+    const work = run(type, job).finally(() => {
+      running.delete(work);
+      nudge();
+    });
+    running.add(work);
+  }
+
+  async function work(): Promise<void> {
+    while (!stopping) {
+      try {
+        while (!stopping && running.size < options.concurrency) {
+          const next = await fetchNext();
+          if (!next) break;
+          launch(next.type, next.job);
+        }
+      } catch (error) {
+        logger.error({ err: error }, 'could not fetch jobs');
+      }
+      if (stopping) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollIntervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  }
+
+  async function enqueue(name: string, data: object, enqueueOptions: EnqueueOptions = {}): Promise<void> {
+    if (!types.has(name)) throw new Error(`unknown job type ${name}`);
+    await boss.send(name, data, {
+      ...(enqueueOptions.transaction ? { db: sqlExecutor(enqueueOptions.transaction) } : {}),
+      ...(enqueueOptions.singletonKey ? { singletonKey: enqueueOptions.singletonKey } : {}),
+      ...(enqueueOptions.singletonSeconds ? { singletonSeconds: enqueueOptions.singletonSeconds } : {}),
+    });
+    // in a transaction the job is not visible yet: the next poll finds it once committed
+    if (!enqueueOptions.transaction) nudge();
+  }
+
+  async function shutDown(timeoutMs: number): Promise<void> {
+    stopping = true;
+    for (const timer of timers) clearInterval(timer);
+    nudge();
+    await loop;
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...running]),
+      new Promise<void>((resolve) => {
+        timeout = setTimeout(() => {
+          logger.warn({ jobs: running.size }, 'jobs still running at shutdown: they run again once their lease expires');
+          resolve();
+        }, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timeout);
+    if (started) await boss.stop({ graceful: false, wait: true, close: false });
+  }
+
+  return {
+    define(type) {
+      if (started) throw new Error(`job type ${type.name} declared after the queue started`);
+      if (types.has(type.name)) throw new Error(`job type ${type.name} declared twice`);
+      types.set(type.name, type as JobType);
+    },
+
+    enqueue,
+
+    every(name, intervalMs) {
+      periodic.push({ name, intervalMs });
+    },
+
+    async start() {
+      await boss.start();
+      for (const type of types.values()) {
+        await boss.createQueue(type.name, {
+          name: type.name,
+          retryLimit: type.retryLimit ?? 5,
+          retryDelay: type.retryDelaySeconds ?? 5,
+          retryBackoff: true,
+          expireInSeconds: type.expireInSeconds ?? 15 * 60,
+        });
+      }
+      started = true;
+      if (options.concurrency <= 0) return;
+      for (const { name, intervalMs } of periodic) {
+        if (intervalMs <= 0) continue;
+        const seconds = Math.max(1, Math.round(intervalMs / 1000));
+        const tick = () =>
+          void enqueue(name, {}, { singletonKey: name, singletonSeconds: seconds }).catch((error: unknown) =>
+            logger.error({ err: error, job: name }, 'could not schedule a periodic job'),
+          );
+        const timer = setInterval(tick, intervalMs);
+        timer.unref();
+        timers.push(timer);
+      }
+      loop = work();
+    },
+
+    async runDue() {
+      let count = 0;
+      for (;;) {
+        const next = await fetchNext();
+        if (!next) return count;
+        await run(next.type, next.job);
+        count++;
+      }
+    },
+
+    stop(timeoutMs) {
+      stopped ??= shutDown(timeoutMs);
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { createLogger } from '../../server/src/platform/logging/logger.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
+import { createJobQueue, type JobQueue, type JobType } from '../../server/src/platform/jobs/job-queue.js';
+import { register } from '../support/accounts.js';
+import { readOutbox, waitForMail } from '../support/mail.js';
+import { startTestServer } from '../support/test-server.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const logger = createLogger('silent');
+const databaseUrl = process.env.DATABASE_URL;
+const cleanups: (() => Promise<unknown>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A place for a queue: a PGlite folder, or a schema of its own on the PostgreSQL server under test. */
+async function queuePlace() {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-jobs-'));
+  const schema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  return { dataDir, schema };
+}
+
+async function open(place: { dataDir: string; schema: string }): Promise<DatabaseHandle> {
+  const database = await openDatabase({ databaseUrl, dataDir: place.dataDir });
+  cleanups.push(async () => {
+    if (database.kind === 'postgres') await sql.raw(`drop schema if exists ${place.schema} cascade`).execute(database.db);
+    await database.close();
+  });
+  return database;
+}
+
+function queue(database: DatabaseHandle, schema: string, types: JobType<{ n: number }>[], concurrency = 2): JobQueue {
+  const jobs = createJobQueue(database.db, logger, { concurrency, schema, pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
+  for (const type of types) jobs.define(type);
+  cleanups.push(() => jobs.stop(5000));
+  return jobs;
+}
+
+describe('the job queue', () => {
+  it('runs a job again after its worker process was killed with SIGKILL mid-job', async () => {
+    const place = await queuePlace();
+    const marker = path.join(place.dataDir, 'marker.log');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'tests/platform/fixtures/job-worker.ts'], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: place.dataDir, JOBS_SCHEMA: place.schema, MARKER_FILE: marker },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    cleanups.push(async () => {
+      child.kill('SIGKILL');
+      await exited;
+    });
+    const started = await until('the job started in the child', async () => (await readFile(marker, 'utf8').catch(() => '')) || undefined, 60_000);
+    expect(JSON.parse(started)).toMatchObject({ pid: child.pid, n: 7, attempt: 1 });
+    child.kill('SIGKILL');
+    await exited;
+
+    const database = await open(place);
+    const done: { n: number; attempt: number }[] = [];
+    const jobs = queue(database, place.schema, [
+      { name: 'test.work', expireInSeconds: 1, retryDelaySeconds: 1, handle: async (data, job) => void done.push({ n: data.n, attempt: job.attempt }) },
+    ]);
+    await jobs.start();
+    await until('the job ran again after restart', async () => (done.length > 0 ? true : undefined));
+    expect(done).toEqual([{ n: 7, attempt: 2 }]);
+  });
+
+  it('retries a failed job with backoff and runs it to completion once', async () => {
+    const place = await queuePlace();
+    const database = await open(place);
+    const attempts: number[] = [];
+    let completedAt = 0;
+    const jobs = queue(database, place.schema, [
+      {
+        name: 'test.flaky',
+        retryDelaySeconds: 1,
+        handle: async (_data, job) => {
+          attempts.push(Date.now());
+          if (job.attempt === 1) throw new Error('the first attempt fails');
+          completedAt = Date.now();
+        },
+      },
+    ]);
+    await jobs.start();
+    await jobs.enqueue('test.flaky', { n: 1 });
+    await until('the retry succeeded', async () => (completedAt ? true : undefined));
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(900);
+  });
+
+  it('enqueues in a transaction only if it commits', async () => {
+    const place = await queuePlace();
+    const database = await open(place);
+    const seen: number[] = [];
+    const jobs = queue(database, place.schema, [{ name: 'test.tx', handle: async (data) => void seen.push(data.n) }], 0);
+    await jobs.start();
+    await database.db.transaction().execute(async (trx) => jobs.enqueue('test.tx', { n: 1 }, { transaction: trx }));
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await jobs.enqueue('test.tx', { n: 2 }, { transaction: trx });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await jobs.runDue()).toBe(1);
+    expect(seen).toEqual([1]);
+  });
+
+  it.skipIf(!databaseUrl)('never runs one job twice at once across two instances, and runs each once', async () => {
+    const place = await queuePlace();
+    const runs: { n: number; instance: string; start: number; end: number }[] = [];
+    const active = new Set<number>();
+    let overlaps = 0;
+    const instance = (name: string): JobType<{ n: number }> => ({
+      name: 'test.shared',
+      handle: async (data) => {
+        if (active.has(data.n)) overlaps++;
+        active.add(data.n);
+        const start = Date.now();
+        await new Promise((resolve) => setTimeout(resolve, 5 + (data.n % 7) * 3));
+        active.delete(data.n);
+        runs.push({ n: data.n, instance: name, start, end: Date.now() });
+      },
+    });
+    // two instances: separate pools that share only the database
+    const first = queue(await open(place), place.schema, [instance('a')], 4);
+    const second = queue(await open(place), place.schema, [instance('b')], 4);
+    await first.start();
+    await second.start();
+    const count = 60;
+    for (let n = 0; n < count; n++) await (n % 2 ? first : second).enqueue('test.shared', { n });
+    await until('every job ran', async () => (runs.length >= count ? true : undefined), 30_000);
+    expect(overlaps).toBe(0);
+    expect(runs.map((run) => run.n).sort((x, y) => x - y)).toEqual([...Array(count).keys()]);
+    expect(new Set(runs.map((run) => run.instance))).toEqual(new Set(['a', 'b']));
+  });
+});
+
+describe('mail through the job queue', () => {
+  it('with WORKERS=0 the API queues mail and sends none; a worker sends it, stored encrypted meanwhile', async () => {
+    const server = await startTestServer({ WORKERS: '0', RIFF_TEST_PRISM_PROXY: '0' });
+    cleanups.push(() => server.close());
+    const user = await register(server);
+    expect(await readOutbox(server.outboxDir)).toEqual([]);
+    const queued = await sql<{ data: unknown }>`select data from ${sql.table(`${server.jobsSchema}.job`)} where name = 'mail.send'`.execute(server.riff.database.db);
+    expect(queued.rows).toHaveLength(1);
+    expect(JSON.stringify(queued.rows[0]!.data)).not.toContain(user.email);
+
+    expect(await server.riff.jobs.runDue()).toBe(1);
+    const mail = await waitForMail(server.outboxDir, user.email, 'verify-email');
+    expect(mail.text).toMatch(/verify-email\?token=/);
+  });
+});

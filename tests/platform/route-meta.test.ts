@@ -1,0 +1,36 @@
+import express from 'express';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { contract, routeMeta } from '@riff/contract';
+import { registerContract } from '../../server/src/platform/http/register-contract.js';
+
+const c = initContract();
+const handler = async () => ({ status: 200 as const, body: { ok: true } });
+
+describe('route auth metadata', () => {
+  it('a route without auth metadata cannot be served: registering it fails, naming the route', () => {
+    const forgotten = c.router({
+      tagged: { method: 'GET', path: '/tagged', responses: { 200: z.object({ ok: z.boolean() }) }, metadata: { auth: 'public', apiKey: false } },
+      untagged: { method: 'GET', path: '/untagged', responses: { 200: z.object({ ok: z.boolean() }) } },
+    });
+    expect(() => registerContract(express(), forgotten, { tagged: handler, untagged: handler }, [])).toThrow(
+      /GET \/untagged declares no auth metadata/,
+    );
+  });
+
+  it('a route with an auth value outside the four kinds is refused too', () => {
+    const odd = c.router({
+      odd: { method: 'POST', path: '/odd', body: null, responses: { 200: z.object({ ok: z.boolean() }) }, metadata: { auth: 'admin' } },
+    });
+    expect(() => registerContract(express(), odd, { odd: handler }, [])).toThrow(/POST \/odd declares no auth metadata/);
+  });
+
+  it('every route of the contract declares its auth', () => {
+    const walk = (router: object): string[] =>
+      Object.values(router).flatMap((value: { method?: string; path?: string }) =>
+        value.method && value.path ? [`${value.method} ${value.path} ${routeMeta(value).auth}`] : walk(value),
+      );
+    expect(walk(contract).length).toBeGreaterThan(50);
+  });
+});
