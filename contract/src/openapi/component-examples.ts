@@ -140,7 +140,7 @@ const lyrics = {
   ],
   updated_at: UPDATED,
 };
-const quota = { used_bytes: 8_563_200, limit_bytes: 524_288_000, remaining_bytes: 515_724_800, track_count: 1 };
+const quota = { used_bytes: 8_563_200, reserved_bytes: 4_194_304, limit_bytes: 524_288_000, remaining_bytes: 511_530_496, track_count: 1 };
 const password = 'correct-horse-battery-staple';
 
 export const COMPONENT_EXAMPLES: Record<string, unknown> = {
@@ -220,6 +220,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   UserSuggestions: { users: [profile] },
   Pagination: onePage(1),
   UpdateProfileRequest: { bio: 'Producer and synth collector from Leeds.', location: 'Leeds, UK', social_links: { bandcamp: 'https://miralane.bandcamp.com' } },
+  PasswordChangeRequest: { current_password: password, password: 'a new and longer passphrase', password_confirmation: 'a new and longer passphrase' },
   DeleteAccountRequest: { confirm_text: 'DELETE', password, reason: 'Moving to another service', keep_public_tracks: false },
   ProfileCompletion: {
     percentage: 67,
@@ -240,6 +241,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     followers: [],
     blocks: [],
     tracks: [track],
+    lyrics: [lyrics],
     audit_logs: [auditEntry],
   },
 

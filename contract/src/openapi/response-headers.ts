@@ -29,7 +29,7 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Rec
     example: 1795778900,
   },
   'Set-Cookie': {
-    description: 'The refresh_token cookie (HttpOnly, SameSite=Strict, Path=/api/v1/auth); logout clears it.',
+    description: 'The refresh_token cookie (HttpOnly, SameSite=Strict, Path=/api/v1/auth); logout and deleting or deactivating one’s own account clear it.',
     schema: { type: 'string' },
     example: 'refresh_token=9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.Qm9vay1zZWNyZXQ; Max-Age=604800; Path=/api/v1/auth; HttpOnly; SameSite=Strict',
   },
@@ -67,6 +67,9 @@ const OPERATION_HEADERS: Record<string, Record<string, ResponseHeaderName[]>> = 
   'auth.logout': { '200': ['Set-Cookie'] },
   'auth.verifyEmail': { '200': ['Deprecation'] },
   'users.exportData': { '200': ['Content-Disposition'] },
+  // deleting or deactivating one's own account clears the refresh cookie
+  'users.deleteAccount': { '200': ['Set-Cookie'] },
+  'users.remove': { '200': ['Set-Cookie'] },
   'tracks.stream': STREAM_HEADERS,
   'tracks.download': STREAM_HEADERS,
 };
