@@ -75,6 +75,13 @@ const plainEmail = fc
     return upper ? address.toUpperCase() : address;
   });
 
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const isoDate = fc
+  .date({ min: new Date('1890-01-01T00:00:00.000Z'), max: new Date('2030-12-31T00:00:00.000Z'), noInvalidDate: true })
+  .map((date) => date.toISOString().slice(0, 10));
+
+const openApiFormat = (schema: ZodTypeAny) => (schema as ZodTypeAny & { metaOpenApi?: { format?: unknown } }).metaOpenApi?.format;
+
 /**
  * When a refinement over an object fails on one field, try giving that field the value of another
  * field of the same type (the usual case: a confirmation that must equal its original).
@@ -110,9 +117,15 @@ function overridesFor(root: ZodTypeAny): ReturnType<typeof ZodFastCheck> {
       const regex = checks.find((check) => check.kind === 'regex')?.regex;
       if (checks.some((check) => check.kind === 'email')) {
         zfc = zfc.override(schema, plainEmail.filter(valid));
+      } else if (regex?.source === ISO_DATE.source) {
+        // real calendar dates (most random digit strings are not), around the range profiles accept
+        zfc = zfc.override(schema, isoDate.filter(valid));
       } else if (regex) {
         zfc = zfc.override(schema, fc.stringMatching(regex).filter(valid));
       }
+    } else if (def.typeName === 'ZodEffects' && (def.effect as { type: string }).type === 'refinement' && openApiFormat(schema) === 'uri') {
+      // a refined URL: random text would almost never pass, and filtering it would never end
+      zfc = zfc.override(schema, fc.webUrl({ validSchemes: ['http', 'https'] }).filter((value) => schema.safeParse(value).success));
     } else if (def.typeName === 'ZodEffects' && (def.effect as { type: string }).type === 'refinement') {
       const inner = def.schema as ZodTypeAny;
       // Overrides of the children are already registered: resolve them lazily.
