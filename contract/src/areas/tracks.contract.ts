@@ -331,6 +331,7 @@ export const tracksContract = c.router({
     method: 'GET',
     path: '/tracks/:id/status',
     summary: 'Processing status',
+    description: 'Owner or admin; anyone else 404, also on a public track.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     responses: {

@@ -147,8 +147,10 @@ export class TracksService {
     return { ok, failed };
   }
 
+  /** ADDENDUM: owner or admin; anyone else 404, even on a public track (processing is the owner's business). */
   async status(id: string, viewer: UserRow) {
-    const track = await this.editable(id, viewer);
+    const track = await this.deps.tracks.findLive(id);
+    if (!track || !canEdit(track, viewer)) throw notFound('Track');
     const progress = track.status === 'completed' || track.status === 'failed' ? 100 : track.status === 'processing' ? 50 : 0;
     return { progress, status: track.status, stream_status: track.stream_status, status_message: track.status_message };
   }

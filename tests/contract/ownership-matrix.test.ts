@@ -1,0 +1,197 @@
+/**
+ * Authorization matrix, second half: every route of the contract whose path names an object owned
+ * by a user refuses another signed-in user with the status ADDENDUM prescribes (404 for what that
+ * user may not see, 403 for what they may see but not change; SPEC's 403 for /users/{id} writes and
+ * completion, ADDENDUM's 403 for another user's quota), and the object is unchanged afterwards.
+ * The routes come from the contract: a route with a path id that the table below does not classify
+ * fails the first test, so a new route has to be placed here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInUser } from '../support/accounts.js';
+import { audioForm, makeAudio, uploadForm } from '../support/audio.js';
+import { request, type HttpReply } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { contractOperations, pathParamNames, type Operation } from './operations.js';
+
+type Owned = 'publicTrack' | 'privateTrack' | 'session' | 'user';
+
+interface Case {
+  /** Which of the owner's objects the path id names. */
+  object: Owned;
+  /** What another signed-in user gets. */
+  status: 403 | 404;
+  body?: unknown;
+}
+
+/**
+ * Routes with a path id of an owned object, per object: what another user gets. Routes on another
+ * user meant to be used by others (follow, block, followers, public reads of a visible object) are
+ * listed in `notOwnerOnly` with the object they are tried on, where the caller is expected to succeed.
+ */
+const matrix: Record<string, Case[]> = {
+  'tracks.get': [{ object: 'privateTrack', status: 404 }],
+  'tracks.update': [
+    { object: 'publicTrack', status: 403, body: { title: 'Taken over' } },
+    { object: 'privateTrack', status: 404, body: { title: 'Taken over' } },
+  ],
+  'tracks.remove': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'tracks.status': [
+    // ADDENDUM: owner or admin; others 404, even on a public track
+    { object: 'publicTrack', status: 404 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'tracks.getLyrics': [{ object: 'privateTrack', status: 404 }],
+  'tracks.putLyrics': [
+    { object: 'publicTrack', status: 403, body: { content: 'not my words' } },
+    { object: 'privateTrack', status: 404, body: { content: 'not my words' } },
+    // empty content removes the lyrics: refused the same way
+    { object: 'publicTrack', status: 403, body: { content: '' } },
+  ],
+  'tracks.stream': [{ object: 'privateTrack', status: 404 }],
+  'tracks.download': [{ object: 'privateTrack', status: 404 }],
+  'tracks.resume': [{ object: 'session', status: 404 }],
+  'tracks.cancel': [{ object: 'session', status: 404 }],
+  'tracks.quota': [{ object: 'user', status: 403 }],
+  'users.update': [{ object: 'user', status: 403, body: { bio: 'Taken over' } }],
+  'users.remove': [{ object: 'user', status: 403 }],
+  'users.completion': [{ object: 'user', status: 403 }],
+};
+
+const notOwnerOnly: Record<string, Owned> = {
+  'users.byUsername': 'user',
+  'users.get': 'user',
+  'users.follow': 'user',
+  'users.unfollow': 'user',
+  'users.followers': 'user',
+  'users.following': 'user',
+  'users.block': 'user',
+  'users.unblock': 'user',
+};
+
+const pathOperations = contractOperations().filter((operation) => pathParamNames(operation.route).length > 0);
+
+let server: TestServer;
+let owner: Awaited<ReturnType<typeof signedInUser>>;
+let other: Awaited<ReturnType<typeof signedInUser>>;
+const ids = {} as Record<Owned, string>;
+let sessionFields: { upload_id: string; total_chunks: number; total_size: number; filename: string };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [owner, other] = await Promise.all([signedInUser(server), signedInUser(server)]);
+  const audio = await makeAudio('mp3', { seconds: 1, title: 'Owned' });
+  for (const [object, isPublic] of [['publicTrack', 'true'], ['privateTrack', 'false']] as const) {
+    const uploaded = await uploadForm(server.baseUrl, owner.accessToken, audioForm(audio, 'owned.mp3', { is_public: isPublic }));
+    if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${uploaded.text}`);
+    ids[object] = uploaded.body.data.track.id;
+  }
+  const lyrics = await request(server.baseUrl, 'PUT', `/api/v1/tracks/${ids.publicTrack}/lyrics`, { token: owner.accessToken, body: { content: 'the owner’s words' } });
+  expect(lyrics.status).toBe(200);
+  sessionFields = { total_chunks: 2, total_size: audio.length, filename: 'owned.mp3', upload_id: '' };
+  const initiated = await request(server.baseUrl, 'POST', '/api/v1/tracks/initiate', { token: owner.accessToken, body: { filename: 'owned.mp3', total_chunks: 2, total_size: audio.length } });
+  expect(initiated.status).toBe(200);
+  sessionFields.upload_id = ids.session = initiated.body.data.upload_id;
+  ids.user = owner.id;
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Everything the owner sees of their objects, to compare before and after. */
+async function ownerView() {
+  const as = (path: string) => request(server.baseUrl, 'GET', `/api/v1${path}`, { token: owner.accessToken });
+  const stable = (reply: HttpReply) => ({ status: reply.status, data: reply.body?.data });
+  const track = async (id: string) => {
+    const reply = await as(`/tracks/${id}`);
+    // counters and processing move on their own (the media jobs run): what another user could change is compared
+    const { title, is_public, artist, album, genre, status: trackStatus, file_size } = reply.body?.data?.track ?? {};
+    return { status: reply.status, track: { title, is_public, artist, album, genre, trackStatus, file_size } };
+  };
+  const profile = await as(`/users/${owner.id}`);
+  const { updated_at: _updated, follower_count: _followers, ...profileData } = profile.body?.data?.profile ?? profile.body?.data?.user ?? {};
+  return {
+    publicTrack: await track(ids.publicTrack),
+    privateTrack: await track(ids.privateTrack),
+    lyrics: stable(await as(`/tracks/${ids.publicTrack}/lyrics`)),
+    privateLyrics: stable(await as(`/tracks/${ids.privateTrack}/lyrics`)),
+    session: stable(await as(`/tracks/resume/${ids.session}`)),
+    quota: stable(await as('/tracks/quota/me')),
+    profile: { status: profile.status, profileData },
+    completion: stable(await as(`/users/${owner.id}/completion`)),
+  };
+}
+
+function pathFor(operation: Operation, object: Owned): string {
+  let path = operation.route.path;
+  for (const name of pathParamNames(operation.route)) path = path.replace(`:${name}`, ids[object]);
+  return path;
+}
+
+describe('owned objects refuse another signed-in user', () => {
+  it('every contract route with a path id is classified (owner-only in the matrix, or meant for others)', () => {
+    const unclassified = pathOperations.map((operation) => operation.id).filter((id) => !(id in matrix) && !(id in notOwnerOnly));
+    expect(unclassified).toEqual([]);
+    expect(Object.keys(matrix).filter((id) => !pathOperations.some((operation) => operation.id === id))).toEqual([]);
+  });
+
+  it('every owner-only route answers the prescribed status in the envelope, and the owner’s objects are unchanged', async () => {
+    const before = await ownerView();
+    // the comparison below is over real data: the owner sees all of it
+    expect(before.publicTrack.track).toMatchObject({ title: 'Owned', is_public: true });
+    expect(before.privateTrack.track).toMatchObject({ title: 'Owned', is_public: false });
+    expect(before.lyrics.data.lyrics).not.toBeNull();
+    expect(before.session.status).toBe(200);
+    expect(before.quota.data.quota.track_count).toBe(2);
+    expect(before.profile.profileData).toMatchObject({ id: owner.id });
+    expect(before.completion.status).toBe(200);
+    const wrong: string[] = [];
+    for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
+      for (const testCase of matrix[operation.id]!) {
+        const path = pathFor(operation, testCase.object);
+        const reply = await request(server.baseUrl, operation.route.method, path, { token: other.accessToken, ...(testCase.body !== undefined ? { body: testCase.body } : {}) });
+        const code = reply.body?.error?.code;
+        const expectedCode = testCase.status === 404 ? 'NOT_FOUND' : 'FORBIDDEN';
+        if (reply.status !== testCase.status || code !== expectedCode) {
+          wrong.push(`${operation.id} on the owner's ${testCase.object} (${operation.route.method} ${path}): ${reply.status} ${reply.text.slice(0, 160)}; expected ${testCase.status} ${expectedCode}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(await ownerView()).toEqual(before);
+  });
+
+  it('another user’s chunk and complete on the owner’s upload session are 404, and the session is unchanged', async () => {
+    const before = await ownerView();
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ ...sessionFields, chunk_number: 0 })) form.append(name, String(value));
+    form.append('chunk', new Blob([new Uint8Array(Buffer.alloc(1000, 7))]), 'blob');
+    const chunk = await uploadForm(server.baseUrl, other.accessToken, form, '/api/v1/tracks/chunk');
+    expect([chunk.status, chunk.body?.error?.code]).toEqual([404, 'NOT_FOUND']);
+    const complete = await request(server.baseUrl, 'POST', '/api/v1/tracks/complete', { token: other.accessToken, body: { upload_id: sessionFields.upload_id } });
+    expect([complete.status, complete.body?.error?.code]).toEqual([404, 'NOT_FOUND']);
+    const after = await ownerView();
+    expect(after).toEqual(before);
+    expect(after.session.data.chunks_received).toBe(0);
+  });
+
+  it('what another user may see stays readable to them (the refusals above are about ownership)', async () => {
+    const reads: Array<[string, string]> = [
+      ['tracks.get', `/api/v1/tracks/${ids.publicTrack}`],
+      ['tracks.getLyrics', `/api/v1/tracks/${ids.publicTrack}/lyrics`],
+      ['tracks.stream', `/api/v1/tracks/${ids.publicTrack}/stream`],
+      ['users.get', `/api/v1/users/${owner.id}`],
+      ['tracks.quota', `/api/v1/tracks/quota/${other.id}`],
+      ['users.completion', `/api/v1/users/${other.id}/completion`],
+    ];
+    const refused: string[] = [];
+    for (const [id, path] of reads) {
+      const reply = await request(server.baseUrl, 'GET', path, { token: other.accessToken });
+      if (reply.status !== 200) refused.push(`${id} ${path}: ${reply.status} ${reply.text.slice(0, 160)}`);
+    }
+    expect(refused).toEqual([]);
+  });
+});
