@@ -89,6 +89,7 @@ describe('soft delete (DELETE /users/{id})', () => {
     expect((await suite.http.get(`/users/${alice.id}`)).status).toBe(200);
   });
 
+  // two app starts and two CLI runs, each opening the embedded database: slow on a busy machine
   it('an admin made with `npm run make-admin` may deactivate other users', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-admin-'));
     try {
@@ -124,7 +125,7 @@ describe('soft delete (DELETE /users/{id})', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
 
 describe('preferences, privacy opt-out and export', () => {
