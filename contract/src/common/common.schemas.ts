@@ -39,6 +39,10 @@ export const queryBoolean = () =>
     { type: 'boolean', oneOf: undefined },
   );
 
+/** Sort directions of list queries. */
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
 export const PaginationQuerySchema = z.object({
   page: queryInt(1, 1_000_000).default(1).describe('Page number, from 1'),
   limit: queryInt(1, 100).default(20).describe('Items per page, at most 100'),
