@@ -47,6 +47,7 @@ export const PaginationQuerySchema = z.object({
   page: queryInt(1, 1_000_000).default(1).describe('Page number, from 1'),
   limit: queryInt(1, 100).default(20).describe('Items per page, at most 100'),
 });
+export type PaginationQuery = z.infer<typeof PaginationQuerySchema>;
 
 /** A user id in a path, or the word `me` for the caller. */
 export const UserIdOrMeSchema = withOpenApi(z.union([z.literal('me'), UuidSchema]), {

@@ -60,3 +60,7 @@ export const auditContract = c.router({
     },
   },
 });
+
+/** What the server receives for these queries, after coercion and defaults. */
+export type AuditLogsQuery = z.infer<typeof auditContract.logs.query>;
+export type AuditStatsQuery = z.infer<typeof auditContract.stats.query>;

@@ -230,3 +230,8 @@ export const authContract = c.router({
     },
   },
 });
+
+/** Request bodies as the server receives them. */
+export type TwoFactorLoginRequest = z.infer<typeof authContract.loginTwoFactor.body>;
+export type VerifyTwoFactorRequest = z.infer<typeof authContract.twoFactorVerify.body>;
+export type PasswordResetConfirmRequest = z.infer<typeof authContract.passwordReset.body>;

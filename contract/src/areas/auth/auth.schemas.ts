@@ -30,6 +30,8 @@ export const RegisterRequestSchema = named(
     .refine(passwordsMatch, passwordMismatch),
 );
 
+export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
+
 export const RegisterResponseSchema = named(
   'RegisterResponse',
   z.object({
@@ -86,6 +88,8 @@ export const LoginRequestSchema = named(
     remember_me: z.boolean().optional().describe('Refresh token lives 30 days instead of 7'),
   }),
 );
+
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
 export const RefreshRequestSchema = named(
   'RefreshRequest',

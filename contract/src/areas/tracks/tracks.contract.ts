@@ -113,6 +113,9 @@ export const trackCatalogContract = c.router({
   },
 });
 
+/** What the server receives for the list query, after coercion and defaults. */
+export type ListTracksQuery = z.infer<typeof trackCatalogContract.list.query>;
+
 /** The tracks area: its sub-routers combined, so clients call client.tracks.<operation>. */
 export const tracksContract = c.router({
   ...uploadsContract,

@@ -7,6 +7,10 @@ export const TRACK_STATUSES = ['uploading', 'processing', 'completed', 'failed']
 export const STREAM_STATUSES = ['pending', 'processing', 'ready', 'error'] as const;
 export const TRACK_FORMATS = ['mp3', 'wav', 'flac', 'ogg'] as const;
 export const TRACK_SORT_FIELDS = ['created_at', 'title', 'play_count'] as const;
+export type TrackStatus = (typeof TRACK_STATUSES)[number];
+export type StreamStatus = (typeof STREAM_STATUSES)[number];
+export type TrackFormat = (typeof TRACK_FORMATS)[number];
+export type TrackSortField = (typeof TRACK_SORT_FIELDS)[number];
 export const BATCH_MAX = 100;
 
 /** play_count and like_count are omitted for callers who do not own the track. */
@@ -64,6 +68,7 @@ export const UpdateTrackRequestSchema = named(
     is_public: z.boolean().optional(),
   }),
 );
+export type UpdateTrackRequest = z.infer<typeof UpdateTrackRequestSchema>;
 
 export const binaryField = (description: string) => withOpenApi(z.any(), { type: 'string', format: 'binary', description });
 

@@ -146,3 +146,5 @@ export const uploadsContract = c.router({
     responses: { 200: envelope(named('QuotaReply', z.object({ quota: QuotaSchema }))), ...errors(400, 401, 403, 404) },
   },
 });
+
+export type InitiateChunkedUploadRequest = z.infer<typeof uploadsContract.initiate.body>;

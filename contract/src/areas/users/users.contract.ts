@@ -113,6 +113,10 @@ export const profilesContract = c.router({
   },
 });
 
+/** What the server receives for these queries, after coercion and defaults. */
+export type ListUsersQuery = z.infer<typeof profilesContract.list.query>;
+export type SearchUsersQuery = z.infer<typeof profilesContract.search.query>;
+
 /** The users area: its sub-routers combined, so clients call client.users.<operation>. */
 export const usersContract = c.router({
   ...profilesContract,

@@ -10,6 +10,9 @@ export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const
 export const USER_SORT_FIELDS = ['created_at', 'username', 'email', 'last_login_at'] as const;
 export const MESSAGE_AUDIENCES = ['everyone', 'followers', 'nobody'] as const;
 export const AUDIO_QUALITIES = ['low', 'normal', 'high', 'lossless'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+export type Gender = (typeof GENDERS)[number];
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
 /**
  * A user as its owner (or an admin) sees it. Secrets (password hash, 2FA secret) never appear.
@@ -136,6 +139,8 @@ export const UpdateProfileRequestSchema = named(
   }),
 );
 
+export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequestSchema>;
+
 export const DeleteAccountRequestSchema = named(
   'DeleteAccountRequest',
   z.object({
@@ -145,6 +150,8 @@ export const DeleteAccountRequestSchema = named(
     keep_public_tracks: z.boolean().optional().describe('When true, public tracks stay attributed to the deleted account'),
   }),
 );
+
+export type DeleteAccountRequest = z.infer<typeof DeleteAccountRequestSchema>;
 
 export const PreferencesSchema = named(
   'Preferences',
@@ -181,6 +188,8 @@ export const UpdatePreferencesRequestSchema = named(
     playback: PreferencesSchema.shape.playback.partial().optional(),
   }),
 );
+
+export type UpdatePreferencesRequest = z.infer<typeof UpdatePreferencesRequestSchema>;
 
 export const UserExportSchema = named(
   'UserExport',
