@@ -1,9 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { ErrorEnvelopeSchema } from './common/envelope.schemas.js';
-import { authContract } from './areas/auth.contract.js';
-import { systemContract } from './areas/system.contract.js';
-import { auditContract, usersContract } from './areas/users.contract.js';
-import { tracksContract } from './areas/tracks.contract.js';
+import { auditContract } from './areas/audit/audit.contract.js';
+import { authContract } from './areas/auth/auth.contract.js';
+import { systemContract } from './areas/system/system.contract.js';
+import { tracksContract } from './areas/tracks/tracks.contract.js';
+import { usersContract } from './areas/users/users.contract.js';
 
 const c = initContract();
 

@@ -4,12 +4,13 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { TrackFormat } from '@riff/contract';
 import { ffmpegPathFrom } from '../../server/src/platform/media/ffmpeg-path.js';
 
 const run = promisify(execFile);
 const cache = path.join(tmpdir(), 'riff-test-audio');
 
-export type AudioFormat = 'mp3' | 'wav' | 'flac' | 'ogg';
+export type AudioFormat = TrackFormat;
 
 const CODEC: Record<AudioFormat, string[]> = {
   mp3: ['-c:a', 'libmp3lame', '-b:a', '128k'],

@@ -39,10 +39,15 @@ export const queryBoolean = () =>
     { type: 'boolean', oneOf: undefined },
   );
 
+/** Sort directions of list queries. */
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
 export const PaginationQuerySchema = z.object({
   page: queryInt(1, 1_000_000).default(1).describe('Page number, from 1'),
   limit: queryInt(1, 100).default(20).describe('Items per page, at most 100'),
 });
+export type PaginationQuery = z.infer<typeof PaginationQuerySchema>;
 
 /** A user id in a path, or the word `me` for the caller. */
 export const UserIdOrMeSchema = withOpenApi(z.union([z.literal('me'), UuidSchema]), {

@@ -4,9 +4,8 @@
  * against them: one account, one public track, lists whose pagination matches their items.
  * tests/contract/examples.test.ts parses each with its zod schema and requires one per component.
  */
-import type { User } from '../areas/users.schemas.js';
-import type { Preferences, Profile } from '../areas/users.contract.js';
-import type { Track } from '../areas/tracks.contract.js';
+import type { Track } from '../areas/tracks/tracks.schemas.js';
+import type { Preferences, Profile, User } from '../areas/users/users.schemas.js';
 
 const USER_ID = '0b6f3c2e-8d4a-4f1e-9c7b-2a5d6e8f1a3b';
 const OTHER_USER_ID = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';

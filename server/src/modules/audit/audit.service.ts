@@ -1,3 +1,4 @@
+import type { AuditLogsQuery, AuditStatsQuery } from '@riff/contract';
 import type { UserRow } from '../../platform/db/database.schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
@@ -33,18 +34,7 @@ export class AuditService {
 
   async logs(
     viewer: UserRow,
-    query: {
-      page: number;
-      limit: number;
-      offset?: number | undefined;
-      action?: string | undefined;
-      resource?: string | undefined;
-      resource_id?: string | undefined;
-      ip_address?: string | undefined;
-      user_agent?: string | undefined;
-      start_date?: string | undefined;
-      end_date?: string | undefined;
-    },
+    query: AuditLogsQuery,
   ) {
     const filter: AuditFilter = {
       userId: this.scope(viewer),
@@ -60,7 +50,7 @@ export class AuditService {
     return { logs: rows.map(toAuditEntryDto), pagination: paginate(window, total) };
   }
 
-  async stats(viewer: UserRow, query: { start_date?: string | undefined; end_date?: string | undefined }) {
+  async stats(viewer: UserRow, query: AuditStatsQuery) {
     return { stats: await this.audit.stats({ userId: this.scope(viewer), ...dateRange(query.start_date, query.end_date) }) };
   }
 }

@@ -1,3 +1,4 @@
+import type { LoginRequest, PasswordResetConfirmRequest, RegisterRequest, TwoFactorLoginRequest } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
@@ -59,7 +60,7 @@ const GENERIC_RESEND_MESSAGE = 'If this address belongs to an unverified account
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
 
-  async register(input: { email: string; password: string; username?: string | undefined }, context: RequestContext) {
+  async register(input: Pick<RegisterRequest, 'email' | 'password' | 'username'>, context: RequestContext) {
     const { users, clock } = this.deps;
     if (await users.emailTaken(input.email)) throw new AppError('CONFLICT', 'An account with this email already exists');
     const username = input.username ?? (await this.usernameFromEmail(input.email));
@@ -96,7 +97,7 @@ export class AuthService {
     };
   }
 
-  async login(input: { email: string; password: string; remember_me?: boolean | undefined }, context: RequestContext): Promise<LoginResult> {
+  async login(input: LoginRequest, context: RequestContext): Promise<LoginResult> {
     const { limits } = this.deps;
     const accountKey = `${input.email}|${context.ip ?? ''}`;
     const addressKey = context.ip ?? 'unknown';
@@ -131,7 +132,7 @@ export class AuthService {
     return { requires_2fa: false, user: toUserResponse(user), session: await this.startSession(user, rememberMe, context) };
   }
 
-  async loginTwoFactor(input: { two_factor_token: string; code: string }, context: RequestContext): Promise<LoginResult> {
+  async loginTwoFactor(input: TwoFactorLoginRequest, context: RequestContext): Promise<LoginResult> {
     const now = this.deps.clock.now();
     const challenge = await this.deps.auth.findLiveChallenge(sha256Hex(input.two_factor_token), now);
     if (!challenge) throw new AppError('UNAUTHENTICATED', 'The two-factor login has expired or was already used; log in again');
@@ -199,7 +200,7 @@ export class AuthService {
     return { message: GENERIC_RESET_MESSAGE };
   }
 
-  async resetPassword(input: { token: string; password: string }, context: RequestContext) {
+  async resetPassword(input: Pick<PasswordResetConfirmRequest, 'token' | 'password'>, context: RequestContext) {
     const now = this.deps.clock.now();
     const passwordHash = await this.deps.hasher.hash(input.password);
     const userId = await this.deps.db.transaction().execute(async (trx) => {

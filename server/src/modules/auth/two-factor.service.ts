@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createTOTPKeyURI, generateHOTP } from '@oslojs/otp';
 import { decodeBase32IgnorePadding, encodeBase32UpperCaseNoPadding } from '@oslojs/encoding';
 import { randomBytes } from 'node:crypto';
+import type { VerifyTwoFactorRequest } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
@@ -72,7 +73,7 @@ export class TwoFactorService {
     };
   }
 
-  async enable(user: UserRow, input: { code: string; secret: string }, context: RequestContext) {
+  async enable(user: UserRow, input: VerifyTwoFactorRequest, context: RequestContext) {
     if (user.two_factor_enabled) throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
     const pending = user.two_factor_pending_secret ? this.deps.secretBox.open(user.two_factor_pending_secret) : undefined;
     if (!pending || !constantTimeEqualText(pending, normalizeSecret(input.secret))) {

@@ -1,3 +1,4 @@
+import type { SortOrder, TrackSortField } from '@riff/contract';
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type SqlBool, type Updateable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database, TrackRow, TracksTable } from '../../platform/db/database.schema.js';
@@ -64,7 +65,7 @@ export class TracksRepository {
 
   async list(
     filter: TrackListFilter,
-    sort: { by: 'created_at' | 'title' | 'play_count'; order: 'asc' | 'desc' },
+    sort: { by: TrackSortField; order: SortOrder },
     page: { limit: number; offset: number },
   ): Promise<{ rows: TrackRow[]; total: number }> {
     const rows = await this.db

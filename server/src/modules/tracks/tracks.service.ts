@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { TrackRow, TracksTable, UserRow } from '../../platform/db/database.schema.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
-import type { ErrorCode } from '@riff/contract';
+import type { ErrorCode, ListTracksQuery, UpdateTrackRequest } from '@riff/contract';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import type { Logger } from 'pino';
@@ -12,18 +12,7 @@ import { parseLrc } from './lyrics.js';
 import { toTrackDto } from './track.mapper.js';
 import type { TracksRepository } from './tracks.repository.js';
 
-export interface TrackUpdate {
-  title?: string | undefined;
-  artist?: string | null | undefined;
-  album?: string | null | undefined;
-  genre?: string | null | undefined;
-  genres?: string[] | undefined;
-  tags?: string[] | undefined;
-  year?: number | null | undefined;
-  bpm?: number | null | undefined;
-  musical_key?: string | null | undefined;
-  is_public?: boolean | undefined;
-}
+export type TrackUpdate = UpdateTrackRequest;
 
 export interface TracksServiceDeps {
   tracks: TracksRepository;
@@ -69,7 +58,7 @@ export class TracksService {
   }
 
   async list(
-    query: { page: number; limit: number; q?: string | undefined; genre?: string | undefined; creator_id?: string | undefined; sort: 'created_at' | 'title' | 'play_count'; order: 'asc' | 'desc' },
+    query: ListTracksQuery,
     viewer: UserRow | undefined,
   ) {
     const window = pageWindow(query.page, query.limit);

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { Request } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { InitiateChunkedUploadRequest } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation } from '../../platform/db/db-errors.js';
@@ -244,7 +245,7 @@ export class UploadsService {
     }
   }
 
-  async initiate(viewer: UserRow, input: { filename: string; total_chunks: number; total_size: number }, context: RequestContext) {
+  async initiate(viewer: UserRow, input: InitiateChunkedUploadRequest, context: RequestContext) {
     const { maxChunks, maxChunkBytes, sessionTtlMs } = this.deps.limits;
     const invalid = (field: string, message: string) =>
       new AppError('VALIDATION_FAILED', message, { details: [{ field, message, value: String(input[field as keyof typeof input]) }] });

@@ -1,3 +1,4 @@
+import type { SortOrder, UserSortField } from '@riff/contract';
 import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database, UserRow } from '../../platform/db/database.schema.js';
@@ -29,7 +30,7 @@ export interface Page {
   offset: number;
 }
 
-export type ProfileSort = { by: 'created_at' | 'username' | 'email' | 'last_login_at'; order: 'asc' | 'desc' } | { by: 'relevance'; query: string };
+export type ProfileSort = { by: UserSortField; order: SortOrder } | { by: 'relevance'; query: string };
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 

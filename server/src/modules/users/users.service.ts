@@ -1,4 +1,14 @@
-import type { Preferences, Track, UserExport } from '@riff/contract';
+import type {
+  DeleteAccountRequest,
+  ListUsersQuery,
+  PaginationQuery,
+  Preferences,
+  SearchUsersQuery,
+  Track,
+  UpdatePreferencesRequest,
+  UpdateProfileRequest,
+  UserExport,
+} from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
@@ -61,16 +71,7 @@ export class UsersService {
   }
 
   async list(
-    query: {
-      page: number;
-      limit: number;
-      role?: UserRow['role'] | undefined;
-      is_active?: boolean | undefined;
-      is_verified?: boolean | undefined;
-      search?: string | undefined;
-      sort_by: 'created_at' | 'username' | 'email' | 'last_login_at';
-      sort_order: 'asc' | 'desc';
-    },
+    query: ListUsersQuery,
     viewer: UserRow | undefined,
   ) {
     const admin = viewer?.is_admin === true;
@@ -89,7 +90,7 @@ export class UsersService {
     return this.pageOf(rows, total, window, viewer);
   }
 
-  async search(query: { q: string; page: number; limit: number }, viewer: UserRow | undefined) {
+  async search(query: SearchUsersQuery, viewer: UserRow | undefined) {
     const window = pageWindow(query.page, query.limit);
     const sort: ProfileSort = { by: 'relevance', query: query.q };
     const { rows, total } = await this.deps.profiles.list({ search: query.q, privileged: viewer?.is_admin === true }, sort, window, viewer?.id ?? null);
@@ -114,19 +115,7 @@ export class UsersService {
   async update(
     idOrMe: UserIdOrMe,
     viewer: UserRow,
-    body: {
-      username?: string | undefined;
-      first_name?: string | null | undefined;
-      last_name?: string | null | undefined;
-      bio?: string | null | undefined;
-      location?: string | null | undefined;
-      avatar?: string | null | undefined;
-      banner_url?: string | null | undefined;
-      birthdate?: string | null | undefined;
-      gender?: UserRow['gender'] | undefined;
-      is_public?: boolean | undefined;
-      social_links?: Record<string, string> | undefined;
-    },
+    body: UpdateProfileRequest,
     context: RequestContext,
   ) {
     const id = this.resolveId(idOrMe, viewer);
@@ -208,7 +197,7 @@ export class UsersService {
     return { following: false, follower_count: await this.deps.social.followerCount(id) };
   }
 
-  async relations(idOrMe: UserIdOrMe, direction: 'followers' | 'following', page: { page: number; limit: number }, viewer: UserRow | undefined) {
+  async relations(idOrMe: UserIdOrMe, direction: 'followers' | 'following', page: PaginationQuery, viewer: UserRow | undefined) {
     const target = await this.visibleProfile(this.resolveId(idOrMe, viewer), viewer);
     if (!target.is_public && viewer?.id !== target.id && !viewer?.is_admin) throw forbidden('This profile is private');
     const window = pageWindow(page.page, page.limit);
@@ -253,7 +242,7 @@ export class UsersService {
 
   async updatePreferences(
     viewer: UserRow,
-    changes: { notifications?: object | undefined; privacy?: object | undefined; playback?: object | undefined },
+    changes: UpdatePreferencesRequest,
     context: RequestContext,
   ) {
     const current = await this.preferencesOf(viewer.id);
@@ -289,7 +278,7 @@ export class UsersService {
   }
 
   /** Permanent deletion: anonymized in place, signed out everywhere, social graph and secrets removed. */
-  async deleteAccount(viewer: UserRow, body: { password: string; reason?: string | undefined; keep_public_tracks?: boolean | undefined }, context: RequestContext) {
+  async deleteAccount(viewer: UserRow, body: Omit<DeleteAccountRequest, 'confirm_text'>, context: RequestContext) {
     if (!viewer.password_hash || !(await this.deps.hasher.verify(viewer.password_hash, body.password))) {
       throw new AppError('INVALID_PASSWORD', 'The password is wrong');
     }

@@ -1,4 +1,8 @@
+import type { Gender, StreamStatus, TrackFormat, TrackStatus, UserRole } from '@riff/contract';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// Enum columns take their values from the contract's tuples (the migrations' CHECK constraints list the same values).
+export type { TrackFormat, TrackStatus };
 
 /** Timestamps are read as Date and may be written as Date or ISO strings. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -18,10 +22,10 @@ export interface UsersTable {
   banner_url: string | null;
   bio: string | null;
   birthdate: string | null;
-  gender: 'Male' | 'Female' | 'Other' | 'Prefer not to say' | null;
+  gender: Gender | null;
   location: string | null;
   social_links: Json<Record<string, string>>;
-  role: Generated<'user' | 'creator' | 'moderator' | 'admin'>;
+  role: Generated<UserRole>;
   is_active: Generated<boolean>;
   is_admin: Generated<boolean>;
   is_banned: Generated<boolean>;
@@ -119,9 +123,6 @@ export interface UserPreferencesTable {
   updated_at: UpdatedAt;
 }
 
-export type TrackFormat = 'mp3' | 'wav' | 'flac' | 'ogg';
-export type TrackStatus = 'uploading' | 'processing' | 'completed' | 'failed';
-
 export interface TracksTable {
   id: string;
   creator_id: string;
@@ -145,7 +146,7 @@ export interface TracksTable {
   original_filename: string | null;
   status: TrackStatus;
   status_message: string | null;
-  stream_status: Generated<'pending' | 'processing' | 'ready' | 'error'>;
+  stream_status: Generated<StreamStatus>;
   stream_manifest_url: string | null;
   cover_art_path: string | null;
   waveform_path: string | null;

@@ -1,13 +1,10 @@
 import { initContract } from '@ts-rest/core';
-import { z } from 'zod';
-import { errors } from '../common/envelope.schemas.js';
-import { named } from '../common/openapi-meta.js';
-import { publicRoute } from '../common/route-meta.js';
-import { JwksSchema } from './auth.contract.js';
+import { errors } from '../../common/envelope.schemas.js';
+import { publicRoute } from '../../common/route-meta.js';
+import { JwksSchema } from '../auth/auth.schemas.js';
+import { HealthStatusSchema } from './system.schemas.js';
 
 const c = initContract();
-
-const StatusSchema = named('HealthStatus', z.object({ status: z.literal('ok') }));
 
 /** Operations outside /api/v1. */
 export const systemContract = c.router({
@@ -17,7 +14,7 @@ export const systemContract = c.router({
     summary: 'Liveness',
     description: '200 while the process runs.',
     metadata: publicRoute,
-    responses: { 200: StatusSchema },
+    responses: { 200: HealthStatusSchema },
   },
   ready: {
     method: 'GET',
@@ -25,7 +22,7 @@ export const systemContract = c.router({
     summary: 'Readiness',
     description: '200 when the database answers, else 503.',
     metadata: publicRoute,
-    responses: { 200: StatusSchema, ...errors(503) },
+    responses: { 200: HealthStatusSchema, ...errors(503) },
   },
   jwks: {
     method: 'GET',

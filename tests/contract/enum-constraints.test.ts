@@ -1,0 +1,51 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { GENDERS, STREAM_STATUSES, TRACK_FORMATS, TRACK_STATUSES, USER_ROLES } from '@riff/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
+
+// The contract declares each enum once; the migrations (history, never edited) spell the same values in CHECK
+// constraints. A value added to the contract without a migration would be accepted by the API and refused by the database.
+const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][] = [
+  ['users', 'gender', GENDERS],
+  ['users', 'role', USER_ROLES],
+  ['tracks', 'format', TRACK_FORMATS],
+  ['tracks', 'status', TRACK_STATUSES],
+  ['tracks', 'stream_status', STREAM_STATUSES],
+];
+
+let database: DatabaseHandle;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'riff-enums-'));
+  database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+  await migrateToLatest(database.db);
+});
+
+afterAll(async () => {
+  await database?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function checkedValues(table: string, column: string): Promise<string[]> {
+  const { rows } = await sql<{ def: string }>`
+    select pg_get_constraintdef(c.oid) as def
+    from pg_constraint c
+    join pg_class t on t.oid = c.conrelid
+    join pg_namespace n on n.oid = t.relnamespace
+    where c.contype = 'c' and t.relname = ${table} and n.nspname = current_schema()
+  `.execute(database.db);
+  const mentions = new RegExp(`(^|[^a-z_])${column}([^a-z_]|$)`);
+  const checks = rows.map((row) => row.def).filter((def) => mentions.test(def));
+  expect(checks, `one CHECK constraint on ${table}.${column}`).toHaveLength(1);
+  return [...checks[0]!.matchAll(/'((?:[^']|'')*)'/g)].map((match) => match[1]!.replaceAll("''", "'"));
+}
+
+describe('enum columns', () => {
+  it.each(ENUM_COLUMNS)('%s.%s accepts exactly the values the contract declares', async (table, column, values) => {
+    expect((await checkedValues(table, column)).sort()).toEqual([...values].sort());
+  });
+});
