@@ -83,7 +83,7 @@ function predicate(issue: ZodIssue, present: boolean): string {
       if (issue.received === 'nan') return `must be a number`;
       return `must be ${typeName(issue.expected)}, not ${issue.received === 'null' ? 'null' : article(TYPE_NAMES[issue.received] ?? issue.received)}`;
     case 'invalid_enum_value':
-      return `must be one of ${quoteAll(issue.options)}`;
+      return custom ?? `must be one of ${quoteAll(issue.options)}`;
     case 'invalid_literal':
       return custom ?? `must be ${quoteAll([issue.expected])}`;
     case 'invalid_union': {
