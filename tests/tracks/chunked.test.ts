@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/http.js';
 import { login, signedInUser } from '../support/accounts.js';
 import { makeAudio, md5, uploadForm } from '../support/audio.js';
+import { intentKeys, newIntents } from '../support/storage-intents.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
@@ -166,6 +167,7 @@ describe('chunked upload', () => {
 
   it('assembled content that is not audio is 400 INVALID_AUDIO and leaves no file', async () => {
     const user = await signedInUser(server);
+    const intentsBefore = await intentKeys(server);
     const junk = Buffer.alloc(1000, 7);
     const session = await initiate(server, user.accessToken, junk, 'junk.mp3');
     await send(server, user.accessToken, session, 0, junk);
@@ -173,7 +175,7 @@ describe('chunked upload', () => {
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('INVALID_AUDIO');
     expect(await readdir(path.join(server.dataDir, 'files', 'tracks')).catch(() => [])).not.toContain(expect.stringMatching(/-/));
-    expect(await server.riff.database.db.selectFrom('storage_intents').selectAll().execute()).toEqual([]);
+    expect(await newIntents(server, intentsBefore)).toEqual([]);
   });
 
   it('idle sessions expire after 24 h and the cleanup removes their chunks', async () => {

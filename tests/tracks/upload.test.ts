@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../support/http.js';
 import { signedInUser } from '../support/accounts.js';
 import { audioForm, makeAudio, md5, uploadForm, uploadFormStreamed, uploadTrack } from '../support/audio.js';
+import { intentKeys, newIntents } from '../support/storage-intents.js';
 import { startTestServer } from '../support/test-server.js';
 import { useTestServer } from '../support/suite.js';
 
@@ -68,13 +69,13 @@ describe('one-request upload', () => {
     ['random bytes that start like wav', Buffer.concat([Buffer.from('RIFF\0\0\0\0WAVE'), Buffer.alloc(2000, 1)])],
   ])('refuses %s with 400 INVALID_AUDIO and keeps nothing', async (_name, bytes) => {
     const user = await signedInUser(suite.server);
+    const intentsBefore = await intentKeys(suite.server);
     const reply = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(bytes, 'song.mp3'));
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('INVALID_AUDIO');
     const rows = await suite.server.riff.database.db.selectFrom('tracks').select('id').where('creator_id', '=', user.id).execute();
     expect(rows).toEqual([]);
-    const intents = await suite.server.riff.database.db.selectFrom('storage_intents').selectAll().execute();
-    expect(intents).toEqual([]);
+    expect(await newIntents(suite.server, intentsBefore)).toEqual([]);
     for (const file of await filesOf(suite.server)) expect(file).not.toMatch(/partial/);
   });
 
@@ -102,6 +103,7 @@ describe('limits and quota', () => {
     const small = await startTestServer({ UPLOAD_MAX_BYTES: '60000' });
     try {
       const user = await signedInUser(small);
+      const intentsBefore = await intentKeys(small);
       const big = await makeAudio('wav', { seconds: 1 });
       const declared = await uploadForm(small.baseUrl, user.accessToken, audioForm(big, 'big.wav'));
       expect(declared.status).toBe(413);
@@ -112,7 +114,7 @@ describe('limits and quota', () => {
       expect(streamed.status).toBe(413);
       expect(streamed.body.error.code).toBe('PAYLOAD_TOO_LARGE');
       expect(await filesOf(small)).toEqual([]);
-      expect(await small.riff.database.db.selectFrom('storage_intents').selectAll().execute()).toEqual([]);
+      expect(await newIntents(small, intentsBefore)).toEqual([]);
     } finally {
       await small.close();
     }
@@ -171,6 +173,7 @@ describe('the stored file', () => {
 describe('an interrupted upload', () => {
   it('leaves no file, no row and no storage intent behind', async () => {
     const user = await signedInUser(suite.server);
+    const intentsBefore = await intentKeys(suite.server);
     const wav = await makeAudio('wav', { seconds: 1 });
     const boundary = 'riffinterrupted';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.wav"\r\n\r\n`;
@@ -192,11 +195,10 @@ describe('an interrupted upload', () => {
     });
     // the server notices the abort and cleans up
     for (let i = 0; i < 50; i++) {
-      const intents = await suite.server.riff.database.db.selectFrom('storage_intents').selectAll().execute();
-      if (intents.length === 0) break;
+      if ((await newIntents(suite.server, intentsBefore)).length === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(await suite.server.riff.database.db.selectFrom('storage_intents').selectAll().execute()).toEqual([]);
+    expect(await newIntents(suite.server, intentsBefore)).toEqual([]);
     expect(await suite.server.riff.database.db.selectFrom('tracks').select('id').where('creator_id', '=', user.id).execute()).toEqual([]);
     const leftovers = (await filesOf(suite.server)).filter((file) => !file.includes(`${path.sep}tracks${path.sep}`) || file.includes('partial'));
     expect(leftovers.filter((file) => file.includes('partial'))).toEqual([]);
