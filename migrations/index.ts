@@ -3,6 +3,7 @@ import * as accounts from './0001-accounts.js';
 import * as social from './0002-social.js';
 import * as tracks from './0003-tracks.js';
 import * as events from './0004-events.js';
+import * as eventSubjects from './0005-event-subjects.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-social': social,
   '0003-tracks': tracks,
   '0004-events': events,
+  '0005-event-subjects': eventSubjects,
 };

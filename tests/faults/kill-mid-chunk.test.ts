@@ -156,7 +156,7 @@ describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
     const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: cluster.url('riff'), LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
     const riff = await createRiff(config, { clock: { now: () => later } });
     try {
-      const swept = await riff.cleanup();
+      const swept = await riff.jobs.run('uploads.cleanup') as { sessions: number; objects: number };
       expect(swept.objects).toBeGreaterThanOrEqual(1);
     } finally {
       await riff.jobs.stop(5000);

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
+import { createDbScope, type DbScope } from '../../server/src/platform/db/transactions.js';
+import { userActor, type RequestOrigin } from '../../server/src/platform/access/actor.js';
+import type { UserRow } from '../../server/src/platform/db/database.schema.js';
 import { createEventBus, type EventBus, type EventHandler } from '../../server/src/platform/events/event-bus.js';
 import { EventsRepository } from '../../server/src/platform/events/events.repository.js';
 import { createJobQueue, type JobQueue } from '../../server/src/platform/jobs/job-queue.js';
@@ -18,13 +21,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(handlers: EventHandler[]): Promise<{ database: DatabaseHandle; jobs: JobQueue; bus: EventBus; schema: string }> {
+async function setUp(handlers: EventHandler[]): Promise<{ database: DatabaseHandle; scope: DbScope; jobs: JobQueue; bus: EventBus; schema: string }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-events-'));
   const schema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   await migrateToLatest(database.db);
-  const jobs = createJobQueue(database.db, createLogger('silent'), { concurrency: 0, schema });
-  const bus = createEventBus(jobs, new EventsRepository(database.db));
+  const scope = createDbScope(database.db);
+  const jobs = createJobQueue(scope, createLogger('silent'), { concurrency: 0, schema });
+  const bus = createEventBus(scope, jobs, new EventsRepository(scope));
   for (const handler of handlers) bus.subscribe(handler);
   await jobs.start();
   cleanups.push(async () => {
@@ -33,31 +37,55 @@ async function setUp(handlers: EventHandler[]): Promise<{ database: DatabaseHand
     await database.close();
     await rm(dataDir, { recursive: true, force: true });
   });
-  return { database, jobs, bus, schema };
+  return { database, scope, jobs, bus, schema };
 }
 
+const origin: RequestOrigin = { ip: '203.0.113.7', userAgent: 'test-agent', requestId: 'req-1' };
+const actorFor = (id: string) => userActor({ id, is_admin: false } as UserRow, 'bearer', origin);
+const subject = { resource: 'thing', id: 'thing-1' };
+
 describe('domain events through the outbox', () => {
-  it('a committed event reaches every handler of its type once, with its payload and who caused it', async () => {
+  it('a committed event reaches every after-commit handler of its type once, with its data and who caused it', async () => {
     const seen: string[] = [];
     const { database, jobs, bus } = await setUp([
-      { name: 'test-audit', type: TYPE, handle: async (event) => void seen.push(`audit ${JSON.stringify(event.payload)} ${event.actorId}`) },
-      { name: 'test-search', type: TYPE, handle: async (event) => void seen.push(`search ${event.type}`) },
+      { name: 'test-webhooks', types: [TYPE], handle: async (event) => void seen.push(`webhooks ${JSON.stringify(event.data)} ${event.actorId}`) },
+      { name: 'test-search', types: '*', handle: async (event) => void seen.push(`search ${event.type} ${event.subject.id}`) },
     ]);
     const actorId = randomUUID();
-    const id = await database.db.transaction().execute((trx) => bus.record(trx, TYPE, { n: 1 } as never, { actorId, requestId: 'req-1' }));
+    await bus.record(actorFor(actorId), TYPE, { subject, data: { n: 1 } as never });
     expect(await jobs.runDue()).toBe(2);
-    expect(seen.sort()).toEqual([`audit {"n":1} ${actorId}`, 'search test.happened']);
-    const stored = await database.db.selectFrom('domain_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ type: 'test.happened', payload: { n: 1 }, actor_id: actorId, request_id: 'req-1' });
+    expect(seen.sort()).toEqual([`search test.happened thing-1`, `webhooks {"n":1} ${actorId}`]);
+    const stored = await database.db.selectFrom('domain_events').selectAll().where('actor_id', '=', actorId).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ type: 'test.happened', payload: { n: 1 }, subject_type: 'thing', subject_id: 'thing-1', user_id: actorId, request_id: 'req-1' });
   });
 
-  it('an event recorded in a transaction that rolls back is neither stored nor handled', async () => {
+  it('an in-transaction handler runs inside the change: it sees the origin, and rolls back with it', async () => {
+    const seen: unknown[] = [];
+    const { scope, jobs, bus } = await setUp([
+      {
+        name: 'test-audit',
+        types: '*',
+        delivery: 'in-transaction',
+        handle: async (event) => {
+          seen.push({ inTransaction: scope.inTransaction, ip: event.origin.ip, userId: event.userId, data: event.data });
+        },
+      },
+    ]);
+    const actorId = randomUUID();
+    const owner = randomUUID();
+    await bus.record(actorFor(actorId), TYPE, { subject, userId: owner, data: { n: 1 } as never });
+    expect(seen).toEqual([{ inTransaction: true, ip: '203.0.113.7', userId: owner, data: { n: 1 } }]);
+    // no after-commit handler: nothing is stored in the outbox, no job is queued
+    expect(await jobs.runDue()).toBe(0);
+  });
+
+  it('an event recorded in a unit of work that rolls back is neither stored nor handled', async () => {
     const seen: unknown[] = [];
     const marker = randomUUID();
-    const { database, jobs, bus } = await setUp([{ name: 'test-audit', type: TYPE, handle: async (event) => void seen.push(event.payload) }]);
+    const { database, scope, jobs, bus } = await setUp([{ name: 'test-webhooks', types: [TYPE], handle: async (event) => void seen.push(event.data) }]);
     await expect(
-      database.db.transaction().execute(async (trx) => {
-        await bus.record(trx, TYPE, { marker } as never);
+      scope.transaction(async () => {
+        await bus.record(actorFor(randomUUID()), TYPE, { subject, data: { marker } as never });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -73,15 +101,15 @@ describe('domain events through the outbox', () => {
     const { database, jobs, bus, schema } = await setUp([
       {
         name: 'test-flaky',
-        type: TYPE,
+        types: [TYPE],
         handle: async () => {
           flakyRuns++;
           if (flakyRuns === 1) throw new Error('a handler failed');
         },
       },
-      { name: 'test-steady', type: TYPE, handle: async () => void steadyRuns++ },
+      { name: 'test-steady', types: [TYPE], handle: async () => void steadyRuns++ },
     ]);
-    await database.db.transaction().execute((trx) => bus.record(trx, TYPE, { n: 3 } as never));
+    await bus.record(actorFor(randomUUID()), TYPE, { subject, data: { n: 3 } as never });
     await jobs.runDue();
     expect({ flakyRuns, steadyRuns }).toEqual({ flakyRuns: 1, steadyRuns: 1 });
     // the retry waits out its backoff: bring it forward rather than wait

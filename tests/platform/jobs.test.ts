@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { createLogger } from '../../server/src/platform/logging/logger.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
+import { createDbScope } from '../../server/src/platform/db/transactions.js';
 import { createJobQueue, type JobQueue, type JobType } from '../../server/src/platform/jobs/job-queue.js';
 import { register } from '../support/accounts.js';
 import { readOutbox, waitForMail } from '../support/mail.js';
@@ -48,8 +49,8 @@ async function open(place: { dataDir: string; schema: string }): Promise<Databas
   return database;
 }
 
-function queue(database: DatabaseHandle, schema: string, types: JobType<{ n: number }>[], concurrency = 2): JobQueue {
-  const jobs = createJobQueue(database.db, logger, { concurrency, schema, pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
+function queue(database: DatabaseHandle, schema: string, types: JobType<{ n: number }>[], concurrency = 2, scope = createDbScope(database.db)): JobQueue {
+  const jobs = createJobQueue(scope, logger, { concurrency, schema, pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
   for (const type of types) jobs.define(type);
   cleanups.push(() => jobs.stop(5000));
   return jobs;
@@ -111,12 +112,13 @@ describe('the job queue', () => {
     const place = await queuePlace();
     const database = await open(place);
     const seen: number[] = [];
-    const jobs = queue(database, place.schema, [{ name: 'test.tx', handle: async (data) => void seen.push(data.n) }], 0);
+    const scope = createDbScope(database.db);
+    const jobs = queue(database, place.schema, [{ name: 'test.tx', handle: async (data) => void seen.push(data.n) }], 0, scope);
     await jobs.start();
-    await database.db.transaction().execute(async (trx) => jobs.enqueue('test.tx', { n: 1 }, { transaction: trx }));
+    await scope.transaction(() => jobs.enqueue('test.tx', { n: 1 }));
     await expect(
-      database.db.transaction().execute(async (trx) => {
-        await jobs.enqueue('test.tx', { n: 2 }, { transaction: trx });
+      scope.transaction(async () => {
+        await jobs.enqueue('test.tx', { n: 2 });
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

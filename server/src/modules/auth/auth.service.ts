@@ -1,5 +1,6 @@
 import type { LoginRequest, PasswordResetConfirmRequest, RegisterRequest, TwoFactorLoginRequest } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
+import type { DbScope } from '../../platform/db/transactions.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
@@ -37,6 +38,7 @@ export interface AuthLimits {
 
 export interface AuthServiceDeps {
   db: Db;
+  scope: DbScope;
   users: UsersRepository;
   auth: AuthRepository;
   audit: AuditRepository;
@@ -72,7 +74,8 @@ export class AuthService {
 
     let user: UserRow;
     try {
-      user = await this.deps.db.transaction().execute(async (trx) => {
+      user = await this.deps.scope.transaction(async () => {
+        const trx = this.deps.scope.db;
         const created = await users.insert({
           email: input.email,
           username,
@@ -83,7 +86,7 @@ export class AuthService {
         }, trx);
         await this.deps.auth.replaceEmailToken(created.id, 'verify_email', sha256Hex(token), new Date(now.getTime() + VERIFICATION_TTL_MS), trx);
         await this.deps.audit.record({ userId: created.id, action: 'auth.register', resource: 'user', resourceId: created.id }, context, trx);
-        await this.deps.mail.send(verificationMail(input.email, created.username, this.deps.appBaseUrl, token), { transaction: trx });
+        await this.deps.mail.send(verificationMail(input.email, created.username, this.deps.appBaseUrl, token));
         return created;
       });
     } catch (error) {
@@ -241,7 +244,8 @@ export class AuthService {
     const now = this.deps.clock.now();
     const passwordHash = await this.deps.hasher.hash(input.password);
     const keepFamily = callerRefreshToken ? await this.deps.sessions.liveFamilyOf(callerRefreshToken, user.id) : undefined;
-    await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.scope.transaction(async () => {
+      const trx = this.deps.scope.db;
       await this.deps.users.bumpTokenVersion(user.id, { password_hash: passwordHash, password_changed_at: now }, trx);
       await this.deps.auth.revokeAllForUser(user.id, now, trx, keepFamily);
       await this.deps.audit.record(
@@ -249,7 +253,7 @@ export class AuthService {
         context,
         trx,
       );
-      if (user.email) await this.deps.mail.send(passwordChangedMail(user.email, user.username, now), { transaction: trx });
+      if (user.email) await this.deps.mail.send(passwordChangedMail(user.email, user.username, now));
     });
     return {
       message: keepFamily

@@ -4,6 +4,8 @@ import { requiredScope, routeMeta } from '@riff/contract';
 import { AppError } from '../errors/app-error.js';
 import type { UserRow } from '../db/database.schema.js';
 import type { Principal } from './principal.js';
+import { anonymousActor, userActor, type AuthMethod } from '../access/actor.js';
+import { originOf } from '../access/request-actor.js';
 import { TokenInvalidError, type TokenAudience, type TokenSigner } from './token-signer.js';
 
 /** Resolves a developer API key to its owner and scopes; supplied by the API-keys area. */
@@ -90,6 +92,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
     try {
       const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
       const meta = routeMeta(route);
+      const origin = originOf(req);
+      req.actor = anonymousActor(origin);
       if (meta.auth === 'public') return next();
       const credential = readCredential(req, meta.auth === 'stream');
       if (!credential) {
@@ -103,6 +107,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
           meta.auth !== 'stream' ? ['api'] : credential.fromQuery ? ['stream'] : ['api', 'stream'];
         req.principal = await fromJwt(credential.value, audiences);
       }
+      const { user, via, scopes } = req.principal;
+      req.actor = userActor(user, via as AuthMethod, origin, scopes);
       next();
     } catch (error) {
       next(error);

@@ -1,16 +1,48 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.schema.js';
+import type { Actor, RequestOrigin } from '../access/actor.js';
+import type { DbScope } from '../db/transactions.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { EventMap, EventType } from './event-map.js';
-import type { EventsRepository, StoredEvent } from './events.repository.js';
+import type { EventsRepository } from './events.repository.js';
 
-export type DomainEvent<K extends EventType = EventType> = Omit<StoredEvent, 'type' | 'payload'> & { type: K; payload: EventMap[K] };
+/** What an event is about: the resource it changed. */
+export interface EventSubject {
+  resource: string;
+  id: string | null;
+}
 
-/** Reacts to one type of committed event. Runs as a job: at least once, retried on failure, so it must be idempotent. */
+export interface DomainEvent<K extends EventType = EventType> {
+  type: K;
+  data: EventMap[K];
+  subject: EventSubject;
+  /** Whose account the event belongs to (the actor, unless said otherwise: e.g. a failed login). */
+  userId: string | null;
+  actorId: string | null;
+  origin: RequestOrigin;
+  occurredAt: Date;
+}
+
+/** The event as recorded: what `record` takes besides the actor and the type. */
+export interface EventInput<K extends EventType> {
+  subject: EventSubject;
+  data: EventMap[K];
+  userId?: string | null;
+}
+
+/**
+ * Reacts to committed events (the default): runs as a job from the outbox, at least once and
+ * retried on failure, so it must be idempotent. Webhooks and search indexing are such handlers.
+ *
+ * `in-transaction` handlers instead run inside the unit of work that records the event: their
+ * writes commit or roll back with the change, and a failure fails the change. They are for
+ * records that are part of the same fact and must be readable as soon as it is acknowledged:
+ * the audit log.
+ */
 export interface EventHandler<K extends EventType = EventType> {
   /** Unique among handlers; names the handler's job (`event.<name>`). */
   name: string;
-  type: K;
+  /** The types it handles, or '*' for every type. */
+  types: readonly K[] | '*';
+  delivery?: 'after-commit' | 'in-transaction';
   handle(event: DomainEvent<K>): Promise<void>;
 }
 
@@ -18,37 +50,53 @@ export interface EventBus {
   /** Before the job queue starts. */
   subscribe<K extends EventType>(handler: EventHandler<K>): void;
   /**
-   * Records an event in the transaction of the change that caused it, with one job per handler
-   * of its type: if the transaction rolls back, neither the event nor its jobs exist.
+   * Records an event in the current unit of work (one is opened if none is): in-transaction
+   * handlers run now; for each after-commit handler the event is stored in the outbox with
+   * a job, both of which exist only if the unit of work commits.
    */
-  record<K extends EventType>(
-    transaction: Kysely<Database>,
-    type: K,
-    payload: EventMap[K],
-    meta?: { actorId?: string | null; requestId?: string | null },
-  ): Promise<string>;
+  record<K extends EventType>(actor: Actor, type: K, input: EventInput<K>): Promise<void>;
 }
 
-export function createEventBus(jobs: JobQueue, events: EventsRepository): EventBus {
-  const handlers = new Map<string, EventHandler[]>();
+export function createEventBus(scope: DbScope, jobs: JobQueue, events: EventsRepository): EventBus {
+  const inTransaction: EventHandler[] = [];
+  const afterCommit: EventHandler[] = [];
+  const handles = (handler: EventHandler, type: EventType) => handler.types === '*' || handler.types.includes(type);
+
   return {
     subscribe(handler) {
-      const jobName = `event.${handler.name}`;
+      const generic = handler as unknown as EventHandler;
+      if (handler.delivery === 'in-transaction') {
+        inTransaction.push(generic);
+        return;
+      }
       jobs.define<{ eventId: string }>({
-        name: jobName,
+        name: `event.${handler.name}`,
         handle: async ({ eventId }) => {
           const event = await events.find(eventId);
           // the event row is written with its job in one transaction, so it exists unless removed on purpose
-          if (event) await handler.handle(event as DomainEvent<typeof handler.type>);
+          if (event) await generic.handle(event);
         },
       });
-      handlers.set(handler.type, [...(handlers.get(handler.type) ?? []), handler as unknown as EventHandler]);
+      afterCommit.push(generic);
     },
 
-    async record(transaction, type, payload, meta = {}) {
-      const eventId = await events.insert({ type, payload, actorId: meta.actorId ?? null, requestId: meta.requestId ?? null }, transaction);
-      for (const handler of handlers.get(type) ?? []) await jobs.enqueue(`event.${handler.name}`, { eventId }, { transaction });
-      return eventId;
+    async record(actor, type, input) {
+      const event: DomainEvent = {
+        type,
+        data: input.data,
+        subject: input.subject,
+        userId: input.userId !== undefined ? input.userId : actor.id,
+        actorId: actor.id,
+        origin: actor.origin,
+        occurredAt: new Date(),
+      };
+      const later = afterCommit.filter((handler) => handles(handler, type));
+      await scope.transaction(async () => {
+        for (const handler of inTransaction) if (handles(handler, type)) await handler.handle(event);
+        if (later.length === 0) return;
+        const eventId = await events.insert(event);
+        for (const handler of later) await jobs.enqueue(`event.${handler.name}`, { eventId });
+      });
     },
   };
 }

@@ -1,40 +1,47 @@
-import type { Db } from '../db/database.js';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.schema.js';
+import type { DbScope } from '../db/transactions.js';
+import type { EventType } from './event-map.js';
+import type { DomainEvent } from './event-bus.js';
 
-export interface StoredEvent {
-  id: string;
-  type: string;
-  payload: Record<string, unknown>;
-  actorId: string | null;
-  requestId: string | null;
-  occurredAt: Date;
-}
-
+/** The outbox: events waiting for (or kept after) their after-commit handlers. */
 export class EventsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly scope: DbScope) {}
 
-  async insert(
-    event: { type: string; payload: object; actorId: string | null; requestId: string | null },
-    transaction: Kysely<Database>,
-  ): Promise<string> {
-    const row = await transaction
+  async insert(event: DomainEvent): Promise<string> {
+    const row = await this.scope.db
       .insertInto('domain_events')
-      .values({ type: event.type, payload: JSON.stringify(event.payload), actor_id: event.actorId, request_id: event.requestId })
+      .values({
+        type: event.type,
+        payload: JSON.stringify(event.data),
+        subject_type: event.subject.resource,
+        subject_id: event.subject.id,
+        user_id: event.userId,
+        actor_id: event.actorId,
+        request_id: event.origin.requestId,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
   }
 
-  async find(id: string): Promise<StoredEvent | undefined> {
-    const row = await this.db.selectFrom('domain_events').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && {
-      id: row.id,
-      type: row.type,
-      payload: row.payload,
-      actorId: row.actor_id,
-      requestId: row.request_id,
-      occurredAt: row.created_at,
-    };
+  async find(id: string): Promise<DomainEvent | undefined> {
+    const row = await this.scope.db.selectFrom('domain_events').selectAll().where('id', '=', id).executeTakeFirst();
+    return (
+      row && {
+        type: row.type as EventType,
+        data: row.payload as never,
+        subject: { resource: row.subject_type, id: row.subject_id },
+        userId: row.user_id,
+        actorId: row.actor_id,
+        // the address and user agent are not kept in the outbox: handlers after commit do not need them
+        origin: { ip: null, userAgent: null, requestId: row.request_id },
+        occurredAt: row.created_at,
+      }
+    );
+  }
+
+  /** Removes events older than `before` (their handlers ran long ago). */
+  async prune(before: Date): Promise<number> {
+    const result = await this.scope.db.deleteFrom('domain_events').where('created_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

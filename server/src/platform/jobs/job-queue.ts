@@ -1,11 +1,12 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import { sqlExecutor, type QueryRunner } from './sql-executor.js';
+import type { DbScope } from '../db/transactions.js';
+import { sqlExecutor } from './sql-executor.js';
 
 /** One kind of job: its name, what it does, and how hard to try. */
 export interface JobType<T extends object = object> {
   name: string;
-  handle(data: T, job: { id: string; attempt: number }): Promise<void>;
+  handle(data: T, job: { id: string; attempt: number }): Promise<unknown>;
   /** Attempts after the first (default 5), spaced by exponential backoff from `retryDelaySeconds` (default 5). */
   retryLimit?: number;
   retryDelaySeconds?: number;
@@ -16,9 +17,8 @@ export interface JobType<T extends object = object> {
   expireInSeconds?: number;
 }
 
+/** Enqueued inside a transaction (see DbScope), a job exists only if that transaction commits. */
 export interface EnqueueOptions {
-  /** A transaction: the job exists only if it commits. */
-  transaction?: QueryRunner;
   /** At most one job with this key per `singletonSeconds` (a periodic job across instances). */
   singletonKey?: string;
   singletonSeconds?: number;
@@ -45,6 +45,8 @@ export interface JobQueue {
   start(): Promise<void>;
   /** Runs every job of this process's types that is due now, here, until none is left: for tests and scripts. */
   runDue(): Promise<number>;
+  /** Runs one job's handler here and now, outside the queue, and returns what it returns: for tests and scripts. */
+  run(name: string, data?: object): Promise<unknown>;
   /** Stops taking jobs and waits up to `timeoutMs` for the running ones; the rest stay queued. */
   stop(timeoutMs: number): Promise<void>;
 }
@@ -55,9 +57,10 @@ interface FetchedJob {
   retryCount: number;
 }
 
-export function createJobQueue(db: QueryRunner, logger: Logger, options: JobQueueOptions): JobQueue {
+export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueueOptions): JobQueue {
   const boss = new PgBoss({
-    db: sqlExecutor(db),
+    // the queue's own work (fetch, complete, maintenance) starts outside any unit of work, so this is the pool
+    db: sqlExecutor(() => scope.db),
     schema: options.schema ?? 'riff_jobs',
     supervise: options.concurrency > 0,
     schedule: false,
@@ -144,12 +147,12 @@ export function createJobQueue(db: QueryRunner, logger: Logger, options: JobQueu
   async function enqueue(name: string, data: object, enqueueOptions: EnqueueOptions = {}): Promise<void> {
     if (!types.has(name)) throw new Error(`unknown job type ${name}`);
     await boss.send(name, data, {
-      ...(enqueueOptions.transaction ? { db: sqlExecutor(enqueueOptions.transaction) } : {}),
+      db: sqlExecutor(() => scope.db),
       ...(enqueueOptions.singletonKey ? { singletonKey: enqueueOptions.singletonKey } : {}),
       ...(enqueueOptions.singletonSeconds ? { singletonSeconds: enqueueOptions.singletonSeconds } : {}),
     });
-    // in a transaction the job is not visible yet: the next poll finds it once committed
-    if (!enqueueOptions.transaction) nudge();
+    // in a transaction the job is not visible yet: the workers look once it commits
+    scope.afterCommit(nudge);
   }
 
   async function shutDown(timeoutMs: number): Promise<void> {
@@ -209,6 +212,12 @@ export function createJobQueue(db: QueryRunner, logger: Logger, options: JobQueu
         timers.push(timer);
       }
       loop = work();
+    },
+
+    async run(name, data = {}) {
+      const type = types.get(name);
+      if (!type) throw new Error(`unknown job type ${name}`);
+      return type.handle(data, { id: 'direct', attempt: 1 });
     },
 
     async runDue() {

@@ -13,10 +13,10 @@ export interface SqlExecutor {
  * connection, which the dialect hands out one query or transaction at a time) and, given a
  * transaction, enqueues a job atomically with the change that caused it.
  */
-export function sqlExecutor(db: QueryRunner): SqlExecutor {
+export function sqlExecutor(db: () => QueryRunner): SqlExecutor {
   return {
     async executeSql(text, values = []) {
-      const result = await db.executeQuery(CompiledQuery.raw(text, values));
+      const result = await db().executeQuery(CompiledQuery.raw(text, values));
       return { rows: result.rows as unknown[] };
     },
   };

@@ -1,16 +1,15 @@
 import type { SecretBox } from '../auth/secret-box.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import type { QueryRunner } from '../jobs/sql-executor.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
 /**
  * Mail goes out through the job queue: a reply never waits on (or reveals, by its timing) the
- * mail server, a failed send is retried with backoff, and a message queued in a transaction
- * exists only if that transaction commits. Messages carry one-time links, so they are stored
+ * mail server, a failed send is retried with backoff, and a message queued in a unit of work
+ * (DbScope.transaction) exists only if it commits. Messages carry one-time links, so they are stored
  * encrypted while they wait.
  */
 export interface MailQueue {
-  send(message: MailMessage, options?: { transaction?: QueryRunner }): Promise<void>;
+  send(message: MailMessage): Promise<void>;
 }
 
 const JOB = 'mail.send';
@@ -24,6 +23,6 @@ export function createMailQueue(jobs: JobQueue, mailer: Mailer, box: SecretBox):
     handle: async ({ sealed }) => mailer.send(JSON.parse(box.open(sealed)) as MailMessage),
   });
   return {
-    send: (message, options = {}) => jobs.enqueue(JOB, { sealed: box.seal(JSON.stringify(message)) }, options),
+    send: (message) => jobs.enqueue(JOB, { sealed: box.seal(JSON.stringify(message)) }),
   };
 }

@@ -1,0 +1,20 @@
+import type { Platform } from '../platform/platform.js';
+import type { RiffModule } from '../platform/module.js';
+import { createAccountPagesModule } from './account-pages/account-pages.module.js';
+import { createAuditModule } from './audit/audit.module.js';
+import { createAuthModule } from './auth/auth.module.js';
+import { createSystemModule } from './system/system.module.js';
+import { createTracksModule } from './tracks/tracks.module.js';
+import { createUsersModule } from './users/users.module.js';
+
+/**
+ * Every area of the service, in the order their account data is exported and erased. Adding an
+ * area is adding its folder and one line here.
+ */
+export function createModules(platform: Platform): RiffModule[] {
+  const audit = createAuditModule(platform);
+  const tracks = createTracksModule(platform, { audit: audit.recorder });
+  const users = createUsersModule(platform, { audit: audit.recorder, tracks: tracks.service });
+  const auth = createAuthModule(platform, { users: users.users, audit: audit.recorder });
+  return [createSystemModule(platform), auth, users, audit, tracks, createAccountPagesModule(platform)];
+}

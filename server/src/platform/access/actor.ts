@@ -1,0 +1,67 @@
+import type { UserRow } from '../db/database.schema.js';
+
+/** How a signed-in caller proved who they are. */
+export type AuthMethod = 'bearer' | 'stream_token' | 'api_key' | 'webhook_key';
+
+/** Where a request came from: recorded with audit entries and events. */
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+}
+
+interface ActorBase {
+  origin: RequestOrigin;
+}
+
+/** A signed-in user. */
+export interface UserActor extends ActorBase {
+  kind: 'user';
+  id: string;
+  user: UserRow;
+  isAdmin: boolean;
+  via: AuthMethod;
+  /** What an API or webhook key may do; undefined for a user's own tokens (everything they may do). */
+  scopes?: readonly string[];
+}
+
+/** Nobody signed in: public and optional routes. */
+export interface AnonymousActor extends ActorBase {
+  kind: 'anonymous';
+  id: null;
+  user: undefined;
+  isAdmin: false;
+}
+
+/** The service itself: jobs, event handlers and command-line scripts. */
+export interface SystemActor extends ActorBase {
+  kind: 'system';
+  id: null;
+  user: undefined;
+  isAdmin: true;
+}
+
+/**
+ * Who is asking, built once per request by the authentication middleware from the route's
+ * metadata and handed to every service method as its first argument.
+ */
+export type Actor = UserActor | AnonymousActor | SystemActor;
+
+const NO_ORIGIN: RequestOrigin = { ip: null, userAgent: null, requestId: null };
+
+export function userActor(user: UserRow, via: AuthMethod, origin: RequestOrigin = NO_ORIGIN, scopes?: readonly string[]): UserActor {
+  return { kind: 'user', id: user.id, user, isAdmin: user.is_admin, via, origin, ...(scopes ? { scopes } : {}) };
+}
+
+export function anonymousActor(origin: RequestOrigin = NO_ORIGIN): AnonymousActor {
+  return { kind: 'anonymous', id: null, user: undefined, isAdmin: false, origin };
+}
+
+export function systemActor(origin: RequestOrigin = NO_ORIGIN): SystemActor {
+  return { kind: 'system', id: null, user: undefined, isAdmin: true, origin };
+}
+
+/** The same caller acting as they now are (after a change to their own account row). */
+export function withUser(actor: UserActor, user: UserRow): UserActor {
+  return { ...actor, user, isAdmin: user.is_admin };
+}

@@ -1,0 +1,33 @@
+import type { Request } from 'express';
+import { AppError } from '../errors/app-error.js';
+import { anonymousActor, type Actor, type RequestOrigin, type UserActor } from './actor.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set once per request by the authentication middleware. */
+    actor?: Actor;
+  }
+}
+
+/** Where the request came from (the address honours TRUST_PROXY). */
+export function originOf(req: Request): RequestOrigin {
+  const userAgent = req.headers['user-agent'];
+  const id = (req as Request & { id?: unknown }).id;
+  return {
+    ip: req.ip ?? req.socket.remoteAddress ?? null,
+    userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
+    requestId: typeof id === 'string' ? id : null,
+  };
+}
+
+/** The caller, signed in or not. */
+export function actorOf(req: Request): Actor {
+  return (req.actor ??= anonymousActor(originOf(req)));
+}
+
+/** The caller on a route whose metadata requires one. */
+export function signedInActor(req: Request): UserActor {
+  const actor = actorOf(req);
+  if (actor.kind !== 'user') throw new AppError('UNAUTHENTICATED', 'Authentication required');
+  return actor;
+}

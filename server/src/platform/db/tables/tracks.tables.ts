@@ -1,0 +1,70 @@
+import type { StreamStatus, TrackFormat, TrackStatus } from '@riff/contract';
+import type { Generated } from 'kysely';
+import type { CreatedAt, Json, Timestamp, UpdatedAt } from './column-types.js';
+
+export interface TracksTable {
+  id: string;
+  creator_id: string;
+  title: string;
+  artist: string | null;
+  album: string | null;
+  genre: string | null;
+  genres: Json<string[]>;
+  tags: Json<string[]>;
+  year: number | null;
+  bpm: number | null;
+  musical_key: string | null;
+  is_public: Generated<boolean>;
+  duration: number;
+  bitrate: number | null;
+  sample_rate: number | null;
+  file_size: number;
+  format: TrackFormat;
+  file_key: string | null;
+  md5: string;
+  original_filename: string | null;
+  status: TrackStatus;
+  status_message: string | null;
+  stream_status: Generated<StreamStatus>;
+  stream_manifest_url: string | null;
+  cover_art_path: string | null;
+  waveform_path: string | null;
+  play_count: Generated<number>;
+  like_count: Generated<number>;
+  deleted_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface TrackLyricsTable {
+  track_id: string;
+  content: string;
+  is_synced: boolean;
+  updated_at: UpdatedAt;
+}
+
+export interface UploadSessionsTable {
+  id: string;
+  user_id: string;
+  filename: string;
+  total_chunks: number;
+  total_size: number;
+  state: Generated<'active' | 'assembling'>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface UploadChunksTable {
+  upload_id: string;
+  chunk_number: number;
+  size: number;
+  created_at: CreatedAt;
+}
+
+/** Tracks, lyrics and chunked upload sessions. */
+export interface TracksTables {
+  tracks: TracksTable;
+  track_lyrics: TrackLyricsTable;
+  upload_sessions: UploadSessionsTable;
+  upload_chunks: UploadChunksTable;
+}

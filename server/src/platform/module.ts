@@ -1,0 +1,29 @@
+import type { Router } from 'express';
+import type { RiffContract } from '@riff/contract';
+import type { AccountData } from './accounts/account-data.js';
+import type { UserRow } from './db/database.schema.js';
+import type { EventHandler } from './events/event-bus.js';
+import type { EventType } from './events/event-map.js';
+import type { JobType } from './jobs/job-queue.js';
+
+/** A job a module declares; `everyMs` also runs it periodically on the processes that run workers. */
+export type ModuleJob = JobType<never> & { everyMs?: number };
+
+/**
+ * One area of the service, built by its `<area>.module.ts` factory from the platform (and the
+ * few other modules it needs). The app only lists modules: everything area-specific is here.
+ */
+export interface RiffModule {
+  name: string;
+  /** Implementations of contract routers, keyed as in the contract (each built with ts-rest's s.router). */
+  routes?: Partial<Record<keyof RiffContract, unknown>>;
+  /** Express routers outside the contract (e.g. the account pages). */
+  routers?: Router[];
+  jobs?: ModuleJob[];
+  eventHandlers?: EventHandler<EventType>[];
+  accountData?: AccountData;
+  /** Given by the module that owns accounts: the user behind a token, if they may still act. */
+  activeUser?(id: string): Promise<UserRow | undefined>;
+  /** Finishes or abandons work in flight at shutdown, before the platform closes. */
+  drain?(): Promise<void>;
+}

@@ -1,0 +1,104 @@
+import type { Logger } from 'pino';
+import type { Config } from './config/config.js';
+import { createAccountDirectory, type AccountDirectory } from './accounts/account-data.js';
+import { createKeyRing, type KeyRing } from './auth/key-ring.js';
+import { createPasswordHasher, type PasswordHasher } from './auth/password-hasher.js';
+import { loadSecretKey } from './auth/secret-key.js';
+import { createTokenSigner, loadPrivateKey, type TokenSigner } from './auth/token-signer.js';
+import { systemClock, type Clock } from './clock.js';
+import { migrateWhenReachable, openDatabase, type DatabaseHandle } from './db/database.js';
+import { createDbScope, type DbScope } from './db/transactions.js';
+import { createEventBus, type EventBus } from './events/event-bus.js';
+import { EventsRepository } from './events/events.repository.js';
+import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
+import { createLogger } from './logging/logger.js';
+import { createMailQueue, type MailQueue } from './mail/mail-queue.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { createRateLimits, type RateLimits } from './rate-limit/rate-limiter.js';
+import type { ObjectStorage } from './storage/object-storage.js';
+import { openStorage } from './storage/open-storage.js';
+
+/** Everything a module is built from: the service's shared parts, none of them area-specific. */
+export interface Platform {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  database: DatabaseHandle;
+  /** Transactions: repositories read their executor here. */
+  scope: DbScope;
+  storage: ObjectStorage;
+  mail: MailQueue;
+  jobs: JobQueue;
+  events: EventBus;
+  limits: RateLimits;
+  hasher: PasswordHasher;
+  signer: TokenSigner;
+  keys: KeyRing;
+  /** Every module's part of a user's account (export, erasure). */
+  accounts: AccountDirectory & { join: ReturnType<typeof createAccountDirectory>['join'] };
+}
+
+/** Replacements for tests, and for several apps sharing one database or Redis. */
+export interface PlatformOverrides {
+  logger?: Logger;
+  clock?: Clock;
+  mailer?: Mailer;
+  storage?: ObjectStorage;
+  /** Prefix for rate-limit keys, so several apps can share one Redis without sharing counters. */
+  rateLimitPrefix?: string;
+  /** Schema of the job queue's tables, so several apps can share one database without sharing jobs. */
+  jobsSchema?: string;
+}
+
+export interface PlatformHandle {
+  platform: Platform;
+  /** Releases what the platform holds: running jobs, mail, rate-limit connections, the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the platform: keys first, then the database (waited for while down, then migrated), then the rest. */
+export async function openPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<PlatformHandle> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  // keys first: a bad JWT_PRIVATE_KEY should stop the start before anything is opened
+  const signer = await createTokenSigner(await loadPrivateKey(config.jwtPrivateKey, config.dataDir));
+  const keys = createKeyRing(await loadSecretKey(config.secretKey, config.dataDir));
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  try {
+    // at start-up a database that is down is waited for (the boot app answers 503 meanwhile)
+    await migrateWhenReachable(database.db, (error, attempt) => {
+      if (attempt === 1 || attempt % 30 === 0) logger.warn({ err: error, attempt }, 'database unreachable: waiting for it');
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const scope = createDbScope(database.db);
+  const mailer = overrides.mailer ?? createMailer(config.mail);
+  const jobs = createJobQueue(scope, logger, { concurrency: config.workerConcurrency, schema: overrides.jobsSchema });
+  const limits = createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff', logger });
+  const platform: Platform = {
+    config,
+    logger,
+    clock: overrides.clock ?? systemClock,
+    database,
+    scope,
+    storage: overrides.storage ?? openStorage(config),
+    mail: createMailQueue(jobs, mailer, keys.secretBox('job-data')),
+    jobs,
+    events: createEventBus(scope, jobs, new EventsRepository(scope)),
+    limits,
+    hasher: createPasswordHasher(),
+    signer,
+    keys,
+    accounts: createAccountDirectory(),
+  };
+  return {
+    platform,
+    async close() {
+      await jobs.stop(config.shutdownTimeoutMs);
+      await mailer.close();
+      await limits.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { Limiter, LimiterOptions, RateLimits } from './rate-limiter.js';
+
+const MINUTE = 60;
+
+/**
+ * Every named limit and its numbers (SPEC and ADDENDUM fix them), in one place. The request
+ * ceiling per address comes from RATE_LIMIT_PER_MINUTE.
+ */
+export const LIMIT_POLICIES = {
+  /** Failed logins per account: 5 in 15 minutes, then 15 minutes locked. */
+  'login-account': { points: 5, durationSeconds: 15 * MINUTE, blockSeconds: 15 * MINUTE },
+  /** Failed logins per address: 100 an hour, then 15 minutes locked. */
+  'login-address': { points: 100, durationSeconds: 60 * MINUTE, blockSeconds: 15 * MINUTE },
+  /** Wrong two-factor codes per account: 5 in 15 minutes. */
+  '2fa-failures': { points: 5, durationSeconds: 15 * MINUTE, blockSeconds: 15 * MINUTE },
+  /** One verification mail a minute per address. */
+  'verification-mail': { points: 1, durationSeconds: MINUTE },
+  /** One password-reset mail a minute per address. */
+  'reset-mail': { points: 1, durationSeconds: MINUTE },
+} as const satisfies Record<string, LimiterOptions>;
+
+export type LimitPolicy = keyof typeof LIMIT_POLICIES;
+
+export const requestCeiling = (perMinute: number): LimiterOptions => ({ points: perMinute, durationSeconds: MINUTE });
+
+/** The limiter of a named policy. Create each once: in memory, two limiters of one name count apart. */
+export function policyLimiter(limits: RateLimits, name: LimitPolicy): Limiter {
+  return limits.create(name, LIMIT_POLICIES[name]);
+}
