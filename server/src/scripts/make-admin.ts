@@ -4,6 +4,7 @@
  */
 import { ConfigError, loadConfig } from '../platform/config/config.js';
 import { migrateToLatest, openDatabase } from '../platform/db/database.js';
+import { createDbScope } from '../platform/db/transactions.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
 
 const args = process.argv.slice(2);
@@ -32,7 +33,7 @@ try {
       console.error(`no account with email ${email}`);
       exitCode = 1;
     } else {
-      await new AuditRepository(database.db).record(
+      await new AuditRepository(createDbScope(database.db)).record(
         { userId: user.id, action: revoke ? 'user.admin_revoked' : 'user.admin_granted', resource: 'user', resourceId: user.id, metadata: { by: 'cli' } },
         { ip: null, userAgent: 'riff-cli' },
       );

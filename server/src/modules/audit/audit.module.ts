@@ -1,13 +1,24 @@
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
+import { auditTrail } from './audit.events.js';
 import { AuditRepository } from './audit.repository.js';
 import { auditRoutes } from './audit.routes.js';
 import { AuditService } from './audit.service.js';
 
-export type AuditModule = RiffModule & { recorder: AuditRepository };
+export type AuditModule = RiffModule & {
+  /** @deprecated until every area records events: the inline recorder they still call. */
+  recorder: AuditRepository;
+};
 
-/** The audit log: written from domain events, read by its owner (and admins). */
+/** The audit log: written from domain events, read by its owner (and admins), part of the export. */
 export function createAuditModule(platform: Platform): AuditModule {
-  const audit = new AuditRepository(platform.database.db);
-  return { name: 'audit', routes: { audit: auditRoutes(new AuditService(audit)) }, recorder: audit };
+  const audit = new AuditRepository(platform.scope);
+  const service = new AuditService(audit);
+  return {
+    name: 'audit',
+    routes: { audit: auditRoutes(service) },
+    eventHandlers: [auditTrail(audit)],
+    accountData: { export: (owner) => service.exportFor(owner) },
+    recorder: audit,
+  };
 }

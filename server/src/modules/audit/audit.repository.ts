@@ -1,8 +1,7 @@
-import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
+import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
+import type { RequestOrigin } from '../../platform/access/actor.js';
 import type { Database } from '../../platform/db/database.schema.js';
-import type { RequestContext } from '../../platform/http/request-context.js';
-
+import type { DbScope } from '../../platform/db/transactions.js';
 
 export interface AuditEntry {
   userId: string | null;
@@ -29,9 +28,14 @@ export interface AuditFilter {
 
 /** The audit log is append-only: there is no update or delete here. */
 export class AuditRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly scope: DbScope) {}
 
-  async record(entry: AuditEntry, context: RequestContext, db: Db = this.db): Promise<void> {
+  private get db() {
+    return this.scope.db;
+  }
+
+  /** `db` is transitional, for callers still in their own transactions: areas record events instead. */
+  async record(entry: AuditEntry, origin: Pick<RequestOrigin, 'ip' | 'userAgent'>, db: Kysely<Database> = this.db): Promise<void> {
     await db
       .insertInto('audit_logs')
       .values({
@@ -39,8 +43,8 @@ export class AuditRepository {
         action: entry.action,
         resource: entry.resource,
         resource_id: entry.resourceId ?? null,
-        ip_address: context.ip,
-        user_agent: context.userAgent,
+        ip_address: origin.ip,
+        user_agent: origin.userAgent,
         metadata: JSON.stringify(entry.metadata ?? {}),
       })
       .execute();

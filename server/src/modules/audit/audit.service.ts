@@ -1,8 +1,9 @@
 import type { AuditLogsQuery, AuditStatsQuery } from '@riff/contract';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserActor } from '../../platform/access/actor.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import { toAuditEntryDto } from './audit.mapper.js';
+import { readableAuditOwner } from './audit.policy.js';
 import type { AuditFilter, AuditRepository } from './audit.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -23,21 +24,14 @@ function dateRange(start: string | undefined, end: string | undefined): Pick<Aud
 export class AuditService {
   constructor(private readonly audit: AuditRepository) {}
 
-  private scope(viewer: UserRow): string | undefined {
-    return viewer.is_admin ? undefined : viewer.id;
-  }
-
-  async activity(viewer: UserRow, limit: number) {
-    const { rows } = await this.audit.list({ userId: viewer.id }, limit, 0);
+  async activity(actor: UserActor, limit: number) {
+    const { rows } = await this.audit.list({ userId: actor.id }, limit, 0);
     return { activities: rows.map(toAuditEntryDto) };
   }
 
-  async logs(
-    viewer: UserRow,
-    query: AuditLogsQuery,
-  ) {
+  async logs(actor: UserActor, query: AuditLogsQuery) {
     const filter: AuditFilter = {
-      userId: this.scope(viewer),
+      userId: readableAuditOwner(actor),
       action: query.action,
       resource: query.resource,
       resourceId: query.resource_id,
@@ -50,7 +44,12 @@ export class AuditService {
     return { logs: rows.map(toAuditEntryDto), pagination: paginate(window, total) };
   }
 
-  async stats(viewer: UserRow, query: AuditStatsQuery) {
-    return { stats: await this.audit.stats({ userId: this.scope(viewer), ...dateRange(query.start_date, query.end_date) }) };
+  /** The owner's whole log, for their data export. */
+  async exportFor(owner: UserActor) {
+    return { audit_logs: (await this.audit.allFor(owner.id)).map(toAuditEntryDto) };
+  }
+
+  async stats(actor: UserActor, query: AuditStatsQuery) {
+    return { stats: await this.audit.stats({ userId: readableAuditOwner(actor), ...dateRange(query.start_date, query.end_date) }) };
   }
 }

@@ -20,13 +20,18 @@ export function originOf(req: Request): RequestOrigin {
   };
 }
 
-/** The caller, signed in or not. */
-export function actorOf(req: Request): Actor {
-  return (req.actor ??= anonymousActor(originOf(req)));
+/** A request as a route handler sees it (ts-rest types its own): only the actor is read. */
+interface WithActor {
+  actor?: Actor | undefined;
+}
+
+/** The caller, signed in or not: set on every contract route by the authentication middleware. */
+export function actorOf(req: WithActor): Actor {
+  return req.actor ?? anonymousActor();
 }
 
 /** The caller on a route whose metadata requires one. */
-export function signedInActor(req: Request): UserActor {
+export function signedInActor(req: WithActor): UserActor {
   const actor = actorOf(req);
   if (actor.kind !== 'user') throw new AppError('UNAUTHENTICATED', 'Authentication required');
   return actor;
