@@ -1,3 +1,4 @@
+import './users.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { AuditRepository } from '../audit/audit.repository.js';

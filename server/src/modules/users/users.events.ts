@@ -1,0 +1,23 @@
+// The users area's domain events: each becomes an audit entry (resource = its subject).
+type Nothing = Record<string, never>;
+
+declare module '../../platform/events/event-map.js' {
+  interface EventMap {
+    'user.updated': { fields: string[] };
+    /** Other areas react in the same transaction (auth signs the account out everywhere). */
+    'user.deactivated': Nothing;
+    'user.deleted': { reason: string | null; keep_public_tracks: boolean } & Record<string, number | string | boolean | null>;
+    'user.followed': Nothing;
+    'user.unfollowed': Nothing;
+    'user.blocked': Nothing;
+    'user.unblocked': Nothing;
+    'user.upgraded_to_creator': Nothing;
+    'user.privacy_opt_out': Nothing;
+    'user.preferences_updated': { sections: string[] };
+    'user.data_exported': Nothing;
+    'user.admin_granted': { by: 'cli' };
+    'user.admin_revoked': { by: 'cli' };
+  }
+}
+
+export {};
