@@ -117,4 +117,15 @@ describe('domain events through the outbox', () => {
     expect(await jobs.runDue()).toBe(1);
     expect({ flakyRuns, steadyRuns }).toEqual({ flakyRuns: 2, steadyRuns: 1 });
   });
+
+  it('the outbox keeps events a week: older ones are pruned, newer ones stay', async () => {
+    const { database, scope, bus } = await setUp([{ name: 'test-webhooks', types: [TYPE], handle: async () => undefined }]);
+    const actorId = randomUUID();
+    await bus.record(actorFor(actorId), TYPE, { subject: { resource: 'thing', id: 'old' }, data: {} as never });
+    await bus.record(actorFor(actorId), TYPE, { subject: { resource: 'thing', id: 'new' }, data: {} as never });
+    await database.db.updateTable('domain_events').set({ created_at: new Date(Date.now() - 8 * 24 * 3600 * 1000) }).where('subject_id', '=', 'old').execute();
+    await new EventsRepository(scope).prune(new Date(Date.now() - 7 * 24 * 3600 * 1000));
+    const left = await database.db.selectFrom('domain_events').select('subject_id').where('actor_id', '=', actorId).execute();
+    expect(left.map((row) => row.subject_id)).toEqual(['new']);
+  });
 });

@@ -18,6 +18,8 @@ import { createRateLimits, type RateLimits } from './rate-limit/rate-limiter.js'
 import type { ObjectStorage } from './storage/object-storage.js';
 import { openStorage } from './storage/open-storage.js';
 
+const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Everything a module is built from: the service's shared parts, none of them area-specific. */
 export interface Platform {
   config: Config;
@@ -76,6 +78,14 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
   const mailer = overrides.mailer ?? createMailer(config.mail);
   const jobs = createJobQueue(scope, logger, { concurrency: config.workerConcurrency, schema: overrides.jobsSchema });
   const limits = createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff', logger });
+  const events = new EventsRepository(scope);
+  jobs.define({
+    name: 'events.prune',
+    retryLimit: 0,
+    // after-commit handlers run within seconds; a week leaves room for a worker that was down
+    handle: () => events.prune(new Date(Date.now() - OUTBOX_RETENTION_MS)),
+  });
+  jobs.every('events.prune', 6 * 60 * 60 * 1000);
   const platform: Platform = {
     config,
     logger,
@@ -85,7 +95,7 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
     storage: overrides.storage ?? openStorage(config),
     mail: createMailQueue(jobs, mailer, keys.secretBox('job-data')),
     jobs,
-    events: createEventBus(scope, jobs, new EventsRepository(scope)),
+    events: createEventBus(scope, jobs, events),
     limits,
     hasher: createPasswordHasher(),
     signer,
