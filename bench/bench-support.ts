@@ -39,7 +39,8 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 
 async function spawnServer(args: string[], port: number, dataDir: string, env: Record<string, string>): Promise<Child> {
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-  await waitFor(`http://127.0.0.1:${port}/healthz`);
+  // /readyz: /healthz answers while the database is still opening
+  await waitFor(`http://127.0.0.1:${port}/readyz`);
   return {
     process: child,
     baseUrl: `http://127.0.0.1:${port}`,
@@ -60,9 +61,9 @@ export async function startRiff(port: number, env: Record<string, string> = {}):
   });
 }
 
-/** A bare Node server doing the same I/O, for the baseline (bench/bare-server.mjs). */
-export function startBare(port: number, dataDir: string, file?: string): Promise<Child> {
-  return spawnServer([path.join(root, 'bench', 'bare-server.mjs')], port, dataDir, { SERVE_FILE: file ?? '' });
+/** A bare Node server doing the same I/O, for the baseline (bench/bare-server.ts); `env` names its file and seed rows. */
+export function startBare(port: number, dataDir: string, env: Record<string, string> = {}): Promise<Child> {
+  return spawnServer(['--import', 'tsx', '--conditions=@riff/source', path.join(root, 'bench', 'bare-server.ts')], port, dataDir, env);
 }
 
 /** Registers, verifies (through the outbox) and logs in a user; answers the access token. */
@@ -75,7 +76,7 @@ export async function signIn(riff: Child): Promise<string> {
   const outbox = path.join(riff.dataDir, 'mail');
   let token: string | undefined;
   for (let i = 0; i < 100 && !token; i++) {
-    for (const name of await readdir(outbox).catch(() => [])) {
+    for (const name of (await readdir(outbox).catch(() => [])).filter((entry) => !entry.startsWith('.'))) {
       const mail = JSON.parse(await readFile(path.join(outbox, name), 'utf8'));
       if (mail.to === email) token = decodeURIComponent(/token=([^\s&]+)/.exec(mail.text)![1]!);
     }
@@ -83,6 +84,7 @@ export async function signIn(riff: Child): Promise<string> {
   }
   await fetch(`${riff.baseUrl}/api/v1/auth/verify-email`, { method: 'POST', headers: { 'x-verify-token': token! } });
   const login = await (await post('/auth/login', { email, password })).json();
+  if (!login.token) throw new Error(`login failed: ${JSON.stringify(login)}`);
   return login.token.access_token;
 }
 

@@ -1,0 +1,154 @@
+/**
+ * The benchmark suite: `npm run bench` (add `-- --quick` for a short run, `-- --only=reads|streams|uploads`).
+ * Starts Riff and a bare Node baseline (bench/bare-server.ts) doing the same I/O, alternates them
+ * round by round in one run, and prints one table of ratios Riff / bare. Embedded (PGlite) by
+ * default; on PostgreSQL when DATABASE_URL is set (both servers then read the same rows).
+ */
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { MiB, makeWav, memoryOf, multipartBody, signIn, sizeOf, startBare, startRiff, type Child } from './bench-support.js';
+import { bareUpload, chunkedUpload, oneRequestUpload, type UploadFigures } from './upload-scenarios.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const seconds = quick ? 3 : 10;
+const rounds = quick ? 1 : 2;
+const uploadMiB = quick ? 32 : 256;
+const LIST_TRACKS = 20;
+const database = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+
+interface Row {
+  path: string;
+  riff: string;
+  bare: string;
+  ratio: number;
+  p99Ratio?: number;
+  goal: { ratio: number; p99Ratio?: number };
+  errors: number;
+}
+
+interface HttpScenario {
+  group: 'reads' | 'streams';
+  path: string;
+  riffUrl: string;
+  bareUrl: string;
+  connections: number;
+  headers?: Record<string, string>;
+  /** Compare bytes/s instead of requests/s (whole-file streaming). */
+  throughput?: boolean;
+  goal: Row['goal'];
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+async function load(url: string, scenario: HttpScenario) {
+  const result = await autocannon({ url, connections: scenario.connections, duration: seconds, headers: scenario.headers ?? {} });
+  return { rate: scenario.throughput ? result.throughput.average : result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+/** Bare and Riff in turns, `rounds` times each, so drift on a shared machine touches both. */
+async function compare(scenario: HttpScenario): Promise<Row> {
+  const riff: Awaited<ReturnType<typeof load>>[] = [];
+  const bare: Awaited<ReturnType<typeof load>>[] = [];
+  // a short warm-up of each, not counted
+  await autocannon({ url: scenario.bareUrl, connections: scenario.connections, duration: 1, headers: scenario.headers ?? {} });
+  await autocannon({ url: scenario.riffUrl, connections: scenario.connections, duration: 1, headers: scenario.headers ?? {} });
+  for (let round = 0; round < rounds; round++) {
+    bare.push(await load(scenario.bareUrl, scenario));
+    riff.push(await load(scenario.riffUrl, scenario));
+  }
+  const riffRate = mean(riff.map((run) => run.rate));
+  const bareRate = mean(bare.map((run) => run.rate));
+  const riffP99 = mean(riff.map((run) => run.p99));
+  const bareP99 = mean(bare.map((run) => run.p99));
+  const show = (rate: number, p99: number) =>
+    scenario.throughput ? `${(rate / MiB).toFixed(0)} MiB/s` : `${rate.toFixed(0)} req/s, p99 ${p99.toFixed(0)} ms`;
+  return {
+    path: scenario.path,
+    riff: show(riffRate, riffP99),
+    bare: show(bareRate, bareP99),
+    ratio: riffRate / bareRate,
+    ...(scenario.throughput ? {} : { p99Ratio: riffP99 / Math.max(bareP99, 1) }),
+    goal: scenario.goal,
+    errors: riff.reduce((sum, run) => sum + run.errors, 0),
+  };
+}
+
+function uploadRow(label: string, riff: UploadFigures, bare: UploadFigures, goal: number): Row {
+  return {
+    path: label,
+    riff: `${riff.mibPerSecond.toFixed(0)} MiB/s, RSS +${(riff.rssGrowth / MiB).toFixed(0)} MiB`,
+    bare: `${bare.mibPerSecond.toFixed(0)} MiB/s`,
+    ratio: riff.mibPerSecond / bare.mibPerSecond,
+    goal: { ratio: goal },
+    errors: 0,
+  };
+}
+
+async function uploadTrack(riff: Child, token: string, file: string, title: string): Promise<{ id: string; creator_id: string }> {
+  const { body, contentType } = multipartBody({ title, is_public: 'true' }, 'file', file);
+  const response = await fetch(`${riff.baseUrl}/api/v1/tracks`, { method: 'POST', body, headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, duplex: 'half' } as RequestInit);
+  const reply = await response.json();
+  if (response.status !== 201) throw new Error(`upload failed: ${JSON.stringify(reply)}`);
+  return reply.data.track;
+}
+
+function table(rows: Row[]): string {
+  const met = (row: Row) => row.errors === 0 && row.ratio >= row.goal.ratio && (row.goal.p99Ratio === undefined || (row.p99Ratio ?? Infinity) <= row.goal.p99Ratio);
+  const lines = [
+    `| path (${database}) | Riff | bare | ratio | p99 Riff/bare | goal | met |`,
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (row) =>
+        `| ${row.path} | ${row.riff}${row.errors ? ` (${row.errors} errors)` : ''} | ${row.bare} | ${row.ratio.toFixed(2)} | ${row.p99Ratio?.toFixed(1) ?? ''} | ≥ ${row.goal.ratio}${row.goal.p99Ratio ? `, p99 ≤ ${row.goal.p99Ratio}×` : ''} | ${met(row) ? 'yes' : 'no'} |`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+const streamFile = path.join(tmpdir(), 'riff-bench-stream-32.wav');
+const smallFile = path.join(tmpdir(), 'riff-bench-small-1.wav');
+const uploadFile = path.join(tmpdir(), `riff-bench-${uploadMiB}.wav`);
+await makeWav(streamFile, 32 * MiB);
+await makeWav(smallFile, MiB);
+await makeWav(uploadFile, uploadMiB * MiB);
+const uploadBytes = await sizeOf(uploadFile);
+
+const riff = await startRiff(18_331, { UPLOAD_MAX_BYTES: String(uploadBytes + MiB), QUOTA_BYTES: String(8 * 1024 * MiB) });
+let bare: Child | undefined;
+const rows: Row[] = [];
+try {
+  const token = await signIn(riff);
+  const track = await uploadTrack(riff, token, streamFile, 'bench stream');
+  for (let i = 1; i < LIST_TRACKS; i++) await uploadTrack(riff, token, smallFile, `bench ${i}`);
+  bare = await startBare(18_332, riff.dataDir, {
+    SERVE_FILE: streamFile,
+    ...(process.env.DATABASE_URL ? {} : { SEED_USER_ID: track.creator_id, SEED_TRACK_ID: track.id, SEED_TRACKS: String(LIST_TRACKS) }),
+  });
+  const scenarios: HttpScenario[] = [
+    { group: 'reads', path: 'GET /tracks/{id}, anonymous', riffUrl: `/api/v1/tracks/${track.id}`, bareUrl: `/tracks/${track.id}`, connections: 32, goal: { ratio: 0.75, p99Ratio: 2 } },
+    { group: 'reads', path: 'GET /tracks (20 a page)', riffUrl: '/api/v1/tracks', bareUrl: '/tracks', connections: 32, goal: { ratio: 0.75, p99Ratio: 2 } },
+    { group: 'reads', path: 'GET /users/{id}', riffUrl: `/api/v1/users/${track.creator_id}`, bareUrl: `/users/${track.creator_id}`, connections: 32, goal: { ratio: 0.75, p99Ratio: 2 } },
+    { group: 'streams', path: '64 KiB Range of /stream', riffUrl: `/api/v1/tracks/${track.id}/stream`, bareUrl: '/file', connections: 16, headers: { range: 'bytes=1048576-1114111' }, goal: { ratio: 0.8 } },
+    { group: 'streams', path: 'whole 32 MiB /stream', riffUrl: `/api/v1/tracks/${track.id}/stream`, bareUrl: '/file', connections: 4, throughput: true, goal: { ratio: 0.8 } },
+  ];
+  for (const scenario of scenarios) {
+    if (only && only !== scenario.group) continue;
+    rows.push(await compare({ ...scenario, riffUrl: riff.baseUrl + scenario.riffUrl, bareUrl: bare.baseUrl + scenario.bareUrl }));
+    console.error(`done: ${scenario.path}`);
+  }
+  if (!only || only === 'uploads') {
+    const baseline = await bareUpload(bare, uploadFile, uploadBytes);
+    rows.push(uploadRow(`upload ${uploadMiB} MiB, one request`, await oneRequestUpload(riff, token, uploadFile, uploadBytes), baseline, 0.8));
+    rows.push(uploadRow(`upload ${uploadMiB} MiB, 16 MiB chunks`, await chunkedUpload(riff, token, uploadFile, uploadBytes), baseline, 0.6));
+  }
+  console.log(table(rows));
+  console.log(`\nRiff RSS at the end: ${((await memoryOf(riff.process.pid!)).rss / MiB).toFixed(0)} MiB; ${seconds} s per run, ${rounds} round(s) each, alternated.`);
+} finally {
+  await bare?.stop();
+  await riff.stop();
+  await rm(riff.dataDir, { recursive: true, force: true });
+}
