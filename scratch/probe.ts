@@ -1,0 +1,21 @@
+import { startTestServer } from '../tests/support/test-server.js';
+import { signedInUser } from '../tests/support/accounts.js';
+import { silentWav, uploadTrack } from '../tests/support/audio.js';
+
+const server = await startTestServer({}, {});
+const user = await signedInUser(server);
+const me = await (await fetch(`${server.directUrl}/api/v1/auth/me`, { headers: { authorization: `Bearer ${user.accessToken}` } })).json();
+const userId = me.data.id as string;
+const trackId = (await uploadTrack(server.directUrl, user.accessToken, silentWav(200_000), 'a.wav', { is_public: 'true' })).id;
+console.log('READY', trackId, userId);
+await fetch(`${server.directUrl}/api/v1/tracks/${trackId}`).then((r) => r.text());
+console.log('MARK-START');
+await fetch(`${server.directUrl}/api/v1/tracks/${trackId}`).then((r) => r.text());
+console.log('MARK-END track');
+await fetch(`${server.directUrl}/api/v1/tracks/${trackId}/stream`, { headers: { range: 'bytes=0-65535' } }).then((r) => r.arrayBuffer());
+console.log('MARK-END stream');
+await fetch(`${server.directUrl}/api/v1/users/${userId}`).then((r) => r.text());
+console.log('MARK-END user');
+await fetch(`${server.directUrl}/api/v1/tracks`).then((r) => r.text());
+console.log('MARK-END list');
+await server.close();
