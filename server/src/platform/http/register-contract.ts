@@ -1,4 +1,4 @@
-import type { Express, RequestHandler } from 'express';
+import { Router, type Express, type RequestHandler } from 'express';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints } from '@ts-rest/express';
 import { routeMeta } from '@riff/contract';
@@ -39,10 +39,20 @@ function compareRoutes(a: AppRoute, b: AppRoute): number {
   return left.length - right.length;
 }
 
+/** Where a path belongs: its first three segments (`/api/v1/tracks`), none of which is a parameter. */
+function bucketOf(path: string): string {
+  const segments = path.split('/', 4);
+  return segments.join('/');
+}
+
 /**
  * Serves every contract route through @ts-rest/express, most specific paths first. Request
  * validation errors go to the shared error middleware; replies are validated (and stripped of
  * anything undeclared) against the contract.
+ *
+ * Routes are grouped by their first segments (`/api/v1/tracks`), one router each, found by a map
+ * lookup: Express tries a request against every route in turn, so one flat list of all routes
+ * cost every request a few dozen path matches.
  */
 export function registerContract(
   app: Express,
@@ -53,12 +63,22 @@ export function registerContract(
   const pairs = flatten(contract, implementation).sort((a, b) => compareRoutes(a.route, b.route));
   // every route says how it is authenticated before anything is served
   for (const { route } of pairs) routeMeta(route);
+  const buckets = new Map<string, Router>();
   for (const { route, implementation: impl } of pairs) {
-    createExpressEndpoints({ route }, { route: impl } as never, app, {
+    const key = bucketOf(route.path);
+    if (key.includes(':')) throw new Error(`${route.path}: a parameter in the first segments cannot be grouped`);
+    let bucket = buckets.get(key);
+    if (!bucket) buckets.set(key, (bucket = Router()));
+    createExpressEndpoints({ route }, { route: impl } as never, bucket, {
       logInitialization: false,
       responseValidation: true,
       globalMiddleware: [rememberPathValues, ...middleware] as never[],
       requestValidationErrorHandler: (error, _req, _res, next) => next(error),
     });
   }
+  app.use((req, res, next) => {
+    const bucket = buckets.get(bucketOf(req.path));
+    if (bucket) bucket(req, res, next);
+    else next();
+  });
 }
