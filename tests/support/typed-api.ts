@@ -8,8 +8,9 @@ import { gateVerdict, type HttpReply } from './http.js';
  * typed inputs, and replies typed per status. Requests go to `server.baseUrl`, the Prism gate, so
  * a reply that breaks openapi.json fails the call (PrismViolationError); a reply that did not go
  * through Prism (the gate sent the request directly, or no gate runs) is checked against the
- * contract's own schemas instead. Bodies are returned as the server sent them (never reshaped by
- * the schemas), with the raw text beside them.
+ * contract's own schemas instead, and a status the route does not declare throws
+ * UnknownStatusError. Bodies are returned as the server sent them (never reshaped by the
+ * schemas), with the raw text beside them.
  *
  * Path parameters are plain strings, so a malformed id can be sent typed. For what the types
  * refuse (a query value outside its enum, a missing required field, raw bytes), use the untyped
