@@ -16,6 +16,7 @@ import { loadConfig } from '../../server/src/platform/config/config.js';
 import { signedInUser } from '../support/accounts.js';
 import { makeAudio, md5, uploadForm } from '../support/audio.js';
 import { api } from '../support/http.js';
+import { runJob } from '../support/jobs.js';
 import type { TestServer } from '../support/test-server.js';
 import { createPgCluster, faultSuiteEnabled, freePort, waitFor, type PgCluster } from './fault-services.js';
 
@@ -156,7 +157,7 @@ describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
     const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: cluster.url('riff'), LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
     const riff = await createRiff(config, { clock: { now: () => later } });
     try {
-      const swept = await riff.jobs.run('uploads.cleanup') as { sessions: number; objects: number };
+      const swept = await runJob<{ sessions: number; objects: number }>({ riff }, 'uploads.cleanup');
       expect(swept.objects).toBeGreaterThanOrEqual(1);
     } finally {
       await riff.jobs.stop(5000);

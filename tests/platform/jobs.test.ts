@@ -10,6 +10,7 @@ import { openDatabase, type DatabaseHandle } from '../../server/src/platform/db/
 import { createDbScope } from '../../server/src/platform/db/transactions.js';
 import { createJobQueue, type JobQueue, type JobType } from '../../server/src/platform/jobs/job-queue.js';
 import { register } from '../support/accounts.js';
+import { runDueJobs } from '../support/jobs.js';
 import { readOutbox, waitForMail } from '../support/mail.js';
 import { startTestServer } from '../support/test-server.js';
 
@@ -166,7 +167,7 @@ describe('mail through the job queue', () => {
     expect(queued.rows).toHaveLength(1);
     expect(JSON.stringify(queued.rows[0]!.data)).not.toContain(user.email);
 
-    expect(await server.riff.jobs.runDue()).toBe(1);
+    expect(await runDueJobs(server)).toBe(1);
     const mail = await waitForMail(server.outboxDir, user.email, 'verify-email');
     expect(mail.text).toMatch(/verify-email\?token=/);
   });

@@ -52,18 +52,27 @@ export async function request<T = any>(baseUrl: string, method: string, path: st
     headers['content-type'] ??= 'application/json';
   }
   const reply = await send<T>(baseUrl, method, path, headers, body);
+  return { ...reply, ...gateVerdict(baseUrl, method, path, reply) };
+}
+
+/**
+ * How a reply came through the Prism gate at baseUrl (nothing without a gate): throws
+ * PrismViolationError when it broke openapi.json. Shared by `request` and the typed calls.
+ */
+export function gateVerdict(
+  baseUrl: string,
+  method: string,
+  path: string,
+  reply: { status: number; headers: Headers; text: string },
+): Pick<HttpReply, 'via' | 'prismRefusal'> {
   const gate = prismGateAt(baseUrl);
-  if (!gate) return reply;
+  if (!gate) return {};
   const marker = reply.headers.get(GATE_HEADER);
   if (marker === 'violation' || marker === 'error') {
     const violation = gate.report(Number(reply.headers.get(GATE_VIOLATION_HEADER)));
     throw new PrismViolationError(violation?.message ?? `${method} ${path}: ${reply.status} ${reply.text.slice(0, 500)}`, violation?.violations ?? []);
   }
-  return {
-    ...reply,
-    via: marker === 'direct' ? 'direct' : 'prism',
-    ...(marker === 'direct' ? { prismRefusal: reply.headers.get(GATE_REASON_HEADER) ?? '' } : {}),
-  };
+  return marker === 'direct' ? { via: 'direct', prismRefusal: reply.headers.get(GATE_REASON_HEADER) ?? '' } : { via: 'prism' };
 }
 
 export const api = (baseUrl: string) => ({

@@ -1,42 +1,35 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser } from '../support/accounts.js';
-import { makeAudio, uploadTrack } from '../support/audio.js';
+import { describe, expect, it } from 'vitest';
+import { createTrack, createUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
+import { expectStatus } from '../support/typed-api.js';
 
 const suite = useTestServer();
-let mp3: Buffer;
-
-beforeAll(async () => {
-  mp3 = await makeAudio('mp3', { seconds: 1 });
-});
 
 describe('tracks of a deleted account', () => {
   it('with keep_public_tracks, public tracks stay attributed to the deleted account and private ones go', async () => {
-    const user = await signedInUser(suite.server);
-    const kept = await uploadTrack(suite.server.baseUrl, user.accessToken, mp3);
-    const gone = await uploadTrack(suite.server.baseUrl, user.accessToken, mp3, 'p.mp3', { is_public: 'false' });
-    const reply = await suite.http.delete('/users/me', { token: user.accessToken, body: { confirm_text: 'DELETE', password: user.password, keep_public_tracks: true } });
-    expect(reply.status).toBe(200);
-    const track = await suite.http.get(`/tracks/${kept.id}`);
-    expect(track.status).toBe(200);
+    const user = await createUser(suite.server);
+    const kept = await createTrack(suite.server, user);
+    const gone = await createTrack(suite.server, user, { filename: 'p.mp3', isPublic: false });
+    expectStatus(await user.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: user.password, keep_public_tracks: true } }), 200);
+    const track = expectStatus(await suite.api.tracks.get({ params: { id: kept.id } }), 200);
     expect(track.body.data.track.creator_id).toBe(user.id);
-    expect((await fetch(`${suite.server.baseUrl}/api/v1/tracks/${kept.id}/stream`)).status).toBe(200);
+    expectStatus(await suite.api.tracks.stream({ params: { id: kept.id } }), 200);
     expect((await suite.server.riff.database.db.selectFrom('tracks').select('deleted_at').where('id', '=', gone.id).executeTakeFirstOrThrow()).deleted_at).not.toBeNull();
   });
 
   it('without it, every track goes with the account', async () => {
-    const user = await signedInUser(suite.server);
-    const track = await uploadTrack(suite.server.baseUrl, user.accessToken, mp3);
-    await suite.http.delete('/users/me', { token: user.accessToken, body: { confirm_text: 'DELETE', password: user.password } });
-    expect((await suite.http.get(`/tracks/${track.id}`)).status).toBe(404);
+    const user = await createUser(suite.server);
+    const track = await createTrack(suite.server, user);
+    expectStatus(await user.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: user.password } }), 200);
+    expectStatus(await suite.api.tracks.get({ params: { id: track.id } }), 404);
     expect(await suite.server.riff.storage.size(`tracks/${track.id}/original`)).toBeUndefined();
   });
 
   it('the data export lists the caller’s tracks', async () => {
-    const user = await signedInUser(suite.server);
-    const track = await uploadTrack(suite.server.baseUrl, user.accessToken, mp3, 'mine.mp3', { is_public: 'false' });
-    const exported = await suite.http.get('/users/me/export', { token: user.accessToken });
-    expect(exported.body.tracks.map((t: { id: string }) => t.id)).toEqual([track.id]);
+    const user = await createUser(suite.server);
+    const track = await createTrack(suite.server, user, { filename: 'mine.mp3', isPublic: false });
+    const exported = expectStatus(await user.api.users.exportData(), 200);
+    expect(exported.body.tracks.map((t) => t.id)).toEqual([track.id]);
     expect(exported.body.tracks[0]).toHaveProperty('play_count', 0);
   });
 });

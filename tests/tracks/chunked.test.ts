@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/http.js';
 import { login, signedInUser } from '../support/accounts.js';
 import { makeAudio, md5, uploadForm } from '../support/audio.js';
+import { runJob } from '../support/jobs.js';
 import { intentKeys, newIntents } from '../support/storage-intents.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -190,7 +191,7 @@ describe('chunked upload', () => {
       .where('id', '=', session.upload_id)
       .execute();
     expect((await http.get(`/tracks/resume/${session.upload_id}`, { token: user.accessToken })).status).toBe(404);
-    const result = await server.riff.jobs.run('uploads.cleanup') as { sessions: number; objects: number };
+    const result = await runJob<{ sessions: number; objects: number }>(server, 'uploads.cleanup');
     expect(result.sessions).toBeGreaterThanOrEqual(1);
     expect(await readdir(chunkDir).catch(() => 'gone')).toBe('gone');
   });
@@ -200,7 +201,7 @@ describe('chunked upload', () => {
     const { Readable } = await import('node:stream');
     await server.riff.storage.put(key, Readable.from([Buffer.from('half an upload')]));
     await server.riff.database.db.insertInto('storage_intents').values({ key, created_at: new Date(Date.now() - 25 * 3600 * 1000) }).execute();
-    const result = await server.riff.jobs.run('uploads.cleanup') as { sessions: number; objects: number };
+    const result = await runJob<{ sessions: number; objects: number }>(server, 'uploads.cleanup');
     expect(result.objects).toBe(1);
     expect(await server.riff.storage.size(key)).toBeUndefined();
   });

@@ -1,0 +1,63 @@
+import type { Track } from '@riff/contract';
+import { login, newIdentity, register, verify } from './accounts.js';
+import { makeAudio, type AudioFormat } from './audio.js';
+import type { TestServer } from './test-server.js';
+import { expectStatus, typedApi, type TypedApi } from './typed-api.js';
+
+/** A user as the tests hold them: who they are, how they sign in, and typed calls made as them. */
+export interface TestUser {
+  id: string;
+  email: string;
+  username: string;
+  password: string;
+  /** The bearer access token (the same as accessToken). */
+  token: string;
+  accessToken: string;
+  refreshToken: string;
+  /** Typed calls as this user (see typed-api.ts). */
+  api: TypedApi;
+}
+
+export interface UserOverrides {
+  email?: string;
+  username?: string;
+  password?: string;
+}
+
+/** A registered, verified and logged-in user, made through the API as a person would. */
+export async function createUser(server: TestServer, overrides: UserOverrides = {}): Promise<TestUser> {
+  const user = await register(server, { ...newIdentity(), ...overrides });
+  await verify(server, user.email);
+  const { accessToken, refreshToken } = await login(server, user);
+  return { ...user, token: accessToken, accessToken, refreshToken, api: typedApi(server, { token: accessToken }) };
+}
+
+export interface TrackOptions {
+  /** Audio format of the generated file (default mp3). */
+  format?: AudioFormat;
+  /** Length of the generated tone (default 1 s). */
+  seconds?: number;
+  /** Sent as the title field; absent, the server reads the title from the file name or its tags. */
+  title?: string;
+  /** Default true, as the server's default. */
+  isPublic?: boolean;
+  /** File name sent (default `tone.<format>`). */
+  filename?: string;
+  /** Tags written into the file (the server reads them as metadata). */
+  tags?: { title?: string; artist?: string; album?: string; genre?: string; year?: number };
+}
+
+/** Uploads a real (small, generated, cached) audio file as `owner` and returns the track as the reply shows it. */
+export async function createTrack(server: TestServer, owner: { token: string }, options: TrackOptions = {}): Promise<Track> {
+  const format = options.format ?? 'mp3';
+  const bytes = await makeAudio(format, { seconds: options.seconds ?? 1, ...options.tags });
+  const file = new File([new Uint8Array(bytes)], options.filename ?? `tone.${format}`);
+  const reply = await typedApi(server, { token: owner.token }).tracks.upload({
+    body: {
+      file,
+      ...(options.title !== undefined ? { title: options.title } : {}),
+      ...(options.isPublic !== undefined ? { is_public: options.isPublic ? 'true' : 'false' } : {}),
+    },
+  });
+  return expectStatus(reply, 201).body.data.track;
+}

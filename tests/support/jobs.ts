@@ -1,0 +1,21 @@
+import type { Riff } from '../../server/src/app.js';
+
+/** Anything holding a running app: a TestServer, or `{ riff }` for an app a test built itself. */
+type HasApp = { riff: Pick<Riff, 'jobs'> };
+
+/**
+ * Runs one job's handler here and now, outside the queue, and returns what it returns (e.g. the
+ * upload cleanup's counts): the way to test a job without waiting for its schedule.
+ */
+export async function runJob<T = unknown>(server: HasApp, name: string, data?: object): Promise<T> {
+  return (await server.riff.jobs.run(name, data)) as T;
+}
+
+/**
+ * Runs every job that is due now (mail, outbox deliveries to after-commit handlers, anything
+ * enqueued), until none is left, and returns how many ran: for apps started with WORKERS=0, or
+ * to see the effect of queued work without waiting for the workers.
+ */
+export async function runDueJobs(server: HasApp): Promise<number> {
+  return server.riff.jobs.runDue();
+}
