@@ -33,9 +33,16 @@ export class AuthRepository {
     return row?.user_id;
   }
 
-  async insertRefreshToken(
-    token: { id: string; familyId: string; userId: string; secretHash: string; rememberMe: boolean; expiresAt: Date; ip: string | null; userAgent: string | null },
-  ): Promise<void> {
+  async insertRefreshToken(token: {
+    id: string;
+    familyId: string;
+    userId: string;
+    secretHash: string;
+    rememberMe: boolean;
+    expiresAt: Date;
+    ip: string | null;
+    userAgent: string | null;
+  }): Promise<void> {
     await this.db
       .insertInto('refresh_tokens')
       .values({

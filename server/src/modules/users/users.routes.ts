@@ -1,5 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@riff/contract';
+import { isOwner } from '../../platform/access/ownership.js';
 import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
 import { clearRefreshCookie } from '../../platform/auth/refresh-cookie.js';
 import { ok } from '../../platform/http/envelope.js';
@@ -18,7 +19,7 @@ export function usersRoutes(users: UsersService, options: { secureCookies: boole
     remove: async ({ params, req, res }) => {
       const actor = signedInActor(req);
       const result = await users.deactivate(actor, params.id);
-      if (params.id === actor.id) clearRefreshCookie(res, options.secureCookies);
+      if (isOwner(actor, params.id)) clearRefreshCookie(res, options.secureCookies);
       return { status: 200, body: ok(result) };
     },
     completion: async ({ params, req }) => ({ status: 200, body: ok(await users.completion(signedInActor(req), params.id)) }),
