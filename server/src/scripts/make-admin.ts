@@ -3,9 +3,9 @@
  * The change is written to the audit log as a system action.
  */
 import { ConfigError, loadConfig } from '../platform/config/config.js';
-import { migrateToLatest, openDatabase } from '../platform/db/database.js';
-import { createDbScope } from '../platform/db/transactions.js';
-import { AuditRepository } from '../modules/audit/audit.repository.js';
+import { openPlatform } from '../platform/platform.js';
+import { createModules } from '../modules/index.js';
+import { setAdminRole } from '../modules/users/admin-role.js';
 
 const args = process.argv.slice(2);
 const revoke = args.includes('--revoke');
@@ -18,29 +18,21 @@ if (!email) {
 // PGlite's runtime resets process.exitCode when it closes, so the code is passed to process.exit
 let exitCode = 0;
 try {
-  const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { platform, close } = await openPlatform(loadConfig());
   try {
-    await migrateToLatest(database.db);
-    const user = await database.db
-      .updateTable('users')
-      .set({ is_admin: !revoke, updated_at: new Date() })
-      .where('email', '=', email)
-      .where('deleted_at', 'is', null)
-      .returning(['id', 'username'])
-      .executeTakeFirst();
+    // the modules' event handlers write the audit entry; no job queue and no HTTP are started
+    for (const module of createModules(platform)) {
+      for (const handler of module.eventHandlers ?? []) platform.events.subscribe(handler);
+    }
+    const user = await setAdminRole(platform, email, !revoke);
     if (!user) {
       console.error(`no account with email ${email}`);
       exitCode = 1;
     } else {
-      await new AuditRepository(createDbScope(database.db)).record(
-        { userId: user.id, action: revoke ? 'user.admin_revoked' : 'user.admin_granted', resource: 'user', resourceId: user.id, metadata: { by: 'cli' } },
-        { ip: null, userAgent: 'riff-cli' },
-      );
       console.log(`${user.username} (${email}) is ${revoke ? 'no longer' : 'now'} an admin`);
     }
   } finally {
-    await database.close();
+    await close();
   }
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : error);

@@ -1,4 +1,7 @@
 // The auth area's domain events: each becomes an audit entry (resource = its subject).
+import '../users/users.events.js';
+import type { EventHandler, EventSubject } from '../../platform/events/event-bus.js';
+
 type Nothing = Record<string, never>;
 
 declare module '../../platform/events/event-map.js' {
@@ -20,4 +23,18 @@ declare module '../../platform/events/event-map.js' {
   }
 }
 
-export {};
+/** A login, or a family of refresh tokens (one login's rotations). */
+export const onSession = (familyId: string | null = null): EventSubject => ({ resource: 'session', id: familyId });
+export const onUser = (userId: string): EventSubject => ({ resource: 'user', id: userId });
+
+/** A deactivated account is signed out in the deactivation's own transaction, as part of the same fact. */
+export function signOutDeactivated(signOut: (userId: string) => Promise<void>): EventHandler<'user.deactivated'> {
+  return {
+    name: 'auth.sign-out-deactivated',
+    types: ['user.deactivated'],
+    delivery: 'in-transaction',
+    handle: async (event) => {
+      if (event.subject.id) await signOut(event.subject.id);
+    },
+  };
+}

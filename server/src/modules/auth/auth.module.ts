@@ -2,26 +2,28 @@ import './auth.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
 import type { UsersRepository } from '../users/users.repository.js';
+import { signOutDeactivated } from './auth.events.js';
 import { AuthRepository } from './auth.repository.js';
 import { authRoutes } from './auth.routes.js';
 import { AuthService } from './auth.service.js';
 import { SessionService } from './session.service.js';
 import { TwoFactorService } from './two-factor.service.js';
 
-/** Registration, login (with two-factor), sessions and refresh tokens, e-mail verification, passwords. */
-export function createAuthModule(platform: Platform, deps: { users: UsersRepository; audit: AuditRepository }): RiffModule {
-  const { config, database, signer, clock, hasher, limits, keys, mail } = platform;
-  const db = database.db;
-  const { users, audit } = deps;
-  const authRepository = new AuthRepository(db);
-  const sessions = new SessionService({ db, users, auth: authRepository, audit, signer, clock });
+/**
+ * Registration, login (with two-factor), sessions and refresh tokens, e-mail verification, passwords.
+ * Accounts themselves belong to the users module: auth reads and writes them through its repository.
+ */
+export function createAuthModule(platform: Platform, deps: { users: UsersRepository }): RiffModule {
+  const { config, scope, events, signer, clock, hasher, limits, keys, mail } = platform;
+  const { users } = deps;
+  const authRepository = new AuthRepository(scope);
+  const sessions = new SessionService({ scope, users, auth: authRepository, events, signer, clock });
   const twoFactor = new TwoFactorService({
-    db,
+    scope,
     users,
     auth: authRepository,
-    audit,
+    events,
     hasher,
     secretBox: keys.secretBox('totp-secret'),
     recoveryCodeKey: keys.key('recovery-code'),
@@ -29,11 +31,10 @@ export function createAuthModule(platform: Platform, deps: { users: UsersReposit
     clock,
   });
   const auth = new AuthService({
-    db,
-    scope: platform.scope,
+    scope,
     users,
     auth: authRepository,
-    audit,
+    events,
     sessions,
     twoFactor,
     hasher,
@@ -49,5 +50,10 @@ export function createAuthModule(platform: Platform, deps: { users: UsersReposit
     appBaseUrl: config.appBaseUrl,
   });
   const trustedOrigins = [new URL(config.publicBaseUrl).origin, ...config.corsOrigins];
-  return { name: 'auth', routes: { auth: authRoutes({ auth, twoFactor, trustedOrigins, secureCookies: config.secureCookies }) } };
+  return {
+    name: 'auth',
+    routes: { auth: authRoutes({ auth, twoFactor, trustedOrigins, secureCookies: config.secureCookies }) },
+    eventHandlers: [signOutDeactivated((userId) => auth.signOutEverywhere(userId))],
+    accountData: { erase: (owner) => auth.eraseAccountData(owner) },
+  };
 }

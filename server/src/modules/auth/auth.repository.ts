@@ -1,23 +1,27 @@
-import type { Db } from '../../platform/db/database.js';
 import type { EmailTokenPurpose, Database } from '../../platform/db/database.schema.js';
 import type { Selectable } from 'kysely';
+import type { DbScope } from '../../platform/db/transactions.js';
 
 export type RefreshTokenRow = Selectable<Database['refresh_tokens']>;
 export type ChallengeRow = Selectable<Database['two_factor_challenges']>;
 
 /** All SQL for email tokens, refresh tokens, 2FA challenges and recovery codes. */
 export class AuthRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly scope: DbScope) {}
+
+  private get db() {
+    return this.scope.db;
+  }
 
   /** A new token invalidates every older unused one of the same purpose. */
-  async replaceEmailToken(userId: string, purpose: EmailTokenPurpose, tokenHash: string, expiresAt: Date, db: Db = this.db): Promise<void> {
-    await db.deleteFrom('email_tokens').where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
-    await db.insertInto('email_tokens').values({ user_id: userId, purpose, token_hash: tokenHash, expires_at: expiresAt }).execute();
+  async replaceEmailToken(userId: string, purpose: EmailTokenPurpose, tokenHash: string, expiresAt: Date): Promise<void> {
+    await this.db.deleteFrom('email_tokens').where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+    await this.db.insertInto('email_tokens').values({ user_id: userId, purpose, token_hash: tokenHash, expires_at: expiresAt }).execute();
   }
 
   /** Marks a live token used, once; answers its user id, or undefined when unknown, used or expired. */
-  async consumeEmailToken(purpose: EmailTokenPurpose, tokenHash: string, now: Date, db: Db = this.db): Promise<string | undefined> {
-    const row = await db
+  async consumeEmailToken(purpose: EmailTokenPurpose, tokenHash: string, now: Date): Promise<string | undefined> {
+    const row = await this.db
       .updateTable('email_tokens')
       .set({ used_at: now })
       .where('token_hash', '=', tokenHash)
@@ -29,11 +33,17 @@ export class AuthRepository {
     return row?.user_id;
   }
 
-  async insertRefreshToken(
-    token: { id: string; familyId: string; userId: string; secretHash: string; rememberMe: boolean; expiresAt: Date; ip: string | null; userAgent: string | null },
-    db: Db = this.db,
-  ): Promise<void> {
-    await db
+  async insertRefreshToken(token: {
+    id: string;
+    familyId: string;
+    userId: string;
+    secretHash: string;
+    rememberMe: boolean;
+    expiresAt: Date;
+    ip: string | null;
+    userAgent: string | null;
+  }): Promise<void> {
+    await this.db
       .insertInto('refresh_tokens')
       .values({
         id: token.id,
@@ -53,8 +63,8 @@ export class AuthRepository {
   }
 
   /** Rotation happens once: false when another request rotated or revoked it first. */
-  async markRotated(id: string, now: Date, db: Db = this.db): Promise<boolean> {
-    const result = await db
+  async markRotated(id: string, now: Date): Promise<boolean> {
+    const result = await this.db
       .updateTable('refresh_tokens')
       .set({ rotated_at: now })
       .where('id', '=', id)
@@ -69,8 +79,8 @@ export class AuthRepository {
   }
 
   /** Ends every login of the user, except the family `keepFamilyId` when given. */
-  async revokeAllForUser(userId: string, now: Date, db: Db = this.db, keepFamilyId?: string): Promise<void> {
-    let query = db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  async revokeAllForUser(userId: string, now: Date, keepFamilyId?: string): Promise<void> {
+    let query = this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
     if (keepFamilyId) query = query.where('family_id', '!=', keepFamilyId);
     await query.execute();
   }
@@ -101,9 +111,9 @@ export class AuthRepository {
 
   /** Replaces the codes of an unfinished setup. */
   async replacePendingRecoveryCodes(userId: string, codeHashes: string[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).where('pending', '=', true).execute();
-      await trx
+    await this.scope.transaction(async () => {
+      await this.db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).where('pending', '=', true).execute();
+      await this.db
         .insertInto('two_factor_recovery_codes')
         .values(codeHashes.map((code_hash) => ({ user_id: userId, code_hash, pending: true })))
         .execute();
@@ -111,20 +121,20 @@ export class AuthRepository {
   }
 
   /** On enabling 2FA the pending codes become the live ones. */
-  async activatePendingRecoveryCodes(userId: string, db: Db = this.db): Promise<void> {
-    await db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).where('pending', '=', false).execute();
-    await db.updateTable('two_factor_recovery_codes').set({ pending: false }).where('user_id', '=', userId).execute();
+  async activatePendingRecoveryCodes(userId: string): Promise<void> {
+    await this.db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).where('pending', '=', false).execute();
+    await this.db.updateTable('two_factor_recovery_codes').set({ pending: false }).where('user_id', '=', userId).execute();
   }
 
   /** Every pending token, challenge and recovery code of an erased account. */
-  async removeSecretsFor(userId: string, db: Db = this.db): Promise<void> {
-    await db.deleteFrom('email_tokens').where('user_id', '=', userId).execute();
-    await db.deleteFrom('two_factor_challenges').where('user_id', '=', userId).execute();
-    await db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
+  async removeSecretsFor(userId: string): Promise<void> {
+    await this.db.deleteFrom('email_tokens').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('two_factor_challenges').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
   }
 
-  async deleteRecoveryCodes(userId: string, db: Db = this.db): Promise<void> {
-    await db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
+  async deleteRecoveryCodes(userId: string): Promise<void> {
+    await this.db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
   }
 
   /** Uses a live recovery code once. */

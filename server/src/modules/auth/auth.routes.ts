@@ -1,15 +1,14 @@
-import { initServer } from '@ts-rest/express';
-import { ok } from '../../platform/http/envelope.js';
-import { contract } from '@riff/contract';
-import { principalOf } from '../../platform/auth/authenticate.middleware.js';
-import { AppError } from '../../platform/errors/app-error.js';
-import { requestContext } from '../../platform/http/request-context.js';
-import type { AuthService, LoginResult } from './auth.service.js';
-import type { TwoFactorService } from './two-factor.service.js';
-import { clearRefreshCookie, presentedRefreshToken, refreshCookieOf, setRefreshCookie } from './refresh-cookie.js';
 import type { Response } from 'express';
-import type { IssuedSession } from './session.service.js';
+import { initServer } from '@ts-rest/express';
+import { contract } from '@riff/contract';
+import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
+import { clearRefreshCookie, presentedRefreshToken, refreshCookieOf, setRefreshCookie } from '../../platform/auth/refresh-cookie.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { ok } from '../../platform/http/envelope.js';
 import { toUserDto as toUser } from '../users/user.mapper.js';
+import type { AuthService, LoginResult } from './auth.service.js';
+import type { IssuedSession } from './session.service.js';
+import type { TwoFactorService } from './two-factor.service.js';
 
 export interface AuthRoutesDeps {
   auth: AuthService;
@@ -36,29 +35,29 @@ export function authRoutes(deps: AuthRoutesDeps) {
       : { status: 200 as const, body: { requires_2fa: false as const, user: result.user, token: tokenPair(res, result.session) } };
 
   return s.router(contract.auth, {
-    register: async ({ body, req }) => ({ status: 201, body: await auth.register(body, requestContext(req)) }),
+    register: async ({ body, req }) => ({ status: 201, body: await auth.register(actorOf(req), body) }),
 
-    login: async ({ body, req, res }) => loginReply(res, await auth.login(body, requestContext(req))),
+    login: async ({ body, req, res }) => loginReply(res, await auth.login(actorOf(req), body)),
 
-    loginTwoFactor: async ({ body, req, res }) => loginReply(res, await auth.loginTwoFactor(body, requestContext(req))),
+    loginTwoFactor: async ({ body, req, res }) => loginReply(res, await auth.loginTwoFactor(actorOf(req), body)),
 
     logout: async ({ body, req, res }) => {
       const token = presentedRefreshToken(req, body?.refresh_token, deps.trustedOrigins);
-      const result = await auth.logout(principalOf(req).user, token, requestContext(req));
+      const result = await auth.logout(signedInActor(req), token);
       clearRefreshCookie(res, deps.secureCookies);
       return { status: 200, body: ok(result) };
     },
 
     refresh: async ({ body, req, res }) => {
       const token = presentedRefreshToken(req, body?.refresh_token, deps.trustedOrigins);
-      return { status: 200, body: tokenPair(res, await auth.refresh(token, requestContext(req))) };
+      return { status: 200, body: tokenPair(res, await auth.refresh(actorOf(req), token)) };
     },
 
-    me: async ({ req }) => ({ status: 200, body: ok(toUser(principalOf(req).user)) }),
+    me: async ({ req }) => ({ status: 200, body: ok(toUser(signedInActor(req).user)) }),
 
     checkUsername: async ({ query }) => ({ status: 200, body: ok(await auth.checkUsername(query.username)) }),
 
-    resendVerification: async ({ body, req }) => ({ status: 200, body: ok(await auth.resendVerification(body.email, requestContext(req))) }),
+    resendVerification: async ({ body, req }) => ({ status: 200, body: ok(await auth.resendVerification(actorOf(req), body.email)) }),
 
     verifyEmail: async ({ headers, query, req, res }) => {
       const fromHeader = headers['x-verify-token'];
@@ -68,37 +67,37 @@ export function authRoutes(deps: AuthRoutesDeps) {
         req.log.warn('verify-email token sent as a query parameter (deprecated)');
         res.setHeader('Deprecation', 'true');
       }
-      return { status: 200, body: ok(await auth.verifyEmail(token, requestContext(req))) };
+      return { status: 200, body: ok(await auth.verifyEmail(actorOf(req), token)) };
     },
 
-    streamToken: async ({ req }) => ({ status: 200, body: await auth.streamToken(principalOf(req).user) }),
+    streamToken: async ({ req }) => ({ status: 200, body: await auth.streamToken(signedInActor(req)) }),
 
-    twoFactorSetup: async ({ req }) => ({ status: 200, body: ok(await twoFactor.setup(principalOf(req).user)) }),
+    twoFactorSetup: async ({ req }) => ({ status: 200, body: ok(await twoFactor.setup(signedInActor(req))) }),
 
     twoFactorVerify: async ({ body, req }) => ({
       status: 200,
-      body: ok(await twoFactor.enable(principalOf(req).user, body, requestContext(req))),
+      body: ok(await twoFactor.enable(signedInActor(req), body)),
     }),
 
-    twoFactorStatus: async ({ req }) => ({ status: 200, body: ok(twoFactor.status(principalOf(req).user)) }),
+    twoFactorStatus: async ({ req }) => ({ status: 200, body: ok(twoFactor.status(signedInActor(req))) }),
 
     twoFactorDisable: async ({ body, req }) => ({
       status: 200,
-      body: ok(await twoFactor.disable(principalOf(req).user, body.password, requestContext(req))),
+      body: ok(await twoFactor.disable(signedInActor(req), body.password)),
     }),
 
     passwordResetRequest: async ({ body, req }) => ({
       status: 200,
-      body: ok(await auth.requestPasswordReset(body.email, requestContext(req))),
+      body: ok(await auth.requestPasswordReset(actorOf(req), body.email)),
     }),
 
-    passwordReset: async ({ body, req }) => ({ status: 200, body: ok(await auth.resetPassword(body, requestContext(req))) }),
+    passwordReset: async ({ body, req }) => ({ status: 200, body: ok(await auth.resetPassword(actorOf(req), body)) }),
 
     passwordChange: async ({ body, req }) => ({
       status: 200,
-      body: ok(await auth.changePassword(principalOf(req).user, body, requestContext(req), refreshCookieOf(req))),
+      body: ok(await auth.changePassword(signedInActor(req), body, refreshCookieOf(req))),
     }),
 
-    chatToken: async ({ req }) => ({ status: 200, body: ok(await auth.chatToken(principalOf(req).user)) }),
+    chatToken: async ({ req }) => ({ status: 200, body: ok(await auth.chatToken(signedInActor(req))) }),
   });
 }

@@ -1,7 +1,7 @@
 import type { LoginRequest, PasswordResetConfirmRequest, RegisterRequest, TwoFactorLoginRequest } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
 import { AppError, rateLimited } from '../../platform/errors/app-error.js';
@@ -10,11 +10,11 @@ import { randomToken, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { TokenSigner } from '../../platform/auth/token-signer.js';
 import type { MailQueue } from '../../platform/mail/mail-queue.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import type { RequestContext } from '../../platform/http/request-context.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
 import { toUserResponse } from '../users/user.mapper.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { uniqueSlug } from '../users/slug.js';
+import { onSession, onUser } from './auth.events.js';
 import { passwordChangedMail, passwordResetMail, verificationMail } from './auth.mail.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { IssuedSession, SessionService } from './session.service.js';
@@ -37,11 +37,10 @@ export interface AuthLimits {
 }
 
 export interface AuthServiceDeps {
-  db: Db;
   scope: DbScope;
   users: UsersRepository;
   auth: AuthRepository;
-  audit: AuditRepository;
+  events: EventBus;
   sessions: SessionService;
   twoFactor: TwoFactorService;
   hasher: PasswordHasher;
@@ -62,7 +61,7 @@ const GENERIC_RESEND_MESSAGE = 'If this address belongs to an unverified account
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
 
-  async register(input: Pick<RegisterRequest, 'email' | 'password' | 'username'>, context: RequestContext) {
+  async register(actor: Actor, input: Pick<RegisterRequest, 'email' | 'password' | 'username'>) {
     const { users, clock } = this.deps;
     if (await users.emailTaken(input.email)) throw new AppError('CONFLICT', 'An account with this email already exists');
     const username = input.username ?? (await this.usernameFromEmail(input.email));
@@ -75,7 +74,6 @@ export class AuthService {
     let user: UserRow;
     try {
       user = await this.deps.scope.transaction(async () => {
-        const trx = this.deps.scope.db;
         const created = await users.insert({
           email: input.email,
           username,
@@ -83,9 +81,9 @@ export class AuthService {
           password_hash: passwordHash,
           password_changed_at: now,
           social_links: '{}',
-        }, trx);
-        await this.deps.auth.replaceEmailToken(created.id, 'verify_email', sha256Hex(token), new Date(now.getTime() + VERIFICATION_TTL_MS), trx);
-        await this.deps.audit.record({ userId: created.id, action: 'auth.register', resource: 'user', resourceId: created.id }, context, trx);
+        });
+        await this.deps.auth.replaceEmailToken(created.id, 'verify_email', sha256Hex(token), new Date(now.getTime() + VERIFICATION_TTL_MS));
+        await this.deps.events.record(actor, 'auth.register', { subject: onUser(created.id), data: {}, userId: created.id });
         await this.deps.mail.send(verificationMail(input.email, created.username, this.deps.appBaseUrl, token));
         return created;
       });
@@ -100,10 +98,11 @@ export class AuthService {
     };
   }
 
-  async login(input: LoginRequest, context: RequestContext): Promise<LoginResult> {
+  async login(actor: Actor, input: LoginRequest): Promise<LoginResult> {
     const { limits } = this.deps;
-    const accountKey = `${input.email}|${context.ip ?? ''}`;
-    const addressKey = context.ip ?? 'unknown';
+    const { ip } = actor.origin;
+    const accountKey = `${input.email}|${ip ?? ''}`;
+    const addressKey = ip ?? 'unknown';
     for (const [limiter, key] of [[limits.loginAccount, accountKey], [limits.loginAddress, addressKey]] as const) {
       const state = await limiter.peek(key);
       if (!state.allowed) throw rateLimited(state.retryAfterSeconds, 'Too many failed logins; try again later');
@@ -116,10 +115,7 @@ export class AuthService {
     if (!user || !passwordOk) {
       await limits.loginAccount.consume(accountKey);
       await limits.loginAddress.consume(addressKey);
-      await this.deps.audit.record(
-        { userId: user?.id ?? null, action: 'auth.login_failed', resource: 'session', metadata: { reason: 'invalid_credentials' } },
-        context,
-      );
+      await this.deps.events.record(actor, 'auth.login_failed', { subject: onSession(), data: { reason: 'invalid_credentials' }, userId: user?.id ?? null });
       throw new AppError('INVALID_CREDENTIALS', 'Wrong email or password');
     }
     if (!user.is_active || user.is_banned) throw new AppError('ACCOUNT_DISABLED', 'This account is disabled');
@@ -132,86 +128,86 @@ export class AuthService {
       await this.deps.auth.insertChallenge(user.id, sha256Hex(challenge), rememberMe, new Date(this.deps.clock.now().getTime() + TWO_FACTOR_CHALLENGE_TTL_MS));
       return { requires_2fa: true, user: toUserResponse(user), two_factor_token: challenge };
     }
-    return { requires_2fa: false, user: toUserResponse(user), session: await this.startSession(user, rememberMe, context) };
+    return { requires_2fa: false, user: toUserResponse(user), session: await this.startSession(actor, user, rememberMe) };
   }
 
-  async loginTwoFactor(input: TwoFactorLoginRequest, context: RequestContext): Promise<LoginResult> {
+  async loginTwoFactor(actor: Actor, input: TwoFactorLoginRequest): Promise<LoginResult> {
     const now = this.deps.clock.now();
     const challenge = await this.deps.auth.findLiveChallenge(sha256Hex(input.two_factor_token), now);
     if (!challenge) throw new AppError('UNAUTHENTICATED', 'The two-factor login has expired or was already used; log in again');
     const user = await this.deps.users.findActiveById(challenge.user_id);
     if (!user || !user.two_factor_enabled) throw new AppError('UNAUTHENTICATED', 'This account cannot sign in');
-    await this.deps.twoFactor.checkLoginCode(user, input.code, context);
+    await this.deps.twoFactor.checkLoginCode(actor, user, input.code);
     if (!(await this.deps.auth.consumeChallenge(challenge.id, now))) {
       throw new AppError('UNAUTHENTICATED', 'The two-factor login was already used; log in again');
     }
-    return { requires_2fa: false, user: toUserResponse(user), session: await this.startSession(user, challenge.remember_me, context) };
+    return { requires_2fa: false, user: toUserResponse(user), session: await this.startSession(actor, user, challenge.remember_me) };
   }
 
-  private async startSession(user: UserRow, rememberMe: boolean, context: RequestContext): Promise<IssuedSession> {
-    const session = await this.deps.sessions.issue(user, rememberMe, context);
+  private async startSession(actor: Actor, user: UserRow, rememberMe: boolean): Promise<IssuedSession> {
+    const session = await this.deps.sessions.issue(actor, user, rememberMe);
     await this.deps.users.recordLogin(user.id, this.deps.clock.now());
-    await this.deps.audit.record({ userId: user.id, action: 'auth.login', resource: 'session' }, context);
+    await this.deps.events.record(actor, 'auth.login', { subject: onSession(), data: {}, userId: user.id });
     return session;
   }
 
-  async logout(user: UserRow, refreshToken: string, context: RequestContext) {
-    await this.deps.sessions.revoke(refreshToken, user.id);
-    await this.deps.audit.record({ userId: user.id, action: 'auth.logout', resource: 'session' }, context);
+  async logout(actor: UserActor, refreshToken: string) {
+    await this.deps.sessions.revoke(refreshToken, actor.id);
+    await this.deps.events.record(actor, 'auth.logout', { subject: onSession(), data: {} });
     return { message: 'Logged out' };
   }
 
-  async refresh(refreshToken: string, context: RequestContext): Promise<IssuedSession> {
-    return this.deps.sessions.rotate(refreshToken, context);
+  async refresh(actor: Actor, refreshToken: string): Promise<IssuedSession> {
+    return this.deps.sessions.rotate(actor, refreshToken);
   }
 
   async checkUsername(username: string) {
     return { available: !(await this.deps.users.usernameTaken(username)), username };
   }
 
-  async resendVerification(email: string, context: RequestContext) {
+  async resendVerification(actor: Actor, email: string) {
     const user = await this.deps.users.findByEmail(email);
     if (user && !user.is_verified && (await this.deps.limits.verificationMail.consume(email)).allowed) {
       const token = randomToken();
       await this.deps.auth.replaceEmailToken(user.id, 'verify_email', sha256Hex(token), new Date(this.deps.clock.now().getTime() + VERIFICATION_TTL_MS));
-      await this.deps.audit.record({ userId: user.id, action: 'auth.verification_resent', resource: 'user', resourceId: user.id }, context);
+      await this.deps.events.record(actor, 'auth.verification_resent', { subject: onUser(user.id), data: {}, userId: user.id });
       await this.deps.mail.send(verificationMail(email, user.username, this.deps.appBaseUrl, token));
     }
     return { message: GENERIC_RESEND_MESSAGE };
   }
 
-  async verifyEmail(token: string, context: RequestContext) {
+  async verifyEmail(actor: Actor, token: string) {
     const now = this.deps.clock.now();
-    const userId = await this.deps.db.transaction().execute(async (trx) => {
-      const id = await this.deps.auth.consumeEmailToken('verify_email', sha256Hex(token), now, trx);
-      if (id) await this.deps.users.update(id, { is_verified: true, email_verified_at: now }, trx);
+    const userId = await this.deps.scope.transaction(async () => {
+      const id = await this.deps.auth.consumeEmailToken('verify_email', sha256Hex(token), now);
+      if (id) await this.deps.users.update(id, { is_verified: true, email_verified_at: now });
       return id;
     });
     if (!userId) throw new AppError('INVALID_TOKEN', 'The verification link is invalid, used or expired');
-    await this.deps.audit.record({ userId, action: 'auth.email_verified', resource: 'user', resourceId: userId }, context);
+    await this.deps.events.record(actor, 'auth.email_verified', { subject: onUser(userId), data: {}, userId });
     return { message: 'Email verified. You can now log in.' };
   }
 
-  async requestPasswordReset(email: string, context: RequestContext) {
+  async requestPasswordReset(actor: Actor, email: string) {
     const user = await this.deps.users.findByEmail(email);
     if (user && (await this.deps.limits.resetMail.consume(email)).allowed) {
       const token = randomToken();
       await this.deps.auth.replaceEmailToken(user.id, 'password_reset', sha256Hex(token), new Date(this.deps.clock.now().getTime() + RESET_TTL_MS));
-      await this.deps.audit.record({ userId: user.id, action: 'auth.password_reset_requested', resource: 'user', resourceId: user.id }, context);
+      await this.deps.events.record(actor, 'auth.password_reset_requested', { subject: onUser(user.id), data: {}, userId: user.id });
       await this.deps.mail.send(passwordResetMail(email, user.username, this.deps.appBaseUrl, token));
     }
     return { message: GENERIC_RESET_MESSAGE };
   }
 
-  async resetPassword(input: Pick<PasswordResetConfirmRequest, 'token' | 'password'>, context: RequestContext) {
+  async resetPassword(actor: Actor, input: Pick<PasswordResetConfirmRequest, 'token' | 'password'>) {
     const now = this.deps.clock.now();
     const passwordHash = await this.deps.hasher.hash(input.password);
-    const userId = await this.deps.db.transaction().execute(async (trx) => {
-      const id = await this.deps.auth.consumeEmailToken('password_reset', sha256Hex(input.token), now, trx);
+    const userId = await this.deps.scope.transaction(async () => {
+      const id = await this.deps.auth.consumeEmailToken('password_reset', sha256Hex(input.token), now);
       if (!id) return undefined;
-      await this.deps.users.bumpTokenVersion(id, { password_hash: passwordHash, password_changed_at: now }, trx);
-      await this.deps.auth.revokeAllForUser(id, now, trx);
-      await this.deps.audit.record({ userId: id, action: 'auth.password_reset', resource: 'user', resourceId: id }, context, trx);
+      await this.deps.users.bumpTokenVersion(id, { password_hash: passwordHash, password_changed_at: now });
+      await this.deps.auth.revokeAllForUser(id, now);
+      await this.deps.events.record(actor, 'auth.password_reset', { subject: onUser(id), data: {}, userId: id });
       return id;
     });
     if (!userId) throw new AppError('INVALID_TOKEN', 'The reset link is invalid, used or expired');
@@ -223,19 +219,15 @@ export class AuthService {
    * token is revoked except the caller's own browser session (the refresh cookie sent with the
    * request), which continues through /auth/refresh.
    */
-  async changePassword(
-    user: UserRow,
-    input: { current_password: string; password: string },
-    context: RequestContext,
-    callerRefreshToken: string | undefined,
-  ) {
+  async changePassword(actor: UserActor, input: { current_password: string; password: string }, callerRefreshToken: string | undefined) {
     const { limits } = this.deps;
-    const key = `${user.email ?? user.id}|${context.ip ?? ''}`;
+    const user = actor.user;
+    const key = `${user.email ?? user.id}|${actor.origin.ip ?? ''}`;
     const state = await limits.loginAccount.peek(key);
     if (!state.allowed) throw rateLimited(state.retryAfterSeconds, 'Too many wrong passwords; try again later');
     if (!user.password_hash || !(await this.deps.hasher.verify(user.password_hash, input.current_password))) {
       await limits.loginAccount.consume(key);
-      await this.deps.audit.record({ userId: user.id, action: 'auth.password_change_failed', resource: 'user', resourceId: user.id }, context);
+      await this.deps.events.record(actor, 'auth.password_change_failed', { subject: onUser(user.id), data: {} });
       throw new AppError('INVALID_PASSWORD', 'The current password is wrong', {
         details: [{ field: 'current_password', message: 'does not match your password', value: '[redacted]' }],
       });
@@ -245,14 +237,9 @@ export class AuthService {
     const passwordHash = await this.deps.hasher.hash(input.password);
     const keepFamily = callerRefreshToken ? await this.deps.sessions.liveFamilyOf(callerRefreshToken, user.id) : undefined;
     await this.deps.scope.transaction(async () => {
-      const trx = this.deps.scope.db;
-      await this.deps.users.bumpTokenVersion(user.id, { password_hash: passwordHash, password_changed_at: now }, trx);
-      await this.deps.auth.revokeAllForUser(user.id, now, trx, keepFamily);
-      await this.deps.audit.record(
-        { userId: user.id, action: 'auth.password_changed', resource: 'user', resourceId: user.id, metadata: { kept_current_session: Boolean(keepFamily) } },
-        context,
-        trx,
-      );
+      await this.deps.users.bumpTokenVersion(user.id, { password_hash: passwordHash, password_changed_at: now });
+      await this.deps.auth.revokeAllForUser(user.id, now, keepFamily);
+      await this.deps.events.record(actor, 'auth.password_changed', { subject: onUser(user.id), data: { kept_current_session: Boolean(keepFamily) } });
       if (user.email) await this.deps.mail.send(passwordChangedMail(user.email, user.username, now));
     });
     return {
@@ -262,14 +249,25 @@ export class AuthService {
     };
   }
 
-  async streamToken(user: UserRow) {
-    const token = await this.deps.signer.sign({ sub: user.id, tv: user.token_version }, 'stream', STREAM_TOKEN_TTL_SECONDS);
+  async streamToken(actor: UserActor) {
+    const token = await this.deps.signer.sign({ sub: actor.id, tv: actor.user.token_version }, 'stream', STREAM_TOKEN_TTL_SECONDS);
     return { token, expires_in: STREAM_TOKEN_TTL_SECONDS };
   }
 
-  async chatToken(user: UserRow) {
-    const token = await this.deps.signer.sign({ sub: user.id, tv: user.token_version }, 'chat', CHAT_TOKEN_TTL_SECONDS);
+  async chatToken(actor: UserActor) {
+    const token = await this.deps.signer.sign({ sub: actor.id, tv: actor.user.token_version }, 'chat', CHAT_TOKEN_TTL_SECONDS);
     return { token, expires_in: CHAT_TOKEN_TTL_SECONDS };
+  }
+
+  /** Auth's part of an erased account: every login ends, and no token, challenge or recovery code is left. */
+  async eraseAccountData(owner: UserActor): Promise<void> {
+    await this.deps.auth.revokeAllForUser(owner.id, this.deps.clock.now());
+    await this.deps.auth.removeSecretsFor(owner.id);
+  }
+
+  /** A deactivated account is signed out everywhere, in the deactivation's transaction. */
+  async signOutEverywhere(userId: string): Promise<void> {
+    await this.deps.auth.revokeAllForUser(userId, this.deps.clock.now());
   }
 
   private async usernameFromEmail(email: string): Promise<string> {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { Actor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
+import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { constantTimeEqualText, randomToken, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { TokenSigner } from '../../platform/auth/token-signer.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import type { RequestContext } from '../../platform/http/request-context.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
 import type { UsersRepository } from '../users/users.repository.js';
+import { onSession } from './auth.events.js';
 import type { AuthRepository } from './auth.repository.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -24,10 +25,10 @@ export interface IssuedSession {
 }
 
 interface SessionDeps {
-  db: Db;
+  scope: DbScope;
   users: UsersRepository;
   auth: AuthRepository;
-  audit: AuditRepository;
+  events: EventBus;
   signer: TokenSigner;
   clock: Clock;
 }
@@ -49,23 +50,21 @@ export class SessionService {
     return this.deps.signer.sign({ sub: user.id, tv: user.token_version }, 'api', ACCESS_TOKEN_TTL_SECONDS);
   }
 
-  async issue(user: UserRow, rememberMe: boolean, context: RequestContext, familyId: string = randomUUID(), db: Db = this.deps.db): Promise<IssuedSession> {
+  /** A new refresh token (of a new login, or the next of `familyId`), recorded with where the caller is. */
+  async issue(actor: Actor, user: UserRow, rememberMe: boolean, familyId: string = randomUUID()): Promise<IssuedSession> {
     const id = randomToken(15);
     const secret = randomToken(32);
     const lifetime = refreshLifetimeMs(rememberMe);
-    await this.deps.auth.insertRefreshToken(
-      {
-        id,
-        familyId,
-        userId: user.id,
-        secretHash: sha256Hex(secret),
-        rememberMe,
-        expiresAt: new Date(this.deps.clock.now().getTime() + lifetime),
-        ip: context.ip,
-        userAgent: context.userAgent,
-      },
-      db,
-    );
+    await this.deps.auth.insertRefreshToken({
+      id,
+      familyId,
+      userId: user.id,
+      secretHash: sha256Hex(secret),
+      rememberMe,
+      expiresAt: new Date(this.deps.clock.now().getTime() + lifetime),
+      ip: actor.origin.ip,
+      userAgent: actor.origin.userAgent,
+    });
     return {
       access_token: await this.accessToken(user),
       refresh_token: `${id}.${secret}`,
@@ -75,7 +74,7 @@ export class SessionService {
     };
   }
 
-  async rotate(presented: string, context: RequestContext): Promise<IssuedSession> {
+  async rotate(actor: Actor, presented: string): Promise<IssuedSession> {
     const now = this.deps.clock.now();
     const parsed = parseRefreshToken(presented);
     const row = parsed ? await this.deps.auth.findRefreshToken(parsed.id) : undefined;
@@ -84,27 +83,24 @@ export class SessionService {
     }
     if (row.revoked_at) throw new AppError('UNAUTHENTICATED', 'This session has ended');
     if (row.rotated_at) {
-      await this.revokeForReuse(row.family_id, row.user_id, context);
+      await this.revokeForReuse(actor, row.family_id, row.user_id);
     }
     if (row.expires_at <= now) throw new AppError('TOKEN_EXPIRED', 'The refresh token has expired');
     const user = await this.deps.users.findActiveById(row.user_id);
     if (!user) throw new AppError('UNAUTHENTICATED', 'This account cannot sign in');
 
-    const issued = await this.deps.db.transaction().execute(async (trx) => {
-      if (!(await this.deps.auth.markRotated(row.id, now, trx))) return undefined;
-      return this.issue(user, row.remember_me, context, row.family_id, trx);
+    const issued = await this.deps.scope.transaction(async () => {
+      if (!(await this.deps.auth.markRotated(row.id, now))) return undefined;
+      return this.issue(actor, user, row.remember_me, row.family_id);
     });
     // another request rotated it between our read and our write: the same token was used twice
-    if (!issued) return this.revokeForReuse(row.family_id, row.user_id, context);
+    if (!issued) return this.revokeForReuse(actor, row.family_id, row.user_id);
     return issued;
   }
 
-  private async revokeForReuse(familyId: string, userId: string, context: RequestContext): Promise<never> {
+  private async revokeForReuse(actor: Actor, familyId: string, userId: string): Promise<never> {
     await this.deps.auth.revokeFamily(familyId, this.deps.clock.now());
-    await this.deps.audit.record(
-      { userId, action: 'auth.refresh_reuse_detected', resource: 'session', resourceId: familyId },
-      context,
-    );
+    await this.deps.events.record(actor, 'auth.refresh_reuse_detected', { subject: onSession(familyId), data: {}, userId });
     throw new AppError('TOKEN_REUSED', 'This refresh token was already used; every session of its login has been ended');
   }
 

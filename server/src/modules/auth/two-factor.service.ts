@@ -3,17 +3,18 @@ import { createTOTPKeyURI, generateHOTP } from '@oslojs/otp';
 import { decodeBase32IgnorePadding, encodeBase32UpperCaseNoPadding } from '@oslojs/encoding';
 import { randomBytes } from 'node:crypto';
 import type { VerifyTwoFactorRequest } from '@riff/contract';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
+import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, rateLimited } from '../../platform/errors/app-error.js';
 import type { PasswordHasher } from '../../platform/auth/password-hasher.js';
 import { constantTimeEqualText, randomToken } from '../../platform/auth/secure-random.js';
 import type { SecretBox } from '../../platform/auth/secret-box.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import type { RequestContext } from '../../platform/http/request-context.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
 import type { UsersRepository } from '../users/users.repository.js';
+import { onSession, onUser } from './auth.events.js';
 import type { AuthRepository } from './auth.repository.js';
 
 const PERIOD_SECONDS = 30;
@@ -22,10 +23,10 @@ const RECOVERY_CODE_COUNT = 10;
 const ISSUER = 'Riff';
 
 export interface TwoFactorDeps {
-  db: Db;
+  scope: DbScope;
   users: UsersRepository;
   auth: AuthRepository;
-  audit: AuditRepository;
+  events: EventBus;
   hasher: PasswordHasher;
   secretBox: SecretBox;
   /** Recovery codes are stored as HMAC-SHA256 under this key, so a database copy alone cannot guess them. */
@@ -56,7 +57,8 @@ export class TwoFactorService {
     return undefined;
   }
 
-  async setup(user: UserRow) {
+  async setup(actor: UserActor) {
+    const user = actor.user;
     if (user.two_factor_enabled) throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
     const key = new Uint8Array(randomBytes(20));
     const secret = encodeBase32UpperCaseNoPadding(key);
@@ -73,7 +75,8 @@ export class TwoFactorService {
     };
   }
 
-  async enable(user: UserRow, input: VerifyTwoFactorRequest, context: RequestContext) {
+  async enable(actor: UserActor, input: VerifyTwoFactorRequest) {
+    const user = actor.user;
     if (user.two_factor_enabled) throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
     const pending = user.two_factor_pending_secret ? this.deps.secretBox.open(user.two_factor_pending_secret) : undefined;
     if (!pending || !constantTimeEqualText(pending, normalizeSecret(input.secret))) {
@@ -81,41 +84,44 @@ export class TwoFactorService {
     }
     const step = this.matchingStep(decodeBase32IgnorePadding(pending), input.code);
     if (step === undefined) throw new AppError('INVALID_CODE', 'The code is not valid for this secret');
-    await this.deps.db.transaction().execute(async (trx) => {
-      await this.deps.users.update(
-        user.id,
-        { two_factor_enabled: true, two_factor_secret: user.two_factor_pending_secret, two_factor_pending_secret: null, two_factor_last_step: step },
-        trx,
-      );
-      await this.deps.auth.activatePendingRecoveryCodes(user.id, trx);
-      await this.deps.audit.record({ userId: user.id, action: 'auth.2fa_enabled', resource: 'user', resourceId: user.id }, context, trx);
+    await this.deps.scope.transaction(async () => {
+      await this.deps.users.update(user.id, {
+        two_factor_enabled: true,
+        two_factor_secret: user.two_factor_pending_secret,
+        two_factor_pending_secret: null,
+        two_factor_last_step: step,
+      });
+      await this.deps.auth.activatePendingRecoveryCodes(user.id);
+      await this.deps.events.record(actor, 'auth.2fa_enabled', { subject: onUser(user.id), data: {} });
     });
     return { message: 'Two-factor authentication is on' };
   }
 
-  status(user: UserRow) {
-    return { enabled: user.two_factor_enabled };
+  status(actor: UserActor) {
+    return { enabled: actor.user.two_factor_enabled };
   }
 
-  async disable(user: UserRow, password: string, context: RequestContext) {
+  async disable(actor: UserActor, password: string) {
+    const user = actor.user;
     if (!user.two_factor_enabled) throw new AppError('TWO_FACTOR_NOT_ENABLED', 'Two-factor authentication is not on');
     if (!user.password_hash || !(await this.deps.hasher.verify(user.password_hash, password))) {
       throw new AppError('INVALID_PASSWORD', 'The password is wrong');
     }
-    await this.deps.db.transaction().execute(async (trx) => {
-      await this.deps.users.bumpTokenVersion(
-        user.id,
-        { two_factor_enabled: false, two_factor_secret: null, two_factor_pending_secret: null, two_factor_last_step: null },
-        trx,
-      );
-      await this.deps.auth.deleteRecoveryCodes(user.id, trx);
-      await this.deps.audit.record({ userId: user.id, action: 'auth.2fa_disabled', resource: 'user', resourceId: user.id }, context, trx);
+    await this.deps.scope.transaction(async () => {
+      await this.deps.users.bumpTokenVersion(user.id, {
+        two_factor_enabled: false,
+        two_factor_secret: null,
+        two_factor_pending_secret: null,
+        two_factor_last_step: null,
+      });
+      await this.deps.auth.deleteRecoveryCodes(user.id);
+      await this.deps.events.record(actor, 'auth.2fa_disabled', { subject: onUser(user.id), data: {} });
     });
     return { message: 'Two-factor authentication is off' };
   }
 
   /** Accepts a fresh TOTP code once, or an unused recovery code once; counts and locks failures. */
-  async checkLoginCode(user: UserRow, code: string, context: RequestContext): Promise<void> {
+  async checkLoginCode(actor: Actor, user: UserRow, code: string): Promise<void> {
     const state = await this.deps.failures.peek(user.id);
     if (!state.allowed) throw rateLimited(state.retryAfterSeconds, 'Too many wrong codes; two-factor login is locked for 15 minutes');
     if (await this.accepts(user, code)) {
@@ -123,7 +129,7 @@ export class TwoFactorService {
       return;
     }
     const after = await this.deps.failures.consume(user.id);
-    await this.deps.audit.record({ userId: user.id, action: 'auth.2fa_login_failed', resource: 'session' }, context);
+    await this.deps.events.record(actor, 'auth.2fa_login_failed', { subject: onSession(), data: {}, userId: user.id });
     if (!after.allowed) throw rateLimited(after.retryAfterSeconds, 'Too many wrong codes; two-factor login is locked for 15 minutes');
     throw new AppError('INVALID_CREDENTIALS', 'The code is wrong or was already used');
   }

@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/database.js';
+import type { DbScope } from '../../platform/db/transactions.js';
 
 export interface StoredPreferences {
   settings: Record<string, unknown>;
@@ -6,7 +6,11 @@ export interface StoredPreferences {
 }
 
 export class PreferencesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly scope: DbScope) {}
+
+  private get db() {
+    return this.scope.db;
+  }
 
   async find(userId: string): Promise<StoredPreferences | undefined> {
     return this.db.selectFrom('user_preferences').select(['settings', 'do_not_sell_at']).where('user_id', '=', userId).executeTakeFirst();
@@ -31,7 +35,7 @@ export class PreferencesRepository {
     return row.do_not_sell_at ?? at;
   }
 
-  async remove(userId: string, db: Db = this.db): Promise<void> {
-    await db.deleteFrom('user_preferences').where('user_id', '=', userId).execute();
+  async remove(userId: string): Promise<void> {
+    await this.db.deleteFrom('user_preferences').where('user_id', '=', userId).execute();
   }
 }

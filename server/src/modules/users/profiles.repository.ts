@@ -1,7 +1,7 @@
 import type { SortOrder, UserSortField } from '@riff/contract';
 import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
 import type { Database, UserRow } from '../../platform/db/database.schema.js';
+import type { DbScope } from '../../platform/db/transactions.js';
 
 type ProfileDb = Database & { u: Database['users'] };
 type ProfileEb = ExpressionBuilder<ProfileDb, 'u'>;
@@ -36,7 +36,11 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char
 
 /** Reads of users as profiles, with follow counts and the viewer's relation, in one query. */
 export class ProfilesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly scope: DbScope) {}
+
+  private get db() {
+    return this.scope.db;
+  }
 
   private base(viewerId: string | null) {
     return this.db

@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/database.js';
+import type { DbScope } from '../../platform/db/transactions.js';
 
 export interface Relation {
   user_id: string;
@@ -8,7 +8,11 @@ export interface Relation {
 
 /** Follows and blocks. */
 export class SocialRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly scope: DbScope) {}
+
+  private get db() {
+    return this.scope.db;
+  }
 
   async follow(followerId: string, followeeId: string): Promise<boolean> {
     const result = await this.db
@@ -41,13 +45,13 @@ export class SocialRepository {
 
   /** Blocking also removes follows both ways, in one transaction. */
   async block(blockerId: string, blockedId: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
+    await this.scope.transaction(async () => {
+      await this.db
         .insertInto('blocks')
         .values({ blocker_id: blockerId, blocked_id: blockedId })
         .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
         .execute();
-      await trx
+      await this.db
         .deleteFrom('follows')
         .where((eb) =>
           eb.or([
@@ -90,8 +94,8 @@ export class SocialRepository {
   }
 
   /** An erased account keeps no social graph. */
-  async removeAllFor(userId: string, db: Db = this.db): Promise<void> {
-    await db.deleteFrom('follows').where((eb) => eb.or([eb('follower_id', '=', userId), eb('followee_id', '=', userId)])).execute();
-    await db.deleteFrom('blocks').where((eb) => eb.or([eb('blocker_id', '=', userId), eb('blocked_id', '=', userId)])).execute();
+  async removeAllFor(userId: string): Promise<void> {
+    await this.db.deleteFrom('follows').where((eb) => eb.or([eb('follower_id', '=', userId), eb('followee_id', '=', userId)])).execute();
+    await this.db.deleteFrom('blocks').where((eb) => eb.or([eb('blocker_id', '=', userId), eb('blocked_id', '=', userId)])).execute();
   }
 }

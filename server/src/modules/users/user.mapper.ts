@@ -1,5 +1,7 @@
 import type { Profile, User } from '@riff/contract';
+import type { Actor } from '../../platform/access/actor.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
+import { canSeePrivateFields, showsFollowState } from './users.policy.js';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -41,11 +43,10 @@ export const toUserResponse = (row: UserRow) => ({ id: row.id, username: row.use
 /** What a viewer may see of a user: everything for the owner and admins, little for a private profile. */
 export function toProfileDto(
   row: UserRow & { follower_count?: number; following_count?: number; is_following?: boolean | null },
-  viewer: UserRow | undefined,
+  viewer: Actor,
 ): Profile {
   const minimal = { id: row.id, username: row.username, slug: row.slug, avatar: row.avatar, is_public: row.is_public };
-  const isOwner = viewer?.id === row.id;
-  const privileged = isOwner || viewer?.is_admin === true;
+  const privileged = canSeePrivateFields(viewer, row.id);
   if (!row.is_public && !privileged) return minimal;
   return {
     ...minimal,
@@ -61,7 +62,7 @@ export function toProfileDto(
     promoted_to_creator_at: iso(row.promoted_to_creator_at),
     created_at: row.created_at.toISOString(),
     ...(row.follower_count !== undefined ? { follower_count: row.follower_count, following_count: row.following_count ?? 0 } : {}),
-    ...(viewer && row.is_following !== null && row.is_following !== undefined && !isOwner ? { is_following: row.is_following } : {}),
+    ...(row.is_following !== null && row.is_following !== undefined && showsFollowState(viewer, row.id) ? { is_following: row.is_following } : {}),
     ...(privileged ? { email: row.email, birthdate: row.birthdate, is_admin: row.is_admin, username_changed_at: iso(row.username_changed_at) } : {}),
   };
 }

@@ -1,8 +1,12 @@
-import type { Db } from '../../platform/db/database.js';
+import type { DbScope } from '../../platform/db/transactions.js';
 import type { NewUser, UserRow, UserUpdate } from '../../platform/db/database.schema.js';
 
 export class UsersRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly scope: DbScope) {}
+
+  private get db() {
+    return this.scope.db;
+  }
 
   findById(id: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -44,12 +48,12 @@ export class UsersRepository {
     return rows.map((row) => row.slug);
   }
 
-  insert(user: NewUser, db: Db = this.db): Promise<UserRow> {
-    return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  insert(user: NewUser): Promise<UserRow> {
+    return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
   }
 
-  update(id: string, changes: UserUpdate, db: Db = this.db): Promise<UserRow | undefined> {
-    return db
+  update(id: string, changes: UserUpdate): Promise<UserRow | undefined> {
+    return this.db
       .updateTable('users')
       .set({ ...changes, updated_at: new Date() })
       .where('id', '=', id)
@@ -57,12 +61,23 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
-  async bumpTokenVersion(id: string, changes: UserUpdate = {}, db: Db = this.db): Promise<void> {
-    await db
+  async bumpTokenVersion(id: string, changes: UserUpdate = {}): Promise<void> {
+    await this.db
       .updateTable('users')
       .set((eb) => ({ ...changes, token_version: eb('token_version', '+', 1), updated_at: new Date() }))
       .where('id', '=', id)
       .execute();
+  }
+
+  /** Grants or takes back admin rights by email; answers who, or undefined when no live account has it. */
+  setAdmin(email: string, admin: boolean): Promise<{ id: string; username: string } | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({ is_admin: admin, updated_at: new Date() })
+      .where('email', '=', email)
+      .where('deleted_at', 'is', null)
+      .returning(['id', 'username'])
+      .executeTakeFirst();
   }
 
   async recordLogin(id: string, at: Date): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { API_PREFIX } from '@riff/contract';
-import { AppError } from '../../platform/errors/app-error.js';
+import { AppError } from '../errors/app-error.js';
 
 export const REFRESH_COOKIE = 'refresh_token';
 const COOKIE_PATH = `${API_PREFIX}/auth`;
