@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser } from '../support/accounts.js';
 import { makeAudio, uploadTrack } from '../support/audio.js';
 import { useTestServer } from '../support/suite.js';
+import { createAdmin } from '../support/admin-factory.js';
 
 const suite = useTestServer();
 let mp3: Buffer;
@@ -127,8 +128,7 @@ describe('editing tracks', () => {
   it('owner or admin only', async () => {
     const owner = await signedInUser(suite.server);
     const other = await signedInUser(suite.server);
-    const admin = await signedInUser(suite.server);
-    await suite.server.riff.database.db.updateTable('users').set({ is_admin: true }).where('id', '=', admin.id).execute();
+    const admin = await createAdmin(suite.server);
     const track = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3);
     const denied = await suite.http.put(`/tracks/${track.id}`, { token: other.accessToken, body: { title: 'mine now' } });
     expect(denied.status).toBe(403);

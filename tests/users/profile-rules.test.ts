@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { register, signedInUser } from '../support/accounts.js';
 import { useTestServer } from '../support/suite.js';
+import { createAdmin } from '../support/admin-factory.js';
 
 const suite = useTestServer();
 
@@ -70,8 +71,7 @@ describe('search never matches what the caller may not see', () => {
 
   it('an admin’s search matches private names', async () => {
     const alice = await signedInUser(suite.server);
-    const admin = await signedInUser(suite.server);
-    await suite.server.riff.database.db.updateTable('users').set({ is_admin: true }).where('id', '=', admin.id).execute();
+    const admin = await createAdmin(suite.server);
     const marker = `Zk${alice.id.slice(0, 8)}`;
     await suite.http.put('/users/me', { token: alice.accessToken, body: { last_name: marker, is_public: false } });
     const found = await suite.http.get(`/users?search=${marker}`, { token: admin.accessToken });
