@@ -1,32 +1,11 @@
-import type { Actor, RequestOrigin } from '../access/actor.js';
+import type { Actor } from '../access/actor.js';
 import type { DbScope } from '../db/transactions.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import type { EventMap, EventType } from './event-map.js';
+import type { DomainEvent, EventInput } from './domain-event.js';
+import type { EventType } from './event-map.js';
 import type { EventsRepository } from './events.repository.js';
 
-/** What an event is about: the resource it changed. */
-export interface EventSubject {
-  resource: string;
-  id: string | null;
-}
-
-export interface DomainEvent<K extends EventType = EventType> {
-  type: K;
-  data: EventMap[K];
-  subject: EventSubject;
-  /** Whose account the event belongs to (the actor, unless said otherwise: e.g. a failed login). */
-  userId: string | null;
-  actorId: string | null;
-  origin: RequestOrigin;
-  occurredAt: Date;
-}
-
-/** The event as recorded: what `record` takes besides the actor and the type. */
-export interface EventInput<K extends EventType> {
-  subject: EventSubject;
-  data: EventMap[K];
-  userId?: string | null;
-}
+export type { DomainEvent, EventInput, EventSubject } from './domain-event.js';
 
 /**
  * Reacts to committed events (the default): runs as a job from the outbox, at least once and

@@ -1,6 +1,6 @@
 import type { DbScope } from '../db/transactions.js';
 import type { EventType } from './event-map.js';
-import type { DomainEvent } from './event-bus.js';
+import type { DomainEvent } from './domain-event.js';
 
 /** The outbox: events waiting for (or kept after) their after-commit handlers. */
 export class EventsRepository {
