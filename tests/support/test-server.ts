@@ -53,6 +53,7 @@ export async function startTestServer(env: Record<string, string> = {}, override
     PORT: String(port),
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    REPLY_VALIDATION: 'check',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,

@@ -74,6 +74,12 @@ const EnvSchema = z.object({
   CLEANUP_INTERVAL_SECONDS: integer(600, 0),
   WORKERS: z.enum(['0', '1']).default('1'),
   WORKER_CONCURRENCY: integer(2, 1),
+  /**
+   * `trust` (default) sends replies as the mappers build them; `check` also parses every reply
+   * against the contract and fails it (500) when it breaks the schema or carries anything the
+   * schema does not declare: the test suite runs with check.
+   */
+  REPLY_VALIDATION: z.enum(['trust', 'check']).default('trust'),
 });
 
 export type Config = ReturnType<typeof resolveConfig>;
@@ -98,6 +104,7 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
   return {
     port: env.PORT,
     host: env.HOST,
+    replyValidation: env.REPLY_VALIDATION,
     dataDir: env.DATA_DIR,
     publicBaseUrl,
     appBaseUrl: (env.APP_BASE_URL ?? publicBaseUrl).replace(/\/+$/, ''),

@@ -52,7 +52,13 @@ export function createHttpApp(parts: HttpAppParts): Express {
   app.use(requestLimitMiddleware(parts.limits.create('requests', requestCeiling(config.rateLimitPerMinute))));
   app.use(docsRouter());
   for (const router of parts.routers) app.use(router);
-  registerContract(app, contract, parts.routes, [createJsonBodyParser('1mb'), rejectNulCharacters, createAuthenticator(parts.authenticator)]);
+  registerContract(
+    app,
+    contract,
+    parts.routes,
+    [createJsonBodyParser('1mb'), rejectNulCharacters, createAuthenticator(parts.authenticator)],
+    config.replyValidation,
+  );
   app.use(notFoundMiddleware);
   app.use(errorMiddleware);
   return app;

@@ -1,5 +1,7 @@
+import { Readable } from 'node:stream';
 import { Router, type Express, type RequestHandler } from 'express';
-import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import { isDeepStrictEqual } from 'node:util';
+import { isAppRoute, isAppRouteNoBody, validateResponse, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints } from '@ts-rest/express';
 import { routeMeta } from '@riff/contract';
 import { pathValues } from '../errors/error-middleware.js';
@@ -39,6 +41,28 @@ function compareRoutes(a: AppRoute, b: AppRoute): number {
   return left.length - right.length;
 }
 
+type Handler = (args: unknown) => Promise<{ status: number; body: unknown }>;
+
+const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
+
+/**
+ * Checks a reply against the contract: it must parse, and parsing must not change it (nothing
+ * undeclared stripped, no default filled in), so a mapper that leaks a field fails the test
+ * that sees it instead of being cleaned up silently.
+ */
+function checkingReplies(route: AppRoute, handler: Handler): Handler {
+  return async (args) => {
+    const result = await handler(args);
+    const declared = route.responses[result.status];
+    if (result.body instanceof Readable || declared === undefined || isAppRouteNoBody(declared)) return result;
+    const { body } = validateResponse({ appRoute: route, response: result });
+    if (!isDeepStrictEqual(asJson(body), asJson(result.body))) {
+      throw new Error(`${route.method} ${route.path} ${result.status}: the reply carries what the contract does not declare`);
+    }
+    return result;
+  };
+}
+
 /** Where a path belongs: its first three segments (`/api/v1/tracks`), none of which is a parameter. */
 function bucketOf(path: string): string {
   const segments = path.split('/', 4);
@@ -47,8 +71,8 @@ function bucketOf(path: string): string {
 
 /**
  * Serves every contract route through @ts-rest/express, most specific paths first. Request
- * validation errors go to the shared error middleware; replies are validated (and stripped of
- * anything undeclared) against the contract.
+ * validation errors go to the shared error middleware; with `replies: 'check'` every reply is
+ * held to the contract (see checkingReplies).
  *
  * Routes are grouped by their first segments (`/api/v1/tracks`), one router each, found by a map
  * lookup: Express tries a request against every route in turn, so one flat list of all routes
@@ -59,6 +83,7 @@ export function registerContract(
   contract: AppRouter,
   implementation: Record<string, unknown>,
   middleware: RequestHandler[],
+  replies: 'trust' | 'check' = 'check',
 ): void {
   const pairs = flatten(contract, implementation).sort((a, b) => compareRoutes(a.route, b.route));
   // every route says how it is authenticated before anything is served
@@ -69,9 +94,11 @@ export function registerContract(
     if (key.includes(':')) throw new Error(`${route.path}: a parameter in the first segments cannot be grouped`);
     let bucket = buckets.get(key);
     if (!bucket) buckets.set(key, (bucket = Router()));
-    createExpressEndpoints({ route }, { route: impl } as never, bucket, {
+    const handler = replies === 'check' ? checkingReplies(route, impl as Handler) : impl;
+    createExpressEndpoints({ route }, { route: handler } as never, bucket, {
       logInitialization: false,
-      responseValidation: true,
+      // replies are built by mappers the types check; parsing each one again is for tests (above)
+      responseValidation: false,
       globalMiddleware: [rememberPathValues, ...middleware] as never[],
       requestValidationErrorHandler: (error, _req, _res, next) => next(error),
     });
