@@ -1,6 +1,7 @@
 import type { SortOrder, UserSortField } from '@riff/contract';
 import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, UserRow } from '../../platform/db/database.schema.js';
+import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 type ProfileDb = Database & { u: Database['users'] };
@@ -109,13 +110,15 @@ export class ProfilesRepository {
     } else {
       query = query.orderBy(`u.${sort.by}`, (ob) => (sort.order === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast()));
     }
-    const rows = await query.orderBy('u.id').limit(page.limit).offset(page.offset).execute();
-    const counted = await this.db
-      .selectFrom('users as u')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where((eb) => this.matches(eb, filter, viewerId))
-      .executeTakeFirstOrThrow();
-    return { rows, total: Number(counted.total) };
+    const rows = await query.select(totalCount()).orderBy('u.id').limit(page.limit).offset(page.offset).execute();
+    return pageWithTotal(rows, async () => {
+      const counted = await this.db
+        .selectFrom('users as u')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where((eb) => this.matches(eb, filter, viewerId))
+        .executeTakeFirstOrThrow();
+      return Number(counted.total);
+    });
   }
 
   /** Users who follow `userId` (direction followers) or whom `userId` follows (following). */
@@ -125,19 +128,22 @@ export class ProfilesRepository {
       .innerJoin('follows as rel', `rel.${theirs}`, 'u.id')
       .where(`rel.${mine}`, '=', userId)
       .where((eb) => this.visible(eb, viewerId, false))
+      .select(totalCount())
       .orderBy('rel.created_at', 'desc')
       .orderBy('u.id')
       .limit(page.limit)
       .offset(page.offset)
       .execute();
-    const counted = await this.db
-      .selectFrom('users as u')
-      .innerJoin('follows as rel', `rel.${theirs}`, 'u.id')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where(`rel.${mine}`, '=', userId)
-      .where((eb) => this.visible(eb, viewerId, false))
-      .executeTakeFirstOrThrow();
-    return { rows, total: Number(counted.total) };
+    return pageWithTotal(rows, async () => {
+      const counted = await this.db
+        .selectFrom('users as u')
+        .innerJoin('follows as rel', `rel.${theirs}`, 'u.id')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where(`rel.${mine}`, '=', userId)
+        .where((eb) => this.visible(eb, viewerId, false))
+        .executeTakeFirstOrThrow();
+      return Number(counted.total);
+    });
   }
 
   /** Public, active, verified users the viewer does not follow and has no block with; most followed first. */
