@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { userActor } from '../../server/src/platform/access/actor.js';
 import { signedInUser } from '../support/accounts.js';
 import { makeAudio, uploadTrack } from '../support/audio.js';
 import { useTestServer } from '../support/suite.js';
@@ -38,5 +39,34 @@ describe('tracks of a deleted account', () => {
     const exported = await suite.http.get('/users/me/export', { token: user.accessToken });
     expect(exported.body.tracks.map((t: { id: string }) => t.id)).toEqual([track.id]);
     expect(exported.body.tracks[0]).toHaveProperty('play_count', 0);
+  });
+
+  it('through platform.accounts: a rolled-back erasure leaves tracks and files in place; a committed one removes the files once it commits', async () => {
+    const user = await signedInUser(suite.server);
+    const track = await uploadTrack(suite.server.baseUrl, user.accessToken, mp3);
+    const { platform, storage } = suite.server.riff;
+    const row = await platform.database.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const owner = userActor(row, 'bearer');
+    const key = `tracks/${track.id}/original`;
+
+    const exported = await platform.accounts.export(owner);
+    expect(exported.tracks?.map((t) => t.id)).toEqual([track.id]);
+    expect(exported.lyrics).toEqual([]);
+
+    await expect(
+      platform.scope.transaction(async () => {
+        expect(await platform.accounts.erase(owner, { keepPublicTracks: false })).toMatchObject({ removed_tracks: 1 });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await storage.size(key)).toBeDefined();
+    expect((await suite.http.get(`/tracks/${track.id}`)).status).toBe(200);
+
+    await platform.scope.transaction(async () => {
+      await platform.accounts.erase(owner, { keepPublicTracks: false });
+      expect(await storage.size(key)).toBeDefined();
+    });
+    expect(await storage.size(key)).toBeUndefined();
+    expect((await suite.http.get(`/tracks/${track.id}`)).status).toBe(404);
   });
 });
