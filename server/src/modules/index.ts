@@ -13,7 +13,7 @@ import { createUsersModule } from './users/users.module.js';
  */
 export function createModules(platform: Platform): RiffModule[] {
   const audit = createAuditModule(platform);
-  const tracks = createTracksModule(platform, { audit: audit.recorder });
+  const tracks = createTracksModule(platform);
   const users = createUsersModule(platform);
   const auth = createAuthModule(platform, { users: users.users });
   return [createSystemModule(platform), auth, users, audit, tracks, createAccountPagesModule(platform)];

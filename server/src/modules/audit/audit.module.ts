@@ -5,13 +5,8 @@ import { AuditRepository } from './audit.repository.js';
 import { auditRoutes } from './audit.routes.js';
 import { AuditService } from './audit.service.js';
 
-export type AuditModule = RiffModule & {
-  /** @deprecated until every area records events: the inline recorder they still call. */
-  recorder: AuditRepository;
-};
-
 /** The audit log: written from domain events, read by its owner (and admins), part of the export. */
-export function createAuditModule(platform: Platform): AuditModule {
+export function createAuditModule(platform: Platform): RiffModule {
   const audit = new AuditRepository(platform.scope);
   const service = new AuditService(audit);
   return {
@@ -19,6 +14,5 @@ export function createAuditModule(platform: Platform): AuditModule {
     routes: { audit: auditRoutes(service) },
     eventHandlers: [auditTrail(audit)],
     accountData: { export: (owner) => service.exportFor(owner) },
-    recorder: audit,
   };
 }

@@ -1,10 +1,12 @@
 import type { Track } from '@riff/contract';
 import { API_PREFIX } from '@riff/contract';
-import type { TrackRow, UserRow } from '../../platform/db/database.schema.js';
+import type { Actor } from '../../platform/access/actor.js';
+import type { TrackRow } from '../../platform/db/database.schema.js';
+import { canSeeTrackInsights } from './tracks.policy.js';
 
 /** play_count and like_count only for the owner (and admins). */
-export function toTrackDto(row: TrackRow, viewer: UserRow | undefined): Track {
-  const privileged = viewer !== undefined && (viewer.id === row.creator_id || viewer.is_admin);
+export function toTrackDto(row: TrackRow, actor: Actor): Track {
+  const privileged = canSeeTrackInsights(actor, row);
   return {
     id: row.id,
     creator_id: row.creator_id,

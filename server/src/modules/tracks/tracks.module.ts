@@ -1,44 +1,46 @@
 import './tracks.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import { ChunkedUploadsService } from './chunked-uploads.service.js';
 import { TracksRepository } from './tracks.repository.js';
 import { tracksRoutes } from './tracks.routes.js';
 import { TracksService } from './tracks.service.js';
+import { UploadPipeline } from './upload-pipeline.js';
 import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
 
-export type TracksModule = RiffModule & { service: TracksService };
-
 /** Tracks: uploads (one request or chunked), the catalog, lyrics, streaming and downloads. */
-export function createTracksModule(platform: Platform, deps: { audit: AuditRepository }): TracksModule {
-  const { config, database, storage, clock, logger } = platform;
-  const tracksRepository = new TracksRepository(database.db);
-  const tracks = new TracksService({ tracks: tracksRepository, storage, audit: deps.audit, clock, logger });
-  const uploads = new UploadsService({
-    db: database.db,
+export function createTracksModule(platform: Platform): RiffModule {
+  const { config, scope, storage, events, clock, logger } = platform;
+  const tracksRepository = new TracksRepository(scope);
+  const tracks = new TracksService({ scope, tracks: tracksRepository, storage, events, clock, logger });
+  const pipeline = new UploadPipeline({
+    scope,
     tracks: tracksRepository,
-    sessions: new UploadSessionsRepository(database.db),
+    sessions: new UploadSessionsRepository(scope),
     storage,
-    audit: deps.audit,
+    events,
     clock,
     limits: config.uploads,
     logger,
   });
   return {
     name: 'tracks',
-    routes: { tracks: tracksRoutes({ tracks, uploads, storage }) },
+    routes: { tracks: tracksRoutes({ tracks, uploads: new UploadsService(pipeline), chunked: new ChunkedUploadsService(pipeline), storage }) },
     jobs: [
       {
         name: 'uploads.cleanup',
         retryLimit: 0,
         expireInSeconds: 60 * 60,
         everyMs: config.cleanupIntervalMs,
-        handle: () => uploads.cleanup(),
+        handle: () => pipeline.cleanup(),
       },
     ],
     // uploads cut off by the shutdown remove their partial files while the database is still there
-    drain: () => uploads.drain(),
-    service: tracks,
+    drain: () => pipeline.drain(),
+    accountData: {
+      export: (owner) => tracks.exportFor(owner),
+      erase: (owner, options) => tracks.eraseFor(owner, options),
+    },
   };
 }

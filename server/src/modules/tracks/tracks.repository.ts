@@ -1,7 +1,7 @@
 import type { SortOrder, TrackSortField } from '@riff/contract';
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type SqlBool, type Updateable } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
 import type { Database, TrackRow, TracksTable } from '../../platform/db/database.schema.js';
+import type { DbScope } from '../../platform/db/transactions.js';
 
 export interface TrackListFilter {
   viewerId: string | null;
@@ -12,9 +12,13 @@ export interface TrackListFilter {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
-/** All SQL for tracks, lyrics, chunked-upload sessions and storage intents. */
+/** All SQL for tracks, lyrics and storage intents. */
 export class TracksRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly scope: DbScope) {}
+
+  private get db() {
+    return this.scope.db;
+  }
 
   findLive(id: string): Promise<TrackRow | undefined> {
     return this.db.selectFrom('tracks').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -25,12 +29,12 @@ export class TracksRepository {
     return this.db.selectFrom('tracks').selectAll().where('id', 'in', ids).where('deleted_at', 'is', null).execute();
   }
 
-  insert(track: Insertable<TracksTable>, db: Db = this.db): Promise<TrackRow> {
-    return db.insertInto('tracks').values(track).returningAll().executeTakeFirstOrThrow();
+  insert(track: Insertable<TracksTable>): Promise<TrackRow> {
+    return this.db.insertInto('tracks').values(track).returningAll().executeTakeFirstOrThrow();
   }
 
-  update(id: string, changes: Updateable<TracksTable>, db: Db = this.db): Promise<TrackRow | undefined> {
-    return db
+  update(id: string, changes: Updateable<TracksTable>): Promise<TrackRow | undefined> {
+    return this.db
       .updateTable('tracks')
       .set({ ...changes, updated_at: new Date() })
       .where('id', '=', id)
@@ -40,8 +44,8 @@ export class TracksRepository {
   }
 
   /** Soft delete: answers the file key to remove, once. */
-  async softDelete(id: string, now: Date, db: Db = this.db): Promise<string | null | undefined> {
-    const row = await db
+  async softDelete(id: string, now: Date): Promise<string | null | undefined> {
+    const row = await this.db
       .updateTable('tracks')
       .set({ deleted_at: now, updated_at: now })
       .where('id', '=', id)
@@ -86,8 +90,8 @@ export class TracksRepository {
   }
 
   /** Bytes and number of a user's live (not deleted) originals. */
-  async liveOriginals(userId: string, db: Db = this.db): Promise<{ bytes: number; count: number }> {
-    const row = await db
+  async liveOriginals(userId: string): Promise<{ bytes: number; count: number }> {
+    const row = await this.db
       .selectFrom('tracks')
       .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes'), eb.fn.countAll<number>().as('count')])
       .where('creator_id', '=', userId)
@@ -103,8 +107,8 @@ export class TracksRepository {
   }
 
   /** Serializes quota decisions per user (a row lock until the transaction ends). */
-  async lockUser(userId: string, db: Db): Promise<void> {
-    await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  async lockUser(userId: string): Promise<void> {
+    await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
   }
 
   tracksOf(userId: string): Promise<TrackRow[]> {
@@ -147,8 +151,8 @@ export class TracksRepository {
     await this.db.insertInto('storage_intents').values({ key }).onConflict((oc) => oc.column('key').doNothing()).execute();
   }
 
-  async removeIntent(key: string, db: Db = this.db): Promise<void> {
-    await db.deleteFrom('storage_intents').where('key', '=', key).execute();
+  async removeIntent(key: string): Promise<void> {
+    await this.db.deleteFrom('storage_intents').where('key', '=', key).execute();
   }
 
   async staleIntents(before: Date): Promise<string[]> {

@@ -1,31 +1,33 @@
 import type { Updateable } from 'kysely';
-import type { Clock } from '../../platform/clock.js';
-import type { TrackRow, TracksTable, UserRow } from '../../platform/db/database.schema.js';
-import { forbidden, notFound } from '../../platform/errors/app-error.js';
+import type { Logger } from 'pino';
 import type { ErrorCode, ListTracksQuery, UpdateTrackRequest } from '@riff/contract';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
+import type { ErasureOptions } from '../../platform/accounts/account-data.js';
+import type { Clock } from '../../platform/clock.js';
+import type { TrackRow, TracksTable } from '../../platform/db/database.schema.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import { forbidden, notFound } from '../../platform/errors/app-error.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
-import type { Logger } from 'pino';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import type { RequestContext } from '../../platform/http/request-context.js';
 import { parseLrc } from './lyrics.js';
 import { toTrackDto } from './track.mapper.js';
+import { canDeleteTrack, canEditTrack, canReadTrack, canSeeTrackInsights } from './tracks.policy.js';
 import type { TracksRepository } from './tracks.repository.js';
 
 export type TrackUpdate = UpdateTrackRequest;
 
 export interface TracksServiceDeps {
+  scope: DbScope;
   tracks: TracksRepository;
   storage: ObjectStorage;
-  audit: AuditRepository;
+  events: EventBus;
   clock: Clock;
   logger: Logger;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-
-const canSee = (track: TrackRow, viewer: UserRow | undefined) => track.is_public || (viewer !== undefined && (viewer.id === track.creator_id || viewer.is_admin));
-const canEdit = (track: TrackRow, viewer: UserRow) => viewer.id === track.creator_id || viewer.is_admin;
+const NOT_YOURS = 'Only the owner or an admin can change this track';
 
 function toChanges(update: TrackUpdate): Updateable<TracksTable> {
   const { genres, tags, ...rest } = update;
@@ -36,65 +38,85 @@ function toChanges(update: TrackUpdate): Updateable<TracksTable> {
   };
 }
 
-/** Reading, editing and deleting tracks; lyrics; processing status. Ownership is checked here. */
+function toLyrics(row: { track_id: string; content: string; is_synced: boolean; updated_at: Date }) {
+  return {
+    track_id: row.track_id,
+    content: row.content,
+    is_synced: row.is_synced,
+    lines: row.is_synced ? parseLrc(row.content) : null,
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** Reading, editing and deleting tracks; lyrics; processing status; a user's tracks in their export and erasure. */
 export class TracksService {
   constructor(private readonly deps: TracksServiceDeps) {}
 
-  /** A track the viewer may see; private tracks of others are 404, as if they did not exist. */
-  async visible(id: string, viewer: UserRow | undefined): Promise<TrackRow> {
+  /** A track the actor may see; private tracks of others are 404, as if they did not exist. */
+  async visible(actor: Actor, id: string): Promise<TrackRow> {
     const track = await this.deps.tracks.findLive(id);
-    if (!track || !canSee(track, viewer)) throw notFound('Track');
+    if (!track || !canReadTrack(actor, track)) throw notFound('Track');
     return track;
   }
 
-  private async editable(id: string, viewer: UserRow): Promise<TrackRow> {
-    const track = await this.visible(id, viewer);
-    if (!canEdit(track, viewer)) throw forbidden('Only the owner or an admin can change this track');
+  private async editable(actor: Actor, id: string): Promise<TrackRow> {
+    const track = await this.visible(actor, id);
+    if (!canEditTrack(actor, track)) throw forbidden(NOT_YOURS);
     return track;
   }
 
-  async get(id: string, viewer: UserRow | undefined) {
-    return { track: toTrackDto(await this.visible(id, viewer), viewer) };
+  async get(actor: Actor, id: string) {
+    return { track: toTrackDto(await this.visible(actor, id), actor) };
   }
 
-  async list(
-    query: ListTracksQuery,
-    viewer: UserRow | undefined,
-  ) {
+  async list(actor: Actor, query: ListTracksQuery) {
     const window = pageWindow(query.page, query.limit);
     const { rows, total } = await this.deps.tracks.list(
-      { viewerId: viewer?.id ?? null, q: query.q, genre: query.genre, creatorId: query.creator_id },
+      { viewerId: actor.id, q: query.q, genre: query.genre, creatorId: query.creator_id },
       { by: query.sort, order: query.order },
       window,
     );
-    return { tracks: rows.map((row) => toTrackDto(row, viewer)), pagination: paginate(window, total) };
+    return { tracks: rows.map((row) => toTrackDto(row, actor)), pagination: paginate(window, total) };
   }
 
-  async update(id: string, viewer: UserRow, update: TrackUpdate, context: RequestContext) {
-    await this.editable(id, viewer);
-    const updated = await this.deps.tracks.update(id, toChanges(update));
-    if (!updated) throw notFound('Track');
-    await this.deps.audit.record({ userId: viewer.id, action: 'track.updated', resource: 'track', resourceId: id, metadata: { fields: Object.keys(update).sort() } }, context);
-    return { track: toTrackDto(updated, viewer) };
+  async update(actor: UserActor, id: string, update: TrackUpdate) {
+    await this.editable(actor, id);
+    const updated = await this.deps.scope.transaction(async () => {
+      const row = await this.deps.tracks.update(id, toChanges(update));
+      if (!row) throw notFound('Track');
+      await this.deps.events.record(actor, 'track.updated', { subject: { resource: 'track', id }, data: { fields: Object.keys(update).sort() } });
+      return row;
+    });
+    return { track: toTrackDto(updated, actor) };
   }
 
   /** Soft delete: the row stays (deleted_at), the original file is removed and stops counting against the quota. */
-  async remove(id: string, viewer: UserRow, context: RequestContext) {
-    await this.editable(id, viewer);
-    await this.deleteTrack(id, viewer.id, context);
+  async remove(actor: UserActor, id: string) {
+    const track = await this.visible(actor, id);
+    if (!canDeleteTrack(actor, track)) throw forbidden(NOT_YOURS);
+    await this.deleteTrack(actor, id);
     return { message: 'Track deleted' };
   }
 
-  async deleteTrack(id: string, actorId: string, context: RequestContext): Promise<void> {
-    const fileKey = await this.deps.tracks.softDelete(id, this.deps.clock.now());
-    if (fileKey === undefined) throw notFound('Track');
-    await this.deps.audit.record({ userId: actorId, action: 'track.deleted', resource: 'track', resourceId: id }, context);
-    if (fileKey) await this.removeFile(fileKey);
+  /**
+   * Marks the track deleted and records it; its file goes once the unit of work commits (so a
+   * rolled-back one leaves it in place), with an intent in the meantime for the cleanup.
+   * `owner`: whose log the deletion belongs to, when someone else acts for them.
+   */
+  private deleteTrack(actor: Actor, id: string, owner?: string): Promise<void> {
+    return this.deps.scope.transaction(async () => {
+      const fileKey = await this.deps.tracks.softDelete(id, this.deps.clock.now());
+      if (fileKey === undefined) throw notFound('Track');
+      await this.deps.events.record(actor, 'track.deleted', { subject: { resource: 'track', id }, data: {}, ...(owner ? { userId: owner } : {}) });
+      if (fileKey) {
+        await this.deps.tracks.addIntent(fileKey);
+        this.deps.scope.afterCommit(() => this.removeFile(fileKey));
+      }
+    });
   }
 
-  /** Removes a file; if storage fails, an intent stays behind and the cleanup retries. */
+  /** Removes a deleted track's file; if storage fails, its intent stays behind and the cleanup retries. */
   private async removeFile(key: string): Promise<void> {
-    await this.deps.tracks.addIntent(key);
     try {
       await this.deps.storage.delete(key);
       await this.deps.tracks.removeIntent(key);
@@ -103,24 +125,26 @@ export class TracksService {
     }
   }
 
-  async batchDelete(ids: string[], viewer: UserRow, context: RequestContext) {
-    const { ok, failed } = await this.sortBatch(ids, viewer);
-    for (const id of ok) await this.deleteTrack(id, viewer.id, context);
+  async batchDelete(actor: UserActor, ids: string[]) {
+    const { ok, failed } = await this.sortBatch(actor, ids, canDeleteTrack);
+    for (const id of ok) await this.deleteTrack(actor, id);
     return { deleted: ok, failed };
   }
 
-  async batchUpdate(ids: string[], update: TrackUpdate, viewer: UserRow, context: RequestContext) {
-    const { ok, failed } = await this.sortBatch(ids, viewer);
+  async batchUpdate(actor: UserActor, ids: string[], update: TrackUpdate) {
+    const { ok, failed } = await this.sortBatch(actor, ids, canEditTrack);
     const changes = toChanges(update);
     for (const id of ok) {
-      await this.deps.tracks.update(id, changes);
-      await this.deps.audit.record({ userId: viewer.id, action: 'track.updated', resource: 'track', resourceId: id, metadata: { fields: Object.keys(update).sort(), batch: true } }, context);
+      await this.deps.scope.transaction(async () => {
+        await this.deps.tracks.update(id, changes);
+        await this.deps.events.record(actor, 'track.updated', { subject: { resource: 'track', id }, data: { fields: Object.keys(update).sort(), batch: true } });
+      });
     }
     return { updated: ok, failed };
   }
 
-  /** Splits batch ids into those the viewer may change and per-id failures. */
-  private async sortBatch(ids: string[], viewer: UserRow) {
+  /** Splits batch ids into those the actor may change and per-id failures. */
+  private async sortBatch(actor: UserActor, ids: string[], allowed: (actor: Actor, track: TrackRow) => boolean) {
     const unique = [...new Set(ids)];
     const valid = unique.filter((id) => UUID.test(id));
     const found = new Map((await this.deps.tracks.findLiveMany(valid)).map((track) => [track.id, track]));
@@ -129,66 +153,63 @@ export class TracksService {
     for (const id of unique) {
       const track = found.get(id);
       if (!UUID.test(id)) failed.push({ id, code: 'INVALID_ID', message: 'Not a track id' });
-      else if (!track || !canSee(track, viewer)) failed.push({ id, code: 'NOT_FOUND', message: 'Track not found' });
-      else if (!canEdit(track, viewer)) failed.push({ id, code: 'FORBIDDEN', message: 'Only the owner or an admin can change this track' });
+      else if (!track || !canReadTrack(actor, track)) failed.push({ id, code: 'NOT_FOUND', message: 'Track not found' });
+      else if (!allowed(actor, track)) failed.push({ id, code: 'FORBIDDEN', message: NOT_YOURS });
       else ok.push(id);
     }
     return { ok, failed };
   }
 
   /** ADDENDUM: owner or admin; anyone else 404, even on a public track (processing is the owner's business). */
-  async status(id: string, viewer: UserRow) {
+  async status(actor: UserActor, id: string) {
     const track = await this.deps.tracks.findLive(id);
-    if (!track || !canEdit(track, viewer)) throw notFound('Track');
+    if (!track || !canSeeTrackInsights(actor, track)) throw notFound('Track');
     const progress = track.status === 'completed' || track.status === 'failed' ? 100 : track.status === 'processing' ? 50 : 0;
     return { progress, status: track.status, stream_status: track.stream_status, status_message: track.status_message };
   }
 
-  async lyrics(id: string, viewer: UserRow | undefined) {
-    await this.visible(id, viewer);
+  async lyrics(actor: Actor, id: string) {
+    await this.visible(actor, id);
     const row = await this.deps.tracks.findLyrics(id);
-    return { lyrics: row ? this.toLyrics(row) : null };
+    return { lyrics: row ? toLyrics(row) : null };
   }
 
-  async setLyrics(id: string, viewer: UserRow, content: string, context: RequestContext) {
-    await this.editable(id, viewer);
-    await this.deps.audit.record({ userId: viewer.id, action: 'track.lyrics_updated', resource: 'track', resourceId: id }, context);
-    if (content.trim() === '') {
-      await this.deps.tracks.deleteLyrics(id);
-      return { lyrics: null };
-    }
-    const row = await this.deps.tracks.saveLyrics(id, content, parseLrc(content) !== null);
-    return { lyrics: this.toLyrics(row) };
+  /** Empty content removes the lyrics. */
+  async setLyrics(actor: UserActor, id: string, content: string) {
+    await this.editable(actor, id);
+    return this.deps.scope.transaction(async () => {
+      await this.deps.events.record(actor, 'track.lyrics_updated', { subject: { resource: 'track', id }, data: {} });
+      if (content.trim() === '') {
+        await this.deps.tracks.deleteLyrics(id);
+        return { lyrics: null };
+      }
+      const row = await this.deps.tracks.saveLyrics(id, content, parseLrc(content) !== null);
+      return { lyrics: toLyrics(row) };
+    });
   }
 
-  private toLyrics(row: { track_id: string; content: string; is_synced: boolean; updated_at: Date }) {
+  /** The owner's part of their data export: their live tracks (with the owner's figures) and lyrics. */
+  async exportFor(owner: UserActor) {
     return {
-      track_id: row.track_id,
-      content: row.content,
-      is_synced: row.is_synced,
-      lines: row.is_synced ? parseLrc(row.content) : null,
-      updated_at: row.updated_at.toISOString(),
+      tracks: (await this.deps.tracks.tracksOf(owner.id)).map((row) => toTrackDto(row, owner)),
+      lyrics: (await this.deps.tracks.lyricsOf(owner.id)).map(toLyrics),
     };
   }
 
-  /** For account deletion: every track goes, or only the private ones when public ones are kept. */
-  async removeTracksOf(userId: string, keepPublic: boolean, context: RequestContext): Promise<number> {
-    const tracks = await this.deps.tracks.tracksOf(userId);
-    let removed = 0;
-    for (const track of tracks) {
-      if (keepPublic && track.is_public) continue;
-      await this.deleteTrack(track.id, userId, context);
-      removed++;
-    }
-    return removed;
+  /** Account deletion: every track goes, or only the private ones when public ones are kept. In the deletion's unit of work. */
+  async eraseFor(owner: UserActor, options: ErasureOptions) {
+    return { removed_tracks: await this.removeAllOf(owner, owner.id, options.keepPublicTracks) };
   }
 
-  async tracksForExport(owner: UserRow) {
-    return (await this.deps.tracks.tracksOf(owner.id)).map((row) => toTrackDto(row, owner));
-  }
-
-  async lyricsForExport(owner: UserRow) {
-    return (await this.deps.tracks.lyricsOf(owner.id)).map((row) => this.toLyrics(row));
+  private removeAllOf(actor: Actor, ownerId: string, keepPublic: boolean): Promise<number> {
+    return this.deps.scope.transaction(async () => {
+      let removed = 0;
+      for (const track of await this.deps.tracks.tracksOf(ownerId)) {
+        if (keepPublic && track.is_public) continue;
+        await this.deleteTrack(actor, track.id, ownerId);
+        removed++;
+      }
+      return removed;
+    });
   }
 }
-

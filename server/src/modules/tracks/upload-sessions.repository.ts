@@ -1,18 +1,19 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/database.schema.js';
+import type { DbScope } from '../../platform/db/transactions.js';
 
 export type UploadSessionRow = Selectable<Database['upload_sessions']>;
 
 /** Chunked-upload sessions and the chunks received so far. */
 export class UploadSessionsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly scope: DbScope) {}
 
-  async create(
-    session: { id: string; userId: string; filename: string; totalChunks: number; totalSize: number },
-    db: Db = this.db,
-  ): Promise<UploadSessionRow> {
-    return db
+  private get db() {
+    return this.scope.db;
+  }
+
+  async create(session: { id: string; userId: string; filename: string; totalChunks: number; totalSize: number }): Promise<UploadSessionRow> {
+    return this.db
       .insertInto('upload_sessions')
       .values({ id: session.id, user_id: session.userId, filename: session.filename, total_chunks: session.totalChunks, total_size: session.totalSize })
       .returningAll()
@@ -20,8 +21,8 @@ export class UploadSessionsRepository {
   }
 
   /** Declared sizes of a user's sessions active since `activeSince`: space promised to them. */
-  async reservedBytes(userId: string, activeSince: Date, db: Db = this.db): Promise<number> {
-    const row = await db
+  async reservedBytes(userId: string, activeSince: Date): Promise<number> {
+    const row = await this.db
       .selectFrom('upload_sessions')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total_size'), eb.lit(0)).as('bytes'))
       .where('user_id', '=', userId)
@@ -31,8 +32,8 @@ export class UploadSessionsRepository {
   }
 
   /** How many sessions this user has open (active since `activeSince`). */
-  async openCount(userId: string, activeSince: Date, db: Db = this.db): Promise<number> {
-    const row = await db
+  async openCount(userId: string, activeSince: Date): Promise<number> {
+    const row = await this.db
       .selectFrom('upload_sessions')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('user_id', '=', userId)
@@ -56,21 +57,20 @@ export class UploadSessionsRepository {
     return this.db.selectFrom('upload_chunks').select(['chunk_number', 'size']).where('upload_id', '=', uploadId).orderBy('chunk_number').execute();
   }
 
+  /** Records a chunk (again, if resent) and keeps its session alive; answers how many chunks it now has. In a unit of work. */
   async saveChunk(uploadId: string, chunkNumber: number, size: number, now: Date): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('upload_chunks')
-        .values({ upload_id: uploadId, chunk_number: chunkNumber, size })
-        .onConflict((oc) => oc.columns(['upload_id', 'chunk_number']).doUpdateSet({ size }))
-        .execute();
-      await trx.updateTable('upload_sessions').set({ updated_at: now }).where('id', '=', uploadId).execute();
-      const counted = await trx
-        .selectFrom('upload_chunks')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('upload_id', '=', uploadId)
-        .executeTakeFirstOrThrow();
-      return Number(counted.n);
-    });
+    await this.db
+      .insertInto('upload_chunks')
+      .values({ upload_id: uploadId, chunk_number: chunkNumber, size })
+      .onConflict((oc) => oc.columns(['upload_id', 'chunk_number']).doUpdateSet({ size }))
+      .execute();
+    await this.db.updateTable('upload_sessions').set({ updated_at: now }).where('id', '=', uploadId).execute();
+    const counted = await this.db
+      .selectFrom('upload_chunks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('upload_id', '=', uploadId)
+      .executeTakeFirstOrThrow();
+    return Number(counted.n);
   }
 
   /** Only one complete at a time: false when another is assembling this session. */
@@ -83,8 +83,8 @@ export class UploadSessionsRepository {
     await this.db.updateTable('upload_sessions').set({ state: 'active', updated_at: now }).where('id', '=', id).execute();
   }
 
-  async remove(id: string, db: Db = this.db): Promise<void> {
-    await db.deleteFrom('upload_sessions').where('id', '=', id).execute();
+  async remove(id: string): Promise<void> {
+    await this.db.deleteFrom('upload_sessions').where('id', '=', id).execute();
   }
 
   async idle(before: Date): Promise<string[]> {

@@ -3,8 +3,7 @@ import type { AppRoute } from '@ts-rest/core';
 import { requiredScope, routeMeta } from '@riff/contract';
 import { AppError } from '../errors/app-error.js';
 import type { UserRow } from '../db/database.schema.js';
-import type { Principal } from './principal.js';
-import { anonymousActor, userActor, type AuthMethod } from '../access/actor.js';
+import { anonymousActor, userActor, type RequestOrigin, type UserActor } from '../access/actor.js';
 import { originOf } from '../access/request-actor.js';
 import { TokenInvalidError, type TokenAudience, type TokenSigner } from './token-signer.js';
 
@@ -54,10 +53,10 @@ function readCredential(req: Request, allowQueryToken: boolean): Credential | un
 
 /**
  * Authenticates a request as its route's metadata says (public, optional, user, stream) and sets
- * req.principal. Runs after routing, so it knows the route.
+ * req.actor, once, for the whole request. Runs after routing, so it knows the route.
  */
 export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
-  async function fromJwt(token: string, audiences: TokenAudience[]): Promise<Principal> {
+  async function fromJwt(token: string, audiences: TokenAudience[], origin: RequestOrigin): Promise<UserActor> {
     let lastError: TokenInvalidError | undefined;
     for (const audience of audiences) {
       try {
@@ -66,7 +65,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
         if (!user || user.token_version !== claims.tv) {
           throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
         }
-        return { user, via: audience === 'stream' ? 'stream_token' : 'bearer' };
+        return userActor(user, audience === 'stream' ? 'stream_token' : 'bearer', origin);
       } catch (error) {
         if (!(error instanceof TokenInvalidError)) throw error;
         lastError = error;
@@ -76,7 +75,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
     throw new AppError('UNAUTHENTICATED', 'The token is not valid here');
   }
 
-  async function fromApiKey(key: string, req: Request, route: AppRoute): Promise<Principal> {
+  async function fromApiKey(key: string, req: Request, route: AppRoute, origin: RequestOrigin): Promise<UserActor> {
     const meta = routeMeta(route);
     if (!meta.apiKey) throw new AppError('UNAUTHENTICATED', 'API keys cannot be used for this operation');
     const found = deps.apiKeys ? await deps.apiKeys.verify(key, req) : undefined;
@@ -85,7 +84,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
     if (!found.scopes.includes(needed) && !found.scopes.includes('admin')) {
       throw new AppError('INSUFFICIENT_SCOPE', `This operation needs an API key with scope ${needed}`);
     }
-    return { user: found.user, via: 'api_key', scopes: found.scopes };
+    return userActor(found.user, 'api_key', origin, found.scopes);
   }
 
   return async (req, _res, next) => {
@@ -101,23 +100,15 @@ export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
         throw new AppError('UNAUTHENTICATED', 'Authentication required');
       }
       if (credential.kind === 'api_key') {
-        req.principal = await fromApiKey(credential.value, req, route);
+        req.actor = await fromApiKey(credential.value, req, route, origin);
       } else {
         const audiences: TokenAudience[] =
           meta.auth !== 'stream' ? ['api'] : credential.fromQuery ? ['stream'] : ['api', 'stream'];
-        req.principal = await fromJwt(credential.value, audiences);
+        req.actor = await fromJwt(credential.value, audiences, origin);
       }
-      const { user, via, scopes } = req.principal;
-      req.actor = userActor(user, via as AuthMethod, origin, scopes);
       next();
     } catch (error) {
       next(error);
     }
   };
-}
-
-/** The caller on a route whose metadata requires one. */
-export function principalOf(req: { principal?: Principal | undefined }): Principal {
-  if (!req.principal) throw new AppError('UNAUTHENTICATED', 'Authentication required');
-  return req.principal;
 }

@@ -18,13 +18,18 @@ export interface DbScope {
    * Inside an open transaction, `work` joins it (one commit for the whole unit of work).
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
-  /** Runs `callback` once the current transaction commits (never if it rolls back); at once outside one. */
-  afterCommit(callback: () => void): void;
+  /**
+   * Runs `callback` once the current transaction commits (never if it rolls back); at once outside
+   * one. The outermost `transaction` awaits it before resolving, so whoever asked for the unit of
+   * work (e.g. a request) sees its effects done (files removed); it runs outside the transaction,
+   * which has committed, so it handles its own failures.
+   */
+  afterCommit(callback: () => void | Promise<void>): void;
 }
 
 interface UnitOfWork {
   trx: Transaction<Database>;
-  committed: (() => void)[];
+  committed: (() => void | Promise<void>)[];
 }
 
 export function createDbScope(root: Kysely<Database>): DbScope {
@@ -38,15 +43,15 @@ export function createDbScope(root: Kysely<Database>): DbScope {
     },
     async transaction(work) {
       if (current.getStore()) return work();
-      const committed: (() => void)[] = [];
+      const committed: (() => void | Promise<void>)[] = [];
       const result = await root.transaction().execute((trx) => current.run({ trx, committed }, work));
-      for (const callback of committed) callback();
+      for (const callback of committed) await callback();
       return result;
     },
     afterCommit(callback) {
       const unit = current.getStore();
       if (unit) unit.committed.push(callback);
-      else callback();
+      else void callback();
     },
   };
 }

@@ -1,0 +1,29 @@
+import type { Actor } from '../../platform/access/actor.js';
+import { isOwnerOrAdmin } from '../../platform/access/ownership.js';
+import type { TrackRow } from '../../platform/db/database.schema.js';
+
+type Owned = Pick<TrackRow, 'creator_id'>;
+
+/** Public tracks are everyone's to read; a private one only its owner's (and admins'): others get 404. */
+export function canReadTrack(actor: Actor, track: Owned & Pick<TrackRow, 'is_public'>): boolean {
+  return track.is_public || isOwnerOrAdmin(actor, track.creator_id);
+}
+
+/** Metadata, lyrics and visibility: the owner or an admin. */
+export function canEditTrack(actor: Actor, track: Owned): boolean {
+  return isOwnerOrAdmin(actor, track.creator_id);
+}
+
+export function canDeleteTrack(actor: Actor, track: Owned): boolean {
+  return isOwnerOrAdmin(actor, track.creator_id);
+}
+
+/** The owner's figures (play and like counts) and processing status: others see neither, even on a public track. */
+export function canSeeTrackInsights(actor: Actor, track: Owned): boolean {
+  return isOwnerOrAdmin(actor, track.creator_id);
+}
+
+/** A user's upload quota: their own, or anyone's for an admin. */
+export function canSeeQuota(actor: Actor, userId: string): boolean {
+  return isOwnerOrAdmin(actor, userId);
+}
