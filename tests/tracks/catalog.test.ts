@@ -52,6 +52,11 @@ describe('reading tracks', () => {
     expect(jazz.body.data.tracks.map((t: { id: string }) => t.id)).toEqual([b.id]);
     const paged = await suite.http.get(`/tracks?creator_id=${owner.id}&limit=1&page=2&sort=title&order=asc`);
     expect(paged.body.data.tracks.map((t: { id: string }) => t.id)).toEqual([b.id]);
+    expect(paged.body.data.pagination).toMatchObject({ page: 2, total: 2 });
+    // past the last page: no rows, and still the right total
+    const past = await suite.http.get(`/tracks?creator_id=${owner.id}&limit=1&page=5`);
+    expect(past.body.data.tracks).toEqual([]);
+    expect(past.body.data.pagination).toMatchObject({ page: 5, total: 2, total_pages: 2 });
 
     for (const query of ['sort=size', 'order=up', 'limit=500', 'creator_id=abc', 'page=-1']) {
       expect((await suite.http.get(`/tracks?${query}`)).status, query).toBe(400);

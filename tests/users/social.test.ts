@@ -50,6 +50,8 @@ describe('follows', () => {
     const page = expectStatus(await suite.api.users.followers({ params: { id: star.id }, query: { page: 2, limit: 2 } }), 200);
     expect(page.body.data.pagination).toEqual({ page: 2, limit: 2, total: 3, total_pages: 2 });
     expect(page.body.data.users).toHaveLength(1);
+    const past = expectStatus(await suite.api.users.followers({ params: { id: star.id }, query: { page: 4, limit: 2 } }), 200);
+    expect(past.body.data).toMatchObject({ users: [], pagination: { page: 4, total: 3, total_pages: 2 } });
     expectStatus(await suite.api.users.followers({ params: { id: star.id }, query: { limit: 101 } }), 400);
     expectStatus(await suite.api.users.followers({ params: { id: star.id }, query: { page: 0 } }), 400);
   });

@@ -2,6 +2,7 @@ import type { SortOrder, TrackSortField } from '@riff/contract';
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type SqlBool, type Updateable } from 'kysely';
 import type { Database, TrackRow, TracksTable } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 
 export interface TrackListFilter {
   viewerId: string | null;
@@ -75,18 +76,21 @@ export class TracksRepository {
     const rows = await this.db
       .selectFrom('tracks')
       .selectAll()
+      .select(totalCount())
       .where((eb) => this.listWhere(eb, filter))
       .orderBy(sort.by, sort.order)
       .orderBy('id')
       .limit(page.limit)
       .offset(page.offset)
       .execute();
-    const counted = await this.db
-      .selectFrom('tracks')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where((eb) => this.listWhere(eb, filter))
-      .executeTakeFirstOrThrow();
-    return { rows, total: Number(counted.total) };
+    return pageWithTotal(rows, async () => {
+      const counted = await this.db
+        .selectFrom('tracks')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where((eb) => this.listWhere(eb, filter))
+        .executeTakeFirstOrThrow();
+      return Number(counted.total);
+    });
   }
 
   /** Bytes and number of a user's live (not deleted) originals. */
