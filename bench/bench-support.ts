@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, open, readdir, readFile, stat } from 'node:fs/promises';
@@ -66,13 +67,26 @@ export function startBare(port: number, dataDir: string, env: Record<string, str
   return spawnServer(['--import', 'tsx', '--conditions=@riff/source', path.join(root, 'bench', 'bare-server.ts')], port, dataDir, env);
 }
 
+export interface BenchUser {
+  id: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
 /** Registers, verifies (through the outbox) and logs in a user; answers the access token. */
 export async function signIn(riff: Child): Promise<string> {
-  const email = `bench-${Date.now()}@example.test`;
+  return (await signInUser(riff)).accessToken;
+}
+
+/** Registers, verifies (through the outbox) and logs in a new user: its id and tokens. */
+export async function signInUser(riff: Child): Promise<BenchUser> {
+  const email = `bench-${randomUUID().slice(0, 12)}@example.test`;
   const password = 'benchmark password 1';
   const post = (pathname: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${riff.baseUrl}/api/v1${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  await post('/auth/register', { email, password, password_confirmation: password });
+  const registered = await post('/auth/register', { email, password, password_confirmation: password });
+  if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${await registered.text()}`);
+  const id: string = (await registered.json()).user.id;
   const outbox = path.join(riff.dataDir, 'mail');
   let token: string | undefined;
   for (let i = 0; i < 100 && !token; i++) {
@@ -82,10 +96,12 @@ export async function signIn(riff: Child): Promise<string> {
     }
     if (!token) await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  await fetch(`${riff.baseUrl}/api/v1/auth/verify-email`, { method: 'POST', headers: { 'x-verify-token': token! } });
-  const login = await (await post('/auth/login', { email, password })).json();
-  if (!login.token) throw new Error(`login failed: ${JSON.stringify(login)}`);
-  return login.token.access_token;
+  if (!token) throw new Error(`no verification mail to ${email}`);
+  await fetch(`${riff.baseUrl}/api/v1/auth/verify-email`, { method: 'POST', headers: { 'x-verify-token': token } });
+  const login = await post('/auth/login', { email, password });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+  const { token: tokens } = await login.json();
+  return { id, accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
 }
 
 /** A WAV file of `bytes` bytes (44-byte header, silent PCM), written without holding it in memory. */
