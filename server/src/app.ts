@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './platform/config/config.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import { createHttpApp } from './platform/http/http-app.js';
+import { createInFlight } from './platform/http/in-flight.js';
 import type { JobQueue } from './platform/jobs/job-queue.js';
 import type { RiffModule } from './platform/module.js';
 import { openPlatform, type Platform, type PlatformOverrides } from './platform/platform.js';
@@ -53,6 +54,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     await close();
     throw error;
   }
+  const inFlight = createInFlight();
   const app = createHttpApp({
     config,
     logger: platform.logger,
@@ -60,6 +62,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     authenticator: { signer: platform.signer, loadActiveUser: onlyOne(modules, 'activeUser') },
     routes: Object.assign({}, ...modules.map((module) => module.routes ?? {})),
     routers: modules.flatMap((module) => module.routers ?? []),
+    inFlight,
   });
   return {
     app,
@@ -69,6 +72,8 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     storage: platform.storage,
     jobs: platform.jobs,
     async close() {
+      // handlers whose clients went away may still be writing: they finish before the database closes
+      await inFlight.idle(config.shutdownTimeoutMs);
       for (const module of modules) await module.drain?.();
       await close();
     },

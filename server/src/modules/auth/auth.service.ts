@@ -145,15 +145,19 @@ export class AuthService {
   }
 
   private async startSession(actor: Actor, user: UserRow, rememberMe: boolean): Promise<IssuedSession> {
-    const session = await this.deps.sessions.issue(actor, user, rememberMe);
-    await this.deps.users.recordLogin(user.id, this.deps.clock.now());
-    await this.deps.events.record(actor, 'auth.login', { subject: onSession(), data: {}, userId: user.id });
-    return session;
+    return this.deps.scope.transaction(async () => {
+      const session = await this.deps.sessions.issue(actor, user, rememberMe);
+      await this.deps.users.recordLogin(user.id, this.deps.clock.now());
+      await this.deps.events.record(actor, 'auth.login', { subject: onSession(), data: {}, userId: user.id });
+      return session;
+    });
   }
 
   async logout(actor: UserActor, refreshToken: string) {
-    await this.deps.sessions.revoke(refreshToken, actor.id);
-    await this.deps.events.record(actor, 'auth.logout', { subject: onSession(), data: {} });
+    await this.deps.scope.transaction(async () => {
+      await this.deps.sessions.revoke(refreshToken, actor.id);
+      await this.deps.events.record(actor, 'auth.logout', { subject: onSession(), data: {} });
+    });
     return { message: 'Logged out' };
   }
 
@@ -180,11 +184,12 @@ export class AuthService {
     const now = this.deps.clock.now();
     const userId = await this.deps.scope.transaction(async () => {
       const id = await this.deps.auth.consumeEmailToken('verify_email', sha256Hex(token), now);
-      if (id) await this.deps.users.update(id, { is_verified: true, email_verified_at: now });
+      if (!id) return undefined;
+      await this.deps.users.update(id, { is_verified: true, email_verified_at: now });
+      await this.deps.events.record(actor, 'auth.email_verified', { subject: onUser(id), data: {}, userId: id });
       return id;
     });
     if (!userId) throw new AppError('INVALID_TOKEN', 'The verification link is invalid, used or expired');
-    await this.deps.events.record(actor, 'auth.email_verified', { subject: onUser(userId), data: {}, userId });
     return { message: 'Email verified. You can now log in.' };
   }
 

@@ -127,12 +127,14 @@ export class UsersService {
       changes.username_changed_at = this.deps.clock.now();
     }
     try {
-      await this.deps.users.update(me.id, changes);
+      await this.deps.scope.transaction(async () => {
+        await this.deps.users.update(me.id, changes);
+        await this.record(actor, 'user.updated', me.id, { fields: Object.keys(body).sort() });
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'This username is taken');
       throw error;
     }
-    await this.record(actor, 'user.updated', me.id, { fields: Object.keys(body).sort() });
     return this.get(actor, me.id);
   }
 
@@ -174,13 +176,17 @@ export class UsersService {
   async follow(actor: UserActor, id: string) {
     await this.followTarget(actor, id);
     if (await this.deps.social.blockedEitherWay(actor.id, id)) throw forbidden('You cannot follow this user');
-    if (await this.deps.social.follow(actor.id, id)) await this.record(actor, 'user.followed', id, {});
+    await this.deps.scope.transaction(async () => {
+      if (await this.deps.social.follow(actor.id, id)) await this.record(actor, 'user.followed', id, {});
+    });
     return { following: true, follower_count: await this.deps.social.followerCount(id) };
   }
 
   async unfollow(actor: UserActor, id: string) {
     await this.followTarget(actor, id);
-    if (await this.deps.social.unfollow(actor.id, id)) await this.record(actor, 'user.unfollowed', id, {});
+    await this.deps.scope.transaction(async () => {
+      if (await this.deps.social.unfollow(actor.id, id)) await this.record(actor, 'user.unfollowed', id, {});
+    });
     return { following: false, follower_count: await this.deps.social.followerCount(id) };
   }
 
@@ -194,32 +200,42 @@ export class UsersService {
 
   async block(actor: UserActor, id: string) {
     const target = await this.followTarget(actor, id);
-    await this.deps.social.block(actor.id, target.id);
-    await this.record(actor, 'user.blocked', id, {});
+    await this.deps.scope.transaction(async () => {
+      await this.deps.social.block(actor.id, target.id);
+      await this.record(actor, 'user.blocked', id, {});
+    });
     return { blocked: true };
   }
 
   async unblock(actor: UserActor, id: string) {
     await this.followTarget(actor, id);
-    await this.deps.social.unblock(actor.id, id);
-    await this.record(actor, 'user.unblocked', id, {});
+    await this.deps.scope.transaction(async () => {
+      await this.deps.social.unblock(actor.id, id);
+      await this.record(actor, 'user.unblocked', id, {});
+    });
     return { blocked: false };
   }
 
   async upgradeToCreator(actor: UserActor) {
     const me = actor.user;
     if (me.role !== 'user') return { user: toUserDto(me) };
-    const updated = await this.deps.users.update(me.id, {
-      role: 'creator',
-      promoted_to_creator_at: me.promoted_to_creator_at ?? this.deps.clock.now(),
+    const updated = await this.deps.scope.transaction(async () => {
+      const row = await this.deps.users.update(me.id, {
+        role: 'creator',
+        promoted_to_creator_at: me.promoted_to_creator_at ?? this.deps.clock.now(),
+      });
+      await this.record(actor, 'user.upgraded_to_creator', me.id, {});
+      return row;
     });
-    await this.record(actor, 'user.upgraded_to_creator', me.id, {});
     return { user: toUserDto(updated ?? me) };
   }
 
   async optOutOfSale(actor: UserActor) {
-    const at = await this.deps.preferences.optOutOfSale(actor.id, this.deps.clock.now());
-    await this.record(actor, 'user.privacy_opt_out', actor.id, {});
+    const at = await this.deps.scope.transaction(async () => {
+      const when = await this.deps.preferences.optOutOfSale(actor.id, this.deps.clock.now());
+      await this.record(actor, 'user.privacy_opt_out', actor.id, {});
+      return when;
+    });
     return { do_not_sell: true as const, opted_out_at: at.toISOString() };
   }
 
@@ -240,8 +256,10 @@ export class UsersService {
       privacy,
       playback: { ...current.playback, ...changes.playback },
     };
-    await this.deps.preferences.save(actor.id, settings);
-    await this.record(actor, 'user.preferences_updated', actor.id, { sections: Object.keys(changes).sort() });
+    await this.deps.scope.transaction(async () => {
+      await this.deps.preferences.save(actor.id, settings);
+      await this.record(actor, 'user.preferences_updated', actor.id, { sections: Object.keys(changes).sort() });
+    });
     return { preferences: await this.preferencesOf(actor.id) };
   }
 

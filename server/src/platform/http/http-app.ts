@@ -11,6 +11,7 @@ import { requestCeiling } from '../rate-limit/limit-policies.js';
 import type { RateLimits } from '../rate-limit/rate-limiter.js';
 import { requestLimitMiddleware } from '../rate-limit/request-limit.middleware.js';
 import { docsRouter } from './docs.routes.js';
+import type { InFlight } from './in-flight.js';
 import { createJsonBodyParser } from './json-body.middleware.js';
 import { rejectNulCharacters } from './nul-guard.middleware.js';
 import { registerContract } from './register-contract.js';
@@ -24,6 +25,8 @@ export interface HttpAppParts {
   routes: Record<string, unknown>;
   /** Express routers outside the contract. */
   routers: Router[];
+  /** Counts running handlers, for shutdown. */
+  inFlight: InFlight;
 }
 
 /** The Express app: the middleware every request passes, the contract's routes, then the error envelope. */
@@ -58,6 +61,7 @@ export function createHttpApp(parts: HttpAppParts): Express {
     parts.routes,
     [createJsonBodyParser('1mb'), rejectNulCharacters, createAuthenticator(parts.authenticator)],
     config.replyValidation,
+    parts.inFlight,
   );
   app.use(notFoundMiddleware);
   app.use(errorMiddleware);

@@ -5,6 +5,7 @@ import { isAppRoute, isAppRouteNoBody, validateResponse, type AppRoute, type App
 import { createExpressEndpoints } from '@ts-rest/express';
 import { routeMeta } from '@riff/contract';
 import { pathValues } from '../errors/error-middleware.js';
+import type { InFlight } from './in-flight.js';
 
 /** Keeps the path values for error replies: Express empties req.params once the route is left. */
 const rememberPathValues: RequestHandler = (req, _res, next) => {
@@ -84,6 +85,7 @@ export function registerContract(
   implementation: Record<string, unknown>,
   middleware: RequestHandler[],
   replies: 'trust' | 'check' = 'check',
+  inFlight?: InFlight,
 ): void {
   const pairs = flatten(contract, implementation).sort((a, b) => compareRoutes(a.route, b.route));
   // every route says how it is authenticated before anything is served
@@ -94,7 +96,8 @@ export function registerContract(
     if (key.includes(':')) throw new Error(`${route.path}: a parameter in the first segments cannot be grouped`);
     let bucket = buckets.get(key);
     if (!bucket) buckets.set(key, (bucket = Router()));
-    const handler = replies === 'check' ? checkingReplies(route, impl as Handler) : impl;
+    const checked = replies === 'check' ? checkingReplies(route, impl as Handler) : (impl as Handler);
+    const handler: Handler = inFlight ? (args) => inFlight.run(() => checked(args)) : checked;
     createExpressEndpoints({ route }, { route: handler } as never, bucket, {
       logInitialization: false,
       // replies are built by mappers the types check; parsing each one again is for tests (above)
