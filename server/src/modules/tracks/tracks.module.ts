@@ -2,6 +2,7 @@ import './tracks.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { ChunkedUploadsService } from './chunked-uploads.service.js';
+import { RecentTracks } from './recent-tracks.js';
 import { TracksRepository } from './tracks.repository.js';
 import { tracksRoutes } from './tracks.routes.js';
 import { TracksService } from './tracks.service.js';
@@ -13,7 +14,8 @@ import { UploadsService } from './uploads.service.js';
 export function createTracksModule(platform: Platform): RiffModule {
   const { config, scope, storage, events, clock, logger } = platform;
   const tracksRepository = new TracksRepository(scope);
-  const tracks = new TracksService({ scope, tracks: tracksRepository, storage, events, clock, logger });
+  const recent = new RecentTracks();
+  const tracks = new TracksService({ scope, tracks: tracksRepository, storage, events, clock, logger, recent });
   const pipeline = new UploadPipeline({
     scope,
     tracks: tracksRepository,
@@ -38,6 +40,15 @@ export function createTracksModule(platform: Platform): RiffModule {
     ],
     // uploads cut off by the shutdown remove their partial files while the database is still there
     drain: () => pipeline.drain(),
+    eventHandlers: [
+      {
+        name: 'tracks.forget-recent',
+        types: ['track.updated', 'track.deleted'],
+        delivery: 'in-transaction',
+        // forgotten once the change commits: a read in between would cache the row as it was
+        handle: async (event) => scope.afterCommit(() => recent.forget(event.subject.id ?? '')),
+      },
+    ],
     accountData: {
       export: (owner) => tracks.exportFor(owner),
       erase: (owner, options) => tracks.eraseFor(owner, options),

@@ -38,12 +38,12 @@ export function tracksRoutes({ tracks, storage, ...uploads }: TracksRoutesDeps) 
     getLyrics: async ({ params, req }) => ({ status: 200, body: ok(await tracks.lyrics(actorOf(req), params.id)) }),
     putLyrics: async ({ params, body, req }) => ({ status: 200, body: ok(await tracks.setLyrics(signedInActor(req), params.id, body.content)) }),
     stream: async ({ params, headers, req, res }) => {
-      const track = await tracks.visible(actorOf(req), params.id);
+      const track = await tracks.streamable(actorOf(req), params.id);
       const request = { range: headers.range, ifNoneMatch: headers['if-none-match'], ifRange: headers['if-range'] };
       return reply(res, await streamTrack(storage, track, request, 'inline'));
     },
     download: async ({ params, headers, req, res }) => {
-      const track = await tracks.visible(actorOf(req), params.id);
+      const track = await tracks.streamable(actorOf(req), params.id);
       const request = { range: headers.range, ifNoneMatch: headers['if-none-match'], ifRange: headers['if-range'] };
       return reply(res, await streamTrack(storage, track, request, 'attachment'));
     },

@@ -14,6 +14,7 @@ import { parseLrc } from './lyrics.js';
 import { toTrackDto } from './track.mapper.js';
 import { canDeleteTrack, canEditTrack, canReadTrack, canSeeTrackInsights } from './tracks.policy.js';
 import type { TracksRepository } from './tracks.repository.js';
+import type { RecentTracks } from './recent-tracks.js';
 
 export type TrackUpdate = UpdateTrackRequest;
 
@@ -24,6 +25,7 @@ export interface TracksServiceDeps {
   events: EventBus;
   clock: Clock;
   logger: Logger;
+  recent: RecentTracks;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -55,6 +57,17 @@ export class TracksService {
   /** A track the actor may see; private tracks of others are 404, as if they did not exist. */
   async visible(actor: Actor, id: string): Promise<TrackRow> {
     const track = await this.deps.tracks.findLive(id);
+    if (!track || !canReadTrack(actor, track)) throw notFound('Track');
+    return track;
+  }
+
+  /** The same, for streaming: served from the tracks read in the last second (see RecentTracks). */
+  async streamable(actor: Actor, id: string): Promise<TrackRow> {
+    let track = this.deps.recent.get(id);
+    if (!track) {
+      track = await this.deps.tracks.findLive(id);
+      if (track) this.deps.recent.remember(track);
+    }
     if (!track || !canReadTrack(actor, track)) throw notFound('Track');
     return track;
   }
