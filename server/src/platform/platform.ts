@@ -77,7 +77,7 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
   const scope = createDbScope(database.db);
   const mailer = overrides.mailer ?? createMailer(config.mail);
   const jobs = createJobQueue(scope, logger, { concurrency: config.workerConcurrency, schema: overrides.jobsSchema });
-  const limits = createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff', logger });
+  const limits = await createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff', logger });
   const events = new EventsRepository(scope);
   jobs.define({
     name: 'events.prune',
@@ -92,7 +92,7 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
     clock: overrides.clock ?? systemClock,
     database,
     scope,
-    storage: overrides.storage ?? openStorage(config),
+    storage: overrides.storage ?? (await openStorage(config)),
     mail: createMailQueue(jobs, mailer, keys.secretBox('job-data')),
     jobs,
     events: createEventBus(scope, jobs, events),

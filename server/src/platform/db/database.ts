@@ -1,14 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
-import { citext } from '@electric-sql/pglite/contrib/citext';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from 'kysely';
-import pg from 'pg';
 import { migrations } from '../../../../migrations/index.js';
 import type { Database } from './database.schema.js';
 import { isDatabaseUnavailable } from './db-errors.js';
-import { PGliteDialect } from './pglite-dialect.js';
 
 export type Db = Kysely<Database>;
 
@@ -19,12 +14,16 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-// count(*) and other int8 values as numbers; dates as YYYY-MM-DD strings, not midnight Dates.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
-
+/**
+ * PostgreSQL when DATABASE_URL is set, else the embedded PGlite under DATA_DIR. Only the driver in
+ * use is loaded. Both read count(*) and other int8 values as numbers, and dates as YYYY-MM-DD
+ * strings (not midnight Dates).
+ */
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
+    const { default: pg } = await import('pg');
+    pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+    pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
@@ -42,6 +41,12 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', ping: () => ping(db), close: () => db.destroy() };
   }
+  const [{ PGlite, types }, { citext }, { pg_trgm }, { PGliteDialect }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/citext'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('./pglite-dialect.js'),
+  ]);
   const dir = path.join(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
   const pglite = await PGlite.create({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { link, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -46,10 +46,12 @@ export function createOutboxMailer(dir: string, now: () => Date = () => new Date
 }
 
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // nodemailer loads with the first message (a tenth of a second at start-up otherwise), in the worker that sends it
+  let transport: Promise<Transporter> | undefined;
+  const open = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
   return {
     async send(message) {
-      await transport.sendMail({
+      await (await open()).sendMail({
         from,
         to: message.to,
         subject: message.subject,
@@ -59,7 +61,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
       });
     },
     async close() {
-      transport.close();
+      if (transport) (await transport).close();
     },
   };
 }

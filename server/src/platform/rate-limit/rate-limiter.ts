@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface LimitResult {
@@ -70,7 +70,9 @@ export interface RateLimitLogger {
  * disconnected fails at once), one retry, short connect and command timeouts; it reconnects by itself.
  * The log says when Redis goes away and when it is back, once per outage.
  */
-function connectRedis(url: string, logger: RateLimitLogger | undefined, isClosing: () => boolean): Redis {
+async function connectRedis(url: string, logger: RateLimitLogger | undefined, isClosing: () => boolean): Promise<Redis> {
+  // ioredis loads only when REDIS_URL is set
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -98,9 +100,9 @@ function connectRedis(url: string, logger: RateLimitLogger | undefined, isClosin
  * Counters in Redis when REDIS_URL is set (shared by every instance), else in this process's memory.
  * Redis is an accelerator: while it is unreachable, each limiter counts in memory instead (its insurance).
  */
-export function createRateLimits(options: { redisUrl?: string; keyPrefix: string; logger?: RateLimitLogger }): RateLimits {
+export async function createRateLimits(options: { redisUrl?: string; keyPrefix: string; logger?: RateLimitLogger }): Promise<RateLimits> {
   let closing = false;
-  const redis = options.redisUrl ? connectRedis(options.redisUrl, options.logger, () => closing) : undefined;
+  const redis = options.redisUrl ? await connectRedis(options.redisUrl, options.logger, () => closing) : undefined;
   // the first requests wait (up to a second) for the first connection, so they count in Redis rather than in memory
   const started = new Promise<void>((resolve) => {
     if (!redis) return resolve();
