@@ -82,6 +82,9 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
       cwd: run.cwd,
       stdio: [typeof run.input === 'string' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    // both are pipes (stdio above)
+    const stdout = child.stdout!;
+    const errors = child.stderr!;
     let stderr = '';
     let duration: number | undefined;
     let settled = false;
@@ -108,8 +111,8 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
       );
     });
 
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text: string) => {
+    errors.setEncoding('utf8');
+    errors.on('data', (text: string) => {
       if (duration === undefined) {
         duration = parseDuration(stderr + text);
         if (duration !== undefined) run.onDuration?.(duration);
@@ -119,8 +122,8 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
 
     if (progress) {
       let pending = '';
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (text: string) => {
+      stdout.setEncoding('utf8');
+      stdout.on('data', (text: string) => {
         pending += text;
         const lines = pending.split('\n');
         pending = lines.pop() ?? '';
@@ -131,12 +134,12 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
         }
       });
     } else if (run.stdout) {
-      output = pipeline(child.stdout, run.stdout).catch((error: unknown) => {
+      output = pipeline(stdout, run.stdout).catch((error: unknown) => {
         child.kill('SIGKILL');
         settle(error instanceof Error ? error : new Error(String(error)));
       });
     } else {
-      child.stdout.resume();
+      stdout.resume();
     }
 
     if (typeof run.input !== 'string') {

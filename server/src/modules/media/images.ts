@@ -1,5 +1,5 @@
 import { AVATAR_SIZES, type AvatarSize } from '@riff/contract';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 
 /** An image as the server stores it: re-encoded, with no metadata (EXIF, GPS, ICC comments) left. */
 export interface EncodedImage {
@@ -36,14 +36,14 @@ export async function imageFormat(bytes: Buffer): Promise<ImageFormat | undefine
   }
 }
 
-async function encode(image: sharp.Sharp, alpha: boolean): Promise<EncodedImage> {
+async function encode(image: Sharp, alpha: boolean): Promise<EncodedImage> {
   // sharp writes no metadata unless asked (withMetadata): the output carries pixels only
   const output = alpha ? image.png({ compressionLevel: 9 }) : image.jpeg({ quality: 85, mozjpeg: true });
   const { data, info } = await output.toBuffer({ resolveWithObject: true });
   return { data, contentType: alpha ? 'image/png' : 'image/jpeg', width: info.width, height: info.height };
 }
 
-async function open(bytes: Buffer): Promise<{ image: () => sharp.Sharp; alpha: boolean }> {
+async function open(bytes: Buffer): Promise<{ image: () => Sharp; alpha: boolean }> {
   if (!(await imageFormat(bytes))) throw new ImageError('The file is not a PNG, JPEG or WebP image');
   try {
     const metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
