@@ -94,6 +94,8 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
       if (settled) return;
       settled = true;
       run.signal?.removeEventListener('abort', abort);
+      // a stream ffmpeg stopped reading would otherwise stay open (a file descriptor, an S3 response)
+      if (error && typeof run.input !== 'string') run.input.destroy();
       if (error) reject(error);
       else resolve();
     };

@@ -160,20 +160,30 @@ export async function transcodeToHls(input: MediaInput, destination: HlsDestinat
   }
 }
 
+/**
+ * BANDWIDTH is the peak segment rate over segments of at least half the target duration: the last
+ * segment is often a sliver of one AAC frame (23 ms) whose rate is the fMP4 boxes' overhead, and
+ * counting it would announce the 64k variant at some 240 kbit/s, steering players away from it.
+ * A track too short for any such segment counts them all.
+ */
 function variantStats(segments: { uri: string; duration: number }[], sizes: Map<string, number>): VariantStats {
   let peak = 0;
   let bytes = 0;
   let seconds = 0;
+  const long = segments.filter((segment) => segment.duration >= HLS_SEGMENT_SECONDS / 2);
+  const counted = new Set((long.length > 0 ? long : segments).map((segment) => segment.uri));
   for (const segment of segments) {
     const size = sizes.get(segment.uri) ?? 0;
     bytes += size;
     seconds += segment.duration;
-    if (segment.duration > 0) peak = Math.max(peak, (size * 8) / segment.duration);
+    if (segment.duration > 0 && counted.has(segment.uri)) peak = Math.max(peak, (size * 8) / segment.duration);
   }
+  const average = seconds > 0 ? (bytes * 8) / seconds : 0;
   return {
     segments: segments.length,
     duration: seconds,
-    bandwidth: Math.ceil(peak),
-    averageBandwidth: Math.ceil(seconds > 0 ? (bytes * 8) / seconds : 0),
+    // never below the average, which counts every byte
+    bandwidth: Math.ceil(Math.max(peak, average)),
+    averageBandwidth: Math.ceil(average),
   };
 }
