@@ -56,6 +56,20 @@ export class MediaService {
     return this.deps.media;
   }
 
+  /**
+   * Runs `work` in a unit of work; what it hands to `later` (file removals) runs once that commits:
+   * awaited here when this call owns the transaction, after the caller's commit when it joins one.
+   */
+  private async committing<T>(work: (later: (removal: () => Promise<void>) => void) => Promise<T>): Promise<T> {
+    const joined = this.deps.scope.inTransaction;
+    const pending: (() => Promise<void>)[] = [];
+    const result = await this.deps.scope.transaction(() =>
+      work((removal) => (joined ? this.deps.scope.afterCommit(() => void removal()) : pending.push(removal))),
+    );
+    for (const removal of pending) await removal();
+    return result;
+  }
+
   // ---- what the tracks module calls in its units of work
 
   /**
@@ -64,10 +78,10 @@ export class MediaService {
    * the unit of work that stores the track's new audio, after tracks.file_key names it.
    */
   async recordAudio(actor: Actor, trackId: string, audio: NewAudio): Promise<TrackVersionRow> {
-    return this.deps.scope.transaction(async () => {
+    return this.committing(async (later) => {
       const version = await this.repo.addCurrentVersion({ id: randomUUID(), track_id: trackId, ...audio });
       const pruned = await this.repo.pruneVersions(trackId, MAX_VERSIONS);
-      this.deps.scope.afterCommit(() => void this.removeFiles(pruned.map((old) => old.file_key)));
+      if (pruned.length > 0) later(() => this.removeFiles(pruned.map((old) => old.file_key)));
       await this.queuePipeline(actor, trackId);
       return version;
     });
@@ -268,7 +282,7 @@ export class MediaService {
    * HLS prefix) or failed. 409 when the track waits for no such call.
    */
   async completeExternal(trackId: string, result: { status: 'ready' | 'error'; message?: string | undefined }) {
-    return this.deps.scope.transaction(async () => {
+    return this.committing(async (later) => {
       const track = await this.repo.track(trackId);
       if (!track || track.deleted_at) throw notFound('Track');
       const media = await this.repo.media(trackId);
@@ -282,7 +296,7 @@ export class MediaService {
       const published = await this.repo.publishHls(trackId, media.run_id, mediaKeys.hls(trackId, media.run_id), `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`);
       if (published && published.replaced) {
         const replaced = published.replaced;
-        this.deps.scope.afterCommit(() => void this.deps.storage.deletePrefix(replaced).catch(() => undefined));
+        later(() => this.deps.storage.deletePrefix(replaced).catch(() => undefined));
       }
       return { message: 'Stream ready' };
     });
@@ -305,9 +319,9 @@ export class MediaService {
     await this.deps.storage.put(large, Readable.from([sizes[512].data]), { contentType: sizes[512].contentType });
     await this.deps.storage.put(small, Readable.from([sizes[128].data]), { contentType: sizes[128].contentType });
     try {
-      await this.deps.scope.transaction(async () => {
+      await this.committing(async (later) => {
         const before = await this.repo.setAvatar({ user_id: actor.id, large_key: large, small_key: small, content_type: sizes[512].contentType });
-        if (before) this.deps.scope.afterCommit(() => void this.removeFiles([before.large_key, before.small_key]));
+        if (before) later(() => this.removeFiles([before.large_key, before.small_key]));
       });
     } catch (error) {
       await this.removeFiles([large, small]);
@@ -322,9 +336,9 @@ export class MediaService {
 
   /** DELETE /users/me/avatar: whether there was one. */
   async removeAvatar(actor: UserActor): Promise<boolean> {
-    return this.deps.scope.transaction(async () => {
+    return this.committing(async (later) => {
       const before = await this.repo.removeAvatar(actor.id);
-      if (before) this.deps.scope.afterCommit(() => void this.removeFiles([before.large_key, before.small_key]));
+      if (before) later(() => this.removeFiles([before.large_key, before.small_key]));
       return before !== undefined;
     });
   }
