@@ -219,3 +219,31 @@ describe('the media pipeline without ffmpeg', () => {
     expect(MEDIA_JOBS.hls).toBe('media.hls');
   });
 });
+
+describe('the media pipeline with an external transcoder', () => {
+  let context: Media;
+  beforeAll(async () => {
+    context = await openMedia({ MEDIA_TRANSCODER: 'external' });
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('waits in processing for the callback, which publishes the run or fails it; 409 when nothing waits', async () => {
+    const owner = await createOwner(context);
+    const track = await createTrackWithAudio(context, owner, await makeAudio('mp3', { seconds: 1 }), { seconds: 1 });
+    await expect(context.media.completeExternal(track.id, { status: 'ready' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await context.platform.jobs.runDue();
+    expect((await context.media.status(owner, track.id)).stream_status).toBe('processing');
+
+    expect(await context.media.completeExternal(track.id, { status: 'ready' })).toEqual({ message: 'Stream ready' });
+    expect(await context.media.status(owner, track.id)).toMatchObject({ stream_status: 'ready', progress: 100, waveform_ready: true });
+    await expect(context.media.completeExternal(track.id, { status: 'ready' })).rejects.toMatchObject({ code: 'CONFLICT' });
+
+    const other = await createTrackWithAudio(context, owner, await makeAudio('mp3', { seconds: 1 }), { seconds: 1 });
+    await context.platform.jobs.runDue();
+    await context.media.completeExternal(other.id, { status: 'error', message: 'The encoder ran out of disk' });
+    expect(await context.media.status(owner, other.id)).toMatchObject({ stream_status: 'error', status_message: 'The encoder ran out of disk' });
+    await expect(context.media.completeExternal(randomUUID(), { status: 'ready' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
