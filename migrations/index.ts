@@ -4,6 +4,7 @@ import * as social from './0002-social.js';
 import * as tracks from './0003-tracks.js';
 import * as events from './0004-events.js';
 import * as eventSubjects from './0005-event-subjects.js';
+import * as media from './0006-media.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-tracks': tracks,
   '0004-events': events,
   '0005-event-subjects': eventSubjects,
+  '0006-media': media,
 };

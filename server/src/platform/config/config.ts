@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { MEDIA_TRANSCODERS } from '@riff/contract';
 import { findFfmpeg } from '../media/ffmpeg-path.js';
 
 const optionalString = z
@@ -55,6 +56,8 @@ const EnvSchema = z.object({
   FFMPEG_PATH: optionalString,
   /** Searched for ffmpeg when FFMPEG_PATH is not set. */
   PATH: z.string().optional(),
+  MEDIA_TRANSCODER: z.enum(MEDIA_TRANSCODERS).default('ffmpeg'),
+  MEDIA_CALLBACK_SECRET: optionalString,
   STUN_URLS: list,
   TURN_URLS: list,
   TURN_USERNAME: optionalString,
@@ -134,6 +137,11 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     secretKey: env.SECRET_KEY,
     /** FFMPEG_PATH, else ffmpeg on PATH, else the npm package's binary; `ffmpeg` (failing to spawn) when none. */
     ffmpegPath: findFfmpeg({ configured: env.FFMPEG_PATH, pathVariable: env.PATH })?.path ?? 'ffmpeg',
+    media: {
+      /** `external`: the HLS job waits for POST /tracks/{id}/hls/callback, signed with callbackSecret. */
+      transcoder: env.MEDIA_TRANSCODER,
+      callbackSecret: env.MEDIA_CALLBACK_SECRET,
+    },
     webrtc: {
       stunUrls: env.STUN_URLS,
       turnUrls: env.TURN_URLS,

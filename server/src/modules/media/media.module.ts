@@ -1,0 +1,56 @@
+import type { EventHandler } from '../../platform/events/event-bus.js';
+import type { ModuleJob, RiffModule } from '../../platform/module.js';
+import type { Platform } from '../../platform/platform.js';
+import { MediaRepository } from './media.repository.js';
+import { MEDIA_JOB_RETRIES, MEDIA_JOBS, MediaService, type MediaJobData } from './media.service.js';
+
+export type MediaModule = RiffModule & {
+  /** For the tracks and users modules: recordAudio, restoreVersion, status, versions, waveform, cover, avatars. */
+  media: MediaService;
+};
+
+/**
+ * The media pipeline: HLS, waveform and cover jobs on the platform's queue, audio versions and
+ * avatars. Its routes join once the tracks and users modules call it (issue 12, phase 2).
+ */
+export function createMediaModule(platform: Platform): MediaModule {
+  const media = new MediaService({
+    scope: platform.scope,
+    media: new MediaRepository(platform.scope),
+    storage: platform.storage,
+    jobs: platform.jobs,
+    logger: platform.logger,
+    ffmpegPath: platform.config.ffmpegPath,
+    transcoder: platform.config.media.transcoder,
+    publicBaseUrl: platform.config.publicBaseUrl,
+  });
+  const jobs: ModuleJob[] = [
+    {
+      name: MEDIA_JOBS.hls,
+      retryLimit: MEDIA_JOB_RETRIES,
+      // a killed transcode runs again once its lease expires: longer than a long track takes
+      expireInSeconds: 30 * 60,
+      handle: (data: MediaJobData, job) => media.runHls(data, job.attempt),
+    },
+    {
+      name: MEDIA_JOBS.waveform,
+      retryLimit: MEDIA_JOB_RETRIES,
+      expireInSeconds: 15 * 60,
+      handle: (data: MediaJobData, job) => media.runWaveform(data, job.attempt),
+    },
+  ];
+  const trackDeleted: EventHandler<'track.deleted'> = {
+    name: 'media.track-deleted',
+    types: ['track.deleted'],
+    handle: async (event) => {
+      if (event.subject.id) await media.forgetTrack(event.subject.id);
+    },
+  };
+  return {
+    name: 'media',
+    jobs,
+    eventHandlers: [trackDeleted as unknown as EventHandler],
+    accountData: { erase: (owner, options) => media.eraseFor(owner, options) },
+    media,
+  };
+}

@@ -1,0 +1,375 @@
+import { randomUUID } from 'node:crypto';
+import { access } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import type { AvatarSize, MediaTranscoder } from '@riff/contract';
+import type { Logger } from 'pino';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
+import type { ErasureOptions } from '../../platform/accounts/account-data.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
+import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import type { ObjectStorage } from '../../platform/storage/object-storage.js';
+import { saveCoverArt } from './cover-art.js';
+import { MediaError, type MediaInput } from './ffmpeg-process.js';
+import { transcodeToHls } from './hls-transcoder.js';
+import { ImageError, processAvatar } from './images.js';
+import { mediaKeys, mediaPaths } from './media-keys.js';
+import { toVersionDto } from './media.mapper.js';
+import { canManageTrackMedia, canSeeTrackMedia } from './media.policy.js';
+import type { MediaRepository, MediaTrack, NewTrackVersion, TrackVersionRow } from './media.repository.js';
+import { computeWaveform, type Waveform } from './waveform.js';
+
+export const MEDIA_JOBS = { hls: 'media.hls', waveform: 'media.waveform' } as const;
+/** ADDENDUM: at most 10 versions of a track's audio are kept, the current one included. */
+export const MAX_VERSIONS = 10;
+/** Attempts of a media job (a storage hiccup is retried; a file ffmpeg cannot read is not). */
+export const MEDIA_JOB_RETRIES = 3;
+
+export interface MediaJobData {
+  trackId: string;
+  runId: string;
+}
+
+export interface MediaServiceDeps {
+  scope: DbScope;
+  media: MediaRepository;
+  storage: ObjectStorage;
+  jobs: JobQueue;
+  logger: Logger;
+  ffmpegPath: string;
+  transcoder: MediaTranscoder;
+  publicBaseUrl: string;
+}
+
+/** The audio of a new version, as the upload read it. */
+export type NewAudio = Omit<NewTrackVersion, 'id' | 'track_id' | 'version_number' | 'is_current' | 'created_at'>;
+
+/**
+ * The media pipeline: queued with an upload's unit of work, run as jobs (HLS; waveform and cover),
+ * read by the owner (status, versions) and by whoever may see the track (waveform, cover).
+ */
+export class MediaService {
+  constructor(private readonly deps: MediaServiceDeps) {}
+
+  private get repo() {
+    return this.deps.media;
+  }
+
+  /**
+   * Runs `work` in a unit of work; what it hands to `later` (file removals) runs once that commits:
+   * awaited here when this call owns the transaction, after the caller's commit when it joins one.
+   */
+  private async committing<T>(work: (later: (removal: () => Promise<void>) => void) => Promise<T>): Promise<T> {
+    const joined = this.deps.scope.inTransaction;
+    const pending: (() => Promise<void>)[] = [];
+    const result = await this.deps.scope.transaction(() =>
+      work((removal) => (joined ? this.deps.scope.afterCommit(() => void removal()) : pending.push(removal))),
+    );
+    for (const removal of pending) await removal();
+    return result;
+  }
+
+  // ---- what the tracks module calls in its units of work
+
+  /**
+   * Records `audio` as the track's current version (the one it replaces stays a version), drops
+   * versions beyond MAX_VERSIONS (their files go after commit) and queues the pipeline. Call it in
+   * the unit of work that stores the track's new audio, after tracks.file_key names it.
+   */
+  async recordAudio(actor: Actor, trackId: string, audio: NewAudio): Promise<TrackVersionRow> {
+    return this.committing(async (later) => {
+      const version = await this.repo.addCurrentVersion({ id: randomUUID(), track_id: trackId, ...audio });
+      const pruned = await this.repo.pruneVersions(trackId, MAX_VERSIONS);
+      if (pruned.length > 0) later(() => this.removeFiles(pruned.map((old) => old.file_key)));
+      await this.queuePipeline(actor, trackId);
+      return version;
+    });
+  }
+
+  /**
+   * Makes an older version current again and queues the pipeline for it; returns it so the tracks
+   * module copies its file_key, format, duration, bitrate, sample_rate and file_size onto the track.
+   */
+  async restoreVersion(actor: UserActor, trackId: string, versionId: string): Promise<TrackVersionRow> {
+    return this.deps.scope.transaction(async () => {
+      await this.manageable(actor, trackId);
+      const version = await this.repo.version(trackId, versionId);
+      if (!version) throw notFound('Version');
+      if (version.is_current) throw new AppError('CONFLICT', 'This version is already the current audio');
+      await this.repo.makeCurrent(trackId, versionId);
+      await this.queuePipeline(actor, trackId);
+      return version;
+    });
+  }
+
+  /** Starts a new run for the track's current audio: both jobs queued in the caller's unit of work. */
+  async queuePipeline(_actor: Actor, trackId: string): Promise<string> {
+    return this.deps.scope.transaction(async () => {
+      const runId = randomUUID();
+      const version = await this.repo.currentVersion(trackId);
+      await this.repo.startRun(trackId, { runId, versionId: version?.id ?? null, transcoder: this.deps.transcoder });
+      await this.deps.jobs.enqueue<MediaJobData>(MEDIA_JOBS.hls, { trackId, runId });
+      await this.deps.jobs.enqueue<MediaJobData>(MEDIA_JOBS.waveform, { trackId, runId });
+      return runId;
+    });
+  }
+
+  /** Bytes of versions that are not current: add them to the quota's used bytes. */
+  olderVersionBytes(userId: string): Promise<number> {
+    return this.repo.olderVersionBytes(userId);
+  }
+
+  // ---- reads
+
+  private async visible(actor: Actor, trackId: string): Promise<MediaTrack> {
+    const track = await this.repo.track(trackId);
+    if (!track || !canSeeTrackMedia(actor, track)) throw notFound('Track');
+    return track;
+  }
+
+  private async manageable(actor: Actor, trackId: string): Promise<MediaTrack> {
+    const track = await this.repo.track(trackId);
+    if (!track || !canManageTrackMedia(actor, track)) throw notFound('Track');
+    return track;
+  }
+
+  /** GET /tracks/{id}/status: progress over both jobs, 100 exactly when HLS and the waveform are ready. */
+  async status(actor: Actor, trackId: string) {
+    const track = await this.manageable(actor, trackId);
+    const media = await this.repo.media(trackId);
+    const waveformReady = media?.waveform_state === 'ready';
+    const ready = track.stream_status === 'ready' && waveformReady;
+    // HLS is most of the work: 90 %, the waveform the rest
+    const progress = ready ? 100 : Math.min(99, Math.floor((media?.hls_progress ?? 0) * 0.9) + (waveformReady ? 10 : 0));
+    return {
+      progress,
+      status: track.status,
+      stream_status: track.stream_status,
+      status_message: track.status_message ?? media?.message ?? null,
+      waveform_ready: waveformReady,
+    };
+  }
+
+  /** GET /tracks/{id}/versions: newest first, the current audio included; 403 for another user who may see the track. */
+  async versions(actor: Actor, trackId: string) {
+    const track = await this.visible(actor, trackId);
+    if (!canManageTrackMedia(actor, track)) throw forbidden('Only the owner sees the versions of a track');
+    return { versions: (await this.repo.versions(trackId)).map(toVersionDto) };
+  }
+
+  /** GET /tracks/{id}/waveform: the audiowaveform JSON itself. */
+  async waveform(actor: Actor, trackId: string): Promise<Waveform> {
+    await this.visible(actor, trackId);
+    const media = await this.repo.media(trackId);
+    if (!media?.waveform_key || media.waveform_state !== 'ready') {
+      throw new AppError('MEDIA_NOT_READY', 'The waveform is not ready yet', { headers: { 'Retry-After': '5' } });
+    }
+    return JSON.parse((await buffer(await this.deps.storage.get(media.waveform_key))).toString('utf8')) as Waveform;
+  }
+
+  /** GET /tracks/{id}/cover: the stored picture and its type; 404 when the file embeds none. */
+  async cover(actor: Actor, trackId: string): Promise<{ body: Readable; contentType: string; size: number | undefined }> {
+    await this.visible(actor, trackId);
+    const media = await this.repo.media(trackId);
+    if (!media?.cover_key || !media.cover_content_type) throw notFound('Cover');
+    return { body: await this.deps.storage.get(media.cover_key), contentType: media.cover_content_type, size: await this.deps.storage.size(media.cover_key) };
+  }
+
+  /** The storage key of a published HLS file of a track the caller may see (`name`: master.m3u8 or `<variant>/<file>`). */
+  async hlsKey(actor: Actor, trackId: string, name: string): Promise<{ key: string; track: MediaTrack }> {
+    const track = await this.visible(actor, trackId);
+    const media = await this.repo.media(trackId);
+    if (track.stream_status !== 'ready' || !media?.hls_prefix) {
+      throw new AppError('MEDIA_NOT_READY', 'The stream is not ready yet', { headers: { 'Retry-After': '5' } });
+    }
+    return { key: `${media.hls_prefix}${name}`, track };
+  }
+
+  // ---- the jobs
+
+  /** Where a job reads the current audio: the local file when the driver has one, else a stream. */
+  private async input(key: string): Promise<MediaInput> {
+    const local = this.deps.storage.localPath(key);
+    if (local && (await access(local).then(() => true, () => false))) return local;
+    return this.deps.storage.get(key);
+  }
+
+  private async audioKey(trackId: string): Promise<{ track: MediaTrack; key: string } | undefined> {
+    const track = await this.repo.track(trackId);
+    const key = (await this.repo.currentVersion(trackId))?.file_key ?? track?.file_key;
+    return track && key && !track.deleted_at ? { track, key } : undefined;
+  }
+
+  /** The HLS job: encode, publish, then point the track at the new rendition (the previous one goes). */
+  async runHls({ trackId, runId }: MediaJobData, attempt = 1): Promise<'ready' | 'error' | 'stale' | 'waiting'> {
+    if (!(await this.deps.scope.transaction(() => this.repo.startHls(trackId, runId)))) return 'stale';
+    const audio = await this.audioKey(trackId);
+    if (!audio) return 'stale';
+    if (this.deps.transcoder === 'external') return 'waiting';
+    const prefix = mediaKeys.hls(trackId, runId);
+    let progress = Promise.resolve();
+    try {
+      await transcodeToHls(await this.input(audio.key), { storage: this.deps.storage, prefix }, {
+        ffmpegPath: this.deps.ffmpegPath,
+        durationSeconds: audio.track.duration || undefined,
+        onProgress: (percent) => {
+          if (percent >= 100) return;
+          progress = progress.then(() => this.repo.hlsProgress(trackId, runId, percent)).catch(() => undefined);
+        },
+      });
+      await progress;
+    } catch (error) {
+      await progress;
+      if (!(error instanceof MediaError) && attempt <= MEDIA_JOB_RETRIES) throw error;
+      const message = error instanceof MediaError ? error.message : 'The audio could not be converted for streaming: storage failed';
+      this.deps.logger.warn({ err: error, trackId, detail: (error as MediaError).detail }, 'HLS job failed');
+      await this.deps.scope.transaction(() => this.repo.failHls(trackId, runId, message));
+      return 'error';
+    }
+    const published = await this.deps.scope.transaction(() =>
+      this.repo.publishHls(trackId, runId, prefix, `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`),
+    );
+    if (!published) {
+      await this.deps.storage.deletePrefix(prefix);
+      return 'stale';
+    }
+    if (published.replaced) await this.deps.storage.deletePrefix(published.replaced).catch(() => undefined);
+    return 'ready';
+  }
+
+  /** The waveform job, which also stores the embedded cover. */
+  async runWaveform({ trackId, runId }: MediaJobData, attempt = 1): Promise<'ready' | 'error' | 'stale'> {
+    if (!(await this.deps.scope.transaction(() => this.repo.startWaveform(trackId, runId)))) return 'stale';
+    const audio = await this.audioKey(trackId);
+    if (!audio) return 'stale';
+    const waveformKey = mediaKeys.waveform(trackId, runId);
+    let cover: { key: string; contentType: string; path: string } | undefined;
+    try {
+      const peaks = await computeWaveform(await this.input(audio.key), {
+        ffmpegPath: this.deps.ffmpegPath,
+        durationSeconds: audio.track.duration || undefined,
+      });
+      await this.deps.storage.put(waveformKey, Readable.from([Buffer.from(JSON.stringify(peaks))]), { contentType: 'application/json' });
+    } catch (error) {
+      if (!(error instanceof MediaError) && attempt <= MEDIA_JOB_RETRIES) throw error;
+      this.deps.logger.warn({ err: error, trackId }, 'waveform job failed');
+      const message = error instanceof MediaError ? error.message : 'The audio could not be analysed for its waveform: storage failed';
+      await this.deps.scope.transaction(() => this.repo.failWaveform(trackId, runId, message));
+      return 'error';
+    }
+    try {
+      const stored = await saveCoverArt(await this.input(audio.key), { storage: this.deps.storage, key: mediaKeys.cover(trackId, runId) });
+      if (stored) cover = { key: stored.key, contentType: stored.contentType, path: mediaPaths.cover(trackId) };
+    } catch (error) {
+      // tags that cannot be read cost the track its cover, nothing else
+      this.deps.logger.warn({ err: error, trackId }, 'could not read the cover art');
+    }
+    const published = await this.deps.scope.transaction(() =>
+      this.repo.publishAnalysis(trackId, runId, { waveformKey, waveformPath: mediaPaths.waveform(trackId), cover }),
+    );
+    if (!published) {
+      await this.removeFiles([waveformKey, ...(cover ? [cover.key] : [])]);
+      return 'stale';
+    }
+    await this.removeFiles(published.replaced);
+    return 'ready';
+  }
+
+  /**
+   * POST /tracks/{id}/hls/callback (MEDIA_TRANSCODER=external), after the route checked the
+   * signature: the external transcoder reports the run's rendition ready (written under the run's
+   * HLS prefix) or failed. 409 when the track waits for no such call.
+   */
+  async completeExternal(trackId: string, result: { status: 'ready' | 'error'; message?: string | undefined }) {
+    return this.committing(async (later) => {
+      const track = await this.repo.track(trackId);
+      if (!track || track.deleted_at) throw notFound('Track');
+      const media = await this.repo.media(trackId);
+      if (!media || media.transcoder !== 'external' || media.hls_state !== 'processing') {
+        throw new AppError('CONFLICT', 'This track is not waiting for its stream');
+      }
+      if (result.status === 'error') {
+        await this.repo.failHls(trackId, media.run_id, result.message?.trim() || 'The audio could not be converted for streaming');
+        return { message: 'Stream marked failed' };
+      }
+      const published = await this.repo.publishHls(trackId, media.run_id, mediaKeys.hls(trackId, media.run_id), `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`);
+      if (published && published.replaced) {
+        const replaced = published.replaced;
+        later(() => this.deps.storage.deletePrefix(replaced).catch(() => undefined));
+      }
+      return { message: 'Stream ready' };
+    });
+  }
+
+  // ---- avatars
+
+  /** PUT /users/me/avatar: both sizes stored; returns the absolute URL for the profile's `avatar`. */
+  async setAvatar(actor: UserActor, bytes: Buffer): Promise<{ url: string }> {
+    let sizes;
+    try {
+      sizes = await processAvatar(bytes);
+    } catch (error) {
+      if (error instanceof ImageError) throw new AppError('INVALID_IMAGE', error.message);
+      throw error;
+    }
+    const imageId = randomUUID();
+    const large = mediaKeys.avatar(actor.id, imageId, 512);
+    const small = mediaKeys.avatar(actor.id, imageId, 128);
+    await this.deps.storage.put(large, Readable.from([sizes[512].data]), { contentType: sizes[512].contentType });
+    await this.deps.storage.put(small, Readable.from([sizes[128].data]), { contentType: sizes[128].contentType });
+    try {
+      await this.committing(async (later) => {
+        const before = await this.repo.setAvatar({ user_id: actor.id, large_key: large, small_key: small, content_type: sizes[512].contentType });
+        if (before) later(() => this.removeFiles([before.large_key, before.small_key]));
+      });
+    } catch (error) {
+      await this.removeFiles([large, small]);
+      throw error;
+    }
+    return { url: this.avatarUrl(actor.id) };
+  }
+
+  avatarUrl(userId: string): string {
+    return `${this.deps.publicBaseUrl}${mediaPaths.avatar(userId)}`;
+  }
+
+  /** DELETE /users/me/avatar: whether there was one. */
+  async removeAvatar(actor: UserActor): Promise<boolean> {
+    return this.committing(async (later) => {
+      const before = await this.repo.removeAvatar(actor.id);
+      if (before) later(() => this.removeFiles([before.large_key, before.small_key]));
+      return before !== undefined;
+    });
+  }
+
+  /** GET /users/{id}/avatar?size=: who may see the profile is the users module's to decide first. */
+  async avatar(userId: string, size: AvatarSize): Promise<{ body: Readable; contentType: string }> {
+    const avatar = await this.repo.avatar(userId);
+    if (!avatar) throw notFound('Avatar');
+    return { body: await this.deps.storage.get(size === 128 ? avatar.small_key : avatar.large_key), contentType: avatar.content_type };
+  }
+
+  // ---- deletion
+
+  /** After a track is deleted: every derived file, every run, and every older version with its audio (the current audio is the tracks module's). */
+  async forgetTrack(trackId: string): Promise<void> {
+    const versions = await this.deps.scope.transaction(async () => {
+      await this.repo.forgetMedia(trackId);
+      return this.repo.forgetOldVersions(trackId);
+    });
+    await this.deps.storage.deletePrefix(mediaKeys.track(trackId));
+    await this.removeFiles(versions.map((version) => version.file_key));
+  }
+
+  /** The account's part the media module holds itself: the avatar (tracks go through track.deleted). */
+  async eraseFor(owner: UserActor, _options: ErasureOptions) {
+    return { removed_avatars: (await this.removeAvatar(owner)) ? 1 : 0 };
+  }
+
+  private async removeFiles(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      await this.deps.storage.delete(key).catch((error: unknown) => this.deps.logger.warn({ err: error, key }, 'could not delete a media file'));
+    }
+  }
+}
