@@ -3,6 +3,7 @@
  * Starts Riff and a bare Node baseline (bench/bare-server.ts) doing the same I/O, alternates them
  * round by round in one run, and prints one table of ratios Riff / bare. Embedded (PGlite) by
  * default; on PostgreSQL when DATABASE_URL is set (both servers then read the same rows).
+ * BENCH_CPU_PROF=<folder> makes both servers write a V8 CPU profile there when they stop.
  */
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -77,6 +78,13 @@ async function compare(scenario: HttpScenario): Promise<Row> {
   };
 }
 
+/** Throughput over all the runs (total bytes / total time), and the largest RSS rise of any. */
+function meanUpload(runs: UploadFigures[]): UploadFigures {
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  const mib = runs.reduce((sum, run) => sum + run.mibPerSecond * run.seconds, 0);
+  return { mibPerSecond: mib / seconds, seconds, rssGrowth: Math.max(...runs.map((run) => run.rssGrowth)) };
+}
+
 function uploadRow(label: string, riff: UploadFigures, bare: UploadFigures, goal: number): Row {
   return {
     path: label,
@@ -141,9 +149,16 @@ try {
     console.error(`done: ${scenario.path}`);
   }
   if (!only || only === 'uploads') {
-    const baseline = await bareUpload(bare, uploadFile, uploadBytes);
-    rows.push(uploadRow(`upload ${uploadMiB} MiB, one request`, await oneRequestUpload(riff, token, uploadFile, uploadBytes), baseline, 0.8));
-    rows.push(uploadRow(`upload ${uploadMiB} MiB, 16 MiB chunks`, await chunkedUpload(riff, token, uploadFile, uploadBytes), baseline, 0.6));
+    // in turns as well: bare, one request, chunked, `rounds` times (one upload each is a noisy figure)
+    const runs: { bare: UploadFigures[]; one: UploadFigures[]; chunked: UploadFigures[] } = { bare: [], one: [], chunked: [] };
+    for (let round = 0; round < rounds; round++) {
+      runs.bare.push(await bareUpload(bare, uploadFile, uploadBytes));
+      runs.one.push(await oneRequestUpload(riff, token, uploadFile, uploadBytes));
+      runs.chunked.push(await chunkedUpload(riff, token, uploadFile, uploadBytes));
+    }
+    const baseline = meanUpload(runs.bare);
+    rows.push(uploadRow(`upload ${uploadMiB} MiB, one request`, meanUpload(runs.one), baseline, 0.8));
+    rows.push(uploadRow(`upload ${uploadMiB} MiB, 16 MiB chunks`, meanUpload(runs.chunked), baseline, 0.6));
   }
   console.log(table(rows));
   console.log(`\nRiff RSS at the end: ${((await memoryOf(riff.process.pid!)).rss / MiB).toFixed(0)} MiB; ${seconds} s per run, ${rounds} round(s) each, alternated.`);
