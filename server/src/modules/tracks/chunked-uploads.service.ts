@@ -89,11 +89,12 @@ export class ChunkedUploadsService {
         const inspector = createUploadInspector({
           maxBytes: maxChunkBytes,
           sniff: false,
+          hash: false,
           overLimit: () => new AppError('PAYLOAD_TOO_LARGE', `The chunk is larger than ${maxChunkBytes} bytes`),
         });
         stream.on('error', (error) => inspector.stream.destroy(error));
         await storage.put(staging, stream.pipe(inspector.stream));
-        return inspector.digest();
+        return inspector.count();
       });
       const session = await this.session(actor, input.upload_id);
       if (session.state !== 'active') throw beingCompleted();

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { assertSafeKey, type ObjectStorage } from './object-storage.js';
 
+/** Bytes a write holds before pushing back: room for several 64 KiB reads, written together (writev). */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
 /** Files under one folder. A write goes to a temporary name first and is renamed into place. */
 export function createLocalStorage(root: string): ObjectStorage {
   const resolve = (key: string) => {
@@ -18,7 +21,7 @@ export function createLocalStorage(root: string): ObjectStorage {
       await mkdir(path.dirname(target), { recursive: true });
       const temporary = `${target}.${randomUUID()}.partial`;
       try {
-        await pipeline(body, createWriteStream(temporary, { flags: 'wx' }));
+        await pipeline(body, createWriteStream(temporary, { flags: 'wx', highWaterMark: WRITE_BUFFER_BYTES }));
         await rename(temporary, target);
       } catch (error) {
         await rm(temporary, { force: true });
