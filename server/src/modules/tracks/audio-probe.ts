@@ -47,17 +47,25 @@ export function createUploadInspector(options: { maxBytes: number; overLimit: ()
   let head = Buffer.alloc(0);
   let format: TrackFormat | undefined;
   const sniff = options.sniff ?? true;
+  /** Takes the next bytes; throws the error that ends the upload. */
+  const inspect = (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > options.maxBytes) throw options.overLimit();
+    if (sniff && !format) {
+      head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES)]).subarray(0, SNIFF_BYTES);
+      if (head.length >= SNIFF_BYTES || head.length === bytes) format = sniffFormat(head);
+      if (!format && head.length >= SNIFF_BYTES) throw new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio');
+    }
+    hash?.update(chunk);
+  };
   const stream = new Transform({
     highWaterMark: UPLOAD_BUFFER_BYTES,
     transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      if (bytes > options.maxBytes) return done(options.overLimit());
-      if (sniff && !format) {
-        head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES)]).subarray(0, SNIFF_BYTES);
-        if (head.length >= SNIFF_BYTES || head.length === bytes) format = sniffFormat(head);
-        if (!format && head.length >= SNIFF_BYTES) return done(new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio'));
+      try {
+        inspect(chunk);
+      } catch (error) {
+        return done(error as Error);
       }
-      hash?.update(chunk);
       done(null, chunk);
     },
   });
@@ -67,6 +75,8 @@ export function createUploadInspector(options: { maxBytes: number; overLimit: ()
   stream.on('error', () => undefined);
   return {
     stream,
+    /** The same checks without a stream (bytes read back from storage). */
+    inspect,
     result(): InspectedUpload {
       const detected = format ?? sniffFormat(head);
       if (!detected) throw new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio');
