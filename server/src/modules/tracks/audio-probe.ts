@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
-import { parseFile, parseStream } from 'music-metadata';
+import { parseFile, parseStream, type IAudioMetadata } from 'music-metadata';
 import type { TrackFormat } from '../../platform/db/database.schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 
@@ -115,13 +117,31 @@ const text = (value: unknown, max = 255) => (typeof value === 'string' && value.
 const intIn = (value: unknown, min: number, max: number) =>
   typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? Math.round(value) : null;
 
+const SCAN_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * A file on disk, by random access. music-metadata's `duration: true` only changes what it does
+ * for MP3 when no Xing/VBRI header gives the duration and the first frames differ in bitrate: it
+ * then counts every frame, in small reads (a 4.8 MB file took 4.7 to 7 s). That one case is read
+ * here in one sequential pass of 1 MiB blocks instead (0.7 s), with the same figures; every
+ * other MP3 gets the same answer without the option, and other formats are read as before.
+ */
+async function parsePath(file: string): Promise<IAudioMetadata> {
+  const head = await parseFile(file, { duration: false, skipCovers: true });
+  if (!(head.format.container ?? '').toLowerCase().startsWith('mpeg')) return parseFile(file, { duration: true, skipCovers: true });
+  if (head.format.duration) return head;
+  const { size } = await stat(file);
+  const scanned = await parseStream(createReadStream(file, { highWaterMark: SCAN_BUFFER_BYTES }), { mimeType: 'audio/mpeg', size }, { duration: true, skipCovers: true });
+  return { ...head, format: { ...head.format, duration: scanned.format.duration, bitrate: scanned.format.bitrate ?? head.format.bitrate } };
+}
+
 /** Reads duration, bitrate, sample rate and tags; anything the parser cannot read as audio is INVALID_AUDIO. */
 export async function readAudioMetadata(source: { path: string } | { stream: Readable; size: number }): Promise<AudioMetadata> {
   let parsed;
   try {
     parsed =
       'path' in source
-        ? await parseFile(source.path, { duration: true, skipCovers: true })
+        ? await parsePath(source.path)
         : await parseStream(source.stream, { size: source.size }, { duration: true, skipCovers: true });
   } catch {
     throw new AppError('INVALID_AUDIO', 'The file could not be read as audio');
