@@ -1,6 +1,6 @@
 // The baseline: a bare Node HTTP server doing the same I/O as Riff with nothing else: no framework,
 // no validation, no logging, no auth. Run with tsx (bench/bench-support.ts starts it).
-//   POST /upload      streams the request body to a file
+//   POST /upload      parses the multipart body with busboy and streams its file part to a file
 //   GET  /file        serves SERVE_FILE, with one Range when asked
 //   GET  /tracks/:id  one query by primary key, the row as JSON
 //   GET  /tracks      one page of public tracks and their count
@@ -9,12 +9,13 @@
 // PGlite with Riff's migrations and writes rows like Riff's (SEED_USER_ID, SEED_TRACK_ID and
 // SEED_TRACKS tracks), since one PGlite directory belongs to one process.
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { PGlite, types } from '@electric-sql/pglite';
 import { citext } from '@electric-sql/pglite/contrib/citext';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import busboy from 'busboy';
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from '../server/src/platform/db/database.js';
@@ -72,12 +73,30 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(text);
 };
 
+/** busboy → disk, the plain way (default buffer sizes): resolves once the file part is on disk. */
+function receiveFile(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const parser = busboy({ headers: req.headers });
+    let written: Promise<void> | undefined;
+    parser.on('file', (_name, stream) => {
+      written = pipeline(stream, createWriteStream(path.join(process.env.DATA_DIR!, `upload-${count++}`)));
+    });
+    parser.on('close', () => (written ?? Promise.reject(new Error('no file part'))).then(resolve, reject));
+    parser.on('error', reject);
+    req.pipe(parser);
+  });
+}
+
 const server = createServer(async (req, res) => {
   const url = req.url ?? '/';
   if (url === '/healthz' || url === '/readyz') return res.end('ok');
   if (req.method === 'POST' && url === '/upload') {
-    await pipeline(req, createWriteStream(path.join(process.env.DATA_DIR!, `upload-${count++}`)));
-    return res.end('{}');
+    try {
+      await receiveFile(req);
+      return res.end('{}');
+    } catch (error) {
+      return json(res, 400, { success: false, error: String(error) });
+    }
   }
   if (url === '/file') {
     const file = process.env.SERVE_FILE!;

@@ -39,7 +39,9 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 }
 
 async function spawnServer(args: string[], port: number, dataDir: string, env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  // BENCH_CPU_PROF=<folder>: each server writes a V8 CPU profile there when it stops
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, ...args], { cwd: root, env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   // /readyz: /healthz answers while the database is still opening
   await waitFor(`http://127.0.0.1:${port}/readyz`);
   return {

@@ -1,8 +1,10 @@
 /**
- * The benchmark suite: `npm run bench` (add `-- --quick` for a short run, `-- --only=reads|streams|uploads`).
+ * The benchmark suite: `npm run bench` (add `-- --quick` for a short run, `-- --only=reads|streams|uploads`,
+ * `-- --upload-rounds=N` for N uploads of each kind, 4 by default, 1 with --quick).
  * Starts Riff and a bare Node baseline (bench/bare-server.ts) doing the same I/O, alternates them
  * round by round in one run, and prints one table of ratios Riff / bare. Embedded (PGlite) by
  * default; on PostgreSQL when DATABASE_URL is set (both servers then read the same rows).
+ * BENCH_CPU_PROF=<folder> makes both servers write a V8 CPU profile there when they stop.
  */
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,8 @@ const quick = args.includes('--quick');
 const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const seconds = quick ? 3 : 10;
 const rounds = quick ? 1 : 2;
+// one upload is a noisy figure on a shared machine (the page cache's writeback lands on one run or the other)
+const uploadRounds = Number(args.find((arg) => arg.startsWith('--upload-rounds='))?.slice('--upload-rounds='.length) ?? (quick ? 1 : 4));
 const uploadMiB = quick ? 32 : 256;
 const LIST_TRACKS = 20;
 const database = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
@@ -75,6 +79,13 @@ async function compare(scenario: HttpScenario): Promise<Row> {
     goal: scenario.goal,
     errors: riff.reduce((sum, run) => sum + run.errors, 0),
   };
+}
+
+/** Throughput over all the runs (total bytes / total time), and the largest RSS rise of any. */
+function meanUpload(runs: UploadFigures[]): UploadFigures {
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  const mib = runs.reduce((sum, run) => sum + run.mibPerSecond * run.seconds, 0);
+  return { mibPerSecond: mib / seconds, seconds, rssGrowth: Math.max(...runs.map((run) => run.rssGrowth)) };
 }
 
 function uploadRow(label: string, riff: UploadFigures, bare: UploadFigures, goal: number): Row {
@@ -141,12 +152,19 @@ try {
     console.error(`done: ${scenario.path}`);
   }
   if (!only || only === 'uploads') {
-    const baseline = await bareUpload(bare, uploadFile, uploadBytes);
-    rows.push(uploadRow(`upload ${uploadMiB} MiB, one request`, await oneRequestUpload(riff, token, uploadFile, uploadBytes), baseline, 0.8));
-    rows.push(uploadRow(`upload ${uploadMiB} MiB, 16 MiB chunks`, await chunkedUpload(riff, token, uploadFile, uploadBytes), baseline, 0.6));
+    // in turns as well: bare, one request, chunked, `uploadRounds` times
+    const runs: { bare: UploadFigures[]; one: UploadFigures[]; chunked: UploadFigures[] } = { bare: [], one: [], chunked: [] };
+    for (let round = 0; round < uploadRounds; round++) {
+      runs.bare.push(await bareUpload(bare, uploadFile, uploadBytes));
+      runs.one.push(await oneRequestUpload(riff, token, uploadFile, uploadBytes));
+      runs.chunked.push(await chunkedUpload(riff, token, uploadFile, uploadBytes));
+    }
+    const baseline = meanUpload(runs.bare);
+    rows.push(uploadRow(`upload ${uploadMiB} MiB, one request`, meanUpload(runs.one), baseline, 0.8));
+    rows.push(uploadRow(`upload ${uploadMiB} MiB, 16 MiB chunks`, meanUpload(runs.chunked), baseline, 0.6));
   }
   console.log(table(rows));
-  console.log(`\nRiff RSS at the end: ${((await memoryOf(riff.process.pid!)).rss / MiB).toFixed(0)} MiB; ${seconds} s per run, ${rounds} round(s) each, alternated.`);
+  console.log(`\nRiff RSS at the end: ${((await memoryOf(riff.process.pid!)).rss / MiB).toFixed(0)} MiB; ${seconds} s per run, ${rounds} round(s) each, ${uploadRounds} upload(s) of each kind, alternated.`);
 } finally {
   await bare?.stop();
   await riff.stop();

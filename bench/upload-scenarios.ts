@@ -71,7 +71,9 @@ export async function chunkedUpload(riff: Child, token: string, file: string, by
         if (response.status !== 200) throw new Error(`chunk ${n}: ${await response.text()}`);
         await response.text();
       }
+      const completing = performance.now();
       await post('/tracks/complete', { upload_id: init.data.upload_id });
+      console.error(`chunked upload: complete took ${((performance.now() - completing) / 1000).toFixed(2)} s`);
     }),
   );
 }

@@ -82,6 +82,28 @@ describe('chunked upload', () => {
     expect(await readdir(path.join(server.dataDir, 'files', 'uploads', session.upload_id)).catch(() => [])).toEqual([]);
   });
 
+  it('chunks sent in order, then one replaced with other bytes: the md5 and the stored file are those of the bytes last sent', async () => {
+    const user = await signedInUser(server);
+    const chunks = split(audio);
+    // in order and left alone: the md5 computed as the chunks came
+    const plain = await initiate(server, user.accessToken, audio);
+    for (const [n, chunk] of chunks.entries()) expect((await send(server, user.accessToken, plain, n, chunk)).status).toBe(200);
+    const done = await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: plain.upload_id } });
+    expect(done.body.data.md5).toBe(md5(audio));
+
+    const session = await initiate(server, user.accessToken, audio);
+    for (const [n, chunk] of chunks.entries()) expect((await send(server, user.accessToken, session, n, chunk)).status).toBe(200);
+    const changed = Buffer.from(chunks[1]!).fill(7);
+    expect((await send(server, user.accessToken, session, 1, changed)).status).toBe(200);
+    const expected = Buffer.concat([chunks[0]!, changed, ...chunks.slice(2)]);
+
+    const complete = await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } });
+    expect(complete.status).toBe(201);
+    expect(complete.body.data.md5).toBe(md5(expected));
+    const streamed = Buffer.from(await (await fetch(`${server.baseUrl}/api/v1/tracks/${complete.body.data.track.id}/stream`)).arrayBuffer());
+    expect(streamed.equals(expected)).toBe(true);
+  });
+
   it('a missing chunk is 400 and the session stays resumable', async () => {
     const user = await signedInUser(server);
     const session = await initiate(server, user.accessToken, audio);

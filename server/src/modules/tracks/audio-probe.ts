@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
-import { parseFile, parseStream } from 'music-metadata';
+import { parseFile, parseStream, type IAudioMetadata } from 'music-metadata';
 import type { TrackFormat } from '../../platform/db/database.schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 
@@ -30,26 +32,42 @@ export interface InspectedUpload {
 }
 
 /**
+ * Bytes an upload's streams hold before pushing back: socket reads are 64 KiB at most, so the
+ * default 16 KiB made every read a separate write call with a pause and a resume around it; with
+ * room for a few reads, the file stream gathers them into one writev while a write is under way.
+ */
+export const UPLOAD_BUFFER_BYTES = 1024 * 1024;
+
+/**
  * A pass-through that counts and hashes the bytes on their way to storage, and fails early: when
  * the first bytes are no known audio format (INVALID_AUDIO) or the bytes pass `maxBytes` (the
- * given error, e.g. QUOTA_EXCEEDED).
+ * given error, e.g. QUOTA_EXCEEDED). `hash: false` (chunks, whose md5 nobody asks for) only counts.
  */
-export function createUploadInspector(options: { maxBytes: number; overLimit: () => AppError; sniff?: boolean }) {
-  const hash = createHash('md5');
+export function createUploadInspector(options: { maxBytes: number; overLimit: () => AppError; sniff?: boolean; hash?: boolean }) {
+  const hash = options.hash === false ? undefined : createHash('md5');
   let bytes = 0;
   let head = Buffer.alloc(0);
   let format: TrackFormat | undefined;
   const sniff = options.sniff ?? true;
+  /** Takes the next bytes; throws the error that ends the upload. */
+  const inspect = (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > options.maxBytes) throw options.overLimit();
+    if (sniff && !format) {
+      head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES)]).subarray(0, SNIFF_BYTES);
+      if (head.length >= SNIFF_BYTES || head.length === bytes) format = sniffFormat(head);
+      if (!format && head.length >= SNIFF_BYTES) throw new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio');
+    }
+    hash?.update(chunk);
+  };
   const stream = new Transform({
+    highWaterMark: UPLOAD_BUFFER_BYTES,
     transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      if (bytes > options.maxBytes) return done(options.overLimit());
-      if (sniff && !format) {
-        head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES)]).subarray(0, SNIFF_BYTES);
-        if (head.length >= SNIFF_BYTES || head.length === bytes) format = sniffFormat(head);
-        if (!format && head.length >= SNIFF_BYTES) return done(new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio'));
+      try {
+        inspect(chunk);
+      } catch (error) {
+        return done(error as Error);
       }
-      hash.update(chunk);
       done(null, chunk);
     },
   });
@@ -59,13 +77,16 @@ export function createUploadInspector(options: { maxBytes: number; overLimit: ()
   stream.on('error', () => undefined);
   return {
     stream,
+    /** The same checks without a stream (bytes read back from storage). */
+    inspect,
     result(): InspectedUpload {
       const detected = format ?? sniffFormat(head);
       if (!detected) throw new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio');
+      if (!hash) throw new Error('an inspector made with hash: false has no md5');
       return { bytes, md5: hash.digest('hex'), format: detected };
     },
-    /** For chunks: no sniffing, just the count and the hash. */
-    digest: () => ({ bytes, md5: hash.digest('hex') }),
+    /** The bytes that went through (chunks: no sniffing, no hash). */
+    count: () => ({ bytes }),
   };
 }
 
@@ -96,13 +117,31 @@ const text = (value: unknown, max = 255) => (typeof value === 'string' && value.
 const intIn = (value: unknown, min: number, max: number) =>
   typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? Math.round(value) : null;
 
+const SCAN_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * A file on disk, by random access. music-metadata's `duration: true` only changes what it does
+ * for MP3 when no Xing/VBRI header gives the duration and the first frames differ in bitrate: it
+ * then counts every frame, in small reads (a 4.8 MB file took 4.7 to 7 s). That one case is read
+ * here in one sequential pass of 1 MiB blocks instead (0.7 s), with the same figures; every
+ * other MP3 gets the same answer without the option, and other formats are read as before.
+ */
+async function parsePath(file: string): Promise<IAudioMetadata> {
+  const head = await parseFile(file, { duration: false, skipCovers: true });
+  if (!(head.format.container ?? '').toLowerCase().startsWith('mpeg')) return parseFile(file, { duration: true, skipCovers: true });
+  if (head.format.duration) return head;
+  const { size } = await stat(file);
+  const scanned = await parseStream(createReadStream(file, { highWaterMark: SCAN_BUFFER_BYTES }), { mimeType: 'audio/mpeg', size }, { duration: true, skipCovers: true });
+  return { ...head, format: { ...head.format, duration: scanned.format.duration, bitrate: scanned.format.bitrate ?? head.format.bitrate } };
+}
+
 /** Reads duration, bitrate, sample rate and tags; anything the parser cannot read as audio is INVALID_AUDIO. */
 export async function readAudioMetadata(source: { path: string } | { stream: Readable; size: number }): Promise<AudioMetadata> {
   let parsed;
   try {
     parsed =
       'path' in source
-        ? await parseFile(source.path, { duration: true, skipCovers: true })
+        ? await parsePath(source.path)
         : await parseStream(source.stream, { size: source.size }, { duration: true, skipCovers: true });
   } catch {
     throw new AppError('INVALID_AUDIO', 'The file could not be read as audio');

@@ -4,7 +4,8 @@ import type { InitiateChunkedUploadRequest } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
 import { isForeignKeyViolation } from '../../platform/db/db-errors.js';
 import { AppError, notFound } from '../../platform/errors/app-error.js';
-import { CONTENT_TYPES, createUploadInspector } from './audio-probe.js';
+import { CONTENT_TYPES, createUploadInspector, sniffFormat, type InspectedUpload } from './audio-probe.js';
+import { RunningDigests } from './running-digests.js';
 import { toTrackDto } from './track.mapper.js';
 import { chunkPrefix, quotaExceeded, trackKey, type IncomingForm, type UploadPipeline } from './upload-pipeline.js';
 import type { UploadSessionRow } from './upload-sessions.repository.js';
@@ -31,7 +32,11 @@ const beingCompleted = () => new AppError('CONFLICT', 'This upload is being comp
  * order (each may be sent again), and completing assembles them into one track.
  */
 export class ChunkedUploadsService {
-  constructor(private readonly pipeline: UploadPipeline) {}
+  private readonly digests: RunningDigests;
+
+  constructor(private readonly pipeline: UploadPipeline) {
+    this.digests = new RunningDigests(pipeline.deps.storage, chunkKey);
+  }
 
   private get deps() {
     return this.pipeline.deps;
@@ -89,11 +94,12 @@ export class ChunkedUploadsService {
         const inspector = createUploadInspector({
           maxBytes: maxChunkBytes,
           sniff: false,
+          hash: false,
           overLimit: () => new AppError('PAYLOAD_TOO_LARGE', `The chunk is larger than ${maxChunkBytes} bytes`),
         });
         stream.on('error', (error) => inspector.stream.destroy(error));
         await storage.put(staging, stream.pipe(inspector.stream));
-        return inspector.digest();
+        return inspector.count();
       });
       const session = await this.session(actor, input.upload_id);
       if (session.state !== 'active') throw beingCompleted();
@@ -125,6 +131,8 @@ export class ChunkedUploadsService {
         throw error;
       }
       await tracks.removeIntent(staging);
+      // hashed while the next chunk arrives, if the ones before it are in: complete need not read it again
+      void this.pipeline.track(this.digests.chunkStored(session.id, session.total_chunks));
       const progress = Math.round((received / session.total_chunks) * 10_000) / 100;
       return {
         upload_id: session.id,
@@ -147,6 +155,7 @@ export class ChunkedUploadsService {
     // the row goes first: a chunk arriving meanwhile then fails to save and removes itself
     await scope.transaction(async () => {
       await sessions.remove(session.id);
+      this.digests.forget(session.id);
       await events.record(actor, 'track.upload_cancelled', { subject: { resource: 'upload', id: session.id }, data: {} });
     });
     await storage.deletePrefix(chunkPrefix(session.id)).catch((error: unknown) => {
@@ -196,15 +205,30 @@ export class ChunkedUploadsService {
 
       await tracks.addIntent(key);
       stored = true;
-      const assembled = Readable.from(
-        (async function* () {
-          for (let n = 0; n < session.total_chunks; n++) yield* await storage.get(chunkKey(session.id, n));
-        })(),
-      );
       const inspector = createUploadInspector({ maxBytes: totalSize, overLimit: () => new AppError('SIZE_MISMATCH', 'The chunks changed during assembly') });
-      assembled.on('error', (error) => inspector.stream.destroy(error));
-      await storage.put(key, assembled.pipe(inspector.stream), { contentType: 'application/octet-stream' });
-      const file = inspector.result();
+      const sources = Array.from({ length: session.total_chunks }, (_, n) => chunkKey(session.id, n));
+      let file: InspectedUpload;
+      if (storage.concat) {
+        // copied inside the store (each byte written once more, by the kernel); the md5 is the one
+        // computed as the chunks came when they are still the files hashed, else the stored file read back
+        await storage.concat(sources, key);
+        const md5 = await this.digests.digest(session.id, session.total_chunks);
+        if (md5) {
+          file = await this.storedFile(key, md5);
+        } else {
+          await this.pipeline.readBack(key, inspector.inspect);
+          file = inspector.result();
+        }
+      } else {
+        const assembled = Readable.from(
+          (async function* () {
+            for (const source of sources) yield* await storage.get(source);
+          })(),
+        );
+        assembled.on('error', (error) => inspector.stream.destroy(error));
+        await storage.put(key, assembled.pipe(inspector.stream), { contentType: 'application/octet-stream' });
+        file = inspector.result();
+      }
       if (file.bytes !== totalSize) throw new AppError('SIZE_MISMATCH', `Assembled ${file.bytes} bytes, not total_size ${totalSize}`);
       const metadata = await this.pipeline.probe(key, file.bytes);
 
@@ -214,6 +238,7 @@ export class ChunkedUploadsService {
         totalSize,
         () => sessions.remove(session.id),
       );
+      this.digests.forget(session.id);
       await storage.deletePrefix(chunkPrefix(session.id)).catch((error: unknown) => {
         logger.warn({ err: error, uploadId }, 'could not remove assembled chunks; the cleanup will retry');
       });
@@ -223,5 +248,16 @@ export class ChunkedUploadsService {
       await sessions.release(session.id, clock.now()).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** Size and format of a stored file whose md5 is known. */
+  private async storedFile(key: string, md5: string): Promise<InspectedUpload> {
+    const { storage } = this.deps;
+    const bytes = (await storage.size(key)) ?? 0;
+    const chunks: Buffer[] = [];
+    if (bytes > 0) for await (const chunk of await storage.get(key, { start: 0, end: Math.min(bytes, 12) - 1 })) chunks.push(chunk as Buffer);
+    const format = sniffFormat(Buffer.concat(chunks));
+    if (!format) throw new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio');
+    return { bytes, md5, format };
   }
 }

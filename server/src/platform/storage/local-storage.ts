@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { concatFiles } from './file-concat.js';
 import { assertSafeKey, type ObjectStorage } from './object-storage.js';
 
+/** Bytes a write holds before pushing back: room for several 64 KiB reads, written together (writev). */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
 /** Files under one folder. A write goes to a temporary name first and is renamed into place. */
-export function createLocalStorage(root: string): ObjectStorage {
+export function createLocalStorage(root: string): ObjectStorage & Required<Pick<ObjectStorage, 'concat'>> {
   const resolve = (key: string) => {
     assertSafeKey(key);
     return path.join(root, ...key.split('/'));
@@ -18,9 +22,25 @@ export function createLocalStorage(root: string): ObjectStorage {
       await mkdir(path.dirname(target), { recursive: true });
       const temporary = `${target}.${randomUUID()}.partial`;
       try {
-        await pipeline(body, createWriteStream(temporary, { flags: 'wx' }));
+        await pipeline(body, createWriteStream(temporary, { flags: 'wx', highWaterMark: WRITE_BUFFER_BYTES }));
         await rename(temporary, target);
       } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+    },
+    async concat(sources, key) {
+      const target = resolve(key);
+      const paths = sources.map(resolve);
+      await mkdir(path.dirname(target), { recursive: true });
+      const temporary = `${target}.${randomUUID()}.partial`;
+      const out = await open(temporary, 'wx');
+      try {
+        await concatFiles(out, paths);
+        await out.close();
+        await rename(temporary, target);
+      } catch (error) {
+        await out.close().catch(() => undefined);
         await rm(temporary, { force: true });
         throw error;
       }

@@ -26,6 +26,12 @@ export interface ObjectStorage {
   /** Size in bytes, or undefined when there is no such object. */
   size(key: string): Promise<number | undefined>;
   delete(key: string): Promise<void>;
+  /**
+   * Writes the objects `sources` one after another into `target` (whole or not at all), copied
+   * inside the store (on local disk by the kernel) instead of streamed through the server.
+   * Optional: where a driver has none, the caller streams the sources into put().
+   */
+  concat?(sources: string[], target: string): Promise<void>;
   /** Moves an object to another key, replacing any object there. */
   move(from: string, to: string): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;

@@ -1,0 +1,47 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalStorage } from '../../server/src/platform/storage/local-storage.js';
+
+let root: string;
+let storage: ReturnType<typeof createLocalStorage>;
+const parts = [randomBytes(300_000), randomBytes(1), randomBytes(5 * 1024 * 1024 + 7)];
+const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'riff-concat-'));
+  storage = createLocalStorage(root);
+  for (const [n, part] of parts.entries()) await storage.put(`uploads/s/${n}`, Readable.from([part]));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const keys = parts.map((_, n) => `uploads/s/${n}`);
+
+describe('local storage concat', () => {
+  it('writes the objects one after another, in the order given', async () => {
+    await storage.concat(keys, 'tracks/a/original');
+    expect(md5(await readFile(path.join(root, 'tracks/a/original')))).toBe(md5(Buffer.concat(parts)));
+    await storage.concat([...keys].reverse(), 'tracks/b/original');
+    expect(md5(await readFile(path.join(root, 'tracks/b/original')))).toBe(md5(Buffer.concat([...parts].reverse())));
+  });
+
+  it('copies in Node when there is no cat to run', async () => {
+    const pathBefore = process.env.PATH;
+    process.env.PATH = path.join(root, 'no-such-folder');
+    try {
+      await storage.concat(keys, 'tracks/c/original');
+    } finally {
+      process.env.PATH = pathBefore;
+    }
+    expect(md5(await readFile(path.join(root, 'tracks/c/original')))).toBe(md5(Buffer.concat(parts)));
+  });
+
+  it('a missing source fails the copy and leaves nothing behind', async () => {
+    await expect(storage.concat([keys[0]!, 'uploads/s/missing'], 'tracks/d/original')).rejects.toThrow();
+    expect(await storage.size('tracks/d/original')).toBeUndefined();
+    expect(await readdir(path.join(root, 'tracks/d'))).toEqual([]);
+  });
+});
