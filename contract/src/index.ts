@@ -18,6 +18,7 @@ export * from './areas/tracks/tracks.contract.js';
 export * from './areas/tracks/uploads.contract.js';
 export * from './areas/tracks/lyrics.contract.js';
 export * from './areas/tracks/media.contract.js';
+export * from './areas/tracks/track-file.contract.js';
 export * from './areas/media/media.schemas.js';
 export * from './areas/media/media.contract.js';
 export * from './riff.contract.js';

@@ -58,6 +58,14 @@ const matrix: Record<string, Case[]> = {
   'users.update': [{ object: 'user', status: 403, body: { bio: 'Taken over' } }],
   'users.remove': [{ object: 'user', status: 403 }],
   'users.completion': [{ object: 'user', status: 403 }],
+  'tracks.replaceFile': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'tracks.restoreVersion': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
   'media.waveform': [{ object: 'privateTrack', status: 404 }],
   'media.cover': [{ object: 'privateTrack', status: 404 }],
   'media.hlsMaster': [{ object: 'privateTrack', status: 404 }],

@@ -6,6 +6,7 @@ import { named } from '../../common/openapi-meta.js';
 import { optionalAuth, userRoute } from '../../common/route-meta.js';
 import { lyricsContract } from './lyrics.contract.js';
 import { mediaContract } from './media.contract.js';
+import { trackFileContract } from './track-file.contract.js';
 import { MediaStatusEnvelope } from '../media/media.schemas.js';
 import { uploadsContract } from './uploads.contract.js';
 import {
@@ -114,4 +115,5 @@ export const tracksContract = c.router({
   ...trackCatalogContract,
   ...lyricsContract,
   ...mediaContract,
+  ...trackFileContract,
 });

@@ -8,6 +8,7 @@ import { RecentTracks } from './recent-tracks.js';
 import { TracksRepository } from './tracks.repository.js';
 import { tracksRoutes } from './tracks.routes.js';
 import { TracksService } from './tracks.service.js';
+import { TrackFileService } from './track-file.service.js';
 import { UploadPipeline } from './upload-pipeline.js';
 import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
@@ -42,7 +43,15 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
   });
   return {
     name: 'tracks',
-    routes: { tracks: tracksRoutes({ tracks, uploads: new UploadsService(pipeline), chunked: new ChunkedUploadsService(pipeline), storage }) },
+    routes: {
+      tracks: tracksRoutes({
+        tracks,
+        uploads: new UploadsService(pipeline),
+        chunked: new ChunkedUploadsService(pipeline),
+        files: new TrackFileService(pipeline, media, config.publicBaseUrl),
+        storage,
+      }),
+    },
     jobs: [
       {
         name: 'uploads.cleanup',
