@@ -11,6 +11,7 @@ export * from './areas/users/users.schemas.js';
 export * from './areas/users/users.contract.js';
 export * from './areas/users/follows.contract.js';
 export * from './areas/users/account.contract.js';
+export * from './areas/users/avatar.contract.js';
 export * from './areas/audit/audit.schemas.js';
 export * from './areas/audit/audit.contract.js';
 export * from './areas/tracks/tracks.schemas.js';

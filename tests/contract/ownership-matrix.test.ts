@@ -87,6 +87,8 @@ const notOwnerOnly: Record<string, Owned> = {
   'users.following': 'user',
   'users.block': 'user',
   'users.unblock': 'user',
+  // seen wherever the profile is
+  'users.avatar': 'user',
   // the external transcoder's, authenticated by its signature (401 without), not by a user
   'media.hlsCallback': 'publicTrack',
 };

@@ -269,6 +269,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   TrackPage: { tracks: [track], pagination: onePage(1) },
   UploadTrackRequest: { file: 'night-drive.mp3', title: 'Night Drive', is_public: 'true' },
   ReplaceTrackFileRequest: { file: 'night-drive-remaster.flac' },
+  SetAvatarRequest: { file: 'portrait.jpg' },
   UpdateTrackRequest: { title: 'Night Drive (Extended)', genres: ['synthwave'], tags: ['night', 'retro'], bpm: 118, is_public: true },
   InitiateChunkedUploadRequest: { filename: 'night-drive.wav', total_chunks: 8, total_size: 37_748_736 },
   ChunkedUploadSession: { upload_id: UPLOAD_ID, message: 'Upload session started', chunk_size_limit: 5_242_880, expires_at: EXPIRES },

@@ -16,7 +16,7 @@ export function createModules(platform: Platform): RiffModule[] {
   const audit = createAuditModule(platform);
   const media = createMediaModule(platform);
   const tracks = createTracksModule(platform, { media: media.media });
-  const users = createUsersModule(platform);
+  const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
   // media before tracks: an erased account's derived files go before the tracks that name them
   return [createSystemModule(platform), auth, users, audit, media, tracks, createAccountPagesModule(platform)];
