@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { IdParamsSchema, MessageSchema } from '../../common/common.schemas.js';
 import { envelope, errors } from '../../common/envelope.schemas.js';
+import { withOpenApi } from '../../common/openapi-meta.js';
 import { publicRoute, streamRoute, userRoute } from '../../common/route-meta.js';
 import { binaryField } from '../tracks/tracks.schemas.js';
 import { HlsCallbackRequestSchema, HlsSegmentParamsSchema, HlsVariantParamsSchema, TrackVersionsEnvelope, WaveformSchema } from './media.schemas.js';
@@ -9,7 +10,11 @@ import { HlsCallbackRequestSchema, HlsSegmentParamsSchema, HlsVariantParamsSchem
 const c = initContract();
 
 const streamToken = z.object({ token: z.string().max(4096).optional().describe('Stream token (private tracks)') });
-const playlist = c.otherResponse({ contentType: 'application/vnd.apple.mpegurl', body: z.string().describe('An HLS playlist') });
+// any: clients hand a non-JSON body over as text or a Blob, as they read it
+const playlist = c.otherResponse({
+  contentType: 'application/vnd.apple.mpegurl',
+  body: withOpenApi(z.any(), { type: 'string', description: 'An HLS playlist (#EXTM3U …)' }),
+});
 
 /**
  * The media pipeline's routes (ADDENDUM "Media pipeline"): the waveform, the cover, HLS, audio
