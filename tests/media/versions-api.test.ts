@@ -102,4 +102,21 @@ describe('versions of a track’s audio', () => {
     expect(media.filter((entry) => entry.isFile())).toEqual([]);
     expect(expectStatus(await owner.api.tracks.quota({ params: { id: 'me' } }), 200).body.data.quota.used_bytes).toBe(0);
   });
+
+  it('deleting the account removes every version, HLS file, waveform and cover of its tracks', async () => {
+    const owner = await createUser();
+    const track = await createTrack(suite.server, owner, { seconds: 2 });
+    const wav = await makeAudio('wav', { seconds: 1 });
+    expectStatus(await owner.api.tracks.replaceFile({ params: { id: track.id }, body: { file: fileOf(wav, 'second.wav') } }), 200);
+    await runDueJobs(suite.server);
+    const storage = suite.server.riff.storage;
+    const files = async (prefix: string) =>
+      (await readdir(storage.localPath(prefix)!, { recursive: true, withFileTypes: true }).catch(() => [])).filter((entry) => entry.isFile());
+    expect(await files(`tracks/${track.id}`)).toHaveLength(2);
+    expect((await files(`media/${track.id}`)).length).toBeGreaterThan(0);
+    expectStatus(await owner.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: owner.password } }), 200);
+    await runDueJobs(suite.server);
+    expect(await files(`tracks/${track.id}`)).toEqual([]);
+    expect(await files(`media/${track.id}`)).toEqual([]);
+  });
 });

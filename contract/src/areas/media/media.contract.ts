@@ -98,6 +98,6 @@ export const mediaPipelineContract = c.router({
     metadata: publicRoute,
     pathParams: IdParamsSchema,
     body: HlsCallbackRequestSchema,
-    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 404, 409) },
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 404, 409, 413, 415) },
   },
 });
