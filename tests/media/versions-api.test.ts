@@ -119,4 +119,17 @@ describe('versions of a track’s audio', () => {
     expect(await files(`tracks/${track.id}`)).toEqual([]);
     expect(await files(`media/${track.id}`)).toEqual([]);
   });
+
+  it('a replacement that is not audio is 400 INVALID_AUDIO and leaves the track, its versions and its files as they were', async () => {
+    const owner = await createUser();
+    const track = await createTrack(suite.server, owner, { seconds: 1 });
+    const refused = expectStatus(await owner.api.tracks.replaceFile({ params: { id: track.id }, body: { file: fileOf(Buffer.from('just some text, no audio'), 'fake.mp3') } }), 400);
+    expect(refused.body.error.code).toBe('INVALID_AUDIO');
+    const shown = expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track;
+    expect(shown).toMatchObject({ format: track.format, file_size: track.file_size });
+    expect(expectStatus(await owner.api.media.versions({ params: { id: track.id } }), 200).body.data.versions).toHaveLength(1);
+    const folder = suite.server.riff.storage.localPath(`tracks/${track.id}`)!;
+    expect((await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile())).toHaveLength(1);
+    await runDueJobs(suite.server);
+  });
 });
