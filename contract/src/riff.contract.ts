@@ -3,6 +3,7 @@ import { ErrorEnvelopeSchema } from './common/envelope.schemas.js';
 import { auditContract } from './areas/audit/audit.contract.js';
 import { authContract } from './areas/auth/auth.contract.js';
 import { systemContract } from './areas/system/system.contract.js';
+import { mediaPipelineContract } from './areas/media/media.contract.js';
 import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
 
@@ -31,6 +32,7 @@ export const contract = c.router({
   users: c.router(usersContract, apiOptions),
   audit: c.router(auditContract, apiOptions),
   tracks: c.router(tracksContract, apiOptions),
+  media: c.router(mediaPipelineContract, apiOptions),
 });
 
 export type RiffContract = typeof contract;
@@ -42,4 +44,5 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   users: 'Profiles, follows and blocks, privacy, preferences, data export and account deletion',
   audit: 'Your audit log: every security-relevant and mutating action, read-only',
   tracks: 'Uploads (one request or resumable chunks), metadata, lyrics, quota, streaming and download',
+  media: 'The media pipeline: HLS streams, waveform peaks, cover art, audio versions, the external transcoder’s callback',
 };

@@ -58,6 +58,24 @@ const matrix: Record<string, Case[]> = {
   'users.update': [{ object: 'user', status: 403, body: { bio: 'Taken over' } }],
   'users.remove': [{ object: 'user', status: 403 }],
   'users.completion': [{ object: 'user', status: 403 }],
+  'tracks.replaceFile': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'tracks.restoreVersion': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'media.waveform': [{ object: 'privateTrack', status: 404 }],
+  'media.cover': [{ object: 'privateTrack', status: 404 }],
+  'media.hlsMaster': [{ object: 'privateTrack', status: 404 }],
+  'media.hlsVariant': [{ object: 'privateTrack', status: 404 }],
+  'media.hlsSegment': [{ object: 'privateTrack', status: 404 }],
+  'media.versions': [
+    // ADDENDUM: another user who may see the track gets 403
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -69,7 +87,14 @@ const notOwnerOnly: Record<string, Owned> = {
   'users.following': 'user',
   'users.block': 'user',
   'users.unblock': 'user',
+  // seen wherever the profile is
+  'users.avatar': 'user',
+  // the external transcoder's, authenticated by its signature (401 without), not by a user
+  'media.hlsCallback': 'publicTrack',
 };
+
+/** Path parameters that are not the owned object's id: a valid value each. */
+const otherParams: Record<string, string> = { variant: '160k', file: 'init.mp4' };
 
 const pathOperations = contractOperations().filter((operation) => pathParamNames(operation.route).length > 0);
 
@@ -127,7 +152,7 @@ async function ownerView() {
 
 function pathFor(operation: Operation, object: Owned): string {
   let path = operation.route.path;
-  for (const name of pathParamNames(operation.route)) path = path.replace(`:${name}`, ids[object]);
+  for (const name of pathParamNames(operation.route)) path = path.replace(`:${name}`, otherParams[name] ?? ids[object]);
   return path;
 }
 

@@ -23,6 +23,17 @@ const ACCESS_TOKEN =
 const REFRESH_TOKEN = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.Qm9vay1zZWNyZXQtb2YtdGhlLXJlZnJlc2gtdG9rZW4';
 const TWO_FACTOR_TOKEN = 'tf_3q9XrT2mVb8KcLw5NzYp0Hs7Ud4Ga1Ej';
 
+const trackVersion = {
+  id: '8e7d6c5b-4a3f-4e2d-9c1b-0a9f8e7d6c5b',
+  version_number: 2,
+  format: 'flac',
+  duration: 242,
+  file_size: 28_311_552,
+  md5: '9e107d9d372bb6826bd81d3542a419d6',
+  created_at: UPDATED,
+  is_current: true,
+} as const;
+
 const userResponse = { id: USER_ID, username: 'mira.lane', email: 'mira@example.org' };
 
 const user: User = {
@@ -257,6 +268,8 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   TrackReply: { track },
   TrackPage: { tracks: [track], pagination: onePage(1) },
   UploadTrackRequest: { file: 'night-drive.mp3', title: 'Night Drive', is_public: 'true' },
+  ReplaceTrackFileRequest: { file: 'night-drive-remaster.flac' },
+  SetAvatarRequest: { file: 'portrait.jpg' },
   UpdateTrackRequest: { title: 'Night Drive (Extended)', genres: ['synthwave'], tags: ['night', 'retro'], bpm: 118, is_public: true },
   InitiateChunkedUploadRequest: { filename: 'night-drive.wav', total_chunks: 8, total_size: 37_748_736 },
   ChunkedUploadSession: { upload_id: UPLOAD_ID, message: 'Upload session started', chunk_size_limit: 5_242_880, expires_at: EXPIRES },
@@ -286,7 +299,16 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   BatchFailure: { id: 'not-a-track-id', code: 'INVALID_ID', message: 'Not a track id' },
   BatchUpdateRequest: { track_ids: [TRACK_ID], updates: { is_public: false } },
   BatchUpdateResult: { updated: [TRACK_ID], failed: [] },
-  TrackProcessingStatus: { progress: 100, status: 'completed', stream_status: 'ready', status_message: null },
+  MediaStatus: { progress: 62, status: 'completed', stream_status: 'processing', status_message: null, waveform_ready: true },
+  TrackVersion: trackVersion,
+  TrackVersionsReply: {
+    versions: [
+      trackVersion,
+      { ...trackVersion, id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', version_number: 1, format: 'wav', duration: 241, file_size: 42_508_844, md5: '0cc175b9c0f1b6a831c399e269772661', created_at: CREATED, is_current: false },
+    ],
+  },
+  Waveform: { version: 2, channels: 1, sample_rate: 44100, samples_per_pixel: 5880, bits: 8, length: 4, data: [-12, 14, -87, 91, -102, 99, -31, 28] },
+  HlsCallbackRequest: { status: 'error', message: 'The source file is truncated after 2:41' },
   Lyrics: lyrics,
   LyricsReply: { lyrics },
   UpdateLyricsRequest: { content: lyrics.content },

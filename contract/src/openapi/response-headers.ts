@@ -72,6 +72,11 @@ const OPERATION_HEADERS: Record<string, Record<string, ResponseHeaderName[]>> = 
   'users.remove': { '200': ['Set-Cookie'] },
   'tracks.stream': STREAM_HEADERS,
   'tracks.download': STREAM_HEADERS,
+  // 404 MEDIA_NOT_READY says when to look again
+  'media.waveform': { '404': ['Retry-After'] },
+  'media.hlsMaster': { '404': ['Retry-After'] },
+  'media.hlsVariant': { '404': ['Retry-After'] },
+  'media.hlsSegment': { '302': ['Location'], '404': ['Retry-After'] },
 };
 
 /** The headers a reply of this operation and status carries. */

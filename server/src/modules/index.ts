@@ -3,6 +3,7 @@ import type { RiffModule } from '../platform/module.js';
 import { createAccountPagesModule } from './account-pages/account-pages.module.js';
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
+import { createMediaModule } from './media/media.module.js';
 import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
 import { createUsersModule } from './users/users.module.js';
@@ -13,8 +14,10 @@ import { createUsersModule } from './users/users.module.js';
  */
 export function createModules(platform: Platform): RiffModule[] {
   const audit = createAuditModule(platform);
-  const tracks = createTracksModule(platform);
-  const users = createUsersModule(platform);
+  const media = createMediaModule(platform);
+  const tracks = createTracksModule(platform, { media: media.media });
+  const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
-  return [createSystemModule(platform), auth, users, audit, tracks, createAccountPagesModule(platform)];
+  // media before tracks: an erased account's derived files go before the tracks that name them
+  return [createSystemModule(platform), auth, users, audit, media, tracks, createAccountPagesModule(platform)];
 }

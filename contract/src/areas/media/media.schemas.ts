@@ -84,6 +84,12 @@ export const HlsVariantParamsSchema = z.object({
   file: z.string().regex(/^(index\.m3u8|init\.mp4|segment-\d{5}\.m4s)$/, 'index.m3u8, init.mp4 or a segment file'),
 });
 
+export const HlsSegmentParamsSchema = z.object({
+  id: UuidSchema,
+  variant: z.enum(HLS_VARIANTS),
+  file: z.string().regex(/^(init\.mp4|segment-\d{5}\.m4s)$/, 'init.mp4 or a segment file'),
+});
+
 export const AvatarQuerySchema = z.object({
   size: z.enum(['512', '128']).default('512').transform((size) => Number(size) as AvatarSize),
 });

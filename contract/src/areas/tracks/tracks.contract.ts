@@ -6,13 +6,13 @@ import { named } from '../../common/openapi-meta.js';
 import { optionalAuth, userRoute } from '../../common/route-meta.js';
 import { lyricsContract } from './lyrics.contract.js';
 import { mediaContract } from './media.contract.js';
+import { trackFileContract } from './track-file.contract.js';
+import { MediaStatusEnvelope } from '../media/media.schemas.js';
 import { uploadsContract } from './uploads.contract.js';
 import {
   BATCH_MAX,
   BatchFailureSchema,
-  STREAM_STATUSES,
   TRACK_SORT_FIELDS,
-  TRACK_STATUSES,
   TrackEnvelope,
   TrackIds,
   TrackSchema,
@@ -94,21 +94,13 @@ export const trackCatalogContract = c.router({
     method: 'GET',
     path: '/tracks/:id/status',
     summary: 'Processing status',
-    description: 'Owner or admin; anyone else 404, also on a public track.',
+    description:
+      'Owner or admin; anyone else 404, also on a public track. progress (0–100) covers the HLS and waveform jobs (ffmpeg’s ' +
+      '-progress drives the HLS part) and is 100 exactly when stream_status is ready and the waveform exists.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     responses: {
-      200: envelope(
-        named(
-          'TrackProcessingStatus',
-          z.object({
-            progress: z.number().int().min(0).max(100),
-            status: z.enum(TRACK_STATUSES),
-            stream_status: z.enum(STREAM_STATUSES),
-            status_message: z.string().nullable(),
-          }),
-        ),
-      ),
+      200: MediaStatusEnvelope,
       ...errors(400, 401, 403, 404),
     },
   },
@@ -123,4 +115,5 @@ export const tracksContract = c.router({
   ...trackCatalogContract,
   ...lyricsContract,
   ...mediaContract,
+  ...trackFileContract,
 });

@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { avatarContract } from './avatar.contract.js';
 import { z } from 'zod';
 import { IdParamsSchema, MessageSchema, PaginationQuerySchema, SORT_ORDERS, queryBoolean, queryInt } from '../../common/common.schemas.js';
 import { envelope, errors } from '../../common/envelope.schemas.js';
@@ -122,4 +123,5 @@ export const usersContract = c.router({
   ...profilesContract,
   ...followsContract,
   ...accountContract,
+  ...avatarContract,
 });

@@ -2,6 +2,7 @@ import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { ModuleJob, RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
 import { MediaRepository } from './media.repository.js';
+import { mediaRoutes } from './media.routes.js';
 import { MEDIA_JOB_RETRIES, MEDIA_JOBS, MediaService, type MediaJobData } from './media.service.js';
 
 export type MediaModule = RiffModule & {
@@ -11,7 +12,7 @@ export type MediaModule = RiffModule & {
 
 /**
  * The media pipeline: HLS, waveform and cover jobs on the platform's queue, audio versions and
- * avatars. Its routes join once the tracks and users modules call it (issue 12, phase 2).
+ * avatars. The tracks module records each new audio through it; tracks.status reads it.
  */
 export function createMediaModule(platform: Platform): MediaModule {
   const media = new MediaService({
@@ -48,6 +49,9 @@ export function createMediaModule(platform: Platform): MediaModule {
   };
   return {
     name: 'media',
+    routes: {
+      media: mediaRoutes({ media, storage: platform.storage, clock: platform.clock, callbackSecret: platform.config.media.callbackSecret }),
+    },
     jobs,
     eventHandlers: [trackDeleted as unknown as EventHandler],
     accountData: { erase: (owner, options) => media.eraseFor(owner, options) },

@@ -4,8 +4,11 @@ import type { Actor } from '../../platform/access/actor.js';
 import type { TrackRow } from '../../platform/db/database.schema.js';
 import { canSeeTrackInsights } from './tracks.policy.js';
 
-/** play_count and like_count only for the owner (and admins). */
-export function toTrackDto(row: TrackRow, actor: Actor): Track {
+/**
+ * play_count and like_count only for the owner (and admins). `publicBaseUrl` makes waveform_url
+ * absolute (null without it, or before the waveform is ready).
+ */
+export function toTrackDto(row: TrackRow, actor: Actor, publicBaseUrl?: string): Track {
   const privileged = canSeeTrackInsights(actor, row);
   return {
     id: row.id,
@@ -29,7 +32,7 @@ export function toTrackDto(row: TrackRow, actor: Actor): Track {
     file_path: row.file_key ? `${API_PREFIX}/tracks/${row.id}/stream` : null,
     cover_art_path: row.cover_art_path,
     waveform_path: row.waveform_path,
-    waveform_url: null,
+    waveform_url: row.waveform_path && publicBaseUrl !== undefined ? `${publicBaseUrl}${row.waveform_path}` : null,
     status: row.status,
     status_message: row.status_message,
     stream_status: row.stream_status,

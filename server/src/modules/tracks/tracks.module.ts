@@ -1,21 +1,35 @@
 import './tracks.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
+import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { MediaService } from '../media/media.service.js';
 import { ChunkedUploadsService } from './chunked-uploads.service.js';
 import { RecentTracks } from './recent-tracks.js';
 import { TracksRepository } from './tracks.repository.js';
 import { tracksRoutes } from './tracks.routes.js';
 import { TracksService } from './tracks.service.js';
+import { TrackFileService } from './track-file.service.js';
 import { UploadPipeline } from './upload-pipeline.js';
 import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
 
 /** Tracks: uploads (one request or chunked), the catalog, lyrics, streaming and downloads. */
-export function createTracksModule(platform: Platform): RiffModule {
+export function createTracksModule(platform: Platform, { media }: { media: MediaService }): RiffModule {
   const { config, scope, storage, events, clock, logger } = platform;
   const tracksRepository = new TracksRepository(scope);
   const recent = new RecentTracks();
-  const tracks = new TracksService({ scope, tracks: tracksRepository, storage, events, clock, logger, recent });
+  const tracks = new TracksService({ scope, tracks: tracksRepository, storage, events, clock, logger, recent, media, publicBaseUrl: config.publicBaseUrl });
+  const recordAudio = (actor: Parameters<MediaService['recordAudio']>[0], track: TrackRow) =>
+    media.recordAudio(actor, track.id, {
+      file_key: track.file_key ?? '',
+      format: track.format,
+      duration: track.duration,
+      bitrate: track.bitrate,
+      sample_rate: track.sample_rate,
+      file_size: Number(track.file_size),
+      md5: track.md5,
+      original_filename: track.original_filename,
+    });
   const pipeline = new UploadPipeline({
     scope,
     tracks: tracksRepository,
@@ -25,10 +39,19 @@ export function createTracksModule(platform: Platform): RiffModule {
     clock,
     limits: config.uploads,
     logger,
+    media: { recordAudio },
   });
   return {
     name: 'tracks',
-    routes: { tracks: tracksRoutes({ tracks, uploads: new UploadsService(pipeline), chunked: new ChunkedUploadsService(pipeline), storage }) },
+    routes: {
+      tracks: tracksRoutes({
+        tracks,
+        uploads: new UploadsService(pipeline),
+        chunked: new ChunkedUploadsService(pipeline),
+        files: new TrackFileService(pipeline, media, config.publicBaseUrl),
+        storage,
+      }),
+    },
     jobs: [
       {
         name: 'uploads.cleanup',

@@ -101,7 +101,16 @@ export class TracksRepository {
       .where('creator_id', '=', userId)
       .where('deleted_at', 'is', null)
       .executeTakeFirstOrThrow();
-    return { bytes: Number(row.bytes), count: Number(row.count) };
+    // older versions of live tracks count too (ADDENDUM: versions count against the quota)
+    const versions = await this.db
+      .selectFrom('track_versions')
+      .innerJoin('tracks', 'tracks.id', 'track_versions.track_id')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('track_versions.file_size'), eb.lit(0)).as('bytes'))
+      .where('tracks.creator_id', '=', userId)
+      .where('tracks.deleted_at', 'is', null)
+      .where('track_versions.is_current', '=', false)
+      .executeTakeFirstOrThrow();
+    return { bytes: Number(row.bytes) + Number(versions.bytes), count: Number(row.count) };
   }
 
   /** Whether a live track still stores its file under this key. */

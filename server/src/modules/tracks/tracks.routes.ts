@@ -6,13 +6,16 @@ import { ok } from '../../platform/http/envelope.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { streamTrack, type StreamReply } from './track-streaming.js';
 import type { TracksService } from './tracks.service.js';
-import { uploadsRoutes, type UploadsRoutesDeps } from './uploads.routes.js';
+import type { TrackFileService } from './track-file.service.js';
+import { uploadsRoutes, withForm, type UploadsRoutesDeps } from './uploads.routes.js';
+import { z } from 'zod';
 
 const s = initServer();
 
 export interface TracksRoutesDeps extends UploadsRoutesDeps {
   tracks: TracksService;
   storage: ObjectStorage;
+  files: TrackFileService;
 }
 
 /** Sends headers now; the body (a stream) is piped by ts-rest. A failing read ends the reply. */
@@ -25,7 +28,7 @@ function reply(res: Response, result: StreamReply) {
   return { status: result.status, body: undefined };
 }
 
-export function tracksRoutes({ tracks, storage, ...uploads }: TracksRoutesDeps) {
+export function tracksRoutes({ tracks, storage, files, ...uploads }: TracksRoutesDeps) {
   return s.router(contract.tracks, {
     ...uploadsRoutes(uploads),
     list: async ({ query, req }) => ({ status: 200, body: ok(await tracks.list(actorOf(req), query)) }),
@@ -37,6 +40,12 @@ export function tracksRoutes({ tracks, storage, ...uploads }: TracksRoutesDeps) 
     status: async ({ params, req }) => ({ status: 200, body: ok(await tracks.status(signedInActor(req), params.id)) }),
     getLyrics: async ({ params, req }) => ({ status: 200, body: ok(await tracks.lyrics(actorOf(req), params.id)) }),
     putLyrics: async ({ params, body, req }) => ({ status: 200, body: ok(await tracks.setLyrics(signedInActor(req), params.id, body.content)) }),
+    replaceFile: async ({ params, req, res }) => {
+      const actor = signedInActor(req);
+      const reply = await withForm(req, res, { fileField: 'file', schema: z.object({}) }, (form) => files.replace(actor, params.id, form));
+      return { status: 200, body: ok(reply) };
+    },
+    restoreVersion: async ({ params, req }) => ({ status: 200, body: ok(await files.restore(signedInActor(req), params.id, params.versionId)) }),
     stream: async ({ params, headers, req, res }) => {
       const track = await tracks.streamable(actorOf(req), params.id);
       const request = { range: headers.range, ifNoneMatch: headers['if-none-match'], ifRange: headers['if-range'] };

@@ -12,9 +12,10 @@ import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { parseLrc } from './lyrics.js';
 import { toTrackDto } from './track.mapper.js';
-import { canDeleteTrack, canEditTrack, canReadTrack, canSeeTrackInsights } from './tracks.policy.js';
+import { canDeleteTrack, canEditTrack, canReadTrack } from './tracks.policy.js';
 import type { TracksRepository } from './tracks.repository.js';
 import type { RecentTracks } from './recent-tracks.js';
+import type { MediaService } from '../media/media.service.js';
 
 export type TrackUpdate = UpdateTrackRequest;
 
@@ -26,6 +27,9 @@ export interface TracksServiceDeps {
   clock: Clock;
   logger: Logger;
   recent: RecentTracks;
+  media: MediaService;
+  /** For the absolute URLs of a track's media (waveform_url). */
+  publicBaseUrl: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -79,7 +83,7 @@ export class TracksService {
   }
 
   async get(actor: Actor, id: string) {
-    return { track: toTrackDto(await this.visible(actor, id), actor) };
+    return { track: toTrackDto(await this.visible(actor, id), actor, this.deps.publicBaseUrl) };
   }
 
   async list(actor: Actor, query: ListTracksQuery) {
@@ -89,7 +93,7 @@ export class TracksService {
       { by: query.sort, order: query.order },
       window,
     );
-    return { tracks: rows.map((row) => toTrackDto(row, actor)), pagination: paginate(window, total) };
+    return { tracks: rows.map((row) => toTrackDto(row, actor, this.deps.publicBaseUrl)), pagination: paginate(window, total) };
   }
 
   async update(actor: UserActor, id: string, update: TrackUpdate) {
@@ -100,7 +104,7 @@ export class TracksService {
       await this.deps.events.record(actor, 'track.updated', { subject: { resource: 'track', id }, data: { fields: Object.keys(update).sort() } });
       return row;
     });
-    return { track: toTrackDto(updated, actor) };
+    return { track: toTrackDto(updated, actor, this.deps.publicBaseUrl) };
   }
 
   /** Soft delete: the row stays (deleted_at), the original file is removed and stops counting against the quota. */
@@ -174,11 +178,8 @@ export class TracksService {
   }
 
   /** ADDENDUM: owner or admin; anyone else 404, even on a public track (processing is the owner's business). */
-  async status(actor: UserActor, id: string) {
-    const track = await this.deps.tracks.findLive(id);
-    if (!track || !canSeeTrackInsights(actor, track)) throw notFound('Track');
-    const progress = track.status === 'completed' || track.status === 'failed' ? 100 : track.status === 'processing' ? 50 : 0;
-    return { progress, status: track.status, stream_status: track.stream_status, status_message: track.status_message };
+  status(actor: UserActor, id: string) {
+    return this.deps.media.status(actor, id);
   }
 
   async lyrics(actor: Actor, id: string) {
@@ -204,7 +205,7 @@ export class TracksService {
   /** The owner's part of their data export: their live tracks (with the owner's figures) and lyrics. */
   async exportFor(owner: UserActor) {
     return {
-      tracks: (await this.deps.tracks.tracksOf(owner.id)).map((row) => toTrackDto(row, owner)),
+      tracks: (await this.deps.tracks.tracksOf(owner.id)).map((row) => toTrackDto(row, owner, this.deps.publicBaseUrl)),
       lyrics: (await this.deps.tracks.lyricsOf(owner.id)).map(toLyrics),
     };
   }

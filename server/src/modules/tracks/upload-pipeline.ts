@@ -46,6 +46,8 @@ export interface UploadPipelineDeps {
   clock: Clock;
   limits: UploadLimits;
   logger: Logger;
+  /** The media pipeline: the new audio becomes the track's current version and its jobs are queued. */
+  media?: { recordAudio(actor: UserActor, track: TrackRow): Promise<unknown> };
 }
 
 /** What a stored file becomes: a track row. */
@@ -205,6 +207,7 @@ export class UploadPipeline {
         status: 'completed',
       });
       await tracks.removeIntent(input.key);
+      await this.deps.media?.recordAudio(actor, track);
       await alongside?.();
       await events.record(actor, 'track.uploaded', { subject: { resource: 'track', id: track.id }, data: { bytes: input.bytes, format: metadata.format } });
       return track;

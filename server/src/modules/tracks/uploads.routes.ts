@@ -37,7 +37,7 @@ const ChunkFieldsSchema = z.object({
  * connection: the rest of the body is not worth reading (parseMultipart does the same for one
  * refused while it is read).
  */
-async function withForm<F, T>(
+export async function withForm<F, T>(
   req: Request,
   res: Response,
   form: { fileField: string; schema: z.ZodType<F, z.ZodTypeDef, unknown>; message?: string },

@@ -1,6 +1,7 @@
 import './users.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
+import type { MediaService } from '../media/media.service.js';
 import { PreferencesRepository } from './preferences.repository.js';
 import { ProfilesRepository } from './profiles.repository.js';
 import { SocialRepository } from './social.repository.js';
@@ -12,7 +13,7 @@ import { UsersService } from './users.service.js';
 export type UsersModule = RiffModule & { users: UsersRepository };
 
 /** Accounts as others see them: profiles, follows, blocks, preferences, export and deletion. */
-export function createUsersModule(platform: Platform): UsersModule {
+export function createUsersModule(platform: Platform, { media }: { media: MediaService }): UsersModule {
   const { scope, hasher, clock, config, events, accounts } = platform;
   const users = new UsersRepository(scope);
   const service = new UsersService({
@@ -25,6 +26,7 @@ export function createUsersModule(platform: Platform): UsersModule {
     accounts,
     hasher,
     clock,
+    media,
   });
   return {
     name: 'users',

@@ -5,8 +5,14 @@ import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
 import { clearRefreshCookie } from '../../platform/auth/refresh-cookie.js';
 import { ok } from '../../platform/http/envelope.js';
 import type { UsersService } from './users.service.js';
+import { buffer } from 'node:stream/consumers';
+import { AppError } from '../../platform/errors/app-error.js';
+import { parseMultipart } from '../../platform/http/multipart.js';
 
 const s = initServer();
+
+/** ADDENDUM: an avatar upload is at most 10 MiB. */
+const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 
 export function usersRoutes(users: UsersService, options: { secureCookies: boolean }) {
   return s.router(contract.users, {
@@ -21,6 +27,20 @@ export function usersRoutes(users: UsersService, options: { secureCookies: boole
       const result = await users.deactivate(actor, params.id);
       if (isOwner(actor, params.id)) clearRefreshCookie(res, options.secureCookies);
       return { status: 200, body: ok(result) };
+    },
+    setAvatar: async ({ req }) => {
+      const actor = signedInActor(req);
+      const { file } = await parseMultipart(req, { fileField: 'file', maxFileBytes: AVATAR_MAX_BYTES, onFile: (stream) => buffer(stream) });
+      if (!file) throw new AppError('VALIDATION_FAILED', 'Send the image in the field "file"');
+      return { status: 200, body: ok(await users.setAvatar(actor, file)) };
+    },
+    removeAvatar: async ({ req }) => ({ status: 200, body: ok(await users.removeAvatar(signedInActor(req))) }),
+    avatar: async ({ params, query, req, res }) => {
+      const image = await users.avatar(actorOf(req), params.id, query.size);
+      res.setHeader('Content-Type', image.contentType);
+      res.setHeader('Cache-Control', 'private, max-age=60');
+      image.body.on('error', () => res.destroy());
+      return { status: 200, body: image.body };
     },
     completion: async ({ params, req }) => ({ status: 200, body: ok(await users.completion(signedInActor(req), params.id)) }),
     follow: async ({ params, req }) => ({ status: 200, body: ok(await users.follow(signedInActor(req), params.id)) }),

@@ -1,4 +1,5 @@
 import type {
+  AvatarSize,
   DeleteAccountRequest,
   ListUsersQuery,
   PaginationQuery,
@@ -27,6 +28,7 @@ import { uniqueSlug } from './slug.js';
 import type { SocialRepository } from './social.repository.js';
 import { toProfileDto, toUserDto } from './user.mapper.js';
 import type { UsersRepository } from './users.repository.js';
+import type { MediaService } from '../media/media.service.js';
 import { canDeactivate, canEditProfile, canSeeCompletion, canSeeRelations, canSortBy, seesEveryAccount } from './users.policy.js';
 
 export interface UsersServiceDeps {
@@ -40,6 +42,8 @@ export interface UsersServiceDeps {
   accounts: AccountDirectory;
   hasher: PasswordHasher;
   clock: Clock;
+  /** The media pipeline: the avatar's images. */
+  media: Pick<MediaService, 'setAvatar' | 'removeAvatar' | 'avatar'>;
 }
 
 export type UserIdOrMe = string;
@@ -109,6 +113,33 @@ export class UsersService {
     const row = await this.deps.profiles.findOne({ username }, actor.id, seesEveryAccount(actor));
     if (!row) throw notFound('User');
     return { profile: toProfileDto(row, actor) };
+  }
+
+  /** PUT /users/me/avatar: the media module stores both sizes; the profile points at them. */
+  async setAvatar(actor: UserActor, image: Buffer) {
+    const { url } = await this.deps.media.setAvatar(actor, image);
+    await this.saveAvatar(actor, url);
+    return this.get(actor, actor.id);
+  }
+
+  /** DELETE /users/me/avatar. */
+  async removeAvatar(actor: UserActor) {
+    await this.deps.media.removeAvatar(actor);
+    await this.saveAvatar(actor, null);
+    return this.get(actor, actor.id);
+  }
+
+  private saveAvatar(actor: UserActor, avatar: string | null) {
+    return this.deps.scope.transaction(async () => {
+      await this.deps.users.update(actor.id, { avatar });
+      await this.record(actor, 'user.updated', actor.id, { fields: ['avatar'] });
+    });
+  }
+
+  /** GET /users/{id}/avatar: where the profile is visible. */
+  async avatar(actor: Actor, id: string, size: AvatarSize) {
+    await this.visibleProfile(actor, id);
+    return this.deps.media.avatar(id, size);
   }
 
   async update(actor: UserActor, idOrMe: UserIdOrMe, body: UpdateProfileRequest) {

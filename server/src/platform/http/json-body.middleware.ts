@@ -15,7 +15,8 @@ export const routeOf = (req: Request) => (req as Request & { tsRestRoute: AppRou
 export function createJsonBodyParser(limit: string): RequestHandler {
   // not strict: a body that is valid JSON but not an object (null, 42) reaches the contract's
   // schema, which says what was expected, instead of being called "not valid JSON"
-  const parse = express.json({ limit, strict: false, type: () => true });
+  // the raw bytes stay on the request for routes that check a signature over them (the HLS callback)
+  const parse = express.json({ limit, strict: false, type: () => true, verify: (req, _res, buf) => ((req as Request & { rawBody?: Buffer }).rawBody = buf) });
   return (req, res, next) => {
     const route = routeOf(req);
     if (route.method === 'GET' || !('body' in route) || route.body === ContractNoBody) return next();

@@ -1,0 +1,92 @@
+import type { Request, Response } from 'express';
+import { initServer } from '@ts-rest/express';
+import { contract } from '@riff/contract';
+import type { Actor } from '../../platform/access/actor.js';
+import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { ok } from '../../platform/http/envelope.js';
+import type { ObjectStorage } from '../../platform/storage/object-storage.js';
+import { verifyCallback } from './callback-signature.js';
+import { withToken } from './hls-playlists.js';
+import type { MediaService } from './media.service.js';
+
+const s = initServer();
+
+export interface MediaRoutesDeps {
+  media: MediaService;
+  storage: ObjectStorage;
+  clock: Clock;
+  callbackSecret: string | undefined;
+}
+
+/** A presigned segment URL lives as long as a stream's (5 minutes). */
+const PRESIGNED_SECONDS = 5 * 60;
+const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+
+/** The stream token the caller sent as ?token=, to be carried on every URI of a private track's playlists. */
+function queryToken(req: Request, actor: Actor): string | undefined {
+  const token = (req.query as Record<string, unknown>)['token'];
+  return actor.kind === 'user' && actor.via === 'stream_token' && typeof token === 'string' ? token : undefined;
+}
+
+/** ADDENDUM: segments of public tracks immutable for a year, playlists a minute; private: private. */
+function cacheControl(isPublic: boolean, kind: 'playlist' | 'segment'): string {
+  if (!isPublic) return kind === 'playlist' ? 'private, max-age=60' : 'private, max-age=31536000, immutable';
+  return kind === 'playlist' ? 'public, max-age=60' : 'public, max-age=31536000, immutable';
+}
+
+export function mediaRoutes({ media, storage, clock, callbackSecret }: MediaRoutesDeps) {
+  async function playlist(req: Request, res: Response, trackId: string, name: string) {
+    const actor = actorOf(req);
+    const { key, track } = await media.hlsKey(actor, trackId, name);
+    const text = (await storage.get(key).then((body) => body.toArray())).map((chunk: Buffer) => chunk.toString('utf8')).join('');
+    const token = track.is_public ? undefined : queryToken(req, actor);
+    res.setHeader('Cache-Control', cacheControl(track.is_public, 'playlist'));
+    res.setHeader('Content-Type', PLAYLIST_TYPE);
+    return { status: 200 as const, body: token ? withToken(text, token) : text };
+  }
+
+  return s.router(contract.media, {
+    waveform: async ({ params, req, res }) => {
+      const peaks = await media.waveform(actorOf(req), params.id);
+      res.setHeader('Cache-Control', 'private, max-age=60');
+      return { status: 200, body: peaks };
+    },
+    cover: async ({ params, req, res }) => {
+      const cover = await media.cover(actorOf(req), params.id);
+      res.setHeader('Content-Type', cover.contentType);
+      if (cover.size !== undefined) res.setHeader('Content-Length', String(cover.size));
+      cover.body.on('error', () => res.destroy());
+      return { status: 200, body: cover.body };
+    },
+    hlsMaster: ({ params, req, res }) => playlist(req, res, params.id, 'master.m3u8'),
+    hlsVariant: ({ params, req, res }) => playlist(req, res, params.id, `${params.variant}/index.m3u8`),
+    hlsSegment: async ({ params, req, res }) => {
+      const { key, track } = await media.hlsKey(actorOf(req), params.id, `${params.variant}/${params.file}`);
+      const contentType = 'audio/mp4';
+      const presigned = await storage.presignedGetUrl(key, { expiresInSeconds: PRESIGNED_SECONDS, contentType });
+      if (presigned) {
+        res.setHeader('Location', presigned);
+        res.setHeader('Cache-Control', 'no-store');
+        return { status: 302, body: undefined };
+      }
+      const size = await storage.size(key);
+      if (size === undefined) throw notFound('Segment');
+      const body = await storage.get(key);
+      body.on('error', () => res.destroy());
+      res.setHeader('Content-Type', contentType);
+      res.setHeader('Content-Length', String(size));
+      res.setHeader('Cache-Control', cacheControl(track.is_public, 'segment'));
+      return { status: 200, body };
+    },
+    versions: async ({ params, req }) => ({ status: 200, body: ok(await media.versions(signedInActor(req), params.id)) }),
+    hlsCallback: async ({ params, body, req }) => {
+      const raw = (req as Request & { rawBody?: Buffer }).rawBody;
+      if (!verifyCallback(callbackSecret, req.headers, raw, Math.floor(clock.now().getTime() / 1000))) {
+        throw new AppError('UNAUTHENTICATED', 'The callback signature is missing or not valid');
+      }
+      return { status: 200, body: ok(await media.completeExternal(params.id, body)) };
+    },
+  });
+}

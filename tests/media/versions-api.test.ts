@@ -1,0 +1,135 @@
+/**
+ * Versions of a track's audio through the API (ADDENDUM "Versions"): replace, list, restore, at
+ * most 10 kept with their files, counted against the quota, every file gone with the track.
+ */
+import { readdir } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { login, register, verify } from '../support/accounts.js';
+import { makeAudio } from '../support/audio.js';
+import { createTrack } from '../support/factories.js';
+import { runDueJobs } from '../support/jobs.js';
+import { useTestServer } from '../support/suite.js';
+import { expectStatus, typedApi } from '../support/typed-api.js';
+
+// no workers: the jobs run when the test says (runDueJobs)
+const suite = useTestServer({ WORKERS: '0' });
+
+async function createUser() {
+  const user = await register(suite.server);
+  await runDueJobs(suite.server);
+  await verify(suite.server, user.email);
+  const { accessToken } = await login(suite.server, user);
+  return { ...user, token: accessToken, api: typedApi(suite.server, { token: accessToken }) };
+}
+
+const fileOf = (bytes: Buffer, name: string) => new File([new Uint8Array(bytes)], name);
+
+describe('versions of a track’s audio', () => {
+  it('PUT /file replaces the audio, keeps the title, runs the pipeline again; the list shows both; restore brings the first back', async () => {
+    const owner = await createUser();
+    const track = await createTrack(suite.server, owner, { title: 'First mix', seconds: 1 });
+    await runDueJobs(suite.server);
+    const mp3Size = track.file_size;
+
+    const wav = await makeAudio('wav', { seconds: 2 });
+    const replaced = expectStatus(await owner.api.tracks.replaceFile({ params: { id: track.id }, body: { file: fileOf(wav, 'second.wav') } }), 200).body.data.track;
+    expect(replaced).toMatchObject({ id: track.id, title: 'First mix', format: 'wav', file_size: wav.length, duration: 2 });
+    // the pipeline was queued again with the new audio
+    expect(expectStatus(await owner.api.tracks.status({ params: { id: track.id } }), 200).body.data.progress).toBeLessThan(100);
+    await runDueJobs(suite.server);
+    expect(expectStatus(await owner.api.tracks.status({ params: { id: track.id } }), 200).body.data.progress).toBe(100);
+
+    const { versions } = expectStatus(await owner.api.media.versions({ params: { id: track.id } }), 200).body.data;
+    expect(versions.map((version) => [version.version_number, version.format, version.is_current])).toEqual([
+      [2, 'wav', true],
+      [1, 'mp3', false],
+    ]);
+    // the older version counts against the quota
+    const quota = expectStatus(await owner.api.tracks.quota({ params: { id: 'me' } }), 200).body.data.quota;
+    expect(quota.used_bytes).toBe(mp3Size + wav.length);
+
+    const first = versions[1]!;
+    const restored = expectStatus(await owner.api.tracks.restoreVersion({ params: { id: track.id, versionId: first.id } }), 200).body.data.track;
+    expect(restored).toMatchObject({ format: 'mp3', file_size: mp3Size, title: 'First mix' });
+    const after = expectStatus(await owner.api.media.versions({ params: { id: track.id } }), 200).body.data.versions;
+    expect(after.find((version) => version.is_current)?.id).toBe(first.id);
+    // the audio streams as the restored file
+    const streamed = await fetch(`${suite.server.baseUrl}/api/v1/tracks/${track.id}/stream`);
+    expect(Number(streamed.headers.get('content-length'))).toBe(mp3Size);
+    await streamed.arrayBuffer();
+    expect(expectStatus(await owner.api.tracks.restoreVersion({ params: { id: track.id, versionId: first.id } }), 409).body.error.code).toBe('CONFLICT');
+    await runDueJobs(suite.server);
+  });
+
+  it('another user: 403 on a public track they may see, 404 on a private one; nothing changes', async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const shown = await createTrack(suite.server, owner);
+    const hidden = await createTrack(suite.server, owner, { isPublic: false });
+    const mp3 = await makeAudio('mp3', { seconds: 1 });
+    expectStatus(await other.api.media.versions({ params: { id: shown.id } }), 403);
+    expectStatus(await other.api.media.versions({ params: { id: hidden.id } }), 404);
+    expectStatus(await other.api.tracks.replaceFile({ params: { id: shown.id }, body: { file: fileOf(mp3, 'x.mp3') } }), 403);
+    expectStatus(await other.api.tracks.replaceFile({ params: { id: hidden.id }, body: { file: fileOf(mp3, 'x.mp3') } }), 404);
+    const versions = expectStatus(await owner.api.media.versions({ params: { id: shown.id } }), 200).body.data.versions;
+    expect(versions).toHaveLength(1);
+    expectStatus(await other.api.tracks.restoreVersion({ params: { id: shown.id, versionId: versions[0]!.id } }), 403);
+    await runDueJobs(suite.server);
+  });
+
+  it('keeps at most 10 versions: the oldest goes with its file; deleting the track removes every version and derived file', async () => {
+    const owner = await createUser();
+    const track = await createTrack(suite.server, owner, { seconds: 1 });
+    const storage = suite.server.riff.storage;
+    const originalKey = `tracks/${track.id}/original`;
+    expect(await storage.size(originalKey)).toBeGreaterThan(0);
+    for (let n = 2; n <= 11; n++) {
+      const bytes = await makeAudio('mp3', { seconds: 1, title: `take ${n}` });
+      expectStatus(await owner.api.tracks.replaceFile({ params: { id: track.id }, body: { file: fileOf(bytes, `take${n}.mp3`) } }), 200);
+    }
+    const versions = expectStatus(await owner.api.media.versions({ params: { id: track.id } }), 200).body.data.versions;
+    expect(versions.map((version) => version.version_number)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
+    expect(await storage.size(originalKey)).toBeUndefined();
+    await runDueJobs(suite.server);
+
+    const folder = storage.localPath(`tracks/${track.id}`)!;
+    expect((await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile())).toHaveLength(10);
+    expectStatus(await owner.api.tracks.remove({ params: { id: track.id } }), 200);
+    await runDueJobs(suite.server);
+    const left = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+    expect(left.filter((entry) => entry.isFile())).toEqual([]);
+    const media = await readdir(storage.localPath(`media/${track.id}`)!, { recursive: true, withFileTypes: true }).catch(() => []);
+    expect(media.filter((entry) => entry.isFile())).toEqual([]);
+    expect(expectStatus(await owner.api.tracks.quota({ params: { id: 'me' } }), 200).body.data.quota.used_bytes).toBe(0);
+  });
+
+  it('deleting the account removes every version, HLS file, waveform and cover of its tracks', async () => {
+    const owner = await createUser();
+    const track = await createTrack(suite.server, owner, { seconds: 2 });
+    const wav = await makeAudio('wav', { seconds: 1 });
+    expectStatus(await owner.api.tracks.replaceFile({ params: { id: track.id }, body: { file: fileOf(wav, 'second.wav') } }), 200);
+    await runDueJobs(suite.server);
+    const storage = suite.server.riff.storage;
+    const files = async (prefix: string) =>
+      (await readdir(storage.localPath(prefix)!, { recursive: true, withFileTypes: true }).catch(() => [])).filter((entry) => entry.isFile());
+    expect(await files(`tracks/${track.id}`)).toHaveLength(2);
+    expect((await files(`media/${track.id}`)).length).toBeGreaterThan(0);
+    expectStatus(await owner.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: owner.password } }), 200);
+    await runDueJobs(suite.server);
+    expect(await files(`tracks/${track.id}`)).toEqual([]);
+    expect(await files(`media/${track.id}`)).toEqual([]);
+  });
+
+  it('a replacement that is not audio is 400 INVALID_AUDIO and leaves the track, its versions and its files as they were', async () => {
+    const owner = await createUser();
+    const track = await createTrack(suite.server, owner, { seconds: 1 });
+    const refused = expectStatus(await owner.api.tracks.replaceFile({ params: { id: track.id }, body: { file: fileOf(Buffer.from('just some text, no audio'), 'fake.mp3') } }), 400);
+    expect(refused.body.error.code).toBe('INVALID_AUDIO');
+    const shown = expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track;
+    expect(shown).toMatchObject({ format: track.format, file_size: track.file_size });
+    expect(expectStatus(await owner.api.media.versions({ params: { id: track.id } }), 200).body.data.versions).toHaveLength(1);
+    const folder = suite.server.riff.storage.localPath(`tracks/${track.id}`)!;
+    expect((await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile())).toHaveLength(1);
+    await runDueJobs(suite.server);
+  });
+});
