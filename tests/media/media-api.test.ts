@@ -129,6 +129,16 @@ describe('the media pipeline through the API', () => {
     }
     // the owner's bearer works too
     expectStatus(await owner.api.media.hlsMaster({ params: { id: track.id } }), 200);
+    // the stream token as a bearer on the master: its child URIs carry it, so they play with no header
+    const viaHeader = await fetch(master, { headers: { authorization: `Bearer ${token}` } });
+    expect(viaHeader.status).toBe(200);
+    const variants = parsePlaylist(await viaHeader.text()).playlists ?? [];
+    expect(variants).toHaveLength(2);
+    for (const variant of variants) {
+      const url = new URL(variant.uri, master);
+      expect(url.searchParams.get('token')).toBe(token);
+      expect((await fetch(url)).status).toBe(200);
+    }
   });
 
   it('deleting a track removes every derived file', async () => {

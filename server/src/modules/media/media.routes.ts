@@ -24,10 +24,15 @@ export interface MediaRoutesDeps {
 const PRESIGNED_SECONDS = 5 * 60;
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 
-/** The stream token the caller sent as ?token=, to be carried on every URI of a private track's playlists. */
-function queryToken(req: Request, actor: Actor): string | undefined {
-  const token = (req.query as Record<string, unknown>)['token'];
-  return actor.kind === 'user' && actor.via === 'stream_token' && typeof token === 'string' ? token : undefined;
+/**
+ * The stream token the caller authenticated with (as ?token= or as a bearer), to be carried on
+ * every URI of a private track's playlists, so a plain HLS player that sends no header works.
+ */
+function streamToken(req: Request, actor: Actor): string | undefined {
+  if (actor.kind !== 'user' || actor.via !== 'stream_token') return undefined;
+  const query = (req.query as Record<string, unknown>)['token'];
+  if (typeof query === 'string') return query;
+  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 
 /** ADDENDUM: segments of public tracks immutable for a year, playlists a minute; private: private. */
@@ -41,7 +46,7 @@ export function mediaRoutes({ media, storage, clock, callbackSecret }: MediaRout
     const actor = actorOf(req);
     const { key, track } = await media.hlsKey(actor, trackId, name);
     const text = (await storage.get(key).then((body) => body.toArray())).map((chunk: Buffer) => chunk.toString('utf8')).join('');
-    const token = track.is_public ? undefined : queryToken(req, actor);
+    const token = track.is_public ? undefined : streamToken(req, actor);
     res.setHeader('Cache-Control', cacheControl(track.is_public, 'playlist'));
     res.setHeader('Content-Type', PLAYLIST_TYPE);
     return { status: 200 as const, body: token ? withToken(text, token) : text };
