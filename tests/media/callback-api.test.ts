@@ -6,22 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signCallback } from '../../server/src/modules/media/callback-signature.js';
-import { login, register, verify } from '../support/accounts.js';
-import { createTrack } from '../support/factories.js';
+import { createTrack, createUser } from '../support/factories.js';
 import { runDueJobs } from '../support/jobs.js';
 import { useTestServer } from '../support/suite.js';
-import { expectStatus, typedApi } from '../support/typed-api.js';
+import { expectStatus } from '../support/typed-api.js';
 
 const SECRET = `whsec_${Buffer.from('the transcoder and riff share this').toString('base64')}`;
 const suite = useTestServer({ WORKERS: '0', MEDIA_TRANSCODER: 'external', MEDIA_CALLBACK_SECRET: SECRET });
 
-async function createUser() {
-  const user = await register(suite.server);
-  await runDueJobs(suite.server);
-  await verify(suite.server, user.email);
-  const { accessToken } = await login(suite.server, user);
-  return { ...user, token: accessToken, api: typedApi(suite.server, { token: accessToken }) };
-}
 
 /** The callback as the transcoder sends it; `sign: false` leaves the signature out, a string signs with that secret. */
 function callback(trackId: string, body: object, sign: boolean | string = true) {
@@ -35,7 +27,7 @@ function callback(trackId: string, body: object, sign: boolean | string = true) 
 
 describe('the external transcoder’s callback', () => {
   it('the HLS job waits (processing); a signed "ready" makes the stream ready, after which nothing waits (409)', async () => {
-    const owner = await createUser();
+    const owner = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { seconds: 2 });
     await runDueJobs(suite.server);
     const waiting = expectStatus(await owner.api.tracks.status({ params: { id: track.id } }), 200).body.data;
@@ -53,7 +45,7 @@ describe('the external transcoder’s callback', () => {
   });
 
   it('a signed "error" fails the stream with its message; the original still streams', async () => {
-    const owner = await createUser();
+    const owner = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { seconds: 2 });
     await runDueJobs(suite.server);
     expect((await callback(track.id, { status: 'error', message: 'The source could not be decoded' })).status).toBe(200);
@@ -65,7 +57,7 @@ describe('the external transcoder’s callback', () => {
   });
 
   it('a missing or wrong signature is 401 and changes nothing', async () => {
-    const owner = await createUser();
+    const owner = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { seconds: 2 });
     await runDueJobs(suite.server);
     for (const sign of [false, 'whsec_' + Buffer.from('someone else').toString('base64')] as const) {

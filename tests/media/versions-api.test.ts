@@ -4,29 +4,21 @@
  */
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { login, register, verify } from '../support/accounts.js';
 import { makeAudio } from '../support/audio.js';
-import { createTrack } from '../support/factories.js';
+import { createTrack, createUser } from '../support/factories.js';
 import { runDueJobs } from '../support/jobs.js';
 import { useTestServer } from '../support/suite.js';
-import { expectStatus, typedApi } from '../support/typed-api.js';
+import { expectStatus } from '../support/typed-api.js';
 
 // no workers: the jobs run when the test says (runDueJobs)
 const suite = useTestServer({ WORKERS: '0' });
 
-async function createUser() {
-  const user = await register(suite.server);
-  await runDueJobs(suite.server);
-  await verify(suite.server, user.email);
-  const { accessToken } = await login(suite.server, user);
-  return { ...user, token: accessToken, api: typedApi(suite.server, { token: accessToken }) };
-}
 
 const fileOf = (bytes: Buffer, name: string) => new File([new Uint8Array(bytes)], name);
 
 describe('versions of a track’s audio', () => {
   it('PUT /file replaces the audio, keeps the title, runs the pipeline again; the list shows both; restore brings the first back', async () => {
-    const owner = await createUser();
+    const owner = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { title: 'First mix', seconds: 1 });
     await runDueJobs(suite.server);
     const mp3Size = track.file_size;
@@ -62,8 +54,8 @@ describe('versions of a track’s audio', () => {
   });
 
   it('another user: 403 on a public track they may see, 404 on a private one; nothing changes', async () => {
-    const owner = await createUser();
-    const other = await createUser();
+    const owner = await createUser(suite.server);
+    const other = await createUser(suite.server);
     const shown = await createTrack(suite.server, owner);
     const hidden = await createTrack(suite.server, owner, { isPublic: false });
     const mp3 = await makeAudio('mp3', { seconds: 1 });
@@ -78,7 +70,7 @@ describe('versions of a track’s audio', () => {
   });
 
   it('keeps at most 10 versions: the oldest goes with its file; deleting the track removes every version and derived file', async () => {
-    const owner = await createUser();
+    const owner = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { seconds: 1 });
     const storage = suite.server.riff.storage;
     const originalKey = `tracks/${track.id}/original`;
@@ -104,7 +96,7 @@ describe('versions of a track’s audio', () => {
   });
 
   it('deleting the account removes every version, HLS file, waveform and cover of its tracks', async () => {
-    const owner = await createUser();
+    const owner = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { seconds: 2 });
     const wav = await makeAudio('wav', { seconds: 1 });
     expectStatus(await owner.api.tracks.replaceFile({ params: { id: track.id }, body: { file: fileOf(wav, 'second.wav') } }), 200);
@@ -121,7 +113,7 @@ describe('versions of a track’s audio', () => {
   });
 
   it('a replacement that is not audio is 400 INVALID_AUDIO and leaves the track, its versions and its files as they were', async () => {
-    const owner = await createUser();
+    const owner = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { seconds: 1 });
     const refused = expectStatus(await owner.api.tracks.replaceFile({ params: { id: track.id }, body: { file: fileOf(Buffer.from('just some text, no audio'), 'fake.mp3') } }), 400);
     expect(refused.body.error.code).toBe('INVALID_AUDIO');

@@ -1,6 +1,7 @@
 import type { Track } from '@riff/contract';
 import { login, newIdentity, register, verify } from './accounts.js';
 import { makeAudio, type AudioFormat } from './audio.js';
+import { runDueJobs } from './jobs.js';
 import type { TestServer } from './test-server.js';
 import { expectStatus, typedApi, type TypedApi } from './typed-api.js';
 
@@ -27,6 +28,8 @@ export interface UserOverrides {
 /** A registered, verified and logged-in user, made through the API as a person would. */
 export async function createUser(server: TestServer, overrides: UserOverrides = {}): Promise<TestUser> {
   const user = await register(server, { ...newIdentity(), ...overrides });
+  // an API-only app (WORKERS=0) sends the verification mail only when the test runs the queue
+  if (server.riff.platform.config.workerConcurrency === 0) await runDueJobs(server);
   await verify(server, user.email);
   const { accessToken, refreshToken } = await login(server, user);
   return { ...user, token: accessToken, accessToken, refreshToken, api: typedApi(server, { token: accessToken }) };

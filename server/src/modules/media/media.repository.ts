@@ -233,19 +233,6 @@ export class MediaRepository {
     return this.db.deleteFrom('track_versions').where('track_id', '=', trackId).where('is_current', '=', false).returningAll().execute();
   }
 
-  /** Bytes held by versions that are not current, over a user's live tracks: they count against the quota. */
-  async olderVersionBytes(userId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('track_versions')
-      .innerJoin('tracks', 'tracks.id', 'track_versions.track_id')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('track_versions.file_size'), eb.lit(0)).as('bytes'))
-      .where('tracks.creator_id', '=', userId)
-      .where('tracks.deleted_at', 'is', null)
-      .where('track_versions.is_current', '=', false)
-      .executeTakeFirst();
-    return Number(row?.bytes ?? 0);
-  }
-
   // ---- avatars
 
   async avatar(userId: string): Promise<UserAvatarRow | undefined> {

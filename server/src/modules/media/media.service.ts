@@ -115,10 +115,6 @@ export class MediaService {
     });
   }
 
-  /** Bytes of versions that are not current: add them to the quota's used bytes. */
-  olderVersionBytes(userId: string): Promise<number> {
-    return this.repo.olderVersionBytes(userId);
-  }
 
   // ---- reads
 
