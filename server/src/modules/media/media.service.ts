@@ -115,7 +115,6 @@ export class MediaService {
     });
   }
 
-
   // ---- reads
 
   private async visible(actor: Actor, trackId: string): Promise<MediaTrack> {
