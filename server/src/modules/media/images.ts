@@ -1,5 +1,5 @@
 import { AVATAR_SIZES, type AvatarSize } from '@riff/contract';
-import sharp, { type Sharp } from 'sharp';
+import type { default as SharpLibrary, Sharp } from 'sharp';
 
 /** An image as the server stores it: re-encoded, with no metadata (EXIF, GPS, ICC comments) left. */
 export interface EncodedImage {
@@ -26,10 +26,17 @@ export class ImageError extends Error {
   }
 }
 
+// sharp (a native library) loads with the first image, not at every start
+let library: Promise<typeof SharpLibrary> | undefined;
+async function loadSharp(): Promise<(bytes: Buffer) => Sharp> {
+  const load = await (library ??= import('sharp').then((module) => module.default));
+  return (bytes) => load(bytes, { limitInputPixels: MAX_INPUT_PIXELS });
+}
+
 /** The format of an image by its content (not its name or declared type), when it is one accepted. */
 export async function imageFormat(bytes: Buffer): Promise<ImageFormat | undefined> {
   try {
-    const { format } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    const { format } = await (await loadSharp())(bytes).metadata();
     return format && ACCEPTED.includes(format) ? (format as ImageFormat) : undefined;
   } catch {
     return undefined;
@@ -46,9 +53,10 @@ async function encode(image: Sharp, alpha: boolean): Promise<EncodedImage> {
 async function open(bytes: Buffer): Promise<{ image: () => Sharp; alpha: boolean }> {
   if (!(await imageFormat(bytes))) throw new ImageError('The file is not a PNG, JPEG or WebP image');
   try {
-    const metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    const sharp = await loadSharp();
+    const metadata = await sharp(bytes).metadata();
     // the EXIF orientation is applied to the pixels, since the tag itself goes
-    return { image: () => sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).rotate(), alpha: metadata.hasAlpha === true };
+    return { image: () => sharp(bytes).rotate(), alpha: metadata.hasAlpha === true };
   } catch {
     throw new ImageError('The image could not be read');
   }
