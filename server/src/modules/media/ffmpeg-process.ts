@@ -113,6 +113,10 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
       );
     });
 
+    // ffmpeg reports its input (with its duration) on stderr before it writes output, but the two
+    // pipes race: a reader that sizes its work by the duration waits for that report
+    let reportHeader!: () => void;
+    const headerReported = new Promise<void>((resolve) => (reportHeader = resolve));
     errors.setEncoding('utf8');
     errors.on('data', (text: string) => {
       if (duration === undefined) {
@@ -120,7 +124,12 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
         if (duration !== undefined) run.onDuration?.(duration);
       }
       stderr = (stderr + text).slice(-STDERR_KEPT);
+      if (duration !== undefined || /Stream mapping:|Output #0/.test(stderr)) reportHeader();
     });
+    errors.on('close', () => reportHeader());
+    // never hold the output for long: an ffmpeg told to be quiet reports nothing
+    const headerDeadline = setTimeout(() => reportHeader(), 2_000);
+    void headerReported.then(() => clearTimeout(headerDeadline));
 
     if (progress) {
       let pending = '';
@@ -136,7 +145,9 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
         }
       });
     } else if (run.stdout) {
-      output = pipeline(stdout, run.stdout).catch((error: unknown) => {
+      const consumer = run.stdout;
+      const ready = run.onDuration ? headerReported : Promise.resolve();
+      output = ready.then(() => pipeline(stdout, consumer)).catch((error: unknown) => {
         child.kill('SIGKILL');
         settle(error instanceof Error ? error : new Error(String(error)));
       });
