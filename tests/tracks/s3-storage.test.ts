@@ -68,10 +68,17 @@ describe('S3 storage', () => {
 
   it('refused uploads leave nothing in the bucket', async () => {
     const user = await signedInUser(server);
-    const before = await keys();
+    // Earlier tests' media jobs may still be writing under media/<track>/ (a queued job may not have
+    // started yet), so media is checked by whose it is: only tracks that already existed.
+    const originals = await keys('tracks/');
+    const uploads = await keys('uploads/');
     const reply = await uploadForm(server.baseUrl, user.accessToken, audioForm(Buffer.alloc(5000, 3), 'noise.mp3'));
     expect(reply.status).toBe(400);
-    expect(await keys()).toEqual(before);
+    expect(await keys('tracks/')).toEqual(originals);
+    expect(await keys('uploads/')).toEqual(uploads);
+    const existing = new Set(originals.map((key) => key.split('/')[1]));
+    const mediaOwners = new Set((await keys('media/')).map((key) => key.split('/')[1]));
+    expect([...mediaOwners].filter((id) => !existing.has(id))).toEqual([]);
   });
 
   it('chunked uploads assemble in the bucket', async () => {
