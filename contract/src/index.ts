@@ -22,4 +22,7 @@ export * from './areas/tracks/media.contract.js';
 export * from './areas/tracks/track-file.contract.js';
 export * from './areas/media/media.schemas.js';
 export * from './areas/media/media.contract.js';
+export * from './areas/social/social.schemas.js';
+export * from './areas/social/social.contract.js';
+export * from './areas/social/plays.contract.js';
 export * from './riff.contract.js';

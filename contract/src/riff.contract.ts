@@ -6,6 +6,7 @@ import { systemContract } from './areas/system/system.contract.js';
 import { mediaPipelineContract } from './areas/media/media.contract.js';
 import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
+import { socialContract } from './areas/social/social.contract.js';
 
 const c = initContract();
 
@@ -33,6 +34,7 @@ export const contract = c.router({
   audit: c.router(auditContract, apiOptions),
   tracks: c.router(tracksContract, apiOptions),
   media: c.router(mediaPipelineContract, apiOptions),
+  social: c.router(socialContract, apiOptions),
 });
 
 export type RiffContract = typeof contract;
@@ -45,4 +47,5 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   audit: 'Your audit log: every security-relevant and mutating action, read-only',
   tracks: 'Uploads (one request or resumable chunks), metadata, lyrics, quota, streaming and download',
   media: 'The media pipeline: HLS streams, waveform peaks, cover art, audio versions, the external transcoder’s callback',
+  social: 'Track social: likes (your favorites playlist), reposts and the feed, shares and secret links, plays and listening history, stats, recommendations and suggested tags',
 };

@@ -4,6 +4,8 @@ import { createAccountPagesModule } from './account-pages/account-pages.module.j
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { createMediaModule } from './media/media.module.js';
+import { createPlaylistsModule } from './playlists/playlists.module.js';
+import { createSocialModule } from './social/social.module.js';
 import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
 import { createUsersModule } from './users/users.module.js';
@@ -18,6 +20,9 @@ export function createModules(platform: Platform): RiffModule[] {
   const tracks = createTracksModule(platform, { media: media.media });
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
-  // media before tracks: an erased account's derived files go before the tracks that name them
-  return [createSystemModule(platform), auth, users, audit, media, tracks, createAccountPagesModule(platform)];
+  const playlists = createPlaylistsModule(platform);
+  const social = createSocialModule(platform, { favorites: playlists.favorites });
+  // media before tracks: an erased account's derived files go before the tracks that name them;
+  // social before playlists: reposts and history go, then the favorites (likes) with the playlists
+  return [createSystemModule(platform), auth, users, audit, media, tracks, social, playlists, createAccountPagesModule(platform)];
 }

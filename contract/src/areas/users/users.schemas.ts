@@ -203,6 +203,10 @@ export const UserExportSchema = named(
     tracks: z.array(TrackSchema),
     lyrics: z.array(LyricsSchema).describe('Lyrics of your tracks'),
     audit_logs: z.array(AuditEntrySchema),
+    likes: z.array(z.object({ track_id: UuidSchema, liked_at: TimestampSchema })).describe('Your likes (your favorites playlist)'),
+    reposts: z.array(z.object({ track_id: UuidSchema, reposted_at: TimestampSchema })),
+    shares: z.array(z.object({ track_id: UuidSchema, platform: z.string(), shared_at: TimestampSchema })),
+    listening_history: z.array(z.object({ track_id: UuidSchema, played_at: TimestampSchema, duration_listened: z.number(), source: z.string() })),
   }),
 );
 

@@ -66,7 +66,8 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
     eventHandlers: [
       {
         name: 'tracks.forget-recent',
-        types: ['track.updated', 'track.deleted'],
+        // a secret link made or revoked changes who may stream the cached row (track social)
+        types: ['track.updated', 'track.deleted', 'track.shared', 'track.share_revoked'],
         delivery: 'in-transaction',
         // forgotten once the change commits: a read in between would cache the row as it was
         handle: async (event) => scope.afterCommit(() => recent.forget(event.subject.id ?? '')),
