@@ -9,10 +9,10 @@ export type Scored = TrackRow & { score: number };
 
 const json = (values: readonly string[]) => JSON.stringify(values);
 /** The lower-cased genres of the track aliased t: genres and the legacy genre. */
-const GENRES_OF_T = sql`(select distinct lower(v) from jsonb_array_elements_text(t.genres) v union select lower(t.genre) where t.genre is not null)`;
-const TAGS_OF_T = sql`(select distinct lower(v) from jsonb_array_elements_text(t.tags) v)`;
+const GENRES_OF_T = sql`(select distinct lower(item) from jsonb_array_elements_text(t.genres) genre_items(item) union select lower(t.genre) where t.genre is not null)`;
+const TAGS_OF_T = sql`(select distinct lower(item) from jsonb_array_elements_text(t.tags) tag_items(item))`;
 const overlap = (of: RawBuilder<unknown>, values: readonly string[]) =>
-  sql<number>`(select count(*) from ${of} g(v) where v in (select jsonb_array_elements_text(${json(values)}::jsonb)))`;
+  sql<number>`(select count(*) from ${of} picked(value) where picked.value in (select jsonb_array_elements_text(${json(values)}::jsonb)))`;
 
 /** Public, live tracks not of users blocked either way with the viewer. */
 const candidate = (viewerId: string | null) =>
@@ -47,11 +47,11 @@ export class RecommendationsRepository {
   async taste(userId: string) {
     const liked = await sql<{ genres: string[]; tags: string[] }>`
       select coalesce((select jsonb_agg(distinct g.v) from playlist_tracks pt join playlists p on p.id = pt.playlist_id and p.is_default_favorites
-                         join tracks t on t.id = pt.track_id, ${GENRES_OF_T} g(v) where p.user_id = ${userId}::uuid), '[]') as genres,
+                         join tracks t on t.id = pt.track_id, lateral ${GENRES_OF_T} g(v) where p.user_id = ${userId}::uuid), '[]') as genres,
              coalesce((select jsonb_agg(distinct g.v) from playlist_tracks pt join playlists p on p.id = pt.playlist_id and p.is_default_favorites
-                         join tracks t on t.id = pt.track_id, ${TAGS_OF_T} g(v) where p.user_id = ${userId}::uuid), '[]') as tags`.execute(this.db);
+                         join tracks t on t.id = pt.track_id, lateral ${TAGS_OF_T} g(v) where p.user_id = ${userId}::uuid), '[]') as tags`.execute(this.db);
     const played = await sql<{ genres: string[] }>`
-      select coalesce((select jsonb_agg(distinct g.v) from track_plays pl join tracks t on t.id = pl.track_id, ${GENRES_OF_T} g(v)
+      select coalesce((select jsonb_agg(distinct g.v) from track_plays pl join tracks t on t.id = pl.track_id, lateral ${GENRES_OF_T} g(v)
                         where pl.user_id = ${userId}::uuid and pl.counted and pl.played_at >= now() - interval '90 days'), '[]') as genres`.execute(this.db);
     const follows = await this.db.selectFrom('follows').select((eb) => eb.fn.countAll<number>().as('n')).where('follower_id', '=', userId).executeTakeFirstOrThrow();
     const asList = (value: unknown): string[] => (Array.isArray(value) ? value : typeof value === 'string' ? (JSON.parse(value) as string[]) : []);
@@ -95,7 +95,7 @@ export class RecommendationsRepository {
   /** Tags of public tracks sharing a genre or a tag with the track: how many tracks carry each. */
   async tagsOfSimilar(trackId: string, genres: string[], tags: string[]): Promise<{ tag: string; n: number }[]> {
     const rows = await sql<{ tag: string; n: number }>`
-      select g.v as tag, count(*) as n from tracks t, ${TAGS_OF_T} g(v)
+      select g.v as tag, count(*) as n from tracks t, lateral ${TAGS_OF_T} g(v)
        where t.is_public and t.deleted_at is null and t.id <> ${trackId}::uuid
          and (${overlap(GENRES_OF_T, genres)} > 0 or ${overlap(TAGS_OF_T, tags)} > 0)
        group by g.v order by n desc, g.v limit 50`.execute(this.db);

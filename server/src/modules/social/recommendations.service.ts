@@ -63,7 +63,8 @@ export class RecommendationsService {
     for (const genre of genres) offer(genre, 1, 'genre');
     const words = `${track.title} ${track.album ?? ''}`.toLowerCase().split(/[^\p{L}\p{N}]+/u);
     for (const word of words) if (word.length >= 3 && !COMMON_WORDS.has(word) && !/^\d+$/.test(word)) offer(word, 0.5, 'metadata');
-    for (const { tag, n } of await this.repo.tagsOfSimilar(track.id, genres, tagsOf(track))) offer(tag, Math.min(0.9, Math.round(n * 3) / 10), 'similar');
+    const similar = await this.repo.tagsOfSimilar(track.id, genres, tagsOf(track));
+    for (const { tag, n } of similar) offer(tag, Math.min(0.9, Math.round(n * 3) / 10), 'similar');
     const tags = [...best.values()].sort((a, b) => b.score - a.score || a.tag.localeCompare(b.tag)).slice(0, SUGGESTED_TAGS_MAX);
     return { tags };
   }
