@@ -76,6 +76,30 @@ const matrix: Record<string, Case[]> = {
     { object: 'publicTrack', status: 403 },
     { object: 'privateTrack', status: 404 },
   ],
+  // track social: a private track of someone else does not exist for the caller; the owner's figures are 403
+  'social.like': [{ object: 'privateTrack', status: 404 }],
+  'social.unlike': [{ object: 'privateTrack', status: 404 }],
+  'social.likers': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'social.repost': [{ object: 'privateTrack', status: 404 }],
+  'social.unrepost': [{ object: 'privateTrack', status: 404 }],
+  'social.share': [{ object: 'privateTrack', status: 404, body: { platform: 'link' } }],
+  'social.revokeShare': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'social.play': [{ object: 'privateTrack', status: 404, body: { duration_listened: 40 } }],
+  'social.stats': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'social.recommendationsFor': [{ object: 'privateTrack', status: 404 }],
+  'social.suggestedTags': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -91,6 +115,9 @@ const notOwnerOnly: Record<string, Owned> = {
   'users.avatar': 'user',
   // the external transcoder's, authenticated by its signature (401 without), not by a user
   'media.hlsCallback': 'publicTrack',
+  // what a user liked and reposted: public lists, filtered to what the caller may see
+  'social.userLikes': 'user',
+  'social.userReposts': 'user',
 };
 
 /** Path parameters that are not the owned object's id: a valid value each. */
