@@ -21,7 +21,7 @@ export function createModules(platform: Platform): RiffModule[] {
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
   const playlists = createPlaylistsModule(platform);
-  const social = createSocialModule(platform, { favorites: playlists.favorites });
+  const social = createSocialModule(platform, { favorites: playlists.favorites, tracks: tracks.tracks });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
   return [createSystemModule(platform), auth, users, audit, media, tracks, social, playlists, createAccountPagesModule(platform)];

@@ -11,6 +11,7 @@ import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { PlaysRepository } from './plays.repository.js';
 import { canSeeTrackAudience } from './social.policy.js';
 import type { SocialService } from './social.service.js';
+import type { TracksService } from '../tracks/tracks.service.js';
 
 /** Comments made on a track since a time (null: ever). The comments area plugs its count in; until then 0. */
 export type CommentCounter = (trackId: string, since: Date | null) => Promise<number>;
@@ -19,6 +20,8 @@ export interface PlaysServiceDeps {
   scope: DbScope;
   plays: PlaysRepository;
   social: SocialService;
+  /** The track as streaming reads it (RecentTracks): a play follows a stream, and a hot track is played by many at once. */
+  tracks: Pick<TracksService, 'streamable'>;
   events: EventBus;
   clock: Clock;
   limiter: Limiter;
@@ -43,7 +46,7 @@ export class PlaysService {
   }
 
   async play(actor: Actor, trackId: string, body: PlayRequest, secret?: string) {
-    const track = await this.deps.social.visibleTrack(actor, trackId, secret);
+    const track = await this.deps.tracks.streamable(actor, trackId, secret);
     const listener = this.listenerOf(actor);
     const limit = await this.deps.limiter.consume(listener);
     if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, 'Too many plays reported; try again in a minute');

@@ -3,6 +3,7 @@ import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
 import type { FavoritesService } from '../playlists/favorites.service.js';
+import type { TracksService } from '../tracks/tracks.service.js';
 import { PlaysRepository } from './plays.repository.js';
 import { PlaysService, type CommentCounter } from './plays.service.js';
 import { RecommendationsRepository } from './recommendations.repository.js';
@@ -13,6 +14,8 @@ import { SocialService } from './social.service.js';
 
 export interface SocialModuleDeps {
   favorites: FavoritesService;
+  /** Plays check the track through its streaming cache. */
+  tracks: TracksService;
   /** The comments area's count for the stats; 0 until it is plugged in. */
   comments?: CommentCounter;
 }
@@ -21,7 +24,7 @@ export interface SocialModuleDeps {
  * Track social: likes (the favorites playlist, through the playlists module), reposts and the
  * feed, shares and secret links, plays and the listening history, stats, recommendations, tags.
  */
-export function createSocialModule(platform: Platform, { favorites, comments }: SocialModuleDeps): RiffModule {
+export function createSocialModule(platform: Platform, { favorites, tracks, comments }: SocialModuleDeps): RiffModule {
   const { scope, events, keys, limits, clock, config } = platform;
   const social = new SocialService({
     scope,
@@ -37,6 +40,7 @@ export function createSocialModule(platform: Platform, { favorites, comments }: 
     scope,
     plays: new PlaysRepository(scope),
     social,
+    tracks,
     events,
     clock,
     limiter: policyLimiter(limits, 'plays'),

@@ -13,8 +13,13 @@ import { UploadPipeline } from './upload-pipeline.js';
 import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
 
+export type TracksModule = RiffModule & {
+  /** For track social: who may see a track, read through the streaming cache (plays are as hot as streams). */
+  tracks: TracksService;
+};
+
 /** Tracks: uploads (one request or chunked), the catalog, lyrics, streaming and downloads. */
-export function createTracksModule(platform: Platform, { media }: { media: MediaService }): RiffModule {
+export function createTracksModule(platform: Platform, { media }: { media: MediaService }): TracksModule {
   const { config, scope, storage, events, clock, logger } = platform;
   const tracksRepository = new TracksRepository(scope);
   const recent = new RecentTracks();
@@ -77,5 +82,6 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
       export: (owner) => tracks.exportFor(owner),
       erase: (owner, options) => tracks.eraseFor(owner, options),
     },
+    tracks,
   };
 }
