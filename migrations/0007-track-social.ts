@@ -91,6 +91,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('track_plays_track_time').on('track_plays').columns(['track_id', 'played_at']).execute();
   await db.schema.createIndex('track_plays_user').on('track_plays').columns(['user_id', 'played_at']).execute();
 
+  // one row per download of the original (GET /download from its first byte), for the owner's stats
+  await db.schema
+    .createTable('track_downloads')
+    .addColumn('id', 'bigserial', (col) => col.primaryKey())
+    .addColumn('track_id', 'uuid', (col) => col.notNull().references('tracks.id').onDelete('cascade'))
+    .addColumn('downloaded_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+    .execute();
+  await db.schema.createIndex('track_downloads_track').on('track_downloads').columns(['track_id', 'downloaded_at']).execute();
+
   await db.schema
     .createTable('listening_history')
     .addColumn('id', 'bigserial', (col) => col.primaryKey())
@@ -104,7 +113,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['listening_history', 'track_plays', 'track_play_windows', 'track_shares', 'track_reposts', 'playlist_tracks', 'playlists']) {
+  for (const table of ['listening_history', 'track_downloads', 'track_plays', 'track_play_windows', 'track_shares', 'track_reposts', 'playlist_tracks', 'playlists']) {
     await db.schema.dropTable(table).ifExists().execute();
   }
   await db.schema.dropIndex('tracks_genre').ifExists().execute();

@@ -17,6 +17,11 @@ describe('track stats', () => {
     expectStatus(await anonymous('stats-a').social.play({ params: { id: track.id }, body: { duration_listened: track.duration, source: 'search' } }), 200);
     expectStatus(await anonymous('stats-b').social.play({ params: { id: track.id }, body: { duration_listened: 0.5 } }), 200);
     expectStatus(await fan.api.social.like({ params: { id: track.id } }), 200);
+    // a download counts once: from its first byte, not for each later range (straight to the server: the Prism gate may send a binary request twice)
+    const download = `${suite.server.origin}/api/v1/tracks/${track.id}/download`;
+    expect((await fetch(download)).status).toBe(200);
+    expect((await fetch(download, { headers: { range: 'bytes=0-99' } })).status).toBe(206);
+    expect((await fetch(download, { headers: { range: 'bytes=100-199' } })).status).toBe(206);
 
     const stats = expectStatus(await owner.api.social.stats({ params: { id: track.id }, query: { period: '7d' } }), 200).body.data.stats;
     const today = new Date().toISOString().slice(0, 10);
@@ -28,7 +33,7 @@ describe('track stats', () => {
       repost_count: 0,
       share_count: 0,
       comment_count: 0,
-      download_count: 0,
+      download_count: 2,
       sources: { playlist: 1, search: 1 },
     });
     // 3 of the 4 reported plays reached the end

@@ -63,7 +63,7 @@ export const playsContract = c.router({
     summary: 'A track’s statistics',
     description:
       'The owner or an admin; another user who may see the track gets 403. Over the period (default 30d; all: since upload): ' +
-      'counted plays, unique listeners with a counted play, likes, reposts, shares and comments made in the period, ' +
+      'counted plays, unique listeners with a counted play, likes, reposts, shares, comments and downloads made in the period, ' +
       'completion_rate (reported plays that reached the end of the track, 0–1), a daily series (UTC days) of counted plays ' +
       'and likes, and counted plays by source.',
     metadata: userRoute,

@@ -74,7 +74,7 @@ export const TrackStatsSchema = named(
     repost_count: z.number().int(),
     share_count: z.number().int(),
     comment_count: z.number().int(),
-    download_count: z.number().int().describe('Plays reported from no source are not downloads: downloads are not recorded yet, so 0'),
+    download_count: z.number().int().describe('Downloads of the original (GET /download answered from its first byte)'),
     completion_rate: z.number().min(0).max(1).describe('Share of reported plays that reached the end of the track'),
     daily: z.array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), plays: z.number().int().describe('Counted plays'), likes: z.number().int() })),
     sources: z.record(z.enum(PLAY_SOURCES), z.number().int()).describe('Counted plays by source'),

@@ -164,12 +164,13 @@ export class PlaysRepository {
     return new Map(rows.rows.map((row) => [row.day, Number(row.n)]));
   }
 
-  /** Reposts and shares made since (both counted here; likes come from dailyLikes). */
-  async socialCounts(trackId: string, since: Date | null): Promise<{ reposts: number; shares: number }> {
-    const result = await sql<{ reposts: number; shares: number }>`
+  /** Reposts, shares and downloads made since (likes come from dailyLikes). */
+  async socialCounts(trackId: string, since: Date | null): Promise<{ reposts: number; shares: number; downloads: number }> {
+    const result = await sql<{ reposts: number; shares: number; downloads: number }>`
       select (select count(*) from track_reposts where track_id = ${trackId} and (${since}::timestamptz is null or created_at >= ${since}::timestamptz)) as reposts,
-             (select count(*) from track_shares where track_id = ${trackId} and (${since}::timestamptz is null or created_at >= ${since}::timestamptz)) as shares`.execute(this.db);
+             (select count(*) from track_shares where track_id = ${trackId} and (${since}::timestamptz is null or created_at >= ${since}::timestamptz)) as shares,
+             (select count(*) from track_downloads where track_id = ${trackId} and (${since}::timestamptz is null or downloaded_at >= ${since}::timestamptz)) as downloads`.execute(this.db);
     const row = result.rows[0];
-    return { reposts: Number(row?.reposts ?? 0), shares: Number(row?.shares ?? 0) };
+    return { reposts: Number(row?.reposts ?? 0), shares: Number(row?.shares ?? 0), downloads: Number(row?.downloads ?? 0) };
   }
 }

@@ -108,7 +108,7 @@ export class PlaysService {
         repost_count: social.reposts,
         share_count: social.shares,
         comment_count: await this.deps.comments(track.id, since),
-        download_count: 0,
+        download_count: social.downloads,
         completion_rate: counts.reported === 0 ? 0 : counts.completed / counts.reported,
         daily,
         sources: Object.fromEntries(sources.map((row) => [row.source, row.n])) as Partial<Record<PlaySource, number>>,

@@ -54,7 +54,9 @@ export function tracksRoutes({ tracks, storage, files, ...uploads }: TracksRoute
     download: async ({ params, query, headers, req, res }) => {
       const track = await tracks.streamable(actorOf(req), params.id, query.secret);
       const request = { range: headers.range, ifNoneMatch: headers['if-none-match'], ifRange: headers['if-range'] };
-      return reply(res, await streamTrack(storage, track, request, 'attachment'));
+      const result = await streamTrack(storage, track, request, 'attachment');
+      await tracks.downloaded(track, result);
+      return reply(res, result);
     },
   });
 }

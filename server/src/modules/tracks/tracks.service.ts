@@ -76,6 +76,15 @@ export class TracksService {
     return track;
   }
 
+  /**
+   * Counts a download for the owner's stats: a reply from the first byte (a whole file, a
+   * redirect to it, or the first range); the following ranges of the same download do not count.
+   */
+  async downloaded(track: TrackRow, reply: { status: number; headers: Record<string, string> }): Promise<void> {
+    const firstByte = reply.status !== 206 || (reply.headers['Content-Range'] ?? '').startsWith('bytes 0-');
+    if (reply.status !== 304 && firstByte) await this.deps.tracks.recordDownload(track.id);
+  }
+
   private async editable(actor: Actor, id: string): Promise<TrackRow> {
     const track = await this.visible(actor, id);
     if (!canEditTrack(actor, track)) throw forbidden(NOT_YOURS);

@@ -58,6 +58,12 @@ export interface TrackPlaysTable {
   played_at: CreatedAt;
 }
 
+export interface TrackDownloadsTable {
+  id: Generated<string>;
+  track_id: string;
+  downloaded_at: CreatedAt;
+}
+
 export interface ListeningHistoryTable {
   id: Generated<string>;
   user_id: string;
@@ -76,4 +82,5 @@ export interface TrackSocialTables {
   track_play_windows: TrackPlayWindowsTable;
   track_plays: TrackPlaysTable;
   listening_history: ListeningHistoryTable;
+  track_downloads: TrackDownloadsTable;
 }
