@@ -76,11 +76,11 @@ export const playsContract = c.router({
     path: '/tracks/:id/recommendations',
     summary: 'Tracks like this one',
     description:
-      `Up to ${RECOMMENDATIONS_MAX} public tracks (limit), best first. Score: 3 per shared genre (genre and genres), 2 per ` +
-      'shared tag, 2 when the bpm is within 8, 2 when the musical key is compatible (the same key, its relative major or ' +
-      'minor, or a neighbour on the circle of fifths), and 1 per user who liked both tracks (co-likes, at most 5); ties by ' +
-      'play count then newest. Never the track itself, private tracks, or tracks of users you blocked or who blocked you; ' +
-      'tracks scoring 0 are left out.',
+      `Up to ${RECOMMENDATIONS_MAX} public tracks (limit), best first. A candidate shares a genre (genre and genres), a ` +
+      'tag, or a liker with the track: 3 per shared genre, 2 per shared tag, 1 per user who liked both tracks (co-likes, ' +
+      'at most 5); then 2 more when the bpm is within 8 and 2 more when the musical key is compatible (the same key, its ' +
+      'relative major or minor, or a neighbour on the circle of fifths); tempo and key alone make no match. Ties by play ' +
+      'count, then newest. Never the track itself, private tracks, or tracks of users you blocked or who blocked you.',
     metadata: optionalAuth,
     pathParams: IdParamsSchema,
     query: RecommendationsQuerySchema,

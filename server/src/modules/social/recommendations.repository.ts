@@ -2,10 +2,12 @@ import { sql, type RawBuilder } from 'kysely';
 import type { TrackRow } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
-/** How many candidates the statement ranks before the musical-key bonus is added (in the service). */
+/** How many candidates the statement ranks before the tempo and key bonuses are added (in the service). */
 export const CANDIDATES = 500;
 
 export type Scored = TrackRow & { score: number };
+/** A similar track: its score from shared genres, tags and co-likes, and whether its tempo is close. */
+export type Similar = Scored & { bpm_close: boolean };
 
 const json = (values: readonly string[]) => JSON.stringify(values);
 /** The lower-cased genres of the track aliased t: genres and the legacy genre. */
@@ -28,17 +30,17 @@ export class RecommendationsRepository {
     return this.scope.db;
   }
 
-  /** Tracks like `source`, by shared genres (3 each), tags (2 each), bpm within 8 (2) and co-likes (1 each, at most 5). */
-  async similar(source: TrackRow, genres: string[], tags: string[], viewerId: string | null): Promise<Scored[]> {
+  /** Tracks sharing something with `source`: genres (3 each), tags (2 each), co-likes (1 each, at most 5); and whether the bpm is within 8. */
+  async similar(source: TrackRow, genres: string[], tags: string[], viewerId: string | null): Promise<Similar[]> {
     const bpm = source.bpm;
+    const bpmClose = sql<boolean>`(${bpm}::int is not null and t.bpm is not null and abs(t.bpm - ${bpm}::int) <= 8)`;
     const score = sql<number>`(3 * ${overlap(GENRES_OF_T, genres)} + 2 * ${overlap(TAGS_OF_T, tags)}
-      + case when ${bpm}::int is not null and t.bpm is not null and abs(t.bpm - ${bpm}::int) <= 8 then 2 else 0 end
       + least(5, (select count(*) from playlist_tracks a join playlist_tracks b on b.playlist_id = a.playlist_id
                     join playlists p on p.id = a.playlist_id and p.is_default_favorites
                    where a.track_id = ${source.id}::uuid and b.track_id = t.id)))`;
-    const rows = await sql<Scored>`
-      select * from (select t.*, ${score} as score from tracks t where ${candidate(viewerId)} and t.id <> ${source.id}::uuid) s
-       where score > 0 or musical_key is not null
+    const rows = await sql<Similar>`
+      select * from (select t.*, ${score} as score, ${bpmClose} as bpm_close from tracks t where ${candidate(viewerId)} and t.id <> ${source.id}::uuid) s
+       where score > 0
        order by score desc, play_count desc, created_at desc, id limit ${CANDIDATES}`.execute(this.db);
     return rows.rows.map((row) => ({ ...row, score: Number(row.score) }));
   }

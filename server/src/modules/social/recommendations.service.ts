@@ -32,8 +32,8 @@ export class RecommendationsService {
     const source = await this.deps.social.visibleTrack(actor, trackId);
     const key = parseKey(source.musical_key);
     const scored = (await this.repo.similar(source, genresOf(source), tagsOf(source), actor.id))
-      .map((row) => ({ ...row, score: row.score + (compatibleKeys(key, parseKey(row.musical_key)) ? 2 : 0) }))
-      .filter((row) => row.score > 0)
+      // tempo and key refine a match (a shared genre, tag or co-like), they do not make one
+      .map((row) => ({ ...row, score: row.score + (row.bpm_close ? 2 : 0) + (compatibleKeys(key, parseKey(row.musical_key)) ? 2 : 0) }))
       .sort(byRank)
       .slice(0, limit);
     return { tracks: scored.map((row) => this.deps.social.dto(row, actor)) };
