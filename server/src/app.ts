@@ -1,8 +1,7 @@
-import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './platform/config/config.js';
 import type { DatabaseHandle } from './platform/db/database.js';
-import { createHttpApp } from './platform/http/http-app.js';
+import { createHttpApp, type HttpHandler } from './platform/http/http-app.js';
 import { createInFlight } from './platform/http/in-flight.js';
 import type { JobQueue } from './platform/jobs/job-queue.js';
 import type { RiffModule } from './platform/module.js';
@@ -11,7 +10,8 @@ import type { ObjectStorage } from './platform/storage/object-storage.js';
 import { createModules } from './modules/index.js';
 
 export interface Riff {
-  app: Express;
+  /** The request handler, for an HTTP server made by createHttpServer. */
+  app: HttpHandler;
   platform: Platform;
   database: DatabaseHandle;
   logger: Logger;
