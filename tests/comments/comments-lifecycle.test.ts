@@ -97,6 +97,7 @@ describe('account deletion', () => {
     expect((await repliesOf(stayerTop.id)).pagination.total).toBe(0);
     // nothing anywhere names the leaver any more
     expect(JSON.stringify(after)).not.toContain(leaver.id);
+    expectStatus(await suite.api.comments.replies({ params: { id: alone.id }, query: {} }), 404);
     expect(await storedFor(track.id)).toBe(3);
   });
 });
