@@ -150,6 +150,13 @@ describe('creating and reading comments', () => {
     expect((await listed(bob, track.id)).comments.map((item) => item.id)).toEqual([byBob.id]);
     expect((await listed(undefined, track.id)).comments.map((item) => item.id)).toEqual([byBob.id, byAlice.id]);
     expect((await repliesOf(undefined, byAlice.id)).replies.map((item) => item.id)).toEqual([bobReply.id]);
+    // pages of a filtered list (the second half is read from the other end)
+    const carol = await createUser(suite.server);
+    const more = [await comment(carol, track.id, { content: 'c1' }), await comment(carol, track.id, { content: 'c2' })];
+    const oldestForAlice = [byAlice.id, ...more.map((item) => item.id)];
+    const pages = [];
+    for (let page = 1; page <= 3; page++) pages.push(...(await listed(alice, track.id, { sort: 'oldest', page, limit: 1 })).comments.map((item) => item.id));
+    expect(pages).toEqual(oldestForAlice);
   });
 });
 
@@ -217,6 +224,15 @@ describe('orders and pages', () => {
     const page2 = await listed(undefined, track.id, { sort: 'oldest', page: 2, limit: 2 });
     expect(ids(page2.comments)).toEqual(ids(made.slice(2, 4)));
     expect(page2.pagination).toEqual({ page: 2, limit: 2, total: 5, total_pages: 3 });
+    // every page, the later ones too (read from the other end of the index), in each order
+    for (const sort of ['newest', 'oldest', 'timestamp'] as const) {
+      const whole = ids((await listed(undefined, track.id, { sort })).comments);
+      for (const limit of [1, 2, 3]) {
+        const pages: string[] = [];
+        for (let page = 1; page <= Math.ceil(5 / limit); page++) pages.push(...ids((await listed(undefined, track.id, { sort, page, limit })).comments));
+        expect(pages).toEqual(whole);
+      }
+    }
     const past = await listed(undefined, track.id, { page: 9, limit: 2 });
     expect(past).toEqual({ comments: [], pagination: { page: 9, limit: 2, total: 5, total_pages: 3 } });
     for (const query of ['sort=popular', 'limit=101', 'limit=0', 'page=0']) {

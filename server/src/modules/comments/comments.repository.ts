@@ -59,10 +59,11 @@ function withoutAuthors(hidden: readonly string[]) {
   return (eb: ExpressionBuilder<Database, 'comments'>) => eb.or([eb('comments.user_id', 'is', null), eb('comments.user_id', 'not in', hidden)]);
 }
 
-function ordered<Q extends CommentsQuery>(query: Q, sort: CommentSort): Q {
-  if (sort === 'newest') return query.orderBy('comments.created_at', 'desc').orderBy('comments.id', 'desc') as Q;
-  const byTime = sort === 'timestamp' ? (query.orderBy('comments.position_seconds') as Q) : query;
-  return byTime.orderBy('comments.created_at').orderBy('comments.id') as Q;
+function ordered<Q extends CommentsQuery>(query: Q, sort: CommentSort, reverse: boolean): Q {
+  const forward = (sort !== 'newest') !== reverse;
+  const direction = forward ? 'asc' : 'desc';
+  const byTime = sort === 'timestamp' ? (query.orderBy('comments.position_seconds', direction) as Q) : query;
+  return byTime.orderBy('comments.created_at', direction).orderBy('comments.id', direction) as Q;
 }
 
 /** Every query of comments. Pages read the partial indexes of migration 0008 and never count rows. */
@@ -170,25 +171,30 @@ export class CommentsRepository {
   }
 
   /**
-   * One page: the ids come from the index alone (also at a deep offset), then only those rows
-   * are read with their authors.
+   * One page of `total` rows: the ids come from the index alone, then only those rows are read
+   * with their authors. A page in the second half is read from the other end of the index, so
+   * the last page costs what the first does and the deepest is the middle one.
    */
-  private async page(ids: CommentsQuery, sort: CommentSort, window: PageWindow, hidden: readonly string[]): Promise<CommentRow[]> {
+  private async page(ids: CommentsQuery, sort: CommentSort, window: PageWindow, hidden: readonly string[], total: number): Promise<CommentRow[]> {
     const filtered = hidden.length > 0 ? ids.where(withoutAuthors(hidden)) : ids;
-    const slice = ordered(filtered.select('comments.id'), sort).limit(window.limit).offset(window.offset);
+    const reverse = window.offset > total - window.offset;
+    const limit = reverse ? Math.min(window.limit, total - window.offset) : window.limit;
+    const offset = reverse ? Math.max(0, total - window.offset - window.limit) : window.offset;
+    const slice = ordered(filtered.select('comments.id'), sort, reverse).limit(limit).offset(offset);
     let rows = this.withAuthor().where('c.id', 'in', slice);
     if (sort === 'timestamp') rows = rows.orderBy('c.position_seconds');
     const direction = sort === 'newest' ? 'desc' : 'asc';
     return rows.orderBy('c.created_at', direction).orderBy('c.id', direction).execute();
   }
 
-  async topLevelPage(trackId: string, sort: CommentSort, window: PageWindow, hidden: readonly string[]): Promise<CommentRow[]> {
+  /** `total`: as topLevelCount gave it for the same `hidden`. */
+  async topLevelPage(trackId: string, sort: CommentSort, window: PageWindow, hidden: readonly string[], total: number): Promise<CommentRow[]> {
     const ids = this.db.selectFrom('comments').where('comments.track_id', '=', trackId).where('comments.parent_id', 'is', null);
-    return this.page(ids, sort, window, hidden);
+    return this.page(ids, sort, window, hidden, total);
   }
 
-  async repliesPage(parentId: string, window: PageWindow, hidden: readonly string[]): Promise<CommentRow[]> {
-    return this.page(this.db.selectFrom('comments').where('comments.parent_id', '=', parentId), 'oldest', window, hidden);
+  async repliesPage(parentId: string, window: PageWindow, hidden: readonly string[], total: number): Promise<CommentRow[]> {
+    return this.page(this.db.selectFrom('comments').where('comments.parent_id', '=', parentId), 'oldest', window, hidden, total);
   }
 
   /** The user's own comments that a reader can still see (not deleted, on a live track), for the export. */

@@ -56,7 +56,7 @@ export class CommentsService {
     const hidden = await this.hiddenFor(actor);
     const window = pageWindow(query.page, query.limit);
     const total = await this.comments.topLevelCount(track.id, hidden);
-    const rows = window.offset < total ? await this.comments.topLevelPage(track.id, query.sort, window, hidden) : [];
+    const rows = window.offset < total ? await this.comments.topLevelPage(track.id, query.sort, window, hidden, total) : [];
     return { comments: rows.map(toCommentDto), pagination: paginate(window, total) };
   }
 
@@ -67,7 +67,7 @@ export class CommentsService {
     if (comment.parent_id !== null) return { replies: [], pagination: paginate(window, 0) };
     const hidden = await this.hiddenFor(actor);
     const total = hidden.length > 0 ? await this.comments.replyCount(comment.id, hidden) : comment.reply_count;
-    const rows = window.offset < total ? await this.comments.repliesPage(comment.id, window, hidden) : [];
+    const rows = window.offset < total ? await this.comments.repliesPage(comment.id, window, hidden, total) : [];
     return { replies: rows.map(toCommentDto), pagination: paginate(window, total) };
   }
 
