@@ -54,3 +54,25 @@ describe('comment rate limit', () => {
     expect(expectStatus(await suite.api.comments.list({ params: { id: track.id }, query: {} }), 200).body.data.pagination.total).toBe(10);
   });
 });
+
+describe('concurrent changes to one thread', () => {
+  it('simultaneous replies are all counted; deleting the comment and all its replies at once leaves nothing behind', async () => {
+    const owner = await createUser(suite.server);
+    const repliers = await Promise.all(Array.from({ length: 6 }, () => createUser(suite.server)));
+    const track = await createTrack(suite.server, owner);
+    const top = expectStatus(await owner.api.comments.create({ params: { id: track.id }, body: { content: 'thread' } }), 201).body.data.comment;
+    const made = await Promise.all(
+      repliers.flatMap((user) => [1, 2].map((n) => user.api.comments.create({ params: { id: track.id }, body: { content: `reply ${n}`, parent_id: top.id } }))),
+    );
+    const replies = made.map((reply) => expectStatus(reply, 201).body.data.comment);
+    const listed = async () => expectStatus(await suite.api.comments.list({ params: { id: track.id }, query: {} }), 200).body.data;
+    expect((await listed()).comments[0]?.reply_count).toBe(12);
+    const removals = await Promise.all([
+      owner.api.comments.remove({ params: { id: track.id, comment_id: top.id } }),
+      ...replies.map((reply) => owner.api.comments.remove({ params: { id: track.id, comment_id: reply.id } })),
+    ]);
+    expect(removals.map((reply) => reply.status)).toEqual(Array(13).fill(200));
+    expect(await listed()).toEqual({ comments: [], pagination: { page: 1, limit: 20, total: 0, total_pages: 0 } });
+    expectStatus(await suite.api.comments.replies({ params: { id: top.id }, query: {} }), 404);
+  });
+});

@@ -78,6 +78,11 @@ export class CommentsRepository {
     return this.db.selectFrom('tracks').select(['id', 'creator_id', 'is_public', 'duration', 'deleted_at']).where('id', '=', id).executeTakeFirst();
   }
 
+  /** Holds the track (it cannot be deleted meanwhile) while a comment is added: none lands after its comments were removed. */
+  async shareTrack(id: string): Promise<Pick<CommentedTrack, 'deleted_at'> | undefined> {
+    return this.db.selectFrom('tracks').select('deleted_at').where('id', '=', id).forShare().executeTakeFirst();
+  }
+
   async isBlockedBy(blockerId: string, blockedId: string): Promise<boolean> {
     const row = await this.db.selectFrom('blocks').select('blocker_id').where('blocker_id', '=', blockerId).where('blocked_id', '=', blockedId).executeTakeFirst();
     return row !== undefined;

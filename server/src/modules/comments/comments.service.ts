@@ -92,6 +92,7 @@ export class CommentsService {
     if (await this.comments.isBlockedBy(track.creator_id, actor.id)) throw forbidden('The track’s owner has blocked you from commenting');
     if (body.timestamp > track.duration) throw invalid('timestamp', `must be at most the track’s duration (${track.duration} s)`, body.timestamp);
     return this.deps.scope.transaction(async () => {
+      if ((await this.comments.shareTrack(track.id))?.deleted_at !== null) throw notFound('Track');
       const parentId = body.parent_id === undefined ? null : await this.topLevelParent(track.id, body.parent_id);
       const id = await this.comments.insert({
         track_id: track.id,
