@@ -102,6 +102,18 @@ describe('account deletion', () => {
   });
 });
 
+describe('a deactivated account', () => {
+  it('keeps its comments’ words but no longer shows who wrote them', async () => {
+    const owner = await createUser(suite.server);
+    const quiet = await createUser(suite.server);
+    const track = await createTrack(suite.server, owner);
+    const made = await comment(quiet, track.id, { content: 'still here' });
+    expectStatus(await quiet.api.users.remove({ params: { id: quiet.id } }), 200);
+    const shown = (await topLevel(track.id)).comments;
+    expect(shown).toEqual([{ ...made, user: null }]);
+  });
+});
+
 describe('track deletion', () => {
   it('a deleted track’s comments are 404 at once and removed by its track.deleted handler', async () => {
     const owner = await createUser(suite.server);

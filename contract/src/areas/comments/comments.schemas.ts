@@ -37,7 +37,9 @@ export const CommentSchema = named(
   z.object({
     id: UuidSchema,
     track_id: UuidSchema,
-    user: CommentAuthorSchema.nullable().describe('The author; null once the comment is deleted (its author is not shown either)'),
+    user: CommentAuthorSchema.nullable().describe(
+      'The author; null once the comment is deleted (its author is not shown either), and while the author’s account is deactivated (the words stay)',
+    ),
     parent_id: UuidSchema.nullable().describe('The top-level comment this one replies to; null for a top-level comment'),
     content: z.string().nullable().describe('Plain text; null once the comment is deleted'),
     timestamp: z.number().min(0).describe('Position in the track, in seconds; 0 means no specific time'),
