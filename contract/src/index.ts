@@ -22,4 +22,6 @@ export * from './areas/tracks/media.contract.js';
 export * from './areas/tracks/track-file.contract.js';
 export * from './areas/media/media.schemas.js';
 export * from './areas/media/media.contract.js';
+export * from './areas/comments/comments.schemas.js';
+export * from './areas/comments/comments.contract.js';
 export * from './riff.contract.js';

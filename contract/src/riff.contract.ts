@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { ErrorEnvelopeSchema } from './common/envelope.schemas.js';
 import { auditContract } from './areas/audit/audit.contract.js';
+import { commentsContract } from './areas/comments/comments.contract.js';
 import { authContract } from './areas/auth/auth.contract.js';
 import { systemContract } from './areas/system/system.contract.js';
 import { mediaPipelineContract } from './areas/media/media.contract.js';
@@ -33,6 +34,7 @@ export const contract = c.router({
   audit: c.router(auditContract, apiOptions),
   tracks: c.router(tracksContract, apiOptions),
   media: c.router(mediaPipelineContract, apiOptions),
+  comments: c.router(commentsContract, apiOptions),
 });
 
 export type RiffContract = typeof contract;
@@ -45,4 +47,5 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   audit: 'Your audit log: every security-relevant and mutating action, read-only',
   tracks: 'Uploads (one request or resumable chunks), metadata, lyrics, quota, streaming and download',
   media: 'The media pipeline: HLS streams, waveform peaks, cover art, audio versions, the external transcoder’s callback',
+  comments: 'Timestamped comments on tracks, with one level of replies',
 };

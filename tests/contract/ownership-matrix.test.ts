@@ -13,7 +13,7 @@ import { request, type HttpReply } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { contractOperations, pathParamNames, type Operation } from './operations.js';
 
-type Owned = 'publicTrack' | 'privateTrack' | 'session' | 'user';
+type Owned = 'publicTrack' | 'privateTrack' | 'session' | 'user' | 'comment' | 'privateComment';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -76,6 +76,18 @@ const matrix: Record<string, Case[]> = {
     { object: 'publicTrack', status: 403 },
     { object: 'privateTrack', status: 404 },
   ],
+  // comments are seen where their track is; edit is the author's, delete the author's, the track owner's or an admin's
+  'comments.list': [{ object: 'privateTrack', status: 404 }],
+  'comments.create': [{ object: 'privateTrack', status: 404, body: { content: 'let me in' } }],
+  'comments.replies': [{ object: 'privateComment', status: 404 }],
+  'comments.update': [
+    { object: 'comment', status: 403, body: { content: 'Taken over' } },
+    { object: 'privateComment', status: 404, body: { content: 'Taken over' } },
+  ],
+  'comments.remove': [
+    { object: 'comment', status: 403 },
+    { object: 'privateComment', status: 404 },
+  ],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -95,6 +107,9 @@ const notOwnerOnly: Record<string, Owned> = {
 
 /** Path parameters that are not the owned object's id: a valid value each. */
 const otherParams: Record<string, string> = { variant: '160k', file: 'init.mp4' };
+
+/** A comment named under its track (`/tracks/{id}/comments/{comment_id}`): the track the id stands for. */
+const trackOf: Partial<Record<Owned, Owned>> = { comment: 'publicTrack', privateComment: 'privateTrack' };
 
 const pathOperations = contractOperations().filter((operation) => pathParamNames(operation.route).length > 0);
 
@@ -120,6 +135,14 @@ beforeAll(async () => {
   expect(initiated.status).toBe(200);
   sessionFields.upload_id = ids.session = initiated.body.data.upload_id;
   ids.user = owner.id;
+  // the owner's comment on each of their tracks, each with a reply
+  for (const [object, track] of [['comment', ids.publicTrack], ['privateComment', ids.privateTrack]] as const) {
+    const made = await request(server.baseUrl, 'POST', `/api/v1/tracks/${track}/comments`, { token: owner.accessToken, body: { content: 'the owner’s comment' } });
+    expect(made.status).toBe(201);
+    ids[object] = made.body.data.comment.id;
+    const reply = await request(server.baseUrl, 'POST', `/api/v1/tracks/${track}/comments`, { token: owner.accessToken, body: { content: 'a reply', parent_id: ids[object] } });
+    expect(reply.status).toBe(201);
+  }
 });
 
 afterAll(async () => {
@@ -147,12 +170,19 @@ async function ownerView() {
     quota: stable(await as('/tracks/quota/me')),
     profile: { status: profile.status, profileData },
     completion: stable(await as(`/users/${owner.id}/completion`)),
+    comments: stable(await as(`/tracks/${ids.publicTrack}/comments`)),
+    privateComments: stable(await as(`/tracks/${ids.privateTrack}/comments`)),
+    replies: stable(await as(`/comments/${ids.comment}/replies`)),
   };
 }
 
 function pathFor(operation: Operation, object: Owned): string {
   let path = operation.route.path;
-  for (const name of pathParamNames(operation.route)) path = path.replace(`:${name}`, otherParams[name] ?? ids[object]);
+  const names = pathParamNames(operation.route);
+  for (const name of names) {
+    const track = name === 'id' && names.includes('comment_id') ? trackOf[object] : undefined;
+    path = path.replace(`:${name}`, otherParams[name] ?? ids[track ?? object]);
+  }
   return path;
 }
 
@@ -173,6 +203,9 @@ describe('owned objects refuse another signed-in user', () => {
     expect(before.quota.data.quota.track_count).toBe(2);
     expect(before.profile.profileData).toMatchObject({ id: owner.id });
     expect(before.completion.status).toBe(200);
+    expect(before.comments.data.comments).toHaveLength(1);
+    expect(before.privateComments.data.comments).toHaveLength(1);
+    expect(before.replies.data.replies).toHaveLength(1);
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {
@@ -211,6 +244,8 @@ describe('owned objects refuse another signed-in user', () => {
       ['users.get', `/api/v1/users/${owner.id}`],
       ['tracks.quota', `/api/v1/tracks/quota/${other.id}`],
       ['users.completion', `/api/v1/users/${other.id}/completion`],
+      ['comments.list', `/api/v1/tracks/${ids.publicTrack}/comments`],
+      ['comments.replies', `/api/v1/comments/${ids.comment}/replies`],
     ];
     const refused: string[] = [];
     for (const [id, path] of reads) {

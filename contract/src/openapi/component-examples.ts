@@ -34,6 +34,35 @@ const trackVersion = {
   is_current: true,
 } as const;
 
+const COMMENT_ID = 'a7b6c5d4-e3f2-4a1b-9c8d-7e6f5a4b3c2d';
+const REPLY_ID = 'b8c7d6e5-f4a3-4b2c-8d9e-0f1a2b3c4d5e';
+
+const comment = {
+  id: COMMENT_ID,
+  track_id: TRACK_ID,
+  user: { id: OTHER_USER_ID, username: 'theo.marsh', slug: 'theo-marsh', avatar: null },
+  parent_id: null,
+  content: 'That filter sweep at 1:32 is perfect.',
+  timestamp: 92,
+  reply_count: 1,
+  is_edited: false,
+  is_deleted: false,
+  created_at: CREATED,
+  updated_at: CREATED,
+};
+
+const reply = {
+  ...comment,
+  id: REPLY_ID,
+  user: { id: USER_ID, username: 'mira.lane', slug: 'mira-lane', avatar: null },
+  parent_id: COMMENT_ID,
+  content: 'Thanks! A Juno-106 through a tape echo.',
+  timestamp: 0,
+  reply_count: 0,
+  is_edited: true,
+  updated_at: UPDATED,
+};
+
 const userResponse = { id: USER_ID, username: 'mira.lane', email: 'mira@example.org' };
 
 const user: User = {
@@ -253,6 +282,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     tracks: [track],
     lyrics: [lyrics],
     audit_logs: [auditEntry],
+    comments: [comment],
   },
 
   // audit
@@ -312,4 +342,13 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   Lyrics: lyrics,
   LyricsReply: { lyrics },
   UpdateLyricsRequest: { content: lyrics.content },
+
+  // comments
+  Comment: comment,
+  CommentAuthor: comment.user,
+  CommentReply: { comment },
+  CommentPage: { comments: [comment], pagination: onePage(1) },
+  CommentReplyPage: { replies: [reply], pagination: onePage(1) },
+  CreateCommentRequest: { content: 'That filter sweep at 1:32 is perfect.', timestamp: 92 },
+  UpdateCommentRequest: { content: 'That filter sweep at 1:32 is perfect. Still on repeat.' },
 };

@@ -3,6 +3,7 @@ import type { RiffModule } from '../platform/module.js';
 import { createAccountPagesModule } from './account-pages/account-pages.module.js';
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
+import { createCommentsModule } from './comments/comments.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
@@ -19,5 +20,5 @@ export function createModules(platform: Platform): RiffModule[] {
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
   // media before tracks: an erased account's derived files go before the tracks that name them
-  return [createSystemModule(platform), auth, users, audit, media, tracks, createAccountPagesModule(platform)];
+  return [createSystemModule(platform), auth, users, audit, media, tracks, createCommentsModule(platform), createAccountPagesModule(platform)];
 }

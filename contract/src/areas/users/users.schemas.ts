@@ -3,6 +3,7 @@ import { DateSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } fro
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
+import { CommentSchema } from '../comments/comments.schemas.js';
 import { LyricsSchema, TrackSchema } from '../tracks/tracks.schemas.js';
 
 export const USER_ROLES = ['user', 'creator', 'moderator', 'admin'] as const;
@@ -203,6 +204,7 @@ export const UserExportSchema = named(
     tracks: z.array(TrackSchema),
     lyrics: z.array(LyricsSchema).describe('Lyrics of your tracks'),
     audit_logs: z.array(AuditEntrySchema),
+    comments: z.array(CommentSchema).describe('Your comments and replies on tracks that still exist, deleted ones left out'),
   }),
 );
 

@@ -17,6 +17,8 @@ export const LIMIT_POLICIES = {
   'verification-mail': { points: 1, durationSeconds: MINUTE },
   /** One password-reset mail a minute per address. */
   'reset-mail': { points: 1, durationSeconds: MINUTE },
+  /** Comments (and replies) created per user: 10 a minute (ADDENDUM); refused ones are given back. */
+  'comments-created': { points: 10, durationSeconds: MINUTE },
 } as const satisfies Record<string, LimiterOptions>;
 
 export type LimitPolicy = keyof typeof LIMIT_POLICIES;
