@@ -5,6 +5,7 @@ import * as tracks from './0003-tracks.js';
 import * as events from './0004-events.js';
 import * as eventSubjects from './0005-event-subjects.js';
 import * as media from './0006-media.js';
+import * as queue from './0009-queue.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-events': events,
   '0005-event-subjects': eventSubjects,
   '0006-media': media,
+  '0009-queue': queue,
 };

@@ -22,4 +22,6 @@ export * from './areas/tracks/media.contract.js';
 export * from './areas/tracks/track-file.contract.js';
 export * from './areas/media/media.schemas.js';
 export * from './areas/media/media.contract.js';
+export * from './areas/queue/queue.schemas.js';
+export * from './areas/queue/queue.contract.js';
 export * from './riff.contract.js';

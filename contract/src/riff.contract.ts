@@ -4,6 +4,7 @@ import { auditContract } from './areas/audit/audit.contract.js';
 import { authContract } from './areas/auth/auth.contract.js';
 import { systemContract } from './areas/system/system.contract.js';
 import { mediaPipelineContract } from './areas/media/media.contract.js';
+import { queueContract } from './areas/queue/queue.contract.js';
 import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
 
@@ -33,6 +34,7 @@ export const contract = c.router({
   audit: c.router(auditContract, apiOptions),
   tracks: c.router(tracksContract, apiOptions),
   media: c.router(mediaPipelineContract, apiOptions),
+  queue: c.router(queueContract, apiOptions),
 });
 
 export type RiffContract = typeof contract;
@@ -45,4 +47,9 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   audit: 'Your audit log: every security-relevant and mutating action, read-only',
   tracks: 'Uploads (one request or resumable chunks), metadata, lyrics, quota, streaming and download',
   media: 'The media pipeline: HLS streams, waveform peaks, cover art, audio versions, the external transcoder’s callback',
+  queue:
+    'Your play queue, synced between devices (versioned, If-Match), and shared listening sessions reached by a share token. ' +
+    'Live updates of a session (items, playback, chat, end) come over the WebSocket GET /api/v1/ws?token=<chat or stream token> ' +
+    '(not an HTTP operation, so not listed here): send {"type":"subscribe","session_token"}, receive {"type","session_token","data"}; ' +
+    'the message formats are in docs/live-sessions.md.',
 };

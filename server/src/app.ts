@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './platform/config/config.js';
@@ -5,7 +9,7 @@ import type { DatabaseHandle } from './platform/db/database.js';
 import { createHttpApp } from './platform/http/http-app.js';
 import { createInFlight } from './platform/http/in-flight.js';
 import type { JobQueue } from './platform/jobs/job-queue.js';
-import type { RiffModule } from './platform/module.js';
+import type { RiffModule, SocketEndpoint } from './platform/module.js';
 import { openPlatform, type Platform, type PlatformOverrides } from './platform/platform.js';
 import type { ObjectStorage } from './platform/storage/object-storage.js';
 import { createModules } from './modules/index.js';
@@ -18,6 +22,10 @@ export interface Riff {
   storage: ObjectStorage;
   /** The job queue: `jobs.run(name)` runs a job here and now, `jobs.runDue()` whatever is due. */
   jobs: JobQueue;
+  /** Hands an HTTP upgrade request to the module's WebSocket endpoint for its path (any other path is answered as plain HTTP). */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes every WebSocket: call it when shutdown starts, before the HTTP server waits for its connections. */
+  closeSockets(): Promise<void>;
   /** Releases everything the app holds: work in flight, running jobs, rate-limit connections, the database. */
   close(): Promise<void>;
 }
@@ -42,6 +50,49 @@ function onlyOne<K extends keyof RiffModule>(modules: RiffModule[], key: K): Non
   return providers[0]![key]!;
 }
 
+/** An upgrade nobody takes: an enveloped error on the raw socket, then it is closed. */
+export function refuseUpgrade(socket: Duplex, status: 404 | 503, message: string): void {
+  const requestId = randomUUID();
+  const code = status === 404 ? 'NOT_FOUND' : 'UNAVAILABLE';
+  const body = JSON.stringify({ success: false, error: { code, message, request_id: requestId } });
+  socket.on('error', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Service Unavailable'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n${status === 503 ? 'Retry-After: 1\r\n' : ''}Connection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Node hands every request with an Upgrade header to the upgrade listener once there is one: those
+ * for other paths (e.g. `Upgrade: h2c` from curl) are answered by the app as plain HTTP/1.1, then closed.
+ */
+function answerAsHttp(app: Express, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  if (head.length > 0) socket.unshift(head);
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as Socket);
+  res.once('finish', () => socket.end());
+  socket.on('error', () => socket.destroy());
+  app(req, res);
+}
+
+function socketRouter(app: Express, endpoints: SocketEndpoint[]): Pick<Riff, 'upgrade' | 'closeSockets'> {
+  let closed: Promise<void> | undefined;
+  return {
+    upgrade(req, socket, head) {
+      const path = (req.url ?? '/').split('?')[0];
+      const endpoint = endpoints.find((candidate) => candidate.path === path);
+      if (!endpoint) return answerAsHttp(app, req, socket, head);
+      if (closed) return refuseUpgrade(socket, 503, 'The service is shutting down');
+      endpoint.upgrade(req, socket, head);
+    },
+    closeSockets() {
+      closed ??= Promise.all(endpoints.map((endpoint) => endpoint.close())).then(() => undefined);
+      return closed;
+    },
+  };
+}
+
 /** Builds the whole service from configuration: the platform, then every module on it, then HTTP. */
 export async function createRiff(config: Config, overrides: RiffOverrides = {}): Promise<Riff> {
   const { platform, close } = await openPlatform(config, overrides);
@@ -64,7 +115,9 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     routers: modules.flatMap((module) => module.routers ?? []),
     inFlight,
   });
+  const sockets = socketRouter(app, modules.flatMap((module) => module.sockets ?? []));
   return {
+    ...sockets,
     app,
     platform,
     database: platform.database,
@@ -72,6 +125,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     storage: platform.storage,
     jobs: platform.jobs,
     async close() {
+      await sockets.closeSockets();
       // handlers whose clients went away may still be writing: they finish before the database closes
       await inFlight.idle(config.shutdownTimeoutMs);
       for (const module of modules) await module.drain?.();

@@ -4,6 +4,7 @@ import { createAccountPagesModule } from './account-pages/account-pages.module.j
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { createMediaModule } from './media/media.module.js';
+import { createQueueModule } from './queue/queue.module.js';
 import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
 import { createUsersModule } from './users/users.module.js';
@@ -18,6 +19,7 @@ export function createModules(platform: Platform): RiffModule[] {
   const tracks = createTracksModule(platform, { media: media.media });
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
+  const queue = createQueueModule(platform, { tracks: tracks.reader, activeUser: (id) => users.activeUser!(id) });
   // media before tracks: an erased account's derived files go before the tracks that name them
-  return [createSystemModule(platform), auth, users, audit, media, tracks, createAccountPagesModule(platform)];
+  return [createSystemModule(platform), auth, users, audit, media, tracks, queue, createAccountPagesModule(platform)];
 }

@@ -3,6 +3,7 @@ import { DateSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } fro
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
+import { ExportedChatMessageSchema, ExportedQueueSessionSchema, QueueSchema } from '../queue/queue.schemas.js';
 import { LyricsSchema, TrackSchema } from '../tracks/tracks.schemas.js';
 
 export const USER_ROLES = ['user', 'creator', 'moderator', 'admin'] as const;
@@ -203,6 +204,9 @@ export const UserExportSchema = named(
     tracks: z.array(TrackSchema),
     lyrics: z.array(LyricsSchema).describe('Lyrics of your tracks'),
     audit_logs: z.array(AuditEntrySchema),
+    queue: QueueSchema.describe('Your play queue'),
+    queue_sessions: z.array(ExportedQueueSessionSchema).describe('The shared sessions you host that are still live'),
+    queue_chat_messages: z.array(ExportedChatMessageSchema).describe('What you wrote in live sessions’ chats'),
   }),
 );
 

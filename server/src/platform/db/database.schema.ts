@@ -3,6 +3,7 @@ import type { AccountsTables, UsersTable } from './tables/accounts.tables.js';
 import type { AuditTables } from './tables/audit.tables.js';
 import type { MediaTables } from './tables/media.tables.js';
 import type { PlatformTables } from './tables/platform.tables.js';
+import type { QueueTables } from './tables/queue.tables.js';
 import type { SocialTables } from './tables/social.tables.js';
 import type { TracksTable, TracksTables } from './tables/tracks.tables.js';
 
@@ -12,12 +13,13 @@ export type * from './tables/accounts.tables.js';
 export type * from './tables/audit.tables.js';
 export type * from './tables/media.tables.js';
 export type * from './tables/platform.tables.js';
+export type * from './tables/queue.tables.js';
 export type * from './tables/social.tables.js';
 export type * from './tables/tracks.tables.js';
 export type { TrackFormat, TrackStatus } from '@riff/contract';
 
 /** The whole database as Kysely sees it: every area's tables. */
-export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables;
+export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & QueueTables;
 
 export type TrackRow = Selectable<TracksTable>;
 
