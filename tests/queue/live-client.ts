@@ -3,7 +3,6 @@ import type { TestServer } from '../support/test-server.js';
 import type { TestUser } from '../support/factories.js';
 import { expectStatus } from '../support/typed-api.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type LiveMessage = { type: string; session_token?: string; data: any };
 
 /** A real WebSocket client on the live channel: messages are queued, and waited for with a deadline. */

@@ -25,6 +25,8 @@ describe('the play queue', () => {
     const { queue, etag } = await queueOf(user);
     expect(queue).toEqual({ items: [], current_index: 0, position_seconds: 0, shuffle: false, repeat: 'off', version: 0, updated_at: null });
     expect(etag).toBe('"0"');
+    const unchanged = await suite.http.get('/queue', { token: user.token, headers: { 'If-None-Match': etag! } });
+    expect([unchanged.status, unchanged.text, unchanged.headers.get('etag')]).toEqual([304, '', '"0"']);
   });
 
   it('adds at the end or next, replaces, removes and clears, keeping positions 0…n-1 and bumping the version', async () => {
@@ -36,7 +38,9 @@ describe('the play queue', () => {
     expectStatus(await user.api.queue.addItem({ body: { track_id: b!.id } }), 201);
     const next = expectStatus(await user.api.queue.addItem({ body: { track_id: c!.id, play_next: true } }), 201);
     expect(next.body.data.item.position).toBe(1);
-    let { queue, etag } = await queueOf(user);
+    const listed = await queueOf(user);
+    let queue = listed.queue;
+    const etag = listed.etag;
     expect(queue.items.map((item) => item.track_id)).toEqual([a!.id, c!.id, b!.id]);
     expect(positions(queue.items)).toEqual([0, 1, 2]);
     expect([queue.version, etag]).toEqual([3, '"3"']);
@@ -46,15 +50,15 @@ describe('the play queue', () => {
     expect(put.body.data.queue.items).toHaveLength(3);
 
     // removing an item before the current one keeps the same item current
-    const removed = expectStatus(await user.api.queue.removeItem({ params: { id: queue.items[0]!.id }, body: undefined }), 200);
+    const removed = expectStatus(await user.api.queue.removeItem({ params: { id: queue.items[0]!.id } }), 200);
     expect(removed.body.data.message).toBeTruthy();
     ({ queue } = await queueOf(user));
     expect(queue.items.map((item) => item.track_id)).toEqual([c!.id, b!.id]);
     expect(positions(queue.items)).toEqual([0, 1]);
     expect(queue.current_index).toBe(1);
 
-    expectStatus(await user.api.queue.removeItem({ params: { id: queue.items[0]!.id }, body: undefined }), 200);
-    const again = await user.api.queue.removeItem({ params: { id: queue.items[0]!.id }, body: undefined });
+    expectStatus(await user.api.queue.removeItem({ params: { id: queue.items[0]!.id } }), 200);
+    const again = await user.api.queue.removeItem({ params: { id: queue.items[0]!.id } });
     expect([again.status, (again.body as { error: { code: string } }).error.code]).toEqual([404, 'NOT_FOUND']);
 
     const replaced = expectStatus(await user.api.queue.update({ body: { track_ids: [b!.id, a!.id, b!.id] } }), 200);
@@ -62,7 +66,7 @@ describe('the play queue', () => {
     expect(positions(replaced.body.data.queue.items)).toEqual([0, 1, 2]);
     expect(replaced.body.data.queue).toMatchObject({ shuffle: true, repeat: 'all' });
 
-    const cleared = expectStatus(await user.api.queue.clear({ body: undefined }), 200);
+    const cleared = expectStatus(await user.api.queue.clear(), 200);
     expect(cleared.body.data.message).toBeTruthy();
     ({ queue } = await queueOf(user));
     expect(queue).toMatchObject({ items: [], current_index: 0, position_seconds: 0 });
@@ -78,8 +82,8 @@ describe('the play queue', () => {
     const stale = [
       await user.api.queue.addItem({ body: { track_id: track.id }, headers: { 'if-match': '1' } }),
       await user.api.queue.update({ body: { track_ids: [] }, headers: { 'if-match': '"1"' } }),
-      await user.api.queue.removeItem({ params: { id: before.items[0]!.id }, body: undefined, headers: { 'if-match': 'W/"0"' } }),
-      await user.api.queue.clear({ body: undefined, headers: { 'if-match': '1' } }),
+      await user.api.queue.removeItem({ params: { id: before.items[0]!.id }, headers: { 'if-match': 'W/"0"' } }),
+      await user.api.queue.clear({ headers: { 'if-match': '1' } }),
     ];
     for (const reply of stale) expect([reply.status, (reply.body as { error: { code: string } }).error.code]).toEqual([412, 'PRECONDITION_FAILED']);
     expect(await stateOf(user)).toEqual(before);

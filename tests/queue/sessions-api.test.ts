@@ -120,7 +120,7 @@ describe('the live channel (WebSocket /api/v1/ws)', () => {
     const guest = await createUser(suite.server);
     const token = session.token;
     const hostSocket = await live(host);
-    const streamToken = expectStatus(await guest.api.auth.streamToken({ body: undefined }), 200).body.token;
+    const streamToken = expectStatus(await guest.api.auth.streamToken(), 200).body.token;
     const guestSocket = await connectLive(liveUrl(suite.server, streamToken));
     try {
       hostSocket.send({ type: 'subscribe', session_token: token });

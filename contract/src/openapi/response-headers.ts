@@ -84,7 +84,7 @@ const OPERATION_HEADERS: Record<string, Record<string, ResponseHeaderName[]>> = 
   'media.hlsVariant': { '404': ['Retry-After'] },
   'media.hlsSegment': { '302': ['Location'], '404': ['Retry-After'] },
   // the queue's version, for If-Match on the next write
-  'queue.get': { '200': ['ETag'] },
+  'queue.get': { '200': ['ETag'], '304': ['ETag'] },
   'queue.update': { '200': ['ETag'] },
   'queue.addItem': { '201': ['ETag'] },
   'queue.removeItem': { '200': ['ETag'] },

@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
 import { IdParamsSchema, MessageSchema } from '../../common/common.schemas.js';
 import { envelope, errors } from '../../common/envelope.schemas.js';
 import { publicRoute, userRoute } from '../../common/route-meta.js';
@@ -30,9 +31,12 @@ const playQueue = {
     method: 'GET',
     path: '/queue',
     summary: 'Your play queue',
-    description: 'Served with ETag (the version, quoted). A queue never written is empty, version 0.',
+    description:
+      'Served with ETag (the version, quoted) and Cache-Control: private, no-cache; If-None-Match with the current ETag ' +
+      'answers 304 without a body. A queue never written is empty, version 0.',
     metadata: userRoute,
-    responses: { 200: QueueEnvelope, ...errors(401, 403) },
+    headers: z.object({ 'if-none-match': z.string().max(1024).optional().describe('The ETag you hold: 304 while it is current') }),
+    responses: { 200: QueueEnvelope, 304: c.noBody(), ...errors(400, 401, 403) },
   },
   update: {
     method: 'PUT',

@@ -11,11 +11,23 @@ const s = initServer();
 /** The queue's ETag: its version, quoted. */
 const tag = (res: Response, version: number) => res.setHeader('ETag', `"${version}"`);
 
+/** If-None-Match: a list of ETags (weak ones compare too), or `*`. */
+function matchesVersion(ifNoneMatch: string | undefined, version: number): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const value = candidate.trim();
+    return value === '*' || value.replace(/^W\//, '') === `"${version}"`;
+  });
+}
+
 export function queueRoutes(queue: QueueService, sessions: SessionsService) {
   return s.router(contract.queue, {
-    get: async ({ req, res }) => {
+    get: async ({ headers, req, res }) => {
       const reply = await queue.get(signedInActor(req));
       tag(res, reply.queue.version);
+      // another device may change it at any time: a cache asks again each time (If-None-Match: 304)
+      res.setHeader('Cache-Control', 'private, no-cache');
+      if (matchesVersion(headers['if-none-match'], reply.queue.version)) return { status: 304, body: undefined };
       return { status: 200, body: ok(reply) };
     },
     update: async ({ headers, body, req, res }) => {
