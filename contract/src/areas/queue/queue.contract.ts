@@ -106,11 +106,11 @@ const sessions = {
     path: '/queue/session/:token',
     summary: 'A shared session, by its token',
     description:
-      'No authentication: the token is the credential. An unknown, ended or expired token is 404. Tracks the caller may ' +
+      'No authentication: the token is the credential. An unknown, ended or expired token is 404 (400 only for a path that is not text, e.g. with NUL). Tracks the caller may ' +
       'not see show as track null.',
     metadata: publicRoute,
     pathParams: SessionTokenParamsSchema,
-    responses: { 200: QueueSessionEnvelope, ...errors(404) },
+    responses: { 200: QueueSessionEnvelope, ...errors(400, 404) },
   },
   updateSession: {
     method: 'PUT',
@@ -130,7 +130,7 @@ const sessions = {
     metadata: userRoute,
     pathParams: SessionTokenParamsSchema,
     body: c.noBody(),
-    responses: { 200: envelope(MessageSchema), ...errors(401, 403, 404) },
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 403, 404) },
   },
   addSessionItem: {
     method: 'POST',
