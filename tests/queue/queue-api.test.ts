@@ -147,6 +147,16 @@ describe('the play queue', () => {
     expect(new Set(replies.map((reply) => reply.headers.get('etag'))).size).toBe(adds);
   });
 
+  it('of two devices writing on the same version at once, one wins and the other gets 412', async () => {
+    const user = await createUser(suite.server);
+    const track = await createTrack(suite.server, user);
+    const { etag } = await queueOf(user);
+    const replies = await Promise.all([1, 2].map(() => user.api.queue.addItem({ body: { track_id: track.id }, headers: { 'if-match': etag! } })));
+    expect(replies.map((reply) => reply.status).sort()).toEqual([201, 412]);
+    const { queue } = await queueOf(user);
+    expect([queue.items.length, queue.version]).toEqual([1, 1]);
+  });
+
   it('the queue is part of the data export', async () => {
     const user = await createUser(suite.server);
     const track = await createTrack(suite.server, user);
