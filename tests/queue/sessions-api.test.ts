@@ -1,4 +1,6 @@
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { runJob } from '../support/jobs.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
@@ -86,17 +88,41 @@ describe('shared sessions over HTTP', () => {
     expect(codeOf(await host.api.queue.endSession({ params: { token } }))).toEqual([404, 'NOT_FOUND']);
   });
 
-  it('expires 24 h after its last change', async () => {
+  it('writes each change to the host’s audit log', async () => {
     const { host, tracks, session } = await hostWithQueue();
-    clock.offsetMs = 23 * 3600 * 1000;
+    expectStatus(await host.api.queue.addSessionItem({ params: { token: session.token }, body: { track_id: tracks[0]!.id } }), 201);
+    expectStatus(await host.api.queue.endSession({ params: { token: session.token } }), 200);
+    const logs = expectStatus(await host.api.audit.logs({ query: { limit: 50 } }), 200).body.data.logs;
+    const actions = logs.map((entry) => entry.action);
+    for (const action of ['queue.updated', 'queue_session.created', 'queue_session.item_added', 'queue_session.ended']) expect(actions).toContain(action);
+    expect(logs.find((entry) => entry.action === 'queue_session.item_added')).toMatchObject({ resource: 'queue_session', metadata: { track_id: tracks[0]!.id } });
+  });
+
+  it('expires 24 h after its last change; the prune job removes it and tells its subscribers', async () => {
+    // the session lives in the past, so that the prune job (on the real time) removes only sessions
+    // that have really expired: test files share the database in the PostgreSQL pass
+    const host = await createUser(suite.server);
+    const track = await createTrack(suite.server, host);
+    let socket: Awaited<ReturnType<typeof live>> | undefined;
     try {
-      expectStatus(await host.api.queue.addSessionItem({ params: { token: session.token }, body: { track_id: tracks[0]!.id } }), 201);
-      clock.offsetMs = 46 * 3600 * 1000;
+      clock.offsetMs = -48 * 3600 * 1000;
+      const session = expectStatus(await host.api.queue.createSession({ body: {} }), 201).body.data.session;
+      clock.offsetMs = -25 * 3600 * 1000;
+      // 23 h later a change: it lives another 24 h from then
+      expectStatus(await host.api.queue.addSessionItem({ params: { token: session.token }, body: { track_id: track.id } }), 201);
+      clock.offsetMs = -2 * 3600 * 1000;
       expectStatus(await suite.api.queue.getSession({ params: { token: session.token } }), 200);
-      clock.offsetMs = 47 * 3600 * 1000 + 1000;
+      socket = await live(host);
+      socket.send({ type: 'subscribe', session_token: session.token });
+      await socket.next('subscribed');
+      clock.offsetMs = 0;
       expect(codeOf(await suite.api.queue.getSession({ params: { token: session.token } }))).toEqual([404, 'NOT_FOUND']);
+      const pruned = await runJob<{ removed: number }>(suite.server, 'queue.sessions.prune');
+      expect(pruned.removed).toBeGreaterThanOrEqual(1);
+      expect((await socket.next('ended')).data).toEqual({ reason: 'expired' });
     } finally {
       clock.offsetMs = 0;
+      await socket?.close();
     }
   });
 });
@@ -207,5 +233,35 @@ describe('the live channel (WebSocket /api/v1/ws)', () => {
     expect((await socket.next('ended')).data).toEqual({ reason: 'ended' });
     expect(codeOf(await suite.api.queue.getSession({ params: { token: session.token } }))).toEqual([404, 'NOT_FOUND']);
     await socket.close();
+  });
+});
+
+describe('the HTTP server with the socket attached', () => {
+  it('answers other requests that ask for an upgrade (e.g. curl’s h2c) as plain HTTP', async () => {
+    const url = new URL('/healthz', suite.server.directUrl);
+    const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(url, { headers: { Connection: 'Upgrade, HTTP2-Settings', Upgrade: 'h2c', 'HTTP2-Settings': 'AAMAAABkAAQCAAAAAAIAAAAA' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(reply).toEqual({ status: 200, body: JSON.stringify({ status: 'ok' }) });
+  });
+
+  // last: it closes the live channel of this file's server, as a shutdown does
+  it('closes every socket at shutdown (1001) and takes no new one', async () => {
+    const user = await createUser(suite.server);
+    const socket = await live(user);
+    const closed = new Promise<number>((resolve) => socket.ws.once('close', (code) => resolve(code)));
+    await suite.server.riff.closeSockets();
+    expect(await closed).toBe(1001);
+    const refused = await live(user).then(
+      () => undefined,
+      (error: { status?: number; body?: { error: { code: string } } }) => error,
+    );
+    expect([refused?.status, refused?.body?.error.code]).toEqual([503, 'UNAVAILABLE']);
   });
 });
