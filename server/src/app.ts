@@ -50,15 +50,14 @@ function onlyOne<K extends keyof RiffModule>(modules: RiffModule[], key: K): Non
   return providers[0]![key]!;
 }
 
-/** An upgrade nobody takes: an enveloped error on the raw socket, then it is closed. */
-export function refuseUpgrade(socket: Duplex, status: 404 | 503, message: string): void {
+/** A WebSocket asked for while the service starts or stops: 503 in the envelope on the raw socket, then closed. */
+export function refuseUpgrade(socket: Duplex, message: string): void {
   const requestId = randomUUID();
-  const code = status === 404 ? 'NOT_FOUND' : 'UNAVAILABLE';
-  const body = JSON.stringify({ success: false, error: { code, message, request_id: requestId } });
+  const body = JSON.stringify({ success: false, error: { code: 'UNAVAILABLE', message, request_id: requestId } });
   socket.on('error', () => socket.destroy());
   socket.end(
-    `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Service Unavailable'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n${status === 503 ? 'Retry-After: 1\r\n' : ''}Connection: close\r\n\r\n${body}`,
+    `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
@@ -83,7 +82,7 @@ function socketRouter(app: Express, endpoints: SocketEndpoint[]): Pick<Riff, 'up
       const path = (req.url ?? '/').split('?')[0];
       const endpoint = endpoints.find((candidate) => candidate.path === path);
       if (!endpoint) return answerAsHttp(app, req, socket, head);
-      if (closed) return refuseUpgrade(socket, 503, 'The service is shutting down');
+      if (closed) return refuseUpgrade(socket, 'The service is shutting down');
       endpoint.upgrade(req, socket, head);
     },
     closeSockets() {

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     handler(req, res);
   });
   // WebSockets (the live channel of shared sessions) once the service is up
-  let upgrade: Riff['upgrade'] = (_req, socket) => refuseUpgrade(socket, 503, 'The service is starting');
+  let upgrade: Riff['upgrade'] = (_req, socket) => refuseUpgrade(socket, 'The service is starting');
   server.on('upgrade', (req, socket, head) => upgrade(req, socket, head));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

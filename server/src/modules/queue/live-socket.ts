@@ -57,7 +57,7 @@ function refuse(socket: Duplex, status: number, code: ErrorCode, message: string
   const body = JSON.stringify({ success: false, error: { code, message, request_id: requestId } });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      `X-Request-Id: ${requestId}\r\n${status === 503 ? 'Retry-After: 1\r\n' : ''}Connection: close\r\n\r\n${body}`,
   );
 }
 
