@@ -24,4 +24,6 @@ export * from './areas/media/media.schemas.js';
 export * from './areas/media/media.contract.js';
 export * from './areas/comments/comments.schemas.js';
 export * from './areas/comments/comments.contract.js';
+export * from './areas/queue/queue.schemas.js';
+export * from './areas/queue/queue.contract.js';
 export * from './riff.contract.js';

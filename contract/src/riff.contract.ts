@@ -5,6 +5,7 @@ import { commentsContract } from './areas/comments/comments.contract.js';
 import { authContract } from './areas/auth/auth.contract.js';
 import { systemContract } from './areas/system/system.contract.js';
 import { mediaPipelineContract } from './areas/media/media.contract.js';
+import { queueContract } from './areas/queue/queue.contract.js';
 import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
 
@@ -35,6 +36,7 @@ export const contract = c.router({
   tracks: c.router(tracksContract, apiOptions),
   media: c.router(mediaPipelineContract, apiOptions),
   comments: c.router(commentsContract, apiOptions),
+  queue: c.router(queueContract, apiOptions),
 });
 
 export type RiffContract = typeof contract;
@@ -48,4 +50,9 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   tracks: 'Uploads (one request or resumable chunks), metadata, lyrics, quota, streaming and download',
   media: 'The media pipeline: HLS streams, waveform peaks, cover art, audio versions, the external transcoder’s callback',
   comments: 'Timestamped comments on tracks, with one level of replies',
+  queue:
+    'Your play queue, synced between devices (versioned, If-Match), and shared listening sessions reached by a share token. ' +
+    'Live updates of a session (items, playback, chat, end) come over the WebSocket GET /api/v1/ws?token=<chat or stream token> ' +
+    '(not an HTTP operation, so not listed here): send {"type":"subscribe","session_token"}, receive {"type","session_token","data"}; ' +
+    'the message formats are in docs/live-sessions.md.',
 };

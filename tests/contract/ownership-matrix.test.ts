@@ -13,7 +13,7 @@ import { request, type HttpReply } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { contractOperations, pathParamNames, type Operation } from './operations.js';
 
-type Owned = 'publicTrack' | 'privateTrack' | 'session' | 'user' | 'comment' | 'privateComment';
+type Owned = 'publicTrack' | 'privateTrack' | 'session' | 'user' | 'comment' | 'privateComment' | 'queueItem' | 'queueSession' | 'sessionItem';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -88,6 +88,12 @@ const matrix: Record<string, Case[]> = {
     { object: 'comment', status: 403 },
     { object: 'privateComment', status: 404 },
   ],
+  // another user's queue item is not in their queue
+  'queue.removeItem': [{ object: 'queueItem', status: 404 }],
+  // a shared session is seen by whoever holds its token; only the host steers and ends it
+  'queue.updateSession': [{ object: 'queueSession', status: 403, body: { is_playing: true } }],
+  'queue.endSession': [{ object: 'queueSession', status: 403 }],
+  'queue.removeSessionItem': [{ object: 'sessionItem', status: 403 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -103,9 +109,13 @@ const notOwnerOnly: Record<string, Owned> = {
   'users.avatar': 'user',
   // the external transcoder's, authenticated by its signature (401 without), not by a user
   'media.hlsCallback': 'publicTrack',
+  // the token is the credential: any holder reads the session and may add to it
+  'queue.getSession': 'queueSession',
+  'queue.addSessionItem': 'queueSession',
 };
 
 /** Path parameters that are not the owned object's id: a valid value each. */
+/** The session's share token is filled in once the owner has created the session. */
 const otherParams: Record<string, string> = { variant: '160k', file: 'init.mp4' };
 
 /** A comment named under its track (`/tracks/{id}/comments/{comment_id}`): the track the id stands for. */
@@ -143,6 +153,13 @@ beforeAll(async () => {
     const reply = await request(server.baseUrl, 'POST', `/api/v1/tracks/${track}/comments`, { token: owner.accessToken, body: { content: 'a reply', parent_id: ids[object] } });
     expect(reply.status).toBe(201);
   }
+  const queued = await request(server.baseUrl, 'POST', '/api/v1/queue/items', { token: owner.accessToken, body: { track_id: ids.publicTrack } });
+  expect(queued.status).toBe(201);
+  ids.queueItem = queued.body.data.item.id;
+  const shared = await request(server.baseUrl, 'POST', '/api/v1/queue/session', { token: owner.accessToken, body: { title: 'Owned' } });
+  expect(shared.status).toBe(201);
+  otherParams.token = ids.queueSession = shared.body.data.session.token;
+  ids.sessionItem = shared.body.data.session.items[0].id;
 });
 
 afterAll(async () => {
@@ -173,6 +190,16 @@ async function ownerView() {
     comments: stable(await as(`/tracks/${ids.publicTrack}/comments`)),
     privateComments: stable(await as(`/tracks/${ids.privateTrack}/comments`)),
     replies: stable(await as(`/comments/${ids.comment}/replies`)),
+    queue: await (async () => {
+      const reply = await as('/queue');
+      const queue = reply.body?.data?.queue ?? {};
+      return { status: reply.status, version: queue.version, items: queue.items?.map((item: { id: string }) => item.id) };
+    })(),
+    queueSession: await (async () => {
+      const reply = await as(`/queue/session/${ids.queueSession}`);
+      const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};
+      return { status: reply.status, items: items?.map((item: { id: string }) => item.id), is_playing, current_index, position_seconds };
+    })(),
   };
 }
 

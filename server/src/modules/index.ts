@@ -5,6 +5,7 @@ import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { createCommentsModule } from './comments/comments.module.js';
 import { createMediaModule } from './media/media.module.js';
+import { createQueueModule } from './queue/queue.module.js';
 import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
 import { createUsersModule } from './users/users.module.js';
@@ -19,6 +20,7 @@ export function createModules(platform: Platform): RiffModule[] {
   const tracks = createTracksModule(platform, { media: media.media });
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
+  const queue = createQueueModule(platform, { tracks: tracks.reader, activeUser: (id) => users.activeUser!(id) });
   // media before tracks: an erased account's derived files go before the tracks that name them
-  return [createSystemModule(platform), auth, users, audit, media, tracks, createCommentsModule(platform), createAccountPagesModule(platform)];
+  return [createSystemModule(platform), auth, users, audit, media, tracks, createCommentsModule(platform), queue, createAccountPagesModule(platform)];
 }

@@ -4,6 +4,7 @@ import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
 import { CommentSchema } from '../comments/comments.schemas.js';
+import { ExportedChatMessageSchema, ExportedQueueSessionSchema, QueueSchema } from '../queue/queue.schemas.js';
 import { LyricsSchema, TrackSchema } from '../tracks/tracks.schemas.js';
 
 export const USER_ROLES = ['user', 'creator', 'moderator', 'admin'] as const;
@@ -205,6 +206,9 @@ export const UserExportSchema = named(
     lyrics: z.array(LyricsSchema).describe('Lyrics of your tracks'),
     audit_logs: z.array(AuditEntrySchema),
     comments: z.array(CommentSchema).describe('Your comments and replies on tracks that still exist, deleted ones left out'),
+    queue: QueueSchema.describe('Your play queue'),
+    queue_sessions: z.array(ExportedQueueSessionSchema).describe('The shared sessions you host that are still live'),
+    queue_chat_messages: z.array(ExportedChatMessageSchema).describe('What you wrote in live sessions’ chats'),
   }),
 );
 

@@ -9,12 +9,18 @@ import { TracksRepository } from './tracks.repository.js';
 import { tracksRoutes } from './tracks.routes.js';
 import { TracksService } from './tracks.service.js';
 import { TrackFileService } from './track-file.service.js';
+import { createTrackReader, type TrackReader } from './track-reader.js';
 import { UploadPipeline } from './upload-pipeline.js';
 import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
 
+export type TracksModule = RiffModule & {
+  /** For other areas (queue, playlists): which tracks a caller may see, as they see them. */
+  reader: TrackReader;
+};
+
 /** Tracks: uploads (one request or chunked), the catalog, lyrics, streaming and downloads. */
-export function createTracksModule(platform: Platform, { media }: { media: MediaService }): RiffModule {
+export function createTracksModule(platform: Platform, { media }: { media: MediaService }): TracksModule {
   const { config, scope, storage, events, clock, logger } = platform;
   const tracksRepository = new TracksRepository(scope);
   const recent = new RecentTracks();
@@ -43,6 +49,7 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
   });
   return {
     name: 'tracks',
+    reader: createTrackReader(tracksRepository, config.publicBaseUrl),
     routes: {
       tracks: tracksRoutes({
         tracks,

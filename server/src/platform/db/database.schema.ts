@@ -4,6 +4,7 @@ import type { AuditTables } from './tables/audit.tables.js';
 import type { CommentsTables } from './tables/comments.tables.js';
 import type { MediaTables } from './tables/media.tables.js';
 import type { PlatformTables } from './tables/platform.tables.js';
+import type { QueueTables } from './tables/queue.tables.js';
 import type { SocialTables } from './tables/social.tables.js';
 import type { TracksTable, TracksTables } from './tables/tracks.tables.js';
 
@@ -14,12 +15,13 @@ export type * from './tables/audit.tables.js';
 export type * from './tables/comments.tables.js';
 export type * from './tables/media.tables.js';
 export type * from './tables/platform.tables.js';
+export type * from './tables/queue.tables.js';
 export type * from './tables/social.tables.js';
 export type * from './tables/tracks.tables.js';
 export type { TrackFormat, TrackStatus } from '@riff/contract';
 
 /** The whole database as Kysely sees it: every area's tables. */
-export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & CommentsTables;
+export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & CommentsTables & QueueTables;
 
 export type TrackRow = Selectable<TracksTable>;
 
