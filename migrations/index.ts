@@ -6,6 +6,8 @@ import * as events from './0004-events.js';
 import * as eventSubjects from './0005-event-subjects.js';
 import * as media from './0006-media.js';
 import * as trackSocial from './0007-track-social.js';
+import * as comments from './0008-comments.js';
+import * as queue from './0009-queue.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +18,6 @@ export const migrations: Record<string, Migration> = {
   '0005-event-subjects': eventSubjects,
   '0006-media': media,
   '0007-track-social': trackSocial,
+  '0008-comments': comments,
+  '0009-queue': queue,
 };

@@ -25,4 +25,8 @@ export * from './areas/media/media.contract.js';
 export * from './areas/social/social.schemas.js';
 export * from './areas/social/social.contract.js';
 export * from './areas/social/plays.contract.js';
+export * from './areas/comments/comments.schemas.js';
+export * from './areas/comments/comments.contract.js';
+export * from './areas/queue/queue.schemas.js';
+export * from './areas/queue/queue.contract.js';
 export * from './riff.contract.js';

@@ -1,9 +1,11 @@
-import type { Express } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Config } from './platform/config/config.js';
 import type { DatabaseHandle } from './platform/db/database.js';
-import { createHttpApp } from './platform/http/http-app.js';
+import { createHttpApp, type HttpHandler } from './platform/http/http-app.js';
 import { createInFlight } from './platform/http/in-flight.js';
+import { socketRouter } from './platform/http/upgrade-router.js';
 import type { JobQueue } from './platform/jobs/job-queue.js';
 import type { RiffModule } from './platform/module.js';
 import { openPlatform, type Platform, type PlatformOverrides } from './platform/platform.js';
@@ -11,13 +13,18 @@ import type { ObjectStorage } from './platform/storage/object-storage.js';
 import { createModules } from './modules/index.js';
 
 export interface Riff {
-  app: Express;
+  /** The request handler, for an HTTP server made by createHttpServer. */
+  app: HttpHandler;
   platform: Platform;
   database: DatabaseHandle;
   logger: Logger;
   storage: ObjectStorage;
   /** The job queue: `jobs.run(name)` runs a job here and now, `jobs.runDue()` whatever is due. */
   jobs: JobQueue;
+  /** Hands an HTTP upgrade request to the module's WebSocket endpoint for its path (any other path is answered as plain HTTP). */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes every WebSocket: call it when shutdown starts, before the HTTP server waits for its connections. */
+  closeSockets(): Promise<void>;
   /** Releases everything the app holds: work in flight, running jobs, rate-limit connections, the database. */
   close(): Promise<void>;
 }
@@ -64,7 +71,9 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     routers: modules.flatMap((module) => module.routers ?? []),
     inFlight,
   });
+  const sockets = socketRouter(app, modules.flatMap((module) => module.sockets ?? []));
   return {
+    ...sockets,
     app,
     platform,
     database: platform.database,
@@ -72,6 +81,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     storage: platform.storage,
     jobs: platform.jobs,
     async close() {
+      await sockets.closeSockets();
       // handlers whose clients went away may still be writing: they finish before the database closes
       await inFlight.idle(config.shutdownTimeoutMs);
       for (const module of modules) await module.drain?.();

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config/config.js';
-import { createRiff } from './app.js';
+import { createRiff, type Riff } from './app.js';
+import { refuseUpgrade } from './platform/http/upgrade-router.js';
 import { createBootApp } from './platform/http/boot-app.js';
 import { createHttpServer } from './platform/http/http-server.js';
 
@@ -23,12 +24,16 @@ async function main(): Promise<void> {
     if (stopping) res.setHeader('Connection', 'close');
     handler(req, res);
   });
+  // WebSockets (the live channel of shared sessions) once the service is up
+  let upgrade: Riff['upgrade'] = (_req, socket) => refuseUpgrade(socket, 'The service is starting');
+  server.on('upgrade', (req, socket, head) => upgrade(req, socket, head));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   });
   const riff = await createRiff(config);
   handler = riff.app;
+  upgrade = riff.upgrade;
   riff.logger.info(`Riff listening on http://${config.host}:${config.port} (database: ${riff.database.kind}; docs at /docs)`);
 
   const stop = (signal: string) => {
@@ -40,6 +45,8 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     force.unref();
+    // open WebSockets would hold server.close() until the timeout
+    void riff.closeSockets();
     server.close(async () => {
       await riff.close();
       riff.logger.info('stopped');

@@ -13,7 +13,7 @@ import { request, type HttpReply } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { contractOperations, pathParamNames, type Operation } from './operations.js';
 
-type Owned = 'publicTrack' | 'privateTrack' | 'session' | 'user';
+type Owned = 'publicTrack' | 'privateTrack' | 'session' | 'user' | 'comment' | 'privateComment' | 'queueItem' | 'queueSession' | 'sessionItem';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -100,6 +100,24 @@ const matrix: Record<string, Case[]> = {
     { object: 'publicTrack', status: 403 },
     { object: 'privateTrack', status: 404 },
   ],
+  // comments are seen where their track is; edit is the author's, delete the author's, the track owner's or an admin's
+  'comments.list': [{ object: 'privateTrack', status: 404 }],
+  'comments.create': [{ object: 'privateTrack', status: 404, body: { content: 'let me in' } }],
+  'comments.replies': [{ object: 'privateComment', status: 404 }],
+  'comments.update': [
+    { object: 'comment', status: 403, body: { content: 'Taken over' } },
+    { object: 'privateComment', status: 404, body: { content: 'Taken over' } },
+  ],
+  'comments.remove': [
+    { object: 'comment', status: 403 },
+    { object: 'privateComment', status: 404 },
+  ],
+  // another user's queue item is not in their queue
+  'queue.removeItem': [{ object: 'queueItem', status: 404 }],
+  // a shared session is seen by whoever holds its token; only the host steers and ends it
+  'queue.updateSession': [{ object: 'queueSession', status: 403, body: { is_playing: true } }],
+  'queue.endSession': [{ object: 'queueSession', status: 403 }],
+  'queue.removeSessionItem': [{ object: 'sessionItem', status: 403 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -118,10 +136,17 @@ const notOwnerOnly: Record<string, Owned> = {
   // what a user liked and reposted: public lists, filtered to what the caller may see
   'social.userLikes': 'user',
   'social.userReposts': 'user',
+  // the token is the credential: any holder reads the session and may add to it
+  'queue.getSession': 'queueSession',
+  'queue.addSessionItem': 'queueSession',
 };
 
 /** Path parameters that are not the owned object's id: a valid value each. */
+/** The session's share token is filled in once the owner has created the session. */
 const otherParams: Record<string, string> = { variant: '160k', file: 'init.mp4' };
+
+/** A comment named under its track (`/tracks/{id}/comments/{comment_id}`): the track the id stands for. */
+const trackOf: Partial<Record<Owned, Owned>> = { comment: 'publicTrack', privateComment: 'privateTrack' };
 
 const pathOperations = contractOperations().filter((operation) => pathParamNames(operation.route).length > 0);
 
@@ -147,6 +172,21 @@ beforeAll(async () => {
   expect(initiated.status).toBe(200);
   sessionFields.upload_id = ids.session = initiated.body.data.upload_id;
   ids.user = owner.id;
+  // the owner's comment on each of their tracks, each with a reply
+  for (const [object, track] of [['comment', ids.publicTrack], ['privateComment', ids.privateTrack]] as const) {
+    const made = await request(server.baseUrl, 'POST', `/api/v1/tracks/${track}/comments`, { token: owner.accessToken, body: { content: 'the owner’s comment' } });
+    expect(made.status).toBe(201);
+    ids[object] = made.body.data.comment.id;
+    const reply = await request(server.baseUrl, 'POST', `/api/v1/tracks/${track}/comments`, { token: owner.accessToken, body: { content: 'a reply', parent_id: ids[object] } });
+    expect(reply.status).toBe(201);
+  }
+  const queued = await request(server.baseUrl, 'POST', '/api/v1/queue/items', { token: owner.accessToken, body: { track_id: ids.publicTrack } });
+  expect(queued.status).toBe(201);
+  ids.queueItem = queued.body.data.item.id;
+  const shared = await request(server.baseUrl, 'POST', '/api/v1/queue/session', { token: owner.accessToken, body: { title: 'Owned' } });
+  expect(shared.status).toBe(201);
+  otherParams.token = ids.queueSession = shared.body.data.session.token;
+  ids.sessionItem = shared.body.data.session.items[0].id;
 });
 
 afterAll(async () => {
@@ -174,12 +214,29 @@ async function ownerView() {
     quota: stable(await as('/tracks/quota/me')),
     profile: { status: profile.status, profileData },
     completion: stable(await as(`/users/${owner.id}/completion`)),
+    comments: stable(await as(`/tracks/${ids.publicTrack}/comments`)),
+    privateComments: stable(await as(`/tracks/${ids.privateTrack}/comments`)),
+    replies: stable(await as(`/comments/${ids.comment}/replies`)),
+    queue: await (async () => {
+      const reply = await as('/queue');
+      const queue = reply.body?.data?.queue ?? {};
+      return { status: reply.status, version: queue.version, items: queue.items?.map((item: { id: string }) => item.id) };
+    })(),
+    queueSession: await (async () => {
+      const reply = await as(`/queue/session/${ids.queueSession}`);
+      const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};
+      return { status: reply.status, items: items?.map((item: { id: string }) => item.id), is_playing, current_index, position_seconds };
+    })(),
   };
 }
 
 function pathFor(operation: Operation, object: Owned): string {
   let path = operation.route.path;
-  for (const name of pathParamNames(operation.route)) path = path.replace(`:${name}`, otherParams[name] ?? ids[object]);
+  const names = pathParamNames(operation.route);
+  for (const name of names) {
+    const track = name === 'id' && names.includes('comment_id') ? trackOf[object] : undefined;
+    path = path.replace(`:${name}`, otherParams[name] ?? ids[track ?? object]);
+  }
   return path;
 }
 
@@ -200,6 +257,9 @@ describe('owned objects refuse another signed-in user', () => {
     expect(before.quota.data.quota.track_count).toBe(2);
     expect(before.profile.profileData).toMatchObject({ id: owner.id });
     expect(before.completion.status).toBe(200);
+    expect(before.comments.data.comments).toHaveLength(1);
+    expect(before.privateComments.data.comments).toHaveLength(1);
+    expect(before.replies.data.replies).toHaveLength(1);
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {
@@ -238,6 +298,8 @@ describe('owned objects refuse another signed-in user', () => {
       ['users.get', `/api/v1/users/${owner.id}`],
       ['tracks.quota', `/api/v1/tracks/quota/${other.id}`],
       ['users.completion', `/api/v1/users/${other.id}/completion`],
+      ['comments.list', `/api/v1/tracks/${ids.publicTrack}/comments`],
+      ['comments.replies', `/api/v1/comments/${ids.comment}/replies`],
     ];
     const refused: string[] = [];
     for (const [id, path] of reads) {

@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerContract } from '../../server/src/platform/http/register-contract.js';
+import { createContractRouter } from '../../server/src/platform/http/contract-router.js';
+import { createHttpServer } from '../../server/src/platform/http/http-server.js';
+import type { RiffRequest, RiffResponse } from '../../server/src/platform/http/http-exchange.js';
 
 const c = initContract();
 const meta = { auth: 'public', apiKey: false } as const;
@@ -23,10 +24,12 @@ const closers: (() => void)[] = [];
 afterEach(() => closers.splice(0).forEach((close) => close()));
 
 async function serve(replies: 'trust' | 'check') {
-  const app = express();
-  registerContract(app, small, handlers, [], replies);
-  app.use((_error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(500).json({ failed: true }));
-  const server = app.listen(0, '127.0.0.1');
+  const router = createContractRouter(small, handlers, { middleware: [], replies });
+  const server = createHttpServer((req, res) => {
+    const match = router.match(req as RiffRequest)!;
+    router.serve(match, req as RiffRequest, res as RiffResponse, () => void (res as RiffResponse).status(500).json({ failed: true }));
+  });
+  server.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   closers.push(() => server.close());
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,9 +1,8 @@
-import express from 'express';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { contract, routeMeta } from '@riff/contract';
-import { registerContract } from '../../server/src/platform/http/register-contract.js';
+import { createContractRouter } from '../../server/src/platform/http/contract-router.js';
 
 const c = initContract();
 const handler = async () => ({ status: 200 as const, body: { ok: true } });
@@ -14,7 +13,7 @@ describe('route auth metadata', () => {
       tagged: { method: 'GET', path: '/tagged', responses: { 200: z.object({ ok: z.boolean() }) }, metadata: { auth: 'public', apiKey: false } },
       untagged: { method: 'GET', path: '/untagged', responses: { 200: z.object({ ok: z.boolean() }) } },
     });
-    expect(() => registerContract(express(), forgotten, { tagged: handler, untagged: handler }, [])).toThrow(
+    expect(() => createContractRouter(forgotten, { tagged: handler, untagged: handler }, { middleware: [], replies: 'trust' })).toThrow(
       /GET \/untagged declares no auth metadata/,
     );
   });
@@ -23,7 +22,7 @@ describe('route auth metadata', () => {
     const odd = c.router({
       odd: { method: 'POST', path: '/odd', body: null, responses: { 200: z.object({ ok: z.boolean() }) }, metadata: { auth: 'admin' } },
     });
-    expect(() => registerContract(express(), odd, { odd: handler }, [])).toThrow(/POST \/odd declares no auth metadata/);
+    expect(() => createContractRouter(odd, { odd: handler }, { middleware: [], replies: 'trust' })).toThrow(/POST \/odd declares no auth metadata/);
   });
 
   it('every route of the contract declares its auth', () => {

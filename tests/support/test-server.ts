@@ -73,6 +73,7 @@ export async function startTestServer(env: Record<string, string> = {}, override
     throw error;
   }
   server.on('request', riff.app);
+  server.on('upgrade', riff.upgrade);
   let prism: PrismGate | undefined;
   try {
     prism = await starting;
@@ -92,6 +93,7 @@ export async function startTestServer(env: Record<string, string> = {}, override
     riff,
     async close() {
       await prism?.close();
+      await riff.closeSockets();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await riff.jobs.stop(5000);

@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   MEDIA_NOT_READY: 404,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
+  /** A write with If-Match whose version is stale (ADDENDUM: queue). */
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -34,6 +34,35 @@ const trackVersion = {
   is_current: true,
 } as const;
 
+const COMMENT_ID = 'a7b6c5d4-e3f2-4a1b-9c8d-7e6f5a4b3c2d';
+const REPLY_ID = 'b8c7d6e5-f4a3-4b2c-8d9e-0f1a2b3c4d5e';
+
+const comment = {
+  id: COMMENT_ID,
+  track_id: TRACK_ID,
+  user: { id: OTHER_USER_ID, username: 'theo.marsh', slug: 'theo-marsh', avatar: null },
+  parent_id: null,
+  content: 'That filter sweep at 1:32 is perfect.',
+  timestamp: 92,
+  reply_count: 1,
+  is_edited: false,
+  is_deleted: false,
+  created_at: CREATED,
+  updated_at: CREATED,
+};
+
+const reply = {
+  ...comment,
+  id: REPLY_ID,
+  user: { id: USER_ID, username: 'mira.lane', slug: 'mira-lane', avatar: null },
+  parent_id: COMMENT_ID,
+  content: 'Thanks! A Juno-106 through a tape echo.',
+  timestamp: 0,
+  reply_count: 0,
+  is_edited: true,
+  updated_at: UPDATED,
+};
+
 const userResponse = { id: USER_ID, username: 'mira.lane', email: 'mira@example.org' };
 
 const user: User = {
@@ -172,6 +201,30 @@ const lyrics = {
 const quota = { used_bytes: 8_563_200, reserved_bytes: 4_194_304, limit_bytes: 524_288_000, remaining_bytes: 511_530_496, track_count: 1 };
 const password = 'correct-horse-battery-staple';
 
+const QUEUE_ITEM_ID = '2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f';
+const SESSION_ID = '6b8d0f2a-4c6e-4a1b-8d3f-5e7a9c1b3d5f';
+const SESSION_TOKEN = 'Vq3xN8kR2mTz7LwY5bHc9JdF4sGp1AeU6oKi0ZrXyQw';
+const queueItem = { id: QUEUE_ITEM_ID, track_id: TRACK_ID, track, position: 0, added_at: UPDATED };
+const queue = { items: [queueItem], current_index: 0, position_seconds: 73.5, shuffle: false, repeat: 'off', version: 7, updated_at: UPDATED } as const;
+const sessionHost = { id: USER_ID, username: 'mira.lane' };
+const sessionItem = { ...queueItem, added_by: { id: OTHER_USER_ID, username: 'theo.marsh' } };
+const session = {
+  token: SESSION_TOKEN,
+  share_url: `http://127.0.0.1:8080/api/v1/queue/session/${SESSION_TOKEN}`,
+  host: sessionHost,
+  title: 'Friday night listening',
+  items: [sessionItem],
+  current_index: 0,
+  position_seconds: 73.5,
+  is_playing: true,
+  participants_count: 3,
+  created_at: UPDATED,
+  expires_at: EXPIRES,
+};
+const chatMessage = { id: '9f1e3d5c-7b9a-4e2c-8a6f-4d2b0e8c6a4f', user: { id: OTHER_USER_ID, username: 'theo.marsh' }, text: 'This one is great', created_at: UPDATED };
+const exportedSession = { id: SESSION_ID, title: 'Friday night listening', track_ids: [TRACK_ID], created_at: UPDATED, expires_at: EXPIRES };
+const exportedChat = { id: chatMessage.id, session_id: SESSION_ID, text: 'This one is great', created_at: UPDATED };
+
 export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   // auth
   RegisterRequest: { email: 'mira@example.org', password, password_confirmation: password, username: 'mira.lane' },
@@ -276,6 +329,10 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     reposts: [],
     shares: [{ track_id: TRACK_ID, platform: 'link', shared_at: UPDATED }],
     listening_history: [{ track_id: TRACK_ID, played_at: UPDATED, duration_listened: 184.5, source: 'track' }],
+    comments: [comment],
+    queue,
+    queue_sessions: [exportedSession],
+    queue_chat_messages: [exportedChat],
   },
 
   // audit
@@ -358,4 +415,32 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
       { tag: 'retro', score: 0.3, source: 'similar' },
     ],
   },
+  // comments
+  Comment: comment,
+  CommentAuthor: comment.user,
+  CommentReply: { comment },
+  CommentPage: { comments: [comment], pagination: onePage(1) },
+  CommentReplyPage: { replies: [reply], pagination: onePage(1) },
+  CreateCommentRequest: { content: 'That filter sweep at 1:32 is perfect.', timestamp: 92 },
+  UpdateCommentRequest: { content: 'That filter sweep at 1:32 is perfect. Still on repeat.' },
+  // queue
+  QueueTrack: track,
+  QueueItem: queueItem,
+  Queue: queue,
+  QueueReply: { queue },
+  QueueItemReply: { item: queueItem },
+  UpdateQueueRequest: { track_ids: [TRACK_ID], current_index: 0, position_seconds: 0, repeat: 'all' },
+  AddQueueItemRequest: { track_id: TRACK_ID, play_next: true },
+  SessionUser: sessionHost,
+  SessionUserOrNull: sessionHost,
+  QueueSessionItem: sessionItem,
+  QueueSession: session,
+  QueueSessionReply: { session },
+  QueueSessionItemReply: { item: sessionItem },
+  CreateQueueSessionRequest: { title: 'Friday night listening' },
+  UpdateQueueSessionRequest: { current_index: 0, position_seconds: 73.5, is_playing: true },
+  AddQueueSessionItemRequest: { track_id: TRACK_ID },
+  QueueChatMessage: chatMessage,
+  ExportedQueueSession: exportedSession,
+  ExportedChatMessage: exportedChat,
 };

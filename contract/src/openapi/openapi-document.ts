@@ -265,8 +265,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         description:
           'Riff is the open HTTP/JSON backend of a music platform. This version serves accounts (registration with email ' +
           'verification, login with refresh rotation and optional TOTP 2FA, password reset, stream and chat tokens), user ' +
-          'profiles with follows, blocks, preferences, data export and account deletion, your audit log, and tracks ' +
-          '(uploads in one request or resumable chunks, metadata, lyrics, quota, streaming with byte ranges, download).\n\n' +
+          'profiles with follows, blocks, preferences, data export and account deletion, your audit log, tracks ' +
+          '(uploads in one request or resumable chunks, metadata, lyrics, quota, streaming with byte ranges, download), and the play ' +
+          'queue with shared listening sessions (their live channel is a WebSocket at /api/v1/ws, described under the queue ' +
+          'tag).\n\n' +
           'Every path is under /api/v1 except the system operations. Most successful replies are enveloped as ' +
           '`{"success":true,"data":…}` (register, login, refresh, stream-token, export and system replies are the object itself; each ' +
           'operation\'s schema shows which); every failure uses `{"success":false,"error":{"code","message","details"?,"request_id"}}`. ' +

@@ -38,7 +38,13 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Rec
     schema: { type: 'string', enum: ['true'] },
     example: 'true',
   },
-  ETag: { description: 'Strong validator of the file (its MD5); send it back in If-None-Match or If-Range.', schema: { type: 'string' }, example: '"9e107d9d372bb6826bd81d3542a419d6"' },
+  ETag: {
+    description:
+      'Strong validator: of the file (its MD5) on streams and downloads, sent back in If-None-Match or If-Range; of the queue ' +
+      '(its version, quoted) on /queue, sent back in If-Match.',
+    schema: { type: 'string' },
+    example: '"9e107d9d372bb6826bd81d3542a419d6"',
+  },
   'Accept-Ranges': { description: 'Byte ranges are supported.', schema: { type: 'string', enum: ['bytes'] }, example: 'bytes' },
   'Content-Range': {
     description: 'The range sent, bytes start-end/size (206); bytes */size on 416.',
@@ -77,6 +83,12 @@ const OPERATION_HEADERS: Record<string, Record<string, ResponseHeaderName[]>> = 
   'media.hlsMaster': { '404': ['Retry-After'] },
   'media.hlsVariant': { '404': ['Retry-After'] },
   'media.hlsSegment': { '302': ['Location'], '404': ['Retry-After'] },
+  // the queue's version, for If-Match on the next write
+  'queue.get': { '200': ['ETag'], '304': ['ETag'] },
+  'queue.update': { '200': ['ETag'] },
+  'queue.addItem': { '201': ['ETag'] },
+  'queue.removeItem': { '200': ['ETag'] },
+  'queue.clear': { '200': ['ETag'] },
 };
 
 /** The headers a reply of this operation and status carries. */

@@ -3,9 +3,11 @@ import type { RiffModule } from '../platform/module.js';
 import { createAccountPagesModule } from './account-pages/account-pages.module.js';
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
+import { createCommentsModule } from './comments/comments.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createPlaylistsModule } from './playlists/playlists.module.js';
 import { createSocialModule } from './social/social.module.js';
+import { createQueueModule } from './queue/queue.module.js';
 import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
 import { createUsersModule } from './users/users.module.js';
@@ -25,4 +27,7 @@ export function createModules(platform: Platform): RiffModule[] {
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
   return [createSystemModule(platform), auth, users, audit, media, tracks, social, playlists, createAccountPagesModule(platform)];
+  const queue = createQueueModule(platform, { tracks: tracks.reader, activeUser: (id) => users.activeUser!(id) });
+  // media before tracks: an erased account's derived files go before the tracks that name them
+  return [createSystemModule(platform), auth, users, audit, media, tracks, createCommentsModule(platform), queue, createAccountPagesModule(platform)];
 }

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Router } from 'express';
 import type { RiffContract } from '@riff/contract';
 import type { AccountData } from './accounts/account-data.js';
@@ -9,6 +11,15 @@ import type { JobType } from './jobs/job-queue.js';
 /** A job a module declares; `everyMs` also runs it periodically on the processes that run workers. */
 export type ModuleJob = JobType<never> & { everyMs?: number };
 
+/** A WebSocket endpoint outside the contract: the HTTP server hands it the upgrade requests for its path. */
+export interface SocketEndpoint {
+  /** The exact path (e.g. /api/v1/ws); the query string is the endpoint's to read. */
+  path: string;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes every socket (at shutdown, before the HTTP server waits for its connections). */
+  close(): Promise<void>;
+}
+
 /**
  * One area of the service, built by its `<area>.module.ts` factory from the platform (and the
  * few other modules it needs). The app only lists modules: everything area-specific is here.
@@ -19,6 +30,8 @@ export interface RiffModule {
   routes?: Partial<Record<keyof RiffContract, unknown>>;
   /** Express routers outside the contract (e.g. the account pages). */
   routers?: Router[];
+  /** WebSocket endpoints (e.g. the live channel of shared sessions). */
+  sockets?: SocketEndpoint[];
   jobs?: ModuleJob[];
   eventHandlers?: EventHandler<EventType>[];
   accountData?: AccountData;

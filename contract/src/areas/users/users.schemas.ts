@@ -3,6 +3,8 @@ import { DateSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } fro
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
+import { CommentSchema } from '../comments/comments.schemas.js';
+import { ExportedChatMessageSchema, ExportedQueueSessionSchema, QueueSchema } from '../queue/queue.schemas.js';
 import { LyricsSchema, TrackSchema } from '../tracks/tracks.schemas.js';
 
 export const USER_ROLES = ['user', 'creator', 'moderator', 'admin'] as const;
@@ -207,6 +209,10 @@ export const UserExportSchema = named(
     reposts: z.array(z.object({ track_id: UuidSchema, reposted_at: TimestampSchema })),
     shares: z.array(z.object({ track_id: UuidSchema, platform: z.string(), shared_at: TimestampSchema })),
     listening_history: z.array(z.object({ track_id: UuidSchema, played_at: TimestampSchema, duration_listened: z.number(), source: z.string() })),
+    comments: z.array(CommentSchema).describe('Your comments and replies on tracks that still exist, deleted ones left out'),
+    queue: QueueSchema.describe('Your play queue'),
+    queue_sessions: z.array(ExportedQueueSessionSchema).describe('The shared sessions you host that are still live'),
+    queue_chat_messages: z.array(ExportedChatMessageSchema).describe('What you wrote in live sessions’ chats'),
   }),
 );
 

@@ -1,5 +1,5 @@
-import type { Response } from 'express';
-import { initServer } from '@ts-rest/express';
+import type { RiffResponse as Response } from '../../platform/http/http-exchange.js';
+import { contractRoutes } from '../../platform/http/contract-routes.js';
 import { contract } from '@riff/contract';
 import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
 import { clearRefreshCookie, presentedRefreshToken, refreshCookieOf, setRefreshCookie } from '../../platform/auth/refresh-cookie.js';
@@ -18,8 +18,6 @@ export interface AuthRoutesDeps {
   secureCookies: boolean;
 }
 
-const s = initServer();
-
 export function authRoutes(deps: AuthRoutesDeps) {
   const { auth, twoFactor } = deps;
 
@@ -34,7 +32,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
       ? { status: 200 as const, body: { requires_2fa: true as const, user: result.user, two_factor_token: result.two_factor_token } }
       : { status: 200 as const, body: { requires_2fa: false as const, user: result.user, token: tokenPair(res, result.session) } };
 
-  return s.router(contract.auth, {
+  return contractRoutes(contract.auth, {
     register: async ({ body, req }) => ({ status: 201, body: await auth.register(actorOf(req), body) }),
 
     login: async ({ body, req, res }) => loginReply(res, await auth.login(actorOf(req), body)),

@@ -1,5 +1,5 @@
-import type { Request, Response } from 'express';
-import { initServer } from '@ts-rest/express';
+import type { RiffRequest as Request, RiffResponse as Response } from '../../platform/http/http-exchange.js';
+import { contractRoutes } from '../../platform/http/contract-routes.js';
 import { contract } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
 import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
@@ -10,8 +10,6 @@ import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { verifyCallback } from './callback-signature.js';
 import { withToken } from './hls-playlists.js';
 import type { MediaService } from './media.service.js';
-
-const s = initServer();
 
 export interface MediaRoutesDeps {
   media: MediaService;
@@ -54,7 +52,7 @@ export function mediaRoutes({ media, storage, clock, callbackSecret }: MediaRout
     return { status: 200 as const, body };
   }
 
-  return s.router(contract.media, {
+  return contractRoutes(contract.media, {
     waveform: async ({ params, query, req, res }) => {
       const peaks = await media.waveform(actorOf(req), params.id, query.secret);
       res.setHeader('Cache-Control', 'private, max-age=60');

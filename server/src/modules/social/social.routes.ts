@@ -1,15 +1,13 @@
-import { initServer } from '@ts-rest/express';
 import { contract } from '@riff/contract';
+import { contractRoutes } from '../../platform/http/contract-routes.js';
 import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
 import { ok } from '../../platform/http/envelope.js';
 import type { PlaysService } from './plays.service.js';
 import type { RecommendationsService } from './recommendations.service.js';
 import type { SocialService } from './social.service.js';
 
-const s = initServer();
-
 export function socialRoutes({ social, plays, recommendations }: { social: SocialService; plays: PlaysService; recommendations: RecommendationsService }) {
-  return s.router(contract.social, {
+  return contractRoutes(contract.social, {
     like: async ({ params, req }) => ({ status: 200, body: ok(await social.like(signedInActor(req), params.id)) }),
     unlike: async ({ params, req }) => ({ status: 200, body: ok(await social.unlike(signedInActor(req), params.id)) }),
     likers: async ({ params, query, req }) => ({ status: 200, body: ok(await social.likers(signedInActor(req), params.id, query)) }),

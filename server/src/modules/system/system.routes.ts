@@ -1,12 +1,10 @@
-import { initServer } from '@ts-rest/express';
+import { contractRoutes } from '../../platform/http/contract-routes.js';
 import { contract } from '@riff/contract';
 import { unavailable } from '../../platform/errors/app-error.js';
 import type { TokenSigner } from '../../platform/auth/token-signer.js';
 
-const s = initServer();
-
 export function systemRoutes(deps: { ping(): Promise<boolean>; signer: TokenSigner }) {
-  return s.router(contract.system, {
+  return contractRoutes(contract.system, {
     health: async () => ({ status: 200, body: { status: 'ok' } }),
     ready: async () => {
       if (!(await deps.ping())) throw unavailable('The database does not answer', 2);

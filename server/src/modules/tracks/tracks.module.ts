@@ -9,6 +9,7 @@ import { TracksRepository } from './tracks.repository.js';
 import { tracksRoutes } from './tracks.routes.js';
 import { TracksService } from './tracks.service.js';
 import { TrackFileService } from './track-file.service.js';
+import { createTrackReader, type TrackReader } from './track-reader.js';
 import { UploadPipeline } from './upload-pipeline.js';
 import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
@@ -16,6 +17,8 @@ import { UploadsService } from './uploads.service.js';
 export type TracksModule = RiffModule & {
   /** For track social: who may see a track, read through the streaming cache (plays are as hot as streams). */
   tracks: TracksService;
+  /** For other areas (queue, playlists): which tracks a caller may see, as they see them. */
+  reader: TrackReader;
 };
 
 /** Tracks: uploads (one request or chunked), the catalog, lyrics, streaming and downloads. */
@@ -48,6 +51,7 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
   });
   return {
     name: 'tracks',
+    reader: createTrackReader(tracksRepository, config.publicBaseUrl),
     routes: {
       tracks: tracksRoutes({
         tracks,

@@ -1,5 +1,5 @@
-import type { Response } from 'express';
-import { initServer } from '@ts-rest/express';
+import type { RiffResponse as Response } from '../../platform/http/http-exchange.js';
+import { contractRoutes } from '../../platform/http/contract-routes.js';
 import { contract } from '@riff/contract';
 import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
 import { ok } from '../../platform/http/envelope.js';
@@ -9,8 +9,6 @@ import type { TracksService } from './tracks.service.js';
 import type { TrackFileService } from './track-file.service.js';
 import { uploadsRoutes, withForm, type UploadsRoutesDeps } from './uploads.routes.js';
 import { z } from 'zod';
-
-const s = initServer();
 
 export interface TracksRoutesDeps extends UploadsRoutesDeps {
   tracks: TracksService;
@@ -29,7 +27,7 @@ function reply(res: Response, result: StreamReply) {
 }
 
 export function tracksRoutes({ tracks, storage, files, ...uploads }: TracksRoutesDeps) {
-  return s.router(contract.tracks, {
+  return contractRoutes(contract.tracks, {
     ...uploadsRoutes(uploads),
     list: async ({ query, req }) => ({ status: 200, body: ok(await tracks.list(actorOf(req), query)) }),
     batchDelete: async ({ body, req }) => ({ status: 200, body: ok(await tracks.batchDelete(signedInActor(req), body.track_ids)) }),

@@ -1,5 +1,5 @@
-import type { Request, Response } from 'express';
-import { initServer } from '@ts-rest/express';
+import type { RiffRequest as Request, RiffResponse as Response } from '../../platform/http/http-exchange.js';
+import { contractRoute } from '../../platform/http/contract-routes.js';
 import { z } from 'zod';
 import { contract } from '@riff/contract';
 import { signedInActor } from '../../platform/access/request-actor.js';
@@ -9,8 +9,6 @@ import { formBoolean, formInteger, parseFormFields, parseMultipart } from '../..
 import type { ChunkedUploadsService, ChunkFields } from './chunked-uploads.service.js';
 import type { IncomingForm } from './upload-pipeline.js';
 import type { UploadFields, UploadsService } from './uploads.service.js';
-
-const s = initServer();
 
 /** Text fields beside the file of POST /tracks; an empty title is no title (the tags or the file name give one). */
 const UploadFieldsSchema = z.object({
@@ -69,23 +67,23 @@ export interface UploadsRoutesDeps {
 /** POST /tracks, the chunked session and the quota: part of the tracks router. */
 export function uploadsRoutes({ uploads, chunked }: UploadsRoutesDeps) {
   return {
-    upload: s.route(contract.tracks.upload, async ({ req, res }) => {
+    upload: contractRoute(contract.tracks.upload, async ({ req, res }) => {
       const actor = signedInActor(req);
       const reply = await withForm(req, res, { fileField: 'file', schema: UploadFieldsSchema }, (form) => uploads.upload(actor, form));
       return { status: 201, body: ok(reply) };
     }),
-    initiate: s.route(contract.tracks.initiate, async ({ body, req }) => ({ status: 200, body: ok(await chunked.initiate(signedInActor(req), body)) })),
-    chunk: s.route(contract.tracks.chunk, async ({ req, res }) => {
+    initiate: contractRoute(contract.tracks.initiate, async ({ body, req }) => ({ status: 200, body: ok(await chunked.initiate(signedInActor(req), body)) })),
+    chunk: contractRoute(contract.tracks.chunk, async ({ req, res }) => {
       const actor = signedInActor(req);
       const form = { fileField: 'chunk', schema: ChunkFieldsSchema, message: 'Send upload_id, chunk_number, total_chunks, total_size and filename with the chunk' };
       return { status: 200, body: ok(await withForm(req, res, form, (incoming) => chunked.chunk(actor, incoming))) };
     }),
-    complete: s.route(contract.tracks.complete, async ({ body, req }) => {
+    complete: contractRoute(contract.tracks.complete, async ({ body, req }) => {
       const { track, md5 } = await chunked.complete(signedInActor(req), body.upload_id);
       return { status: 201, body: ok({ track, md5, message: 'Upload complete' }) };
     }),
-    resume: s.route(contract.tracks.resume, async ({ params, req }) => ({ status: 200, body: ok(await chunked.resume(signedInActor(req), params.uploadId)) })),
-    cancel: s.route(contract.tracks.cancel, async ({ params, req }) => ({ status: 200, body: ok(await chunked.cancel(signedInActor(req), params.uploadId)) })),
-    quota: s.route(contract.tracks.quota, async ({ params, req }) => ({ status: 200, body: ok(await uploads.quota(signedInActor(req), params.id)) })),
+    resume: contractRoute(contract.tracks.resume, async ({ params, req }) => ({ status: 200, body: ok(await chunked.resume(signedInActor(req), params.uploadId)) })),
+    cancel: contractRoute(contract.tracks.cancel, async ({ params, req }) => ({ status: 200, body: ok(await chunked.cancel(signedInActor(req), params.uploadId)) })),
+    quota: contractRoute(contract.tracks.quota, async ({ params, req }) => ({ status: 200, body: ok(await uploads.quota(signedInActor(req), params.id)) })),
   };
 }

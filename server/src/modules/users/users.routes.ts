@@ -1,4 +1,4 @@
-import { initServer } from '@ts-rest/express';
+import { contractRoutes } from '../../platform/http/contract-routes.js';
 import { contract } from '@riff/contract';
 import { isOwner } from '../../platform/access/ownership.js';
 import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
@@ -9,13 +9,11 @@ import { buffer } from 'node:stream/consumers';
 import { AppError } from '../../platform/errors/app-error.js';
 import { parseMultipart } from '../../platform/http/multipart.js';
 
-const s = initServer();
-
 /** ADDENDUM: an avatar upload is at most 10 MiB. */
 const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 
 export function usersRoutes(users: UsersService, options: { secureCookies: boolean }) {
-  return s.router(contract.users, {
+  return contractRoutes(contract.users, {
     list: async ({ query, req }) => ({ status: 200, body: ok(await users.list(actorOf(req), query)) }),
     search: async ({ query, req }) => ({ status: 200, body: ok(await users.search(actorOf(req), query)) }),
     suggestions: async ({ query, req }) => ({ status: 200, body: ok(await users.suggestions(signedInActor(req), query.limit)) }),

@@ -1,18 +1,11 @@
-import type { Request } from 'express';
+import type { RiffRequest as Request } from '../http/http-exchange.js';
 import { AppError } from '../errors/app-error.js';
 import { anonymousActor, type Actor, type RequestOrigin, type UserActor } from './actor.js';
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    /** Set once per request by the authentication middleware. */
-    actor?: Actor;
-  }
-}
 
 /** Where the request came from (the address honours TRUST_PROXY). */
 export function originOf(req: Request): RequestOrigin {
   const userAgent = req.headers['user-agent'];
-  const id = (req as Request & { id?: unknown }).id;
+  const id = req.id;
   return {
     ip: req.ip ?? req.socket.remoteAddress ?? null,
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,

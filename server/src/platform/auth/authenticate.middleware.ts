@@ -1,4 +1,5 @@
-import type { Request, RequestHandler } from 'express';
+import type { RiffRequest as Request } from '../http/http-exchange.js';
+import type { Middleware } from '../http/middleware-chain.js';
 import type { AppRoute } from '@ts-rest/core';
 import { requiredScope, routeMeta } from '@riff/contract';
 import { AppError } from '../errors/app-error.js';
@@ -55,7 +56,7 @@ function readCredential(req: Request, allowQueryToken: boolean): Credential | un
  * Authenticates a request as its route's metadata says (public, optional, user, stream) and sets
  * req.actor, once, for the whole request. Runs after routing, so it knows the route.
  */
-export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
+export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
   async function fromJwt(token: string, audiences: TokenAudience[], origin: RequestOrigin): Promise<UserActor> {
     let lastError: TokenInvalidError | undefined;
     for (const audience of audiences) {
@@ -89,7 +90,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): RequestHandler {
 
   return async (req, _res, next) => {
     try {
-      const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
+      const route = req.tsRestRoute!;
       const meta = routeMeta(route);
       const origin = originOf(req);
       req.actor = anonymousActor(origin);

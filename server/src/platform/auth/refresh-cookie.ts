@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { RiffRequest as Request, RiffResponse as Response } from '../http/http-exchange.js';
 import { API_PREFIX } from '@riff/contract';
 import { AppError } from '../errors/app-error.js';
 

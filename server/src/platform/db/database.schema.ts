@@ -1,8 +1,10 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { AccountsTables, UsersTable } from './tables/accounts.tables.js';
 import type { AuditTables } from './tables/audit.tables.js';
+import type { CommentsTables } from './tables/comments.tables.js';
 import type { MediaTables } from './tables/media.tables.js';
 import type { PlatformTables } from './tables/platform.tables.js';
+import type { QueueTables } from './tables/queue.tables.js';
 import type { SocialTables } from './tables/social.tables.js';
 import type { TrackSocialTables } from './tables/track-social.tables.js';
 import type { TracksTable, TracksTables } from './tables/tracks.tables.js';
@@ -11,15 +13,17 @@ import type { TracksTable, TracksTables } from './tables/tracks.tables.js';
 // contract's tuples (the migrations' CHECK constraints list the same values, tested).
 export type * from './tables/accounts.tables.js';
 export type * from './tables/audit.tables.js';
+export type * from './tables/comments.tables.js';
 export type * from './tables/media.tables.js';
 export type * from './tables/platform.tables.js';
+export type * from './tables/queue.tables.js';
 export type * from './tables/social.tables.js';
 export type * from './tables/track-social.tables.js';
 export type * from './tables/tracks.tables.js';
 export type { TrackFormat, TrackStatus } from '@riff/contract';
 
 /** The whole database as Kysely sees it: every area's tables. */
-export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & TrackSocialTables;
+export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & CommentsTables & QueueTables & TrackSocialTables;
 
 export type TrackRow = Selectable<TracksTable>;
 

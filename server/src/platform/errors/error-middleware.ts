@@ -1,5 +1,5 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { RequestValidationError } from '@ts-rest/express';
+import type { RiffRequest, RiffResponse } from '../http/http-exchange.js';
+import { RequestValidationError } from '../http/request-validation-error.js';
 import type { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../db/db-errors.js';
 import { AppError, unavailable, type ValidationIssue } from './app-error.js';
@@ -38,13 +38,10 @@ export function issuesFrom(error: ZodError, input: unknown, prefix = ''): Valida
   });
 }
 
-/** The path values of a request as its route saw them (set by registerContract). */
-export const pathValues = new WeakMap<object, Record<string, unknown>>();
-
 /** ts-rest request validation failures: 400 INVALID_ID for a malformed path id, else VALIDATION_FAILED. */
-function fromRequestValidation(error: RequestValidationError, req: Parameters<RequestHandler>[0]): AppError {
+function fromRequestValidation(error: RequestValidationError, req: RiffRequest): AppError {
   if (error.pathParams) {
-    const issues = issuesFrom(error.pathParams, pathValues.get(req) ?? req.params);
+    const issues = issuesFrom(error.pathParams, req.params);
     return new AppError('INVALID_ID', summarize(issues.map((issue) => `${issue.message} (in the path)`)), { details: issues });
   }
   const details = [
@@ -86,7 +83,7 @@ function fromHttpError(error: HttpLikeError): AppError | undefined {
 /** Text PostgreSQL cannot store (NUL, bad encoding) that slipped past the request checks. */
 const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
-export function toAppError(error: unknown, req: Parameters<RequestHandler>[0]): AppError | undefined {
+export function toAppError(error: unknown, req: RiffRequest): AppError | undefined {
   if (error instanceof AppError) return error;
   if (UNSTORABLE_TEXT.has((error as { code?: string } | null)?.code ?? '')) {
     return new AppError('VALIDATION_FAILED', 'The request contains characters that cannot be stored');
@@ -100,7 +97,7 @@ export function toAppError(error: unknown, req: Parameters<RequestHandler>[0]): 
 }
 
 /** The one place errors become the envelope. Unexpected errors are logged and answered 500 INTERNAL. */
-export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => {
+export function replyWithError(error: unknown, req: RiffRequest, res: RiffResponse): void {
   const appError = toAppError(error, req) ?? new AppError('INTERNAL', 'Something went wrong on our side');
   if (appError.code === 'INTERNAL') {
     req.log.error({ err: error }, 'unhandled error');
@@ -121,8 +118,6 @@ export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => 
       request_id: String(req.id),
     },
   });
-};
+}
 
-export const notFoundMiddleware: RequestHandler = (req, _res, next) => {
-  next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
-};
+export const notFound = (req: Pick<RiffRequest, 'method' | 'path'>) => new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`);

@@ -1,20 +1,23 @@
-import express, { type Express, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Router } from 'express';
 import cors from 'cors';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { contract } from '@riff/contract';
 import type { Config } from '../config/config.js';
 import { createAuthenticator, type AuthenticatorDeps } from '../auth/authenticate.middleware.js';
-import { errorMiddleware, notFoundMiddleware } from '../errors/error-middleware.js';
-import { createHttpLogger } from '../logging/logger.js';
+import { notFound, replyWithError } from '../errors/error-middleware.js';
+import { requestLog } from '../logging/request-log.middleware.js';
 import { requestCeiling } from '../rate-limit/limit-policies.js';
 import type { RateLimits } from '../rate-limit/rate-limiter.js';
 import { requestLimitMiddleware } from '../rate-limit/request-limit.middleware.js';
+import { createContractRouter } from './contract-router.js';
 import { docsRouter } from './docs.routes.js';
+import { RiffRequest, RiffResponse } from './http-exchange.js';
 import type { InFlight } from './in-flight.js';
 import { createJsonBodyParser } from './json-body.middleware.js';
+import { runChain, type Middleware } from './middleware-chain.js';
 import { rejectNulCharacters } from './nul-guard.middleware.js';
-import { registerContract } from './register-contract.js';
+import { securityHeaders } from './security-headers.middleware.js';
 
 export interface HttpAppParts {
   config: Config;
@@ -29,41 +32,71 @@ export interface HttpAppParts {
   inFlight: InFlight;
 }
 
-/** The Express app: the middleware every request passes, the contract's routes, then the error envelope. */
-export function createHttpApp(parts: HttpAppParts): Express {
-  const { config } = parts;
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** What the contract does not declare (the docs, the account pages) stays on Express, behind the same front. */
+function pagesApp(parts: HttpAppParts): HttpHandler {
   const app = express();
   app.disable('x-powered-by');
-  // No automatic weak ETag on JSON replies (they are not revalidated); streamed media set their own.
+  // No automatic weak ETag on replies (they are not revalidated); static files set their own.
   app.set('etag', false);
   app.set('query parser', 'extended');
-  app.set('trust proxy', config.trustProxy);
-  app.use(createHttpLogger(parts.logger));
-  app.use(
-    helmet({
-      contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:'] } },
-      crossOriginResourcePolicy: { policy: 'same-site' },
-    }),
+  app.set('trust proxy', parts.config.trustProxy);
+  app.use(docsRouter());
+  for (const router of parts.routers) app.use(router);
+  app.use((req, _res, next) => next(notFound(req)));
+  // Express's request and response offer what the error reply uses (status, json, id, log, params)
+  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) =>
+    replyWithError(error, req as unknown as RiffRequest, res as unknown as RiffResponse),
   );
-  app.use(
+  return app as unknown as HttpHandler;
+}
+
+/**
+ * The service's request handler. Every request passes the front (request id and log line,
+ * security headers, CORS, the per-address ceiling); a contract route is then served by the
+ * contract router on Node's request directly, anything else by Express.
+ */
+export function createHttpApp(parts: HttpAppParts): HttpHandler {
+  const { config } = parts;
+  const front: Middleware[] = [
+    requestLog(parts.logger),
+    securityHeaders(),
     cors({
       origin: config.corsOrigins,
       credentials: true,
       exposedHeaders: ['X-Request-Id', 'Retry-After', 'Deprecation', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
-    }),
-  );
-  app.use(requestLimitMiddleware(parts.limits.create('requests', requestCeiling(config.rateLimitPerMinute))));
-  app.use(docsRouter());
-  for (const router of parts.routers) app.use(router);
-  registerContract(
-    app,
-    contract,
-    parts.routes,
-    [createJsonBodyParser('1mb'), rejectNulCharacters, createAuthenticator(parts.authenticator)],
-    config.replyValidation,
-    parts.inFlight,
-  );
-  app.use(notFoundMiddleware);
-  app.use(errorMiddleware);
-  return app;
+    }) as Middleware,
+    requestLimitMiddleware(parts.limits.create('requests', requestCeiling(config.rateLimitPerMinute))),
+  ];
+  const router = createContractRouter(contract, parts.routes, {
+    middleware: [createJsonBodyParser('1mb'), rejectNulCharacters, createAuthenticator(parts.authenticator)],
+    replies: config.replyValidation,
+    inFlight: parts.inFlight,
+  });
+  const pages = pagesApp(parts);
+
+  return (incoming, outgoing) => {
+    // the HTTP server makes these classes (http-server.ts); a plain Node server gets them here
+    if (!(incoming instanceof RiffRequest)) Object.setPrototypeOf(incoming, RiffRequest.prototype);
+    if (!(outgoing instanceof RiffResponse)) Object.setPrototypeOf(outgoing, RiffResponse.prototype);
+    const req = incoming as RiffRequest;
+    const res = outgoing as RiffResponse;
+    req.res = res;
+    req.trustProxy = config.trustProxy;
+    const fail = (error: unknown) => replyWithError(error, req, res);
+    runChain(front, req, res, (error) => {
+      if (error !== undefined) return fail(error);
+      let match;
+      try {
+        match = router.match(req);
+      } catch (thrown) {
+        return fail(thrown);
+      }
+      if (match) return router.serve(match, req, res, fail);
+      // Express gives the request its own prototype: the logger goes with it as a plain property
+      Object.defineProperty(req, 'log', { value: req.log, writable: true });
+      pages(req, res);
+    });
+  };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '@riff/contract';
+import { exchangeClasses } from './http-exchange.js';
 
 /** ADDENDUM: the headers must arrive within 10 s; a body idle for 30 s is cut. */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -67,6 +68,7 @@ const requestIdOf = (exchange: { res: ServerResponse } | undefined) => {
  */
 export function createHttpServer(handler?: RequestListener, options: HttpServerOptions = {}): Server {
   const server = createServer({
+    ...exchangeClasses,
     headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
     requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     // how often Node checks the headers and request timeouts (30 s by default: a 10 s limit would take up to 40)

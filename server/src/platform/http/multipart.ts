@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { RiffRequest as Request } from './http-exchange.js';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';

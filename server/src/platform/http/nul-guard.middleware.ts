@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Middleware } from './middleware-chain.js';
 import { extractZodObjectShape, isZodObject } from '@ts-rest/core';
 import { AppError, type ValidationIssue } from '../errors/app-error.js';
 import { routeOf } from './json-body.middleware.js';
@@ -35,9 +35,9 @@ function declaredQuery(query: Record<string, unknown>, schema: unknown): Record<
  * PostgreSQL cannot store a NUL character in text: such input is refused here, for every route,
  * as 400 VALIDATION_FAILED, before it can reach a query.
  */
-export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
+export const rejectNulCharacters: Middleware = (req, _res, next) => {
   const route = routeOf(req);
-  const query = declaredQuery(req.query as Record<string, unknown>, route.query);
+  const query = declaredQuery(req.query, route.query);
   const paths = [...nulPaths(req.params, 'params'), ...nulPaths(query, 'query'), ...nulPaths(req.body, '')];
   if (paths.length === 0) return next();
   const details: ValidationIssue[] = paths.map((field) => ({ field, message: 'must not contain NUL characters', value: '' }));

@@ -21,6 +21,8 @@ export const LIMIT_POLICIES = {
   plays: { points: 120, durationSeconds: MINUTE },
   /** Shares per caller (user, else address): each one is a stored row. */
   shares: { points: 30, durationSeconds: MINUTE },
+  /** Comments (and replies) created per user: 10 a minute (ADDENDUM); refused ones are given back. */
+  'comments-created': { points: 10, durationSeconds: MINUTE },
 } as const satisfies Record<string, LimiterOptions>;
 
 export type LimitPolicy = keyof typeof LIMIT_POLICIES;

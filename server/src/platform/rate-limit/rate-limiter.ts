@@ -14,6 +14,8 @@ export interface Limiter {
   /** Reads without consuming. */
   peek(key: string): Promise<LimitResult>;
   reset(key: string): Promise<void>;
+  /** Gives points back: for a consumed request that was then refused, so that it does not count. */
+  reward(key: string, points?: number): Promise<void>;
 }
 
 export interface LimiterOptions {
@@ -56,6 +58,10 @@ function wrap(limiter: RateLimiterAbstract, points: number, started: Promise<voi
     async reset(key) {
       await started;
       await limiter.delete(key);
+    },
+    async reward(key, points = 1) {
+      await started;
+      await limiter.reward(key, points);
     },
   };
 }

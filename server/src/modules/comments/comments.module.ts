@@ -1,0 +1,35 @@
+import './comments.events.js';
+import type { EventHandler } from '../../platform/events/event-bus.js';
+import type { Platform } from '../../platform/platform.js';
+import type { RiffModule } from '../../platform/module.js';
+import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import { CommentsRepository } from './comments.repository.js';
+import { commentsRoutes } from './comments.routes.js';
+import { CommentsService } from './comments.service.js';
+
+/** Timestamped comments on tracks with one level of replies; a deleted track's comments go with it. */
+export function createCommentsModule(platform: Platform): RiffModule {
+  const service = new CommentsService({
+    scope: platform.scope,
+    comments: new CommentsRepository(platform.scope),
+    events: platform.events,
+    clock: platform.clock,
+    created: policyLimiter(platform.limits, 'comments-created'),
+  });
+  const trackDeleted: EventHandler<'track.deleted'> = {
+    name: 'comments.track-deleted',
+    types: ['track.deleted'],
+    handle: async (event) => {
+      if (event.subject.id) await service.forgetTrack(event.subject.id);
+    },
+  };
+  return {
+    name: 'comments',
+    routes: { comments: commentsRoutes(service) },
+    eventHandlers: [trackDeleted as unknown as EventHandler],
+    accountData: {
+      export: (owner) => service.exportFor(owner),
+      erase: (owner) => service.eraseFor(owner),
+    },
+  };
+}

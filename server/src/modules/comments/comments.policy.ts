@@ -1,0 +1,26 @@
+import type { Actor } from '../../platform/access/actor.js';
+import { isOwner, isOwnerOrAdmin } from '../../platform/access/ownership.js';
+import { canReadTrack } from '../tracks/tracks.policy.js';
+import type { CommentedTrack, CommentRow } from './comments.repository.js';
+
+/** Comments are seen wherever their track is: a live track the caller may see. */
+export function canSeeComments(actor: Actor, track: CommentedTrack): boolean {
+  return track.deleted_at === null && canReadTrack(actor, track);
+}
+
+/** Edit: the author only (not even an admin rewrites someone's words). */
+export function canEditComment(actor: Actor, comment: Pick<CommentRow, 'user_id'>): boolean {
+  return isOwner(actor, comment.user_id);
+}
+
+/** Delete: the author, the track's owner, or an admin (SPEC). */
+export function canDeleteComment(actor: Actor, comment: Pick<CommentRow, 'user_id'>, track: Pick<CommentedTrack, 'creator_id'>): boolean {
+  return isOwner(actor, comment.user_id) || isOwnerOrAdmin(actor, track.creator_id);
+}
+
+/** In whose name a deletion is done, for its event. */
+export function deletionRole(actor: Actor, comment: Pick<CommentRow, 'user_id'>, track: Pick<CommentedTrack, 'creator_id'>) {
+  if (isOwner(actor, comment.user_id)) return 'author' as const;
+  if (isOwner(actor, track.creator_id)) return 'track_owner' as const;
+  return 'admin' as const;
+}

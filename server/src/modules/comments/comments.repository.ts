@@ -1,0 +1,227 @@
+import type { CommentSort } from '@riff/contract';
+import type { ExpressionBuilder, Insertable, SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../platform/db/database.schema.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { PageWindow } from '../../platform/http/pagination.js';
+
+/** The part of a track comments depend on: who owns it, who may see it, how long it is. */
+export interface CommentedTrack {
+  id: string;
+  creator_id: string;
+  is_public: boolean;
+  duration: number;
+  deleted_at: Date | null;
+}
+
+/** A comment with what a reader sees of its author. */
+export interface CommentRow {
+  id: string;
+  track_id: string;
+  user_id: string | null;
+  parent_id: string | null;
+  content: string | null;
+  position_seconds: number;
+  reply_count: number;
+  is_edited: boolean;
+  deleted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  author_username: string | null;
+  author_slug: string | null;
+  author_avatar: string | null;
+  author_deleted_at: Date | null;
+}
+
+export type NewComment = Pick<Insertable<Database['comments']>, 'track_id' | 'user_id' | 'parent_id' | 'content' | 'position_seconds'>;
+
+type CommentsQuery = SelectQueryBuilder<Database, 'comments', object>;
+
+const COLUMNS = [
+  'c.id',
+  'c.track_id',
+  'c.user_id',
+  'c.parent_id',
+  'c.content',
+  'c.position_seconds',
+  'c.reply_count',
+  'c.is_edited',
+  'c.deleted_at',
+  'c.created_at',
+  'c.updated_at',
+  'u.username as author_username',
+  'u.slug as author_slug',
+  'u.avatar as author_avatar',
+  'u.deleted_at as author_deleted_at',
+] as const;
+
+/** Leaves out the comments of the given authors (a tombstone has none and stays). */
+function withoutAuthors(hidden: readonly string[]) {
+  return (eb: ExpressionBuilder<Database, 'comments'>) => eb.or([eb('comments.user_id', 'is', null), eb('comments.user_id', 'not in', hidden)]);
+}
+
+function ordered<Q extends CommentsQuery>(query: Q, sort: CommentSort, reverse: boolean): Q {
+  const forward = (sort !== 'newest') !== reverse;
+  const direction = forward ? 'asc' : 'desc';
+  const byTime = sort === 'timestamp' ? (query.orderBy('comments.position_seconds', direction) as Q) : query;
+  return byTime.orderBy('comments.created_at', direction).orderBy('comments.id', direction) as Q;
+}
+
+/** Every query of comments. Pages read the partial indexes of migration 0008 and never count rows. */
+export class CommentsRepository {
+  constructor(private readonly scope: DbScope) {}
+
+  private get db() {
+    return this.scope.db;
+  }
+
+  async track(id: string): Promise<CommentedTrack | undefined> {
+    return this.db.selectFrom('tracks').select(['id', 'creator_id', 'is_public', 'duration', 'deleted_at']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Holds the track (it cannot be deleted meanwhile) while a comment is added: none lands after its comments were removed. */
+  async shareTrack(id: string): Promise<Pick<CommentedTrack, 'deleted_at'> | undefined> {
+    return this.db.selectFrom('tracks').select('deleted_at').where('id', '=', id).forShare().executeTakeFirst();
+  }
+
+  async isBlockedBy(blockerId: string, blockedId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('blocks').select('blocker_id').where('blocker_id', '=', blockerId).where('blocked_id', '=', blockedId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Users the viewer blocked and users who blocked the viewer. */
+  async blockedEitherWay(viewerId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('blocks')
+      .select('blocked_id as id')
+      .where('blocker_id', '=', viewerId)
+      .union(this.db.selectFrom('blocks').select('blocker_id as id').where('blocked_id', '=', viewerId))
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  private withAuthor() {
+    return this.db.selectFrom('comments as c').leftJoin('users as u', 'u.id', 'c.user_id').select(COLUMNS);
+  }
+
+  async find(id: string): Promise<CommentRow | undefined> {
+    return this.withAuthor().where('c.id', '=', id).executeTakeFirst();
+  }
+
+  /** Locks the comment's row for the rest of the unit of work (reply counts, deletion). */
+  async lock(id: string): Promise<CommentRow | undefined> {
+    const locked = await this.db.selectFrom('comments').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+    return locked ? this.find(id) : undefined;
+  }
+
+  async insert(comment: NewComment): Promise<string> {
+    const row = await this.db.insertInto('comments').values(comment).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async addReplies(parentId: string, delta: number): Promise<number> {
+    const row = await this.db
+      .updateTable('comments')
+      .set((eb) => ({ reply_count: eb('reply_count', '+', delta) }))
+      .where('id', '=', parentId)
+      .returning('reply_count')
+      .executeTakeFirstOrThrow();
+    return row.reply_count;
+  }
+
+  async addTopLevel(trackId: string, delta: number): Promise<void> {
+    await this.db
+      .insertInto('track_comment_counts')
+      .values({ track_id: trackId, top_level: Math.max(0, delta) })
+      .onConflict((oc) => oc.column('track_id').doUpdateSet((eb) => ({ top_level: eb('track_comment_counts.top_level', '+', delta) })))
+      .execute();
+  }
+
+  async updateContent(id: string, content: string, at: Date): Promise<void> {
+    await this.db.updateTable('comments').set({ content, is_edited: true, updated_at: at }).where('id', '=', id).execute();
+  }
+
+  /** A deleted comment that still has replies: neither content nor author stays. */
+  async tombstone(id: string, at: Date): Promise<void> {
+    await this.db.updateTable('comments').set({ content: null, user_id: null, deleted_at: at, updated_at: at }).where('id', '=', id).execute();
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.db.deleteFrom('comments').where('id', '=', id).execute();
+  }
+
+  /** Every comment of a track and its count (the track is deleted). */
+  async removeAllOfTrack(trackId: string): Promise<number> {
+    const result = await this.db.deleteFrom('comments').where('track_id', '=', trackId).executeTakeFirst();
+    await this.db.deleteFrom('track_comment_counts').where('track_id', '=', trackId).execute();
+    return Number(result.numDeletedRows);
+  }
+
+  async topLevelCount(trackId: string, hidden: readonly string[]): Promise<number> {
+    const stored = await this.db.selectFrom('track_comment_counts').select('top_level').where('track_id', '=', trackId).executeTakeFirst();
+    if (hidden.length === 0) return stored?.top_level ?? 0;
+    const left = await this.db
+      .selectFrom('comments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('track_id', '=', trackId)
+      .where('parent_id', 'is', null)
+      .where('user_id', 'in', hidden)
+      .executeTakeFirstOrThrow();
+    return Math.max(0, (stored?.top_level ?? 0) - Number(left.n));
+  }
+
+  async replyCount(parentId: string, hidden: readonly string[]): Promise<number> {
+    let query = this.db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('parent_id', '=', parentId);
+    if (hidden.length > 0) query = query.where(withoutAuthors(hidden));
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  }
+
+  /**
+   * One page of `total` rows: the ids come from the index alone, then only those rows are read
+   * with their authors. A page in the second half is read from the other end of the index, so
+   * the last page costs what the first does and the deepest is the middle one.
+   */
+  private async page(ids: CommentsQuery, sort: CommentSort, window: PageWindow, hidden: readonly string[], total: number): Promise<CommentRow[]> {
+    const filtered = hidden.length > 0 ? ids.where(withoutAuthors(hidden)) : ids;
+    const reverse = window.offset > total - window.offset;
+    const limit = reverse ? Math.min(window.limit, total - window.offset) : window.limit;
+    const offset = reverse ? Math.max(0, total - window.offset - window.limit) : window.offset;
+    const slice = ordered(filtered.select('comments.id'), sort, reverse).limit(limit).offset(offset);
+    let rows = this.withAuthor().where('c.id', 'in', slice);
+    if (sort === 'timestamp') rows = rows.orderBy('c.position_seconds');
+    const direction = sort === 'newest' ? 'desc' : 'asc';
+    return rows.orderBy('c.created_at', direction).orderBy('c.id', direction).execute();
+  }
+
+  /** `total`: as topLevelCount gave it for the same `hidden`. */
+  async topLevelPage(trackId: string, sort: CommentSort, window: PageWindow, hidden: readonly string[], total: number): Promise<CommentRow[]> {
+    const ids = this.db.selectFrom('comments').where('comments.track_id', '=', trackId).where('comments.parent_id', 'is', null);
+    return this.page(ids, sort, window, hidden, total);
+  }
+
+  async repliesPage(parentId: string, window: PageWindow, hidden: readonly string[], total: number): Promise<CommentRow[]> {
+    return this.page(this.db.selectFrom('comments').where('comments.parent_id', '=', parentId), 'oldest', window, hidden, total);
+  }
+
+  /** The user's own comments that a reader can still see (not deleted, on a live track), for the export. */
+  async liveOf(userId: string): Promise<CommentRow[]> {
+    return this.withAuthor()
+      .innerJoin('tracks as t', 't.id', 'c.track_id')
+      .where('c.user_id', '=', userId)
+      .where('c.deleted_at', 'is', null)
+      .where('t.deleted_at', 'is', null)
+      .orderBy('c.created_at')
+      .orderBy('c.id')
+      .execute();
+  }
+
+  /** Ids of the user's comments, replies first (so that their parents' counts are right when those go). */
+  async idsOf(userId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('comments')
+      .select('id')
+      .where('user_id', '=', userId)
+      .orderBy((eb) => eb.case().when('parent_id', 'is', null).then(1).else(0).end())
+      .execute();
+    return rows.map((row) => row.id);
+  }
+}

@@ -1,0 +1,209 @@
+import type { CreateCommentRequest, ListCommentsQuery, ListRepliesQuery } from '@riff/contract';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
+import type { Clock } from '../../platform/clock.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import { AppError, forbidden, notFound, rateLimited } from '../../platform/errors/app-error.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import { paginate, pageWindow } from '../../platform/http/pagination.js';
+import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
+import { toCommentDto } from './comments.mapper.js';
+import { canDeleteComment, canEditComment, canSeeComments, deletionRole } from './comments.policy.js';
+import type { CommentedTrack, CommentRow, CommentsRepository } from './comments.repository.js';
+
+export interface CommentsServiceDeps {
+  scope: DbScope;
+  comments: CommentsRepository;
+  events: EventBus;
+  clock: Clock;
+  /** Comments created per user per minute. */
+  created: Limiter;
+}
+
+const invalid = (field: string, message: string, value: unknown) =>
+  new AppError('VALIDATION_FAILED', `${field} ${message}`, { details: [{ field, message, value: String(value) }] });
+
+/** Timestamped comments with one level of replies: who may write, edit and delete them, and what readers see. */
+export class CommentsService {
+  constructor(private readonly deps: CommentsServiceDeps) {}
+
+  private get comments() {
+    return this.deps.comments;
+  }
+
+  /** A live track the actor may see; anything else is 404, as if it did not exist. */
+  private async visibleTrack(actor: Actor, id: string): Promise<CommentedTrack> {
+    const track = await this.comments.track(id);
+    if (!track || !canSeeComments(actor, track)) throw notFound('Track');
+    return track;
+  }
+
+  /** A comment (not deleted) on a track the actor may see. */
+  private async visibleComment(actor: Actor, id: string, options: { deleted: boolean }) {
+    const comment = await this.comments.find(id);
+    if (!comment || (comment.deleted_at !== null && !options.deleted)) throw notFound('Comment');
+    const track = await this.comments.track(comment.track_id);
+    if (!track || !canSeeComments(actor, track)) throw notFound('Comment');
+    return { comment, track };
+  }
+
+  /** Authors the viewer does not see: those they blocked and those who blocked them. */
+  private hiddenFor(actor: Actor): Promise<string[]> {
+    return actor.kind === 'user' ? this.comments.blockedEitherWay(actor.id) : Promise.resolve([]);
+  }
+
+  async list(actor: Actor, trackId: string, query: ListCommentsQuery) {
+    const track = await this.visibleTrack(actor, trackId);
+    const hidden = await this.hiddenFor(actor);
+    const window = pageWindow(query.page, query.limit);
+    const total = await this.comments.topLevelCount(track.id, hidden);
+    const rows = window.offset < total ? await this.comments.topLevelPage(track.id, query.sort, window, hidden, total) : [];
+    return { comments: rows.map(toCommentDto), pagination: paginate(window, total) };
+  }
+
+  async replies(actor: Actor, commentId: string, query: ListRepliesQuery) {
+    const { comment } = await this.visibleComment(actor, commentId, { deleted: true });
+    const window = pageWindow(query.page, query.limit);
+    // one level: a reply has no replies of its own
+    if (comment.parent_id !== null) return { replies: [], pagination: paginate(window, 0) };
+    const hidden = await this.hiddenFor(actor);
+    const total = hidden.length > 0 ? await this.comments.replyCount(comment.id, hidden) : comment.reply_count;
+    const rows = window.offset < total ? await this.comments.repliesPage(comment.id, window, hidden, total) : [];
+    return { replies: rows.map(toCommentDto), pagination: paginate(window, total) };
+  }
+
+  /**
+   * At most 10 created per user per minute. The point is taken first (so concurrent requests
+   * cannot all pass) and given back when the request is refused for any reason, the limit included.
+   */
+  async create(actor: UserActor, trackId: string, body: CreateCommentRequest) {
+    const { created } = this.deps;
+    const taken = await created.consume(actor.id);
+    try {
+      if (!taken.allowed) throw rateLimited(taken.retryAfterSeconds, `At most ${taken.limit} comments a minute: try again later`);
+      return await this.insert(actor, trackId, body);
+    } catch (error) {
+      await created.reward(actor.id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async insert(actor: UserActor, trackId: string, body: CreateCommentRequest) {
+    const track = await this.visibleTrack(actor, trackId);
+    if (await this.comments.isBlockedBy(track.creator_id, actor.id)) throw forbidden('The track’s owner has blocked you from commenting');
+    if (body.timestamp > track.duration) throw invalid('timestamp', `must be at most the track’s duration (${track.duration} s)`, body.timestamp);
+    return this.deps.scope.transaction(async () => {
+      if ((await this.comments.shareTrack(track.id))?.deleted_at !== null) throw notFound('Track');
+      const parentId = body.parent_id === undefined ? null : await this.topLevelParent(track.id, body.parent_id);
+      const id = await this.comments.insert({
+        track_id: track.id,
+        user_id: actor.id,
+        parent_id: parentId,
+        content: body.content,
+        position_seconds: body.timestamp,
+      });
+      if (parentId) await this.comments.addReplies(parentId, 1);
+      else await this.comments.addTopLevel(track.id, 1);
+      await this.deps.events.record(actor, 'comment.created', {
+        subject: { resource: 'comment', id },
+        data: { track_id: track.id, parent_id: parentId, timestamp: body.timestamp },
+      });
+      return { comment: toCommentDto(await this.found(id)) };
+    });
+  }
+
+  /** The top-level comment a reply attaches to, locked until the reply is counted: a reply to a reply goes to its parent. */
+  private async topLevelParent(trackId: string, parentId: string): Promise<string> {
+    let parent = await this.comments.lock(parentId);
+    if (parent?.parent_id) parent = await this.comments.lock(parent.parent_id);
+    if (!parent || parent.track_id !== trackId) throw invalid('parent_id', 'must be a comment of this track', parentId);
+    return parent.id;
+  }
+
+  private async found(id: string): Promise<CommentRow> {
+    const row = await this.comments.find(id);
+    if (!row) throw notFound('Comment');
+    return row;
+  }
+
+  async update(actor: UserActor, id: string, content: string) {
+    const { comment } = await this.visibleComment(actor, id, { deleted: false });
+    if (!canEditComment(actor, comment)) throw forbidden('Only its author can edit a comment');
+    // saving the same words again is not an edit
+    if (comment.content === content) return { comment: toCommentDto(comment) };
+    return this.deps.scope.transaction(async () => {
+      const locked = await this.comments.lock(id);
+      if (!locked || locked.deleted_at !== null) throw notFound('Comment');
+      await this.comments.updateContent(id, content, this.deps.clock.now());
+      await this.deps.events.record(actor, 'comment.updated', { subject: { resource: 'comment', id }, data: { track_id: comment.track_id } });
+      return { comment: toCommentDto(await this.found(id)) };
+    });
+  }
+
+  async remove(actor: UserActor, trackId: string, id: string) {
+    const track = await this.visibleTrack(actor, trackId);
+    await this.deps.scope.transaction(async () => {
+      const comment = await this.comments.lock(id);
+      if (!comment || comment.track_id !== track.id || comment.deleted_at !== null) throw notFound('Comment');
+      if (!canDeleteComment(actor, comment, track)) throw forbidden('Only its author, the track’s owner or an admin can delete a comment');
+      const kept = await this.deleteLocked(comment);
+      await this.deps.events.record(actor, 'comment.deleted', {
+        subject: { resource: 'comment', id },
+        data: { track_id: track.id, parent_id: comment.parent_id, kept, role: deletionRole(actor, comment, track) },
+      });
+    });
+    return { message: 'Comment deleted' };
+  }
+
+  /**
+   * Deletes a comment whose row the unit of work holds. With replies it stays as a tombstone
+   * (returns true); otherwise it goes, and a reply's deleted parent goes with its last reply.
+   */
+  private async deleteLocked(comment: CommentRow): Promise<boolean> {
+    const at = this.deps.clock.now();
+    if (comment.parent_id === null) {
+      if (comment.reply_count > 0) {
+        await this.comments.tombstone(comment.id, at);
+        return true;
+      }
+      await this.comments.remove(comment.id);
+      await this.comments.addTopLevel(comment.track_id, -1);
+      return false;
+    }
+    const parent = await this.comments.lock(comment.parent_id);
+    await this.comments.remove(comment.id);
+    if (!parent) return false;
+    const left = await this.comments.addReplies(parent.id, -1);
+    if (left === 0 && parent.deleted_at !== null) {
+      await this.comments.remove(parent.id);
+      await this.comments.addTopLevel(parent.track_id, -1);
+    }
+    return false;
+  }
+
+  /** A deleted track's comments go with it (after its deletion commits; idempotent). */
+  async forgetTrack(trackId: string): Promise<void> {
+    await this.comments.removeAllOfTrack(trackId);
+  }
+
+  /** The owner's comments and replies that readers still see, for their data export. */
+  async exportFor(owner: UserActor) {
+    return { comments: (await this.comments.liveOf(owner.id)).map(toCommentDto) };
+  }
+
+  /**
+   * Account deletion: each of the user's comments is deleted as its author would delete it (a
+   * comment with others' replies stays as an anonymous tombstone), in the deletion's unit of work.
+   */
+  async eraseFor(owner: UserActor) {
+    return this.deps.scope.transaction(async () => {
+      let removed = 0;
+      for (const id of await this.comments.idsOf(owner.id)) {
+        const comment = await this.comments.lock(id);
+        if (!comment || comment.deleted_at !== null) continue;
+        await this.deleteLocked(comment);
+        removed++;
+      }
+      return { removed_comments: removed };
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import './queue.events.js';
+import type { UserRow } from '../../platform/db/database.schema.js';
+import type { RiffModule } from '../../platform/module.js';
+import type { Platform } from '../../platform/platform.js';
+import type { TrackReader } from '../tracks/track-reader.js';
+import { createLiveHub } from './live-hub.js';
+import { createLiveSocket } from './live-socket.js';
+import { QueueRepository } from './queue.repository.js';
+import { queueRoutes } from './queue.routes.js';
+import { QueueService } from './queue.service.js';
+import { SessionsRepository } from './sessions.repository.js';
+import { SessionsService } from './sessions.service.js';
+
+export interface QueueModuleDeps {
+  /** The tracks area's read port: which tracks a caller may see (adds are refused with 404 otherwise). */
+  tracks: TrackReader;
+  /** The accounts area's check that a token's user may still act (for the live socket). */
+  activeUser(id: string): Promise<UserRow | undefined>;
+}
+
+/**
+ * The play queue (one per user, versioned) and shared listening sessions, with their live channel:
+ * a WebSocket at /api/v1/ws, fanned out across instances through Redis when REDIS_URL is set.
+ */
+export function createQueueModule(platform: Platform, deps: QueueModuleDeps): RiffModule {
+  const { scope, events, clock, config, logger, signer } = platform;
+  const queue = new QueueService({ scope, queues: new QueueRepository(scope), tracks: deps.tracks, events, clock });
+  const hub = createLiveHub({ redisUrl: config.redisUrl, logger });
+  const sessions = new SessionsService({
+    scope,
+    sessions: new SessionsRepository(scope),
+    queue,
+    tracks: deps.tracks,
+    events,
+    clock,
+    live: hub,
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  return {
+    name: 'queue',
+    routes: { queue: queueRoutes(queue, sessions) },
+    sockets: [createLiveSocket({ sessions, hub, signer, loadActiveUser: deps.activeUser, logger })],
+    jobs: [{ name: 'queue.sessions.prune', retryLimit: 0, everyMs: 60 * 60_000, handle: () => sessions.prune() }],
+    accountData: {
+      export: async (owner) => ({ queue: await queue.exportFor(owner), ...(await sessions.exportFor(owner)) }),
+      erase: async (owner) => ({ removed_queue_items: await queue.eraseFor(owner), ...(await sessions.eraseFor(owner)) }),
+    },
+  };
+}

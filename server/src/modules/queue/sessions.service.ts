@@ -1,0 +1,241 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  API_PREFIX,
+  CHAT_HISTORY_LIMIT,
+  CHAT_TEXT_MAX,
+  QUEUE_MAX_ITEMS,
+  SESSION_TTL_HOURS,
+  type CreateQueueSessionRequest,
+  type UpdateQueueSessionRequest,
+} from '@riff/contract';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
+import type { Clock } from '../../platform/clock.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import type { TrackReader } from '../tracks/track-reader.js';
+import type { LiveEvent, LiveHub } from './live-hub.js';
+import { toChatMessageDto, toSessionDto, toSessionItemDto } from './queue.mapper.js';
+import { canEndSession, canRemoveSessionItem, canSteerSession } from './queue.policy.js';
+import type { QueueService } from './queue.service.js';
+import type { SessionsRepository, SessionWithHost } from './sessions.repository.js';
+
+/** Live sessions one user may host at once. */
+export const MAX_LIVE_SESSIONS_PER_HOST = 10;
+const TTL_MS = SESSION_TTL_HOURS * 60 * 60 * 1000;
+
+/** 32 random bytes: unguessable. Only its sha256 is stored; the lookup is by that hash. */
+const newToken = () => randomBytes(32).toString('base64url');
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface SessionsServiceDeps {
+  scope: DbScope;
+  sessions: SessionsRepository;
+  queue: QueueService;
+  tracks: TrackReader;
+  events: EventBus;
+  clock: Clock;
+  live: LiveHub;
+  publicBaseUrl: string;
+}
+
+const gone = () => notFound('Session');
+
+/** Shared listening sessions: reached by token, steered by the host, joined by whoever holds the token. */
+export class SessionsService {
+  constructor(private readonly deps: SessionsServiceDeps) {}
+
+  private get now() {
+    return this.deps.clock.now();
+  }
+
+  private expiry(now: Date) {
+    return new Date(now.getTime() + TTL_MS);
+  }
+
+  /** Tells every subscriber, on every instance, once the change has committed. */
+  private announce(event: LiveEvent) {
+    this.deps.scope.afterCommit(() => this.deps.live.publish(event));
+  }
+
+  private async live(token: string, lock = false): Promise<SessionWithHost> {
+    const session = await this.deps.sessions.findLive(hashToken(token), this.now, lock);
+    if (!session) throw gone();
+    return session;
+  }
+
+  private async render(actor: Actor, session: SessionWithHost, token: string) {
+    const items = await this.deps.sessions.items(session.id);
+    const participants = await this.deps.sessions.participantsCount(session.id, session.host_id);
+    const tracks = await this.deps.tracks.visibleTracks(actor, items.map((item) => item.track_id));
+    return toSessionDto({ session, items, participants, tracks, token, shareUrl: `${this.deps.publicBaseUrl}${API_PREFIX}/queue/session/${encodeURIComponent(token)}` });
+  }
+
+  async create(actor: UserActor, body: CreateQueueSessionRequest) {
+    const snapshot = await this.deps.queue.snapshot(actor);
+    const token = newToken();
+    const now = this.now;
+    const session = await this.deps.scope.transaction(async () => {
+      if ((await this.deps.sessions.countLiveOf(actor.id, now)) >= MAX_LIVE_SESSIONS_PER_HOST) {
+        throw new AppError('LIMIT_REACHED', `At most ${MAX_LIVE_SESSIONS_PER_HOST} live sessions per host: end one first`);
+      }
+      const row = await this.deps.sessions.insert({
+        id: randomUUID(),
+        token_hash: hashToken(token),
+        host_id: actor.id,
+        title: body.title ?? null,
+        current_index: Math.min(snapshot.currentIndex, Math.max(0, snapshot.trackIds.length - 1)),
+        position_seconds: snapshot.positionSeconds,
+        is_playing: false,
+        created_at: now,
+        updated_at: now,
+        expires_at: this.expiry(now),
+      });
+      await this.deps.sessions.insertItems(row.id, snapshot.trackIds, actor.id, now);
+      await this.deps.sessions.join(row.id, actor.id, now);
+      await this.deps.events.record(actor, 'queue_session.created', { subject: { resource: 'queue_session', id: row.id }, data: { items: snapshot.trackIds.length } });
+      return row;
+    });
+    return { session: await this.render(actor, { ...session, host_username: actor.user.username }, token) };
+  }
+
+  async get(actor: Actor, token: string) {
+    return { session: await this.render(actor, await this.live(token), token) };
+  }
+
+  async update(actor: UserActor, token: string, body: UpdateQueueSessionRequest) {
+    const now = this.now;
+    const session = await this.deps.scope.transaction(async () => {
+      const session = await this.live(token, true);
+      if (!canSteerSession(actor, session)) throw forbidden('Only the host steers the playback');
+      const size = await this.deps.sessions.countItems(session.id);
+      if (body.current_index !== undefined && body.current_index > Math.max(0, size - 1)) {
+        throw new AppError('VALIDATION_FAILED', 'current_index must name an item of the session', {
+          details: [{ field: 'current_index', message: `must be between 0 and ${Math.max(0, size - 1)}`, value: String(body.current_index) }],
+        });
+      }
+      const row = await this.deps.sessions.touch(session.id, { ...body, updated_at: now, expires_at: this.expiry(now) });
+      this.announce({
+        kind: 'playback_changed',
+        sessionId: row.id,
+        data: { current_index: row.current_index, position_seconds: row.position_seconds, is_playing: row.is_playing, expires_at: row.expires_at.toISOString() },
+      });
+      return { ...session, ...row };
+    });
+    return { session: await this.render(actor, session, token) };
+  }
+
+  async end(actor: UserActor, token: string) {
+    await this.deps.scope.transaction(async () => {
+      const session = await this.live(token, true);
+      if (!canEndSession(actor, session)) throw forbidden('Only the host ends the session');
+      await this.deps.sessions.remove(session.id);
+      await this.deps.events.record(actor, 'queue_session.ended', { subject: { resource: 'queue_session', id: session.id }, data: {}, userId: session.host_id });
+      this.announce({ kind: 'ended', sessionId: session.id, data: { reason: 'ended' } });
+    });
+    return { message: 'The session has ended' };
+  }
+
+  async addItem(actor: UserActor, token: string, trackId: string) {
+    await this.live(token);
+    await this.deps.tracks.assertVisible(actor, [trackId]);
+    const now = this.now;
+    const item = await this.deps.scope.transaction(async () => {
+      const session = await this.live(token, true);
+      const size = await this.deps.sessions.countItems(session.id);
+      if (size >= QUEUE_MAX_ITEMS) throw new AppError('LIMIT_REACHED', `A session holds at most ${QUEUE_MAX_ITEMS} items`);
+      const [id] = await this.deps.sessions.insertItems(session.id, [trackId], actor.id, now, size);
+      await this.deps.sessions.join(session.id, actor.id, now);
+      await this.deps.sessions.touch(session.id, { updated_at: now, expires_at: this.expiry(now) });
+      await this.deps.events.record(actor, 'queue_session.item_added', { subject: { resource: 'queue_session', id: session.id }, data: { track_id: trackId } });
+      this.announce({ kind: 'items_changed', sessionId: session.id });
+      return (await this.deps.sessions.findItem(session.id, id!))!;
+    });
+    return { item: toSessionItemDto(item, await this.deps.tracks.visibleTracks(actor, [trackId])) };
+  }
+
+  async removeItem(actor: UserActor, token: string, itemId: string) {
+    const now = this.now;
+    await this.deps.scope.transaction(async () => {
+      const session = await this.live(token, true);
+      const item = await this.deps.sessions.findItem(session.id, itemId);
+      if (!item) throw notFound('Session item');
+      if (!canRemoveSessionItem(actor, session, item)) throw forbidden('Only the host or whoever added it removes an item');
+      await this.deps.sessions.removeItem(session.id, item);
+      const size = await this.deps.sessions.countItems(session.id);
+      let { current_index: currentIndex, position_seconds: positionSeconds } = session;
+      if (item.position < currentIndex) currentIndex -= 1;
+      else if (item.position === currentIndex) positionSeconds = 0;
+      currentIndex = Math.min(currentIndex, Math.max(0, size - 1));
+      await this.deps.sessions.touch(session.id, { current_index: currentIndex, position_seconds: positionSeconds, updated_at: now, expires_at: this.expiry(now) });
+      await this.deps.events.record(actor, 'queue_session.item_removed', { subject: { resource: 'queue_session', id: session.id }, data: { track_id: item.track_id } });
+      this.announce({ kind: 'items_changed', sessionId: session.id });
+    });
+    return { message: 'Removed from the session' };
+  }
+
+  /** A socket subscribes: the caller joins, and gets the session as they see it with the last chat messages. */
+  async subscribe(actor: UserActor, token: string) {
+    const session = await this.live(token);
+    await this.deps.sessions.join(session.id, actor.id, this.now);
+    const chat = await this.deps.sessions.lastMessages(session.id, CHAT_HISTORY_LIMIT);
+    return { sessionId: session.id, session: await this.render(actor, session, token), chat: chat.map(toChatMessageDto) };
+  }
+
+  /** The session as `actor` sees it, for a live update; undefined once it is gone. */
+  async snapshotFor(actor: Actor, sessionId: string, token: string) {
+    const session = await this.deps.sessions.findLiveById(sessionId, this.now);
+    return session ? this.render(actor, session, token) : undefined;
+  }
+
+  /** A chat message over the socket: stored with the session (which lives on), then heard by every subscriber. */
+  async chat(actor: UserActor, token: string, text: string) {
+    if (text.trim().length === 0 || text.length > CHAT_TEXT_MAX) {
+      throw new AppError('VALIDATION_FAILED', `text must be 1 to ${CHAT_TEXT_MAX} characters`);
+    }
+    const now = this.now;
+    return this.deps.scope.transaction(async () => {
+      const session = await this.live(token, true);
+      const row = await this.deps.sessions.insertMessage({ id: randomUUID(), session_id: session.id, user_id: actor.id, text, created_at: now });
+      await this.deps.sessions.join(session.id, actor.id, now);
+      await this.deps.sessions.touch(session.id, { updated_at: now, expires_at: this.expiry(now) });
+      const message = toChatMessageDto({ ...row, username: actor.user.username });
+      this.announce({ kind: 'chat', sessionId: session.id, data: { message } });
+      return message;
+    });
+  }
+
+  /** Sessions past their time go, with their items and chat; their subscribers hear that they ended. */
+  async prune() {
+    let removed = 0;
+    for (;;) {
+      const ids = await this.deps.sessions.removeExpired(this.now, 500);
+      for (const id of ids) this.deps.live.publish({ kind: 'ended', sessionId: id, data: { reason: 'expired' } });
+      removed += ids.length;
+      if (ids.length < 500) return { removed };
+    }
+  }
+
+  async exportFor(owner: UserActor) {
+    const hosted = await this.deps.sessions.hostedBy(owner.id, this.now);
+    const trackIds = await this.deps.sessions.trackIdsOf(hosted.map((row) => row.id));
+    const messages = await this.deps.sessions.messagesBy(owner.id);
+    return {
+      queue_sessions: hosted.map((row) => ({
+        id: row.id,
+        title: row.title,
+        track_ids: trackIds.get(row.id) ?? [],
+        created_at: row.created_at.toISOString(),
+        expires_at: row.expires_at.toISOString(),
+      })),
+      queue_chat_messages: messages.map((row) => ({ id: row.id, session_id: row.session_id, text: row.text, created_at: row.created_at.toISOString() })),
+    };
+  }
+
+  /** Account erasure, in the deletion's unit of work: the sessions they host end for everyone. */
+  async eraseFor(owner: UserActor) {
+    const { sessions, messages } = await this.deps.sessions.eraseFor(owner.id);
+    for (const id of sessions) this.announce({ kind: 'ended', sessionId: id, data: { reason: 'ended' } });
+    return { removed_queue_sessions: sessions.length, removed_chat_messages: messages };
+  }
+}
