@@ -22,12 +22,22 @@ export function createModules(platform: Platform): RiffModule[] {
   const tracks = createTracksModule(platform, { media: media.media });
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
+  const queue = createQueueModule(platform, { tracks: tracks.reader, activeUser: (id) => users.activeUser!(id) });
   const playlists = createPlaylistsModule(platform);
   const social = createSocialModule(platform, { favorites: playlists.favorites, tracks: tracks.tracks });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
-  return [createSystemModule(platform), auth, users, audit, media, tracks, social, playlists, createAccountPagesModule(platform)];
-  const queue = createQueueModule(platform, { tracks: tracks.reader, activeUser: (id) => users.activeUser!(id) });
-  // media before tracks: an erased account's derived files go before the tracks that name them
-  return [createSystemModule(platform), auth, users, audit, media, tracks, createCommentsModule(platform), queue, createAccountPagesModule(platform)];
+  return [
+    createSystemModule(platform),
+    auth,
+    users,
+    audit,
+    media,
+    tracks,
+    createCommentsModule(platform),
+    queue,
+    social,
+    playlists,
+    createAccountPagesModule(platform),
+  ];
 }
