@@ -5,6 +5,7 @@ import * as tracks from './0003-tracks.js';
 import * as events from './0004-events.js';
 import * as eventSubjects from './0005-event-subjects.js';
 import * as media from './0006-media.js';
+import * as trackSocial from './0007-track-social.js';
 import * as comments from './0008-comments.js';
 import * as queue from './0009-queue.js';
 
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0004-events': events,
   '0005-event-subjects': eventSubjects,
   '0006-media': media,
+  '0007-track-social': trackSocial,
   '0008-comments': comments,
   '0009-queue': queue,
 };

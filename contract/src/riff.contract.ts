@@ -8,6 +8,7 @@ import { mediaPipelineContract } from './areas/media/media.contract.js';
 import { queueContract } from './areas/queue/queue.contract.js';
 import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
+import { socialContract } from './areas/social/social.contract.js';
 
 const c = initContract();
 
@@ -24,19 +25,42 @@ const areaOptions = {
 
 const apiOptions = { ...areaOptions, pathPrefix: API_PREFIX } as const;
 
+// Each area's router is a named constant, so the whole contract's declared type names them
+// instead of spelling every route out (TS7056: the spelled-out type grew past what tsc emits).
+export const systemRouter = c.router(systemContract, areaOptions);
+export const authRouter = c.router(authContract, apiOptions);
+export const usersRouter = c.router(usersContract, apiOptions);
+export const auditRouter = c.router(auditContract, apiOptions);
+export const tracksRouter = c.router(tracksContract, apiOptions);
+export const mediaRouter = c.router(mediaPipelineContract, apiOptions);
+export const socialRouter = c.router(socialContract, apiOptions);
+export const commentsRouter = c.router(commentsContract, apiOptions);
+export const queueRouter = c.router(queueContract, apiOptions);
+
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
  * area except `system` lives under /api/v1.
  */
-export const contract = c.router({
-  system: c.router(systemContract, areaOptions),
-  auth: c.router(authContract, apiOptions),
-  users: c.router(usersContract, apiOptions),
-  audit: c.router(auditContract, apiOptions),
-  tracks: c.router(tracksContract, apiOptions),
-  media: c.router(mediaPipelineContract, apiOptions),
-  comments: c.router(commentsContract, apiOptions),
-  queue: c.router(queueContract, apiOptions),
+export const contract: {
+  system: typeof systemRouter;
+  auth: typeof authRouter;
+  users: typeof usersRouter;
+  audit: typeof auditRouter;
+  tracks: typeof tracksRouter;
+  media: typeof mediaRouter;
+  social: typeof socialRouter;
+  comments: typeof commentsRouter;
+  queue: typeof queueRouter;
+} = c.router({
+  system: systemRouter,
+  auth: authRouter,
+  users: usersRouter,
+  audit: auditRouter,
+  tracks: tracksRouter,
+  media: mediaRouter,
+  social: socialRouter,
+  comments: commentsRouter,
+  queue: queueRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -49,6 +73,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   audit: 'Your audit log: every security-relevant and mutating action, read-only',
   tracks: 'Uploads (one request or resumable chunks), metadata, lyrics, quota, streaming and download',
   media: 'The media pipeline: HLS streams, waveform peaks, cover art, audio versions, the external transcoder’s callback',
+  social: 'Track social: likes (your favorites playlist), reposts and the feed, shares and secret links, plays and listening history, stats, recommendations and suggested tags',
   comments: 'Timestamped comments on tracks, with one level of replies',
   queue:
     'Your play queue, synced between devices (versioned, If-Match), and shared listening sessions reached by a share token. ' +

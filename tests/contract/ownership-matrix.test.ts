@@ -76,6 +76,30 @@ const matrix: Record<string, Case[]> = {
     { object: 'publicTrack', status: 403 },
     { object: 'privateTrack', status: 404 },
   ],
+  // track social: a private track of someone else does not exist for the caller; the owner's figures are 403
+  'social.like': [{ object: 'privateTrack', status: 404 }],
+  'social.unlike': [{ object: 'privateTrack', status: 404 }],
+  'social.likers': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'social.repost': [{ object: 'privateTrack', status: 404 }],
+  'social.unrepost': [{ object: 'privateTrack', status: 404 }],
+  'social.share': [{ object: 'privateTrack', status: 404, body: { platform: 'link' } }],
+  'social.revokeShare': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'social.play': [{ object: 'privateTrack', status: 404, body: { duration_listened: 40 } }],
+  'social.stats': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
+  'social.recommendationsFor': [{ object: 'privateTrack', status: 404 }],
+  'social.suggestedTags': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
   // comments are seen where their track is; edit is the author's, delete the author's, the track owner's or an admin's
   'comments.list': [{ object: 'privateTrack', status: 404 }],
   'comments.create': [{ object: 'privateTrack', status: 404, body: { content: 'let me in' } }],
@@ -109,6 +133,9 @@ const notOwnerOnly: Record<string, Owned> = {
   'users.avatar': 'user',
   // the external transcoder's, authenticated by its signature (401 without), not by a user
   'media.hlsCallback': 'publicTrack',
+  // what a user liked and reposted: public lists, filtered to what the caller may see
+  'social.userLikes': 'user',
+  'social.userReposts': 'user',
   // the token is the credential: any holder reads the session and may add to it
   'queue.getSession': 'queueSession',
   'queue.addSessionItem': 'queueSession',

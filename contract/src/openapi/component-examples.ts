@@ -168,6 +168,25 @@ const auditEntry = {
 /** A first page holding every item: total and total_pages agree with the list. */
 const onePage = (items: number) => ({ page: 1, limit: 20, total: items, total_pages: items === 0 ? 0 : 1 });
 
+const feedItem = { type: 'repost', track, actor: { ...profile, id: OTHER_USER_ID, username: 'theo.marsh', slug: 'theo-marsh' }, created_at: UPDATED };
+const historyEntry = { track, played_at: UPDATED, duration_listened: 184.5, source: 'track' };
+const trackStats = {
+  period: '7d',
+  play_count: 42,
+  unique_listeners: 31,
+  like_count: 6,
+  repost_count: 2,
+  share_count: 3,
+  comment_count: 0,
+  download_count: 0,
+  completion_rate: 0.64,
+  daily: [
+    { date: '2026-11-20', plays: 17, likes: 2 },
+    { date: '2026-11-21', plays: 25, likes: 4 },
+  ],
+  sources: { track: 30, playlist: 9, search: 3 },
+};
+
 const tokenResponse = { access_token: ACCESS_TOKEN, refresh_token: REFRESH_TOKEN, token_type: 'Bearer', expires_in: 900 };
 const lyrics = {
   track_id: TRACK_ID,
@@ -306,6 +325,10 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     tracks: [track],
     lyrics: [lyrics],
     audit_logs: [auditEntry],
+    likes: [{ track_id: TRACK_ID, liked_at: UPDATED }],
+    reposts: [],
+    shares: [{ track_id: TRACK_ID, platform: 'link', shared_at: UPDATED }],
+    listening_history: [{ track_id: TRACK_ID, played_at: UPDATED, duration_listened: 184.5, source: 'track' }],
     comments: [comment],
     queue,
     queue_sessions: [exportedSession],
@@ -370,6 +393,28 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   LyricsReply: { lyrics },
   UpdateLyricsRequest: { content: lyrics.content },
 
+  // track social
+  LikeState: { liked: true },
+  RepostState: { reposted: true },
+  FeedItem: feedItem,
+  FeedPage: { items: [feedItem], pagination: onePage(1) },
+  ShareRequest: { platform: 'link' },
+  ShareReply: { share_url: `https://riff.example.org/api/v1/tracks/${TRACK_ID}` },
+  PlayRequest: { duration_listened: 184.5, source: 'track' },
+  PlayReply: { counted: true },
+  HistoryEntry: historyEntry,
+  HistoryPage: { history: [historyEntry], pagination: onePage(1) },
+  TrackStats: trackStats,
+  TrackStatsReply: { stats: trackStats },
+  TrackList: { tracks: [track] },
+  SuggestedTag: { tag: 'synthwave', score: 1, source: 'genre' },
+  SuggestedTags: {
+    tags: [
+      { tag: 'synthwave', score: 1, source: 'genre' },
+      { tag: 'drive', score: 0.5, source: 'metadata' },
+      { tag: 'retro', score: 0.3, source: 'similar' },
+    ],
+  },
   // comments
   Comment: comment,
   CommentAuthor: comment.user,

@@ -5,6 +5,8 @@ import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { createCommentsModule } from './comments/comments.module.js';
 import { createMediaModule } from './media/media.module.js';
+import { createPlaylistsModule } from './playlists/playlists.module.js';
+import { createSocialModule } from './social/social.module.js';
 import { createQueueModule } from './queue/queue.module.js';
 import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
@@ -21,6 +23,21 @@ export function createModules(platform: Platform): RiffModule[] {
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
   const queue = createQueueModule(platform, { tracks: tracks.reader, activeUser: (id) => users.activeUser!(id) });
-  // media before tracks: an erased account's derived files go before the tracks that name them
-  return [createSystemModule(platform), auth, users, audit, media, tracks, createCommentsModule(platform), queue, createAccountPagesModule(platform)];
+  const playlists = createPlaylistsModule(platform);
+  const social = createSocialModule(platform, { favorites: playlists.favorites, tracks: tracks.tracks });
+  // media before tracks: an erased account's derived files go before the tracks that name them;
+  // social before playlists: reposts and history go, then the favorites (likes) with the playlists
+  return [
+    createSystemModule(platform),
+    auth,
+    users,
+    audit,
+    media,
+    tracks,
+    createCommentsModule(platform),
+    queue,
+    social,
+    playlists,
+    createAccountPagesModule(platform),
+  ];
 }

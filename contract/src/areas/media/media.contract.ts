@@ -4,12 +4,12 @@ import { IdParamsSchema, MessageSchema } from '../../common/common.schemas.js';
 import { envelope, errors } from '../../common/envelope.schemas.js';
 import { withOpenApi } from '../../common/openapi-meta.js';
 import { publicRoute, streamRoute, userRoute } from '../../common/route-meta.js';
-import { binaryField } from '../tracks/tracks.schemas.js';
+import { binaryField, SecretField } from '../tracks/tracks.schemas.js';
 import { HlsCallbackRequestSchema, HlsSegmentParamsSchema, HlsVariantParamsSchema, TrackVersionsEnvelope, WaveformSchema } from './media.schemas.js';
 
 const c = initContract();
 
-const streamToken = z.object({ token: z.string().max(4096).optional().describe('Stream token (private tracks)') });
+const streamToken = z.object({ token: z.string().max(4096).optional().describe('Stream token (private tracks)'), secret: SecretField });
 // any: clients hand a non-JSON body over as text or a Blob, as they read it
 const playlist = c.otherResponse({
   contentType: 'application/vnd.apple.mpegurl',

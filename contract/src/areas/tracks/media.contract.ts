@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { IdParamsSchema } from '../../common/common.schemas.js';
 import { errors } from '../../common/envelope.schemas.js';
 import { streamRoute } from '../../common/route-meta.js';
-import { binaryField, StreamHeadersSchema } from './tracks.schemas.js';
+import { binaryField, SecretField, StreamHeadersSchema } from './tracks.schemas.js';
 
 const c = initContract();
 
@@ -26,11 +26,11 @@ export const mediaContract = c.router({
     summary: 'Stream the audio',
     description:
       'Serves the file with Range (206, 416), Accept-Ranges, ETag and If-None-Match. On S3 storage: 302 to a presigned URL ' +
-      'valid 5 minutes. A private track streams only for its owner (bearer or stream token).',
+      'valid 5 minutes. A private track streams only for its owner (bearer or stream token), or with its secret link (?secret=).',
     metadata: streamRoute,
     pathParams: IdParamsSchema,
     headers: StreamHeadersSchema,
-    query: z.object({ token: z.string().max(4096).optional().describe('Stream token') }),
+    query: z.object({ token: z.string().max(4096).optional().describe('Stream token'), secret: SecretField }),
     responses: streamResponses,
   },
   download: {
@@ -41,7 +41,7 @@ export const mediaContract = c.router({
     metadata: streamRoute,
     pathParams: IdParamsSchema,
     headers: StreamHeadersSchema,
-    query: z.object({ token: z.string().max(4096).optional().describe('Stream token') }),
+    query: z.object({ token: z.string().max(4096).optional().describe('Stream token'), secret: SecretField }),
     responses: streamResponses,
   },
 });

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { IdParamsSchema, MessageSchema, PaginationQuerySchema, SORT_ORDERS, UuidSchema, pageOf } from '../../common/common.schemas.js';
+import { IdParamsSchema, MessageSchema, PaginationQuerySchema, SORT_ORDERS, UuidSchema } from '../../common/common.schemas.js';
 import { envelope, errors } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { optionalAuth, userRoute } from '../../common/route-meta.js';
@@ -15,7 +15,8 @@ import {
   TRACK_SORT_FIELDS,
   TrackEnvelope,
   TrackIds,
-  TrackSchema,
+  SecretField,
+  TrackPageSchema,
   UpdateTrackRequestSchema,
 } from './tracks.schemas.js';
 
@@ -36,7 +37,7 @@ export const trackCatalogContract = c.router({
       sort: z.enum(TRACK_SORT_FIELDS).default('created_at'),
       order: z.enum(SORT_ORDERS).default('desc'),
     }),
-    responses: { 200: envelope(named('TrackPage', pageOf('tracks', TrackSchema))), ...errors(400, 401, 403) },
+    responses: { 200: envelope(TrackPageSchema), ...errors(400, 401, 403) },
   },
   batchDelete: {
     method: 'POST',
@@ -66,8 +67,10 @@ export const trackCatalogContract = c.router({
     method: 'GET',
     path: '/tracks/:id',
     summary: 'A track',
+    description: 'A private track: its owner, an admin, or anyone with its secret link (?secret=, see POST /tracks/{id}/share).',
     metadata: optionalAuth,
     pathParams: IdParamsSchema,
+    query: z.object({ secret: SecretField }),
     responses: { 200: TrackEnvelope, ...errors(400, 401, 403, 404) },
   },
   update: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema, UuidSchema, coercedInt } from '../../common/common.schemas.js';
+import { TimestampSchema, UuidSchema, coercedInt, pageOf } from '../../common/common.schemas.js';
 import { ErrorCodeSchema, envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 
@@ -100,6 +100,9 @@ export const LyricsSchema = named(
 export const BatchFailureSchema = named('BatchFailure', z.object({ id: z.string(), code: ErrorCodeSchema, message: z.string() }));
 export const TrackIds = z.array(z.string().max(100)).min(1).max(BATCH_MAX, `at most ${BATCH_MAX} ids per batch`);
 
+/** A page of tracks, as every track list answers it. */
+export const TrackPageSchema = named('TrackPage', pageOf('tracks', TrackSchema));
+
 export const TrackEnvelope = envelope(named('TrackReply', z.object({ track: TrackSchema })));
 
 export const ChunkFields = {
@@ -117,3 +120,6 @@ export const StreamHeadersSchema = z.object({
 });
 
 export const LyricsEnvelope = envelope(named('LyricsReply', z.object({ lyrics: LyricsSchema.nullable() })));
+
+/** `?secret=`: a private track's secret link (from POST /tracks/{id}/share) opens that one track to anyone holding it. */
+export const SecretField = z.string().max(200).optional().describe('Secret link token of a private track (from POST /tracks/{id}/share)');

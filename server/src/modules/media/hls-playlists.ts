@@ -60,8 +60,8 @@ export function masterPlaylist(variants: (VariantStats & { variant: HlsVariant }
  * The playlist with `token` added to every URI it names (child playlists, the init segment,
  * segments), so that a plain HLS player keeps the stream token of a private track on every request.
  */
-export function withToken(playlist: string, token: string): string {
-  const add = (uri: string) => `${uri}${uri.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+export function withToken(playlist: string, token: string, name: 'token' | 'secret' = 'token'): string {
+  const add = (uri: string) => `${uri}${uri.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(token)}`;
   return playlist
     .split('\n')
     .map((line) => {

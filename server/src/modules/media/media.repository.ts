@@ -19,6 +19,7 @@ export interface MediaTrack {
   stream_status: StreamStatus;
   status_message: string | null;
   deleted_at: Date | null;
+  share_secret_hash: string | null;
 }
 
 /** The media columns of tracks that the pipeline keeps: the media module is their only writer. */
@@ -41,7 +42,7 @@ export class MediaRepository {
   async track(trackId: string): Promise<MediaTrack | undefined> {
     return this.db
       .selectFrom('tracks')
-      .select(['id', 'creator_id', 'is_public', 'file_key', 'duration', 'status', 'stream_status', 'status_message', 'deleted_at'])
+      .select(['id', 'creator_id', 'is_public', 'file_key', 'duration', 'status', 'stream_status', 'status_message', 'deleted_at', 'share_secret_hash'])
       .where('id', '=', trackId)
       .executeTakeFirst();
   }

@@ -40,33 +40,35 @@ function cacheControl(isPublic: boolean, kind: 'playlist' | 'segment'): string {
 }
 
 export function mediaRoutes({ media, storage, clock, callbackSecret }: MediaRoutesDeps) {
-  async function playlist(req: Request, res: Response, trackId: string, name: string) {
+  async function playlist(req: Request, res: Response, trackId: string, name: string, secret: string | undefined) {
     const actor = actorOf(req);
-    const { key, track } = await media.hlsKey(actor, trackId, name);
+    const { key, track } = await media.hlsKey(actor, trackId, name, secret);
     const text = (await storage.get(key).then((body) => body.toArray())).map((chunk: Buffer) => chunk.toString('utf8')).join('');
     const token = track.is_public ? undefined : streamToken(req, actor);
     res.setHeader('Cache-Control', cacheControl(track.is_public, 'playlist'));
     res.setHeader('Content-Type', PLAYLIST_TYPE);
-    return { status: 200 as const, body: token ? withToken(text, token) : text };
+    // a private track opened by its secret link keeps the secret on every URI, as a stream token would be kept
+    const body = token ? withToken(text, token) : !track.is_public && secret ? withToken(text, secret, 'secret') : text;
+    return { status: 200 as const, body };
   }
 
   return contractRoutes(contract.media, {
-    waveform: async ({ params, req, res }) => {
-      const peaks = await media.waveform(actorOf(req), params.id);
+    waveform: async ({ params, query, req, res }) => {
+      const peaks = await media.waveform(actorOf(req), params.id, query.secret);
       res.setHeader('Cache-Control', 'private, max-age=60');
       return { status: 200, body: peaks };
     },
-    cover: async ({ params, req, res }) => {
-      const cover = await media.cover(actorOf(req), params.id);
+    cover: async ({ params, query, req, res }) => {
+      const cover = await media.cover(actorOf(req), params.id, query.secret);
       res.setHeader('Content-Type', cover.contentType);
       if (cover.size !== undefined) res.setHeader('Content-Length', String(cover.size));
       cover.body.on('error', () => res.destroy());
       return { status: 200, body: cover.body };
     },
-    hlsMaster: ({ params, req, res }) => playlist(req, res, params.id, 'master.m3u8'),
-    hlsVariant: ({ params, req, res }) => playlist(req, res, params.id, `${params.variant}/index.m3u8`),
-    hlsSegment: async ({ params, req, res }) => {
-      const { key, track } = await media.hlsKey(actorOf(req), params.id, `${params.variant}/${params.file}`);
+    hlsMaster: ({ params, query, req, res }) => playlist(req, res, params.id, 'master.m3u8', query.secret),
+    hlsVariant: ({ params, query, req, res }) => playlist(req, res, params.id, `${params.variant}/index.m3u8`, query.secret),
+    hlsSegment: async ({ params, query, req, res }) => {
+      const { key, track } = await media.hlsKey(actorOf(req), params.id, `${params.variant}/${params.file}`, query.secret);
       const contentType = 'audio/mp4';
       const presigned = await storage.presignedGetUrl(key, { expiresInSeconds: PRESIGNED_SECONDS, contentType });
       if (presigned) {

@@ -117,9 +117,9 @@ export class MediaService {
 
   // ---- reads
 
-  private async visible(actor: Actor, trackId: string): Promise<MediaTrack> {
+  private async visible(actor: Actor, trackId: string, secret?: string): Promise<MediaTrack> {
     const track = await this.repo.track(trackId);
-    if (!track || !canSeeTrackMedia(actor, track)) throw notFound('Track');
+    if (!track || !canSeeTrackMedia(actor, track, secret)) throw notFound('Track');
     return track;
   }
 
@@ -154,8 +154,8 @@ export class MediaService {
   }
 
   /** GET /tracks/{id}/waveform: the audiowaveform JSON itself. */
-  async waveform(actor: Actor, trackId: string): Promise<Waveform> {
-    await this.visible(actor, trackId);
+  async waveform(actor: Actor, trackId: string, secret?: string): Promise<Waveform> {
+    await this.visible(actor, trackId, secret);
     const media = await this.repo.media(trackId);
     if (!media?.waveform_key || media.waveform_state !== 'ready') {
       throw new AppError('MEDIA_NOT_READY', 'The waveform is not ready yet', { headers: { 'Retry-After': '5' } });
@@ -164,16 +164,16 @@ export class MediaService {
   }
 
   /** GET /tracks/{id}/cover: the stored picture and its type; 404 when the file embeds none. */
-  async cover(actor: Actor, trackId: string): Promise<{ body: Readable; contentType: string; size: number | undefined }> {
-    await this.visible(actor, trackId);
+  async cover(actor: Actor, trackId: string, secret?: string): Promise<{ body: Readable; contentType: string; size: number | undefined }> {
+    await this.visible(actor, trackId, secret);
     const media = await this.repo.media(trackId);
     if (!media?.cover_key || !media.cover_content_type) throw notFound('Cover');
     return { body: await this.deps.storage.get(media.cover_key), contentType: media.cover_content_type, size: await this.deps.storage.size(media.cover_key) };
   }
 
   /** The storage key of a published HLS file of a track the caller may see (`name`: master.m3u8 or `<variant>/<file>`). */
-  async hlsKey(actor: Actor, trackId: string, name: string): Promise<{ key: string; track: MediaTrack }> {
-    const track = await this.visible(actor, trackId);
+  async hlsKey(actor: Actor, trackId: string, name: string, secret?: string): Promise<{ key: string; track: MediaTrack }> {
+    const track = await this.visible(actor, trackId, secret);
     const media = await this.repo.media(trackId);
     if (track.stream_status !== 'ready' || !media?.hls_prefix) {
       throw new AppError('MEDIA_NOT_READY', 'The stream is not ready yet', { headers: { 'Retry-After': '5' } });

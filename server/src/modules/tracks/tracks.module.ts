@@ -15,6 +15,8 @@ import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
 
 export type TracksModule = RiffModule & {
+  /** For track social: who may see a track, read through the streaming cache (plays are as hot as streams). */
+  tracks: TracksService;
   /** For other areas (queue, playlists): which tracks a caller may see, as they see them. */
   reader: TrackReader;
 };
@@ -73,7 +75,8 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
     eventHandlers: [
       {
         name: 'tracks.forget-recent',
-        types: ['track.updated', 'track.deleted'],
+        // a secret link made or revoked changes who may stream the cached row (track social)
+        types: ['track.updated', 'track.deleted', 'track.shared', 'track.share_revoked'],
         delivery: 'in-transaction',
         // forgotten once the change commits: a read in between would cache the row as it was
         handle: async (event) => scope.afterCommit(() => recent.forget(event.subject.id ?? '')),
@@ -83,5 +86,6 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
       export: (owner) => tracks.exportFor(owner),
       erase: (owner, options) => tracks.eraseFor(owner, options),
     },
+    tracks,
   };
 }

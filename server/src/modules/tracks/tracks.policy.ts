@@ -1,12 +1,16 @@
 import type { Actor } from '../../platform/access/actor.js';
 import { isOwnerOrAdmin } from '../../platform/access/ownership.js';
 import type { TrackRow } from '../../platform/db/database.schema.js';
+import { secretOpens } from './track-secret.js';
 
 type Owned = Pick<TrackRow, 'creator_id'>;
 
-/** Public tracks are everyone's to read; a private one only its owner's (and admins'): others get 404. */
-export function canReadTrack(actor: Actor, track: Owned & Pick<TrackRow, 'is_public'>): boolean {
-  return track.is_public || isOwnerOrAdmin(actor, track.creator_id);
+/**
+ * Public tracks are everyone's to read; a private one only its owner's (and admins'), or anyone's
+ * who presents its secret link (`secret`, ADDENDUM "Track social"): others get 404.
+ */
+export function canReadTrack(actor: Actor, track: Owned & Pick<TrackRow, 'is_public'> & Partial<Pick<TrackRow, 'share_secret_hash'>>, secret?: string): boolean {
+  return track.is_public || isOwnerOrAdmin(actor, track.creator_id) || secretOpens(track.share_secret_hash, secret);
 }
 
 /** Metadata, lyrics and visibility: the owner or an admin. */

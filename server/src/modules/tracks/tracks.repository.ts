@@ -158,6 +158,11 @@ export class TracksRepository {
     await this.db.deleteFrom('track_lyrics').where('track_id', '=', trackId).execute();
   }
 
+  /** A download of the original, counted in the owner's stats (track social). */
+  async recordDownload(trackId: string): Promise<void> {
+    await this.db.insertInto('track_downloads').values({ track_id: trackId }).execute();
+  }
+
   // storage intents: an object being written is recorded first, so a crash leaves a trace to clean
 
   async addIntent(key: string): Promise<void> {

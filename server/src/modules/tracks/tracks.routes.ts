@@ -32,7 +32,7 @@ export function tracksRoutes({ tracks, storage, files, ...uploads }: TracksRoute
     list: async ({ query, req }) => ({ status: 200, body: ok(await tracks.list(actorOf(req), query)) }),
     batchDelete: async ({ body, req }) => ({ status: 200, body: ok(await tracks.batchDelete(signedInActor(req), body.track_ids)) }),
     batchUpdate: async ({ body, req }) => ({ status: 200, body: ok(await tracks.batchUpdate(signedInActor(req), body.track_ids, body.updates)) }),
-    get: async ({ params, req }) => ({ status: 200, body: ok(await tracks.get(actorOf(req), params.id)) }),
+    get: async ({ params, query, req }) => ({ status: 200, body: ok(await tracks.get(actorOf(req), params.id, query.secret)) }),
     update: async ({ params, body, req }) => ({ status: 200, body: ok(await tracks.update(signedInActor(req), params.id, body)) }),
     remove: async ({ params, req }) => ({ status: 200, body: ok(await tracks.remove(signedInActor(req), params.id)) }),
     status: async ({ params, req }) => ({ status: 200, body: ok(await tracks.status(signedInActor(req), params.id)) }),
@@ -44,15 +44,17 @@ export function tracksRoutes({ tracks, storage, files, ...uploads }: TracksRoute
       return { status: 200, body: ok(reply) };
     },
     restoreVersion: async ({ params, req }) => ({ status: 200, body: ok(await files.restore(signedInActor(req), params.id, params.versionId)) }),
-    stream: async ({ params, headers, req, res }) => {
-      const track = await tracks.streamable(actorOf(req), params.id);
+    stream: async ({ params, query, headers, req, res }) => {
+      const track = await tracks.streamable(actorOf(req), params.id, query.secret);
       const request = { range: headers.range, ifNoneMatch: headers['if-none-match'], ifRange: headers['if-range'] };
       return reply(res, await streamTrack(storage, track, request, 'inline'));
     },
-    download: async ({ params, headers, req, res }) => {
-      const track = await tracks.streamable(actorOf(req), params.id);
+    download: async ({ params, query, headers, req, res }) => {
+      const track = await tracks.streamable(actorOf(req), params.id, query.secret);
       const request = { range: headers.range, ifNoneMatch: headers['if-none-match'], ifRange: headers['if-range'] };
-      return reply(res, await streamTrack(storage, track, request, 'attachment'));
+      const result = await streamTrack(storage, track, request, 'attachment');
+      await tracks.downloaded(track, result);
+      return reply(res, result);
     },
   });
 }

@@ -59,21 +59,30 @@ export class TracksService {
   constructor(private readonly deps: TracksServiceDeps) {}
 
   /** A track the actor may see; private tracks of others are 404, as if they did not exist. */
-  async visible(actor: Actor, id: string): Promise<TrackRow> {
+  async visible(actor: Actor, id: string, secret?: string): Promise<TrackRow> {
     const track = await this.deps.tracks.findLive(id);
-    if (!track || !canReadTrack(actor, track)) throw notFound('Track');
+    if (!track || !canReadTrack(actor, track, secret)) throw notFound('Track');
     return track;
   }
 
   /** The same, for streaming: served from the tracks read in the last second (see RecentTracks). */
-  async streamable(actor: Actor, id: string): Promise<TrackRow> {
+  async streamable(actor: Actor, id: string, secret?: string): Promise<TrackRow> {
     let track = this.deps.recent.get(id);
     if (!track) {
       track = await this.deps.tracks.findLive(id);
       if (track) this.deps.recent.remember(track);
     }
-    if (!track || !canReadTrack(actor, track)) throw notFound('Track');
+    if (!track || !canReadTrack(actor, track, secret)) throw notFound('Track');
     return track;
+  }
+
+  /**
+   * Counts a download for the owner's stats: a reply from the first byte (a whole file, a
+   * redirect to it, or the first range); the following ranges of the same download do not count.
+   */
+  async downloaded(track: TrackRow, reply: { status: number; headers: Record<string, string> }): Promise<void> {
+    const firstByte = reply.status !== 206 || (reply.headers['Content-Range'] ?? '').startsWith('bytes 0-');
+    if (reply.status !== 304 && firstByte) await this.deps.tracks.recordDownload(track.id);
   }
 
   private async editable(actor: Actor, id: string): Promise<TrackRow> {
@@ -82,8 +91,8 @@ export class TracksService {
     return track;
   }
 
-  async get(actor: Actor, id: string) {
-    return { track: toTrackDto(await this.visible(actor, id), actor, this.deps.publicBaseUrl) };
+  async get(actor: Actor, id: string, secret?: string) {
+    return { track: toTrackDto(await this.visible(actor, id, secret), actor, this.deps.publicBaseUrl) };
   }
 
   async list(actor: Actor, query: ListTracksQuery) {

@@ -6,6 +6,7 @@ import type { MediaTables } from './tables/media.tables.js';
 import type { PlatformTables } from './tables/platform.tables.js';
 import type { QueueTables } from './tables/queue.tables.js';
 import type { SocialTables } from './tables/social.tables.js';
+import type { TrackSocialTables } from './tables/track-social.tables.js';
 import type { TracksTable, TracksTables } from './tables/tracks.tables.js';
 
 // Each area's tables live in tables/<area>.tables.ts; enum columns take their values from the
@@ -17,11 +18,12 @@ export type * from './tables/media.tables.js';
 export type * from './tables/platform.tables.js';
 export type * from './tables/queue.tables.js';
 export type * from './tables/social.tables.js';
+export type * from './tables/track-social.tables.js';
 export type * from './tables/tracks.tables.js';
 export type { TrackFormat, TrackStatus } from '@riff/contract';
 
 /** The whole database as Kysely sees it: every area's tables. */
-export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & CommentsTables & QueueTables;
+export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & CommentsTables & QueueTables & TrackSocialTables;
 
 export type TrackRow = Selectable<TracksTable>;
 

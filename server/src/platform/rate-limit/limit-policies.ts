@@ -17,6 +17,10 @@ export const LIMIT_POLICIES = {
   'verification-mail': { points: 1, durationSeconds: MINUTE },
   /** One password-reset mail a minute per address. */
   'reset-mail': { points: 1, durationSeconds: MINUTE },
+  /** Plays reported per listener (user, else address and user agent): each one is a stored row. */
+  plays: { points: 120, durationSeconds: MINUTE },
+  /** Shares per caller (user, else address): each one is a stored row. */
+  shares: { points: 30, durationSeconds: MINUTE },
   /** Comments (and replies) created per user: 10 a minute (ADDENDUM); refused ones are given back. */
   'comments-created': { points: 10, durationSeconds: MINUTE },
 } as const satisfies Record<string, LimiterOptions>;

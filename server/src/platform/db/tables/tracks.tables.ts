@@ -29,6 +29,9 @@ export interface TracksTable {
   stream_manifest_url: string | null;
   cover_art_path: string | null;
   waveform_path: string | null;
+  /** Track social's secret link of a private track: its SHA-256 (hex) and the nonce it is derived from. */
+  share_secret_hash: Generated<string | null>;
+  share_secret_nonce: Generated<string | null>;
   play_count: Generated<number>;
   like_count: Generated<number>;
   deleted_at: Timestamp | null;

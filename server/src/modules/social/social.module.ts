@@ -1,0 +1,59 @@
+import './social.events.js';
+import type { Platform } from '../../platform/platform.js';
+import type { RiffModule } from '../../platform/module.js';
+import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import type { FavoritesService } from '../playlists/favorites.service.js';
+import type { TracksService } from '../tracks/tracks.service.js';
+import { PlaysRepository } from './plays.repository.js';
+import { PlaysService, type CommentCounter } from './plays.service.js';
+import { RecommendationsRepository } from './recommendations.repository.js';
+import { RecommendationsService } from './recommendations.service.js';
+import { SocialRepository } from './social.repository.js';
+import { socialRoutes } from './social.routes.js';
+import { SocialService } from './social.service.js';
+
+export interface SocialModuleDeps {
+  favorites: FavoritesService;
+  /** Plays check the track through its streaming cache. */
+  tracks: TracksService;
+  /** The comments area's count for the stats; 0 until it is plugged in. */
+  comments?: CommentCounter;
+}
+
+/**
+ * Track social: likes (the favorites playlist, through the playlists module), reposts and the
+ * feed, shares and secret links, plays and the listening history, stats, recommendations, tags.
+ */
+export function createSocialModule(platform: Platform, { favorites, tracks, comments }: SocialModuleDeps): RiffModule {
+  const { scope, events, keys, limits, clock, config } = platform;
+  const social = new SocialService({
+    scope,
+    social: new SocialRepository(scope),
+    favorites,
+    events,
+    shares: policyLimiter(limits, 'shares'),
+    secretKey: keys.key('track-secret-link'),
+    addressKey: keys.key('play-listener'),
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  const plays = new PlaysService({
+    scope,
+    plays: new PlaysRepository(scope),
+    social,
+    tracks,
+    events,
+    clock,
+    limiter: policyLimiter(limits, 'plays'),
+    listenerKey: keys.key('play-listener'),
+    comments: comments ?? (async () => 0),
+  });
+  const recommendations = new RecommendationsService({ recommendations: new RecommendationsRepository(scope), social });
+  return {
+    name: 'social',
+    routes: { social: socialRoutes({ social, plays, recommendations }) },
+    accountData: {
+      export: async (owner) => ({ ...(await social.exportFor(owner)), ...(await plays.exportFor(owner)) }),
+      erase: async (owner) => ({ ...(await social.eraseFor(owner)), ...(await plays.eraseFor(owner)) }),
+    },
+  };
+}
