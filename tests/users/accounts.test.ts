@@ -63,8 +63,17 @@ describe('account deletion (DELETE /users/me)', () => {
     expect(row.deleted_at).not.toBeNull();
 
     const entry = await suite.server.riff.database.db.selectFrom('audit_logs').selectAll().where('user_id', '=', alice.id).where('action', '=', 'user.deleted').executeTakeFirstOrThrow();
-    // removed_avatars: the media module's part of the erasure (issue 12); removed_comments: the comments module's (issue 13)
-    expect(entry.metadata).toEqual({ reason: 'moving on', keep_public_tracks: true, removed_tracks: 0, removed_avatars: 0, removed_comments: 0 });
+    // each area's part of the erasure: media (avatars), comments, the play queue and shared sessions
+    expect(entry.metadata).toEqual({
+      reason: 'moving on',
+      keep_public_tracks: true,
+      removed_tracks: 0,
+      removed_avatars: 0,
+      removed_comments: 0,
+      removed_queue_items: 0,
+      removed_queue_sessions: 0,
+      removed_chat_messages: 0,
+    });
 
     // the address and the old username are free again
     const again = await suite.http.post('/auth/register', { body: { email: alice.email, username: alice.username, password: alice.password, password_confirmation: alice.password } });
