@@ -106,7 +106,7 @@ const sessions = {
     path: '/queue/session/:token',
     summary: 'A shared session, by its token',
     description:
-      'No authentication: the token is the credential. An unknown, ended or expired token is 404 (400 only for a path that is not text, e.g. with NUL). Tracks the caller may ' +
+      'No authentication: the token is the credential. An unknown, ended or expired token is 404; a path value that cannot be a share token (base64url) is 400 INVALID_ID. Tracks the caller may ' +
       'not see show as track null.',
     metadata: publicRoute,
     pathParams: SessionTokenParamsSchema,

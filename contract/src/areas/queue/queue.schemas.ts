@@ -135,7 +135,12 @@ export type UpdateQueueSessionRequest = z.infer<typeof UpdateQueueSessionRequest
 export const AddQueueSessionItemRequestSchema = named('AddQueueSessionItemRequest', z.object({ track_id: UuidSchema }));
 
 /** A session's share token in a path: unknown, ended or expired is 404 (never 400: nothing is said about a token's shape). */
-export const SessionTokenParamsSchema = z.object({ token: z.string().min(1).max(256).describe('The session’s share token') });
+export const SessionTokenParamsSchema = z.object({
+  token: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be a share token (letters, digits, - and _)')
+    .describe('The session’s share token (base64url)'),
+});
 export const SessionItemParamsSchema = SessionTokenParamsSchema.extend({ id: UuidSchema });
 
 export const QueueChatMessageSchema = named(
