@@ -17,6 +17,11 @@ describe('track stats', () => {
     expectStatus(await anonymous('stats-a').social.play({ params: { id: track.id }, body: { duration_listened: track.duration, source: 'search' } }), 200);
     expectStatus(await anonymous('stats-b').social.play({ params: { id: track.id }, body: { duration_listened: 0.5 } }), 200);
     expectStatus(await fan.api.social.like({ params: { id: track.id } }), 200);
+    // two live comments (one a reply) count; a deleted one does not
+    const comment = expectStatus(await fan.api.comments.create({ params: { id: track.id }, body: { content: 'Lovely' } }), 201).body.data.comment;
+    expectStatus(await owner.api.comments.create({ params: { id: track.id }, body: { content: 'Thanks!', parent_id: comment.id } }), 201);
+    const gone = expectStatus(await fan.api.comments.create({ params: { id: track.id }, body: { content: 'Oops' } }), 201).body.data.comment;
+    expectStatus(await fan.api.comments.remove({ params: { id: track.id, comment_id: gone.id } }), 200);
     // a download counts once: from its first byte, not for each later range (straight to the server: the Prism gate may send a binary request twice)
     const download = `${suite.server.origin}/api/v1/tracks/${track.id}/download`;
     expect((await fetch(download)).status).toBe(200);
@@ -32,7 +37,7 @@ describe('track stats', () => {
       like_count: 1,
       repost_count: 0,
       share_count: 0,
-      comment_count: 0,
+      comment_count: 2,
       download_count: 2,
       sources: { playlist: 1, search: 1 },
     });

@@ -24,7 +24,8 @@ export function createModules(platform: Platform): RiffModule[] {
   const auth = createAuthModule(platform, { users: users.users });
   const queue = createQueueModule(platform, { tracks: tracks.reader, activeUser: (id) => users.activeUser!(id) });
   const playlists = createPlaylistsModule(platform);
-  const social = createSocialModule(platform, { favorites: playlists.favorites, tracks: tracks.tracks });
+  const comments = createCommentsModule(platform);
+  const social = createSocialModule(platform, { favorites: playlists.favorites, tracks: tracks.tracks, comments: comments.count });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
   return [
@@ -34,7 +35,7 @@ export function createModules(platform: Platform): RiffModule[] {
     audit,
     media,
     tracks,
-    createCommentsModule(platform),
+    comments,
     queue,
     social,
     playlists,

@@ -8,10 +8,11 @@ import { commentsRoutes } from './comments.routes.js';
 import { CommentsService } from './comments.service.js';
 
 /** Timestamped comments on tracks with one level of replies; a deleted track's comments go with it. */
-export function createCommentsModule(platform: Platform): RiffModule {
+export function createCommentsModule(platform: Platform): RiffModule & { count: (trackId: string, since: Date | null) => Promise<number> } {
+  const comments = new CommentsRepository(platform.scope);
   const service = new CommentsService({
     scope: platform.scope,
-    comments: new CommentsRepository(platform.scope),
+    comments,
     events: platform.events,
     clock: platform.clock,
     created: policyLimiter(platform.limits, 'comments-created'),
@@ -25,6 +26,7 @@ export function createCommentsModule(platform: Platform): RiffModule {
   };
   return {
     name: 'comments',
+    count: (trackId, since) => comments.liveCountSince(trackId, since),
     routes: { comments: commentsRoutes(service) },
     eventHandlers: [trackDeleted as unknown as EventHandler],
     accountData: {

@@ -156,6 +156,13 @@ export class CommentsRepository {
     return Number(result.numDeletedRows);
   }
 
+  /** Comments and replies on a track that are not deleted, made since `since` (all when null): the track's stats. */
+  async liveCountSince(trackId: string, since: Date | null): Promise<number> {
+    let query = this.db.selectFrom('comments').select((eb) => eb.fn.countAll<string>().as('count')).where('track_id', '=', trackId).where('deleted_at', 'is', null);
+    if (since) query = query.where('created_at', '>=', since);
+    return Number((await query.executeTakeFirstOrThrow()).count);
+  }
+
   async topLevelCount(trackId: string, hidden: readonly string[]): Promise<number> {
     const stored = await this.db.selectFrom('track_comment_counts').select('top_level').where('track_id', '=', trackId).executeTakeFirst();
     if (hidden.length === 0) return stored?.top_level ?? 0;

@@ -16,8 +16,8 @@ export interface SocialModuleDeps {
   favorites: FavoritesService;
   /** Plays check the track through its streaming cache. */
   tracks: TracksService;
-  /** The comments area's count for the stats; 0 until it is plugged in. */
-  comments?: CommentCounter;
+  /** The comments area's count for the stats. */
+  comments: CommentCounter;
 }
 
 /**
@@ -45,7 +45,7 @@ export function createSocialModule(platform: Platform, { favorites, tracks, comm
     clock,
     limiter: policyLimiter(limits, 'plays'),
     listenerKey: keys.key('play-listener'),
-    comments: comments ?? (async () => 0),
+    comments,
   });
   const recommendations = new RecommendationsService({ recommendations: new RecommendationsRepository(scope), social });
   return {
