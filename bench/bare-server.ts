@@ -5,6 +5,7 @@
 //   GET  /tracks/:id  one query by primary key, the row as JSON
 //   GET  /tracks      one page of public tracks and their count
 //   GET  /users/:id   the user with follow counts
+//   POST /tracks/:id/play  reads the track, then records the play as Riff does (bench/play-scenario.ts)
 // On PostgreSQL (DATABASE_URL) it reads Riff's own rows with `pg`; embedded, it opens its own
 // PGlite with Riff's migrations and writes rows like Riff's (SEED_USER_ID, SEED_TRACK_ID and
 // SEED_TRACKS tracks), since one PGlite directory belongs to one process.
@@ -20,6 +21,7 @@ import { Kysely } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from '../server/src/platform/db/database.js';
 import { PGliteDialect } from '../server/src/platform/db/pglite-dialect.js';
+import { BARE_PLAY_ROUTE, barePlay } from './play-scenario.js';
 
 type Query = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -112,6 +114,11 @@ const server = createServer(async (req, res) => {
     return createReadStream(file).pipe(res);
   }
   try {
+    const play = BARE_PLAY_ROUTE.exec(url);
+    if (req.method === 'POST' && play) {
+      const played = await barePlay(query, play[1]!, req);
+      return played ? json(res, 200, { success: true, data: played }) : json(res, 404, { success: false });
+    }
     const byId = /^\/(tracks|users)\/([0-9a-f-]{36})$/.exec(url);
     if (byId) {
       const [row] = await query(byId[1] === 'tracks' ? TRACK : USER, [byId[2]]);

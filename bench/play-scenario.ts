@@ -1,13 +1,7 @@
 /**
  * ADDENDUM's play goal (issue 13): `POST /tracks/{id}/play` sustains ≥ 60 % of the req/s of a bare
- * node:http + pg server doing the same insert and counter update, on PostgreSQL. This file holds
- * both halves for bench/run.ts and bench/bare-server.ts to wire in:
- *
- *   bare-server.ts:  const play = BARE_PLAY_ROUTE.exec(url);
- *                    if (req.method === 'POST' && play) return json(res, 200, { success: true, data: await barePlay(query, play[1]!, req) });
- *   run.ts:          { group: 'reads', path: 'POST /tracks/{id}/play (a new listener each)', riffUrl: riffPlayPath(track.id),
- *                      bareUrl: barePlayPath(track.id), connections: 32, goal: { ratio: 0.6, p99Ratio: 2 }, ...playRequests() }
- *                    and `load`/`compare` pass `method`, `body` and `requests` on to autocannon (they pass only url and headers now).
+ * node:http + pg server doing the same insert and counter update, on PostgreSQL. bench/run.ts runs it
+ * (`--only=writes`) and bench/bare-server.ts serves the bare half from here.
  *
  * Each request carries a user agent of its own, so each is a new anonymous listener and every play
  * counts: both servers then write the listener's window row, the play row and play_count + 1 on

@@ -1,5 +1,5 @@
 /**
- * The benchmark suite: `npm run bench` (add `-- --quick` for a short run, `-- --only=reads|streams|uploads`,
+ * The benchmark suite: `npm run bench` (add `-- --quick` for a short run, `-- --only=reads|writes|streams|uploads`,
  * `-- --upload-rounds=N` for N uploads of each kind, 4 by default, 1 with --quick).
  * Starts Riff and a bare Node baseline (bench/bare-server.ts) doing the same I/O, alternates them
  * round by round in one run, and prints one table of ratios Riff / bare. Embedded (PGlite) by
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { MiB, makeWav, memoryOf, multipartBody, signIn, sizeOf, startBare, startRiff, type Child } from './bench-support.js';
+import { barePlayPath, playRequests, riffPlayPath } from './play-scenario.js';
 import { bareUpload, chunkedUpload, oneRequestUpload, type UploadFigures } from './upload-scenarios.js';
 
 const args = process.argv.slice(2);
@@ -35,12 +36,14 @@ interface Row {
 }
 
 interface HttpScenario {
-  group: 'reads' | 'streams';
+  group: 'reads' | 'writes' | 'streams';
   path: string;
   riffUrl: string;
   bareUrl: string;
   connections: number;
   headers?: Record<string, string>;
+  /** A request other than a plain GET (method, body, a per-request setup), the same for both servers. */
+  request?: Pick<autocannon.Options, 'method' | 'body' | 'requests'>;
   /** Compare bytes/s instead of requests/s (whole-file streaming). */
   throughput?: boolean;
   goal: Row['goal'];
@@ -48,8 +51,16 @@ interface HttpScenario {
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
+const optionsOf = (url: string, scenario: HttpScenario, duration: number): autocannon.Options => ({
+  url,
+  connections: scenario.connections,
+  duration,
+  headers: scenario.headers ?? {},
+  ...scenario.request,
+});
+
 async function load(url: string, scenario: HttpScenario) {
-  const result = await autocannon({ url, connections: scenario.connections, duration: seconds, headers: scenario.headers ?? {} });
+  const result = await autocannon(optionsOf(url, scenario, seconds));
   return { rate: scenario.throughput ? result.throughput.average : result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
 }
 
@@ -58,8 +69,8 @@ async function compare(scenario: HttpScenario): Promise<Row> {
   const riff: Awaited<ReturnType<typeof load>>[] = [];
   const bare: Awaited<ReturnType<typeof load>>[] = [];
   // a short warm-up of each, not counted
-  await autocannon({ url: scenario.bareUrl, connections: scenario.connections, duration: 1, headers: scenario.headers ?? {} });
-  await autocannon({ url: scenario.riffUrl, connections: scenario.connections, duration: 1, headers: scenario.headers ?? {} });
+  await autocannon(optionsOf(scenario.bareUrl, scenario, 1));
+  await autocannon(optionsOf(scenario.riffUrl, scenario, 1));
   for (let round = 0; round < rounds; round++) {
     bare.push(await load(scenario.bareUrl, scenario));
     riff.push(await load(scenario.riffUrl, scenario));
@@ -143,6 +154,16 @@ try {
     { group: 'reads', path: 'GET /tracks/{id}, anonymous', riffUrl: `/api/v1/tracks/${track.id}`, bareUrl: `/tracks/${track.id}`, connections: 32, goal: { ratio: 0.75, p99Ratio: 2 } },
     { group: 'reads', path: 'GET /tracks (20 a page)', riffUrl: '/api/v1/tracks', bareUrl: '/tracks', connections: 32, goal: { ratio: 0.75, p99Ratio: 2 } },
     { group: 'reads', path: 'GET /users/{id}', riffUrl: `/api/v1/users/${track.creator_id}`, bareUrl: `/users/${track.creator_id}`, connections: 32, goal: { ratio: 0.75, p99Ratio: 2 } },
+    {
+      group: 'writes',
+      path: 'POST /tracks/{id}/play (a new listener each)',
+      riffUrl: riffPlayPath(track.id),
+      bareUrl: barePlayPath(track.id),
+      connections: 32,
+      headers: { 'content-type': 'application/json' },
+      request: playRequests(),
+      goal: { ratio: 0.6 },
+    },
     { group: 'streams', path: '64 KiB Range of /stream', riffUrl: `/api/v1/tracks/${track.id}/stream`, bareUrl: '/file', connections: 16, headers: { range: 'bytes=1048576-1114111' }, goal: { ratio: 0.8 } },
     { group: 'streams', path: 'whole 32 MiB /stream', riffUrl: `/api/v1/tracks/${track.id}/stream`, bareUrl: '/file', connections: 4, throughput: true, goal: { ratio: 0.8 } },
   ];
