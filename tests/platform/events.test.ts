@@ -113,7 +113,7 @@ describe('domain events through the outbox', () => {
     await jobs.runDue();
     expect({ flakyRuns, steadyRuns }).toEqual({ flakyRuns: 1, steadyRuns: 1 });
     // the retry waits out its backoff: bring it forward rather than wait
-    await sql.raw(`update ${schema}.job set start_after = now() where state = 'retry'`).execute(database.db);
+    await sql.raw(`update ${schema}.job set start_after = now() - interval '1 second' where state = 'retry'`).execute(database.db);
     expect(await jobs.runDue()).toBe(1);
     expect({ flakyRuns, steadyRuns }).toEqual({ flakyRuns: 2, steadyRuns: 1 });
   });
