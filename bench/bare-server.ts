@@ -6,6 +6,7 @@
 //   GET  /tracks      one page of public tracks and their count
 //   GET  /users/:id   the user with follow counts
 //   POST /tracks/:id/play  reads the track, then records the play as Riff does (bench/play-scenario.ts)
+//   /live (WebSocket) and POST /live/change  a live session's fan-out (bench/live-scenario.ts)
 // On PostgreSQL (DATABASE_URL) it reads Riff's own rows with `pg`; embedded, it opens its own
 // PGlite with Riff's migrations and writes rows like Riff's (SEED_USER_ID, SEED_TRACK_ID and
 // SEED_TRACKS tracks), since one PGlite directory belongs to one process.
@@ -21,6 +22,7 @@ import { Kysely } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from '../server/src/platform/db/database.js';
 import { PGliteDialect } from '../server/src/platform/db/pglite-dialect.js';
+import { attachBareLive, BARE_LIVE_PATH } from './live-scenario.js';
 import { BARE_PLAY_ROUTE, barePlay } from './play-scenario.js';
 
 type Query = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -114,6 +116,7 @@ const server = createServer(async (req, res) => {
     return createReadStream(file).pipe(res);
   }
   try {
+    if (req.method === 'POST' && url === `${BARE_LIVE_PATH}/change`) return json(res, 200, JSON.parse(await liveChange(req)));
     const play = BARE_PLAY_ROUTE.exec(url);
     if (req.method === 'POST' && play) {
       const played = await barePlay(query, play[1]!, req);
@@ -134,5 +137,6 @@ const server = createServer(async (req, res) => {
   res.statusCode = 404;
   res.end();
 });
+const liveChange = attachBareLive(server, query);
 server.listen(Number(process.env.PORT), '127.0.0.1');
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
