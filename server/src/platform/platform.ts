@@ -64,7 +64,7 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
   // keys first: a bad JWT_PRIVATE_KEY should stop the start before anything is opened
   const signer = await createTokenSigner(await loadPrivateKey(config.jwtPrivateKey, config.dataDir));
   const keys = createKeyRing(await loadSecretKey(config.secretKey, config.dataDir));
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements });
   try {
     // at start-up a database that is down is waited for (the boot app answers 503 meanwhile)
     await migrateWhenReachable(database.db, (error, attempt) => {

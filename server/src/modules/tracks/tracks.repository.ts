@@ -3,6 +3,7 @@ import { sql, type Expression, type ExpressionBuilder, type Insertable, type Sql
 import type { Database, TrackRow, TracksTable } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
+import { QueryTemplates } from '../../platform/db/query-templates.js';
 
 export interface TrackListFilter {
   viewerId: string | null;
@@ -10,6 +11,8 @@ export interface TrackListFilter {
   genre?: string | undefined;
   creatorId?: string | undefined;
 }
+
+const templates = new QueryTemplates();
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -22,7 +25,9 @@ export class TracksRepository {
   }
 
   findLive(id: string): Promise<TrackRow | undefined> {
-    return this.db.selectFrom('tracks').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    return templates.first(this.db, 'tracks.findLive', [id], (trackId) =>
+      this.db.selectFrom('tracks').selectAll().where('id', '=', trackId).where('deleted_at', 'is', null),
+    );
   }
 
   findLiveMany(ids: string[]): Promise<TrackRow[]> {
@@ -73,16 +78,24 @@ export class TracksRepository {
     sort: { by: TrackSortField; order: SortOrder },
     page: { limit: number; offset: number },
   ): Promise<{ rows: TrackRow[]; total: number }> {
-    const rows = await this.db
-      .selectFrom('tracks')
-      .selectAll()
-      .select(totalCount())
-      .where((eb) => this.listWhere(eb, filter))
-      .orderBy(sort.by, sort.order)
-      .orderBy('id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute();
+    const query = (where: TrackListFilter, limit: number, offset: number) =>
+      this.db
+        .selectFrom('tracks')
+        .selectAll()
+        .select(totalCount())
+        .where((eb) => this.listWhere(eb, where))
+        .orderBy(sort.by, sort.order)
+        .orderBy('id')
+        .limit(limit)
+        .offset(offset);
+    // the plain listing (no search, genre or creator) is the hot one: compiled once per sort and per kind of viewer
+    const plain = filter.q === undefined && filter.genre === undefined && filter.creatorId === undefined;
+    const key = `tracks.list:${sort.by}:${sort.order}`;
+    const rows = !plain
+      ? await query(filter, page.limit, page.offset).execute()
+      : filter.viewerId === null
+        ? await templates.rows(this.db, `${key}:anonymous`, [page.limit, page.offset], (limit, offset) => query({ viewerId: null }, limit, offset))
+        : await templates.rows(this.db, `${key}:viewer`, [filter.viewerId, page.limit, page.offset], (viewerId, limit, offset) => query({ viewerId }, limit, offset));
     return pageWithTotal(rows, async () => {
       const counted = await this.db
         .selectFrom('tracks')

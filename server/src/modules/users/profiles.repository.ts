@@ -2,6 +2,7 @@ import type { SortOrder, UserSortField } from '@riff/contract';
 import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, UserRow } from '../../platform/db/database.schema.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
+import { QueryTemplates } from '../../platform/db/query-templates.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 type ProfileDb = Database & { u: Database['users'] };
@@ -32,6 +33,8 @@ export interface Page {
 }
 
 export type ProfileSort = { by: UserSortField; order: SortOrder } | { by: 'relevance'; query: string };
+
+const templates = new QueryTemplates();
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -93,11 +96,18 @@ export class ProfilesRepository {
     return eb.and(conditions);
   }
 
+  /** GET /users/{id} and the like: the hottest read of the area, so its SQL is compiled once per shape. */
   async findOne(where: { id: string } | { username: string }, viewerId: string | null, includeInactive = false): Promise<ProfileRow | undefined> {
-    return this.base(viewerId)
-      .where((eb) => this.visible(eb, viewerId, includeInactive))
-      .where((eb) => ('id' in where ? eb('u.id', '=', where.id) : eb('u.username', '=', where.username)))
-      .executeTakeFirst();
+    const by = 'id' in where ? 'id' : 'username';
+    const value = 'id' in where ? where.id : where.username;
+    const key = `profiles.findOne:${by}:${viewerId === null ? 'anonymous' : 'viewer'}:${includeInactive}`;
+    const build = (match: string, viewer: string | null) =>
+      this.base(viewer)
+        .where((eb) => this.visible(eb, viewer, includeInactive))
+        .where((eb) => (by === 'id' ? eb('u.id', '=', match) : eb('u.username', '=', match)));
+    return viewerId === null
+      ? templates.first(this.db, key, [value], (match) => build(match, null))
+      : templates.first(this.db, key, [value, viewerId], build);
   }
 
   async list(filter: ProfileFilter, sort: ProfileSort, page: Page, viewerId: string | null): Promise<{ rows: ProfileRow[]; total: number }> {

@@ -36,6 +36,7 @@ const EnvSchema = z.object({
   APP_BASE_URL: urlWithProtocols(['http:', 'https:']),
   DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']),
   DATABASE_POOL_SIZE: integer(10, 1),
+  DATABASE_PREPARED_STATEMENTS: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
   REDIS_URL: urlWithProtocols(['redis:', 'rediss:']),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: optionalString,
@@ -116,6 +117,7 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     secureCookies: publicBaseUrl.startsWith('https:'),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    databasePreparedStatements: env.DATABASE_PREPARED_STATEMENTS,
     redisUrl: env.REDIS_URL,
     storage: {
       driver: env.STORAGE_DRIVER,

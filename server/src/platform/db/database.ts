@@ -4,6 +4,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from '
 import { migrations } from '../../../../migrations/index.js';
 import type { Database } from './database.schema.js';
 import { isDatabaseUnavailable } from './db-errors.js';
+import { PreparedStatements } from './prepared-statements.js';
 
 export type Db = Kysely<Database>;
 
@@ -19,7 +20,7 @@ export interface DatabaseHandle {
  * use is loaded. Both read count(*) and other int8 values as numbers, and dates as YYYY-MM-DD
  * strings (not midnight Dates).
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<DatabaseHandle> {
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -35,8 +36,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     // itself while checked out. Either unhandled would crash the process; the query in flight fails on its own
     // and the pool drops the broken client on release.
     pool.on('error', () => undefined);
+    const statements = options.preparedStatements === false ? undefined : new PreparedStatements();
     pool.on('connect', (client) => {
       client.on('error', () => undefined);
+      statements?.attach(client);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', ping: () => ping(db), close: () => db.destroy() };
