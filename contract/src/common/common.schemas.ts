@@ -49,8 +49,8 @@ export const PaginationQuerySchema = z.object({
 });
 export type PaginationQuery = z.infer<typeof PaginationQuerySchema>;
 
-/** A user id in a path, or the word `me` for the caller. */
-export const UserIdOrMeSchema = withOpenApi(z.union([z.literal('me'), UuidSchema]), {
+/** A user id in a path, or the word `me` for the caller (the id first: a union that fails a branch pays for an issue). */
+export const UserIdOrMeSchema = withOpenApi(z.union([UuidSchema, z.literal('me')]), {
   type: 'string',
   oneOf: undefined,
   description: 'A user id (UUID) or the word me',

@@ -45,11 +45,15 @@ export function toProfileDto(
   row: UserRow & { follower_count?: number; following_count?: number; is_following?: boolean | null },
   viewer: Actor,
 ): Profile {
-  const minimal = { id: row.id, username: row.username, slug: row.slug, avatar: row.avatar, is_public: row.is_public };
   const privileged = canSeePrivateFields(viewer, row.id);
-  if (!row.is_public && !privileged) return minimal;
-  return {
-    ...minimal,
+  if (!row.is_public && !privileged) return { id: row.id, username: row.username, slug: row.slug, avatar: row.avatar, is_public: row.is_public };
+  // built field by field (no spreads): this runs on every profile read and list entry
+  const profile: Profile = {
+    id: row.id,
+    username: row.username,
+    slug: row.slug,
+    avatar: row.avatar,
+    is_public: row.is_public,
     first_name: row.first_name,
     last_name: row.last_name,
     bio: row.bio,
@@ -61,8 +65,17 @@ export function toProfileDto(
     is_verified: row.is_verified,
     promoted_to_creator_at: iso(row.promoted_to_creator_at),
     created_at: row.created_at.toISOString(),
-    ...(row.follower_count !== undefined ? { follower_count: row.follower_count, following_count: row.following_count ?? 0 } : {}),
-    ...(row.is_following !== null && row.is_following !== undefined && showsFollowState(viewer, row.id) ? { is_following: row.is_following } : {}),
-    ...(privileged ? { email: row.email, birthdate: row.birthdate, is_admin: row.is_admin, username_changed_at: iso(row.username_changed_at) } : {}),
   };
+  if (row.follower_count !== undefined) {
+    profile.follower_count = row.follower_count;
+    profile.following_count = row.following_count ?? 0;
+  }
+  if (row.is_following !== null && row.is_following !== undefined && showsFollowState(viewer, row.id)) profile.is_following = row.is_following;
+  if (privileged) {
+    profile.email = row.email;
+    profile.birthdate = row.birthdate;
+    profile.is_admin = row.is_admin;
+    profile.username_changed_at = iso(row.username_changed_at);
+  }
+  return profile;
 }

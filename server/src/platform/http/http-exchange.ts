@@ -83,7 +83,11 @@ export class RiffRequest extends IncomingMessage {
   }
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 function setCharset(type: string, charset: string): string {
+  // what json() sets, on every reply: no need to parse it
+  if (type === JSON_TYPE && charset === 'utf-8') return type;
   const parsed = contentType.parse(type);
   parsed.parameters['charset'] = charset;
   return contentType.format(parsed);
@@ -105,7 +109,7 @@ export class RiffResponse<Request extends IncomingMessage = RiffRequest> extends
 
   json(value: unknown): this {
     const body = JSON.stringify(value);
-    if (!this.hasHeader('Content-Type')) this.setHeader('Content-Type', 'application/json; charset=utf-8');
+    if (!this.hasHeader('Content-Type')) this.setHeader('Content-Type', JSON_TYPE);
     return this.send(body ?? '');
   }
 
