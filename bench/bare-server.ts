@@ -7,6 +7,7 @@
 //   GET  /users/:id   the user with follow counts
 //   POST /tracks/:id/play  reads the track, then records the play as Riff does (bench/play-scenario.ts)
 //   /live (WebSocket) and POST /live/change  a live session's fan-out (bench/live-scenario.ts)
+//   GET  /playlists/:id  a playlist with its tracks in order (bench/playlist-scenario.ts)
 // On PostgreSQL (DATABASE_URL) it reads Riff's own rows with `pg`; embedded, it opens its own
 // PGlite with Riff's migrations and writes rows like Riff's (SEED_USER_ID, SEED_TRACK_ID and
 // SEED_TRACKS tracks), since one PGlite directory belongs to one process.
@@ -24,6 +25,7 @@ import { migrateToLatest } from '../server/src/platform/db/database.js';
 import { PGliteDialect } from '../server/src/platform/db/pglite-dialect.js';
 import { attachBareLive, BARE_LIVE_PATH } from './live-scenario.js';
 import { BARE_PLAY_ROUTE, barePlay } from './play-scenario.js';
+import { BARE_PLAYLIST_ROUTE, barePlaylist, seedPlaylist } from './playlist-scenario.js';
 
 type Query = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -49,6 +51,7 @@ async function connect(): Promise<Query> {
   await migrateToLatest(new Kysely({ dialect: new PGliteDialect(pglite) }));
   const query: Query = async (text, values) => (await pglite.query<Record<string, unknown>>(text, values)).rows;
   if (process.env.SEED_USER_ID) await seed(query, process.env.SEED_USER_ID, process.env.SEED_TRACK_ID!, Number(process.env.SEED_TRACKS ?? 1));
+  if (process.env.SEED_PLAYLIST_ID) await seedPlaylist(query, { userId: process.env.SEED_PLAYLIST_USER_ID!, playlistId: process.env.SEED_PLAYLIST_ID });
   return query;
 }
 
@@ -117,6 +120,13 @@ const server = createServer(async (req, res) => {
   }
   try {
     if (req.method === 'POST' && url === `${BARE_LIVE_PATH}/change`) return json(res, 200, JSON.parse(await liveChange(req)));
+    const playlist = BARE_PLAYLIST_ROUTE.exec(url);
+    if (playlist) {
+      const body = await barePlaylist(query, playlist[1]!);
+      if (body === undefined) return json(res, 404, { success: false });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      return res.end(body);
+    }
     const play = BARE_PLAY_ROUTE.exec(url);
     if (req.method === 'POST' && play) {
       const played = await barePlay(query, play[1]!, req);
