@@ -37,7 +37,8 @@ await seedPlaylist(queryOf(opened.db), ids);
 console.log(`seeded ${PLAYLIST_TRACKS} tracks and the playlist in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
 if (!databaseUrl) await opened.close();
 
-const riff = await startRiff(8941, { DATA_DIR: dataDir, WORKERS: '0' });
+// workers on: signing in sends its verification mail through the job queue
+const riff = await startRiff(8941, { DATA_DIR: dataDir });
 const bare = await startBare(8942, await mkdtemp(path.join(tmpdir(), 'riff-bench-playlists-bare-')), databaseUrl ? {} : { SEED_PLAYLIST_USER_ID: ids.userId, SEED_PLAYLIST_ID: ids.playlistId });
 
 async function drive(url: string, headers: Record<string, string>, duration: number) {

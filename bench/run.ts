@@ -121,6 +121,20 @@ async function uploadTrack(riff: Child, token: string, file: string, title: stri
   return reply.data.track;
 }
 
+/** Until every track's media jobs ended (ready or error), at most five minutes. */
+async function waitForMedia(riff: Child, token: string, ids: string[]): Promise<void> {
+  const deadline = Date.now() + 5 * 60_000;
+  for (const id of ids) {
+    for (;;) {
+      const reply = await fetch(`${riff.baseUrl}/api/v1/tracks/${id}/status`, { headers: { authorization: `Bearer ${token}` } });
+      const { data } = (await reply.json()) as { data: { stream_status: string; waveform_ready: boolean } };
+      if (data.stream_status === 'error' || (data.stream_status === 'ready' && data.waveform_ready)) break;
+      if (Date.now() > deadline) throw new Error(`track ${id}: media still ${data.stream_status} after five minutes`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 function table(rows: Row[]): string {
   const met = (row: Row) =>
     row.errors === 0 &&
@@ -154,7 +168,10 @@ const rows: Row[] = [];
 try {
   const token = await signIn(riff);
   const track = await uploadTrack(riff, token, streamFile, 'bench stream');
-  for (let i = 1; i < LIST_TRACKS; i++) await uploadTrack(riff, token, smallFile, `bench ${i}`);
+  const others = [];
+  for (let i = 1; i < LIST_TRACKS; i++) others.push(await uploadTrack(riff, token, smallFile, `bench ${i}`));
+  // the uploads' HLS and waveform jobs would otherwise run during the first measurements
+  await waitForMedia(riff, token, [track.id, ...others.map((other) => other.id)]);
   bare = await startBare(18_332, riff.dataDir, {
     SERVE_FILE: streamFile,
     ...(process.env.DATABASE_URL ? {} : { SEED_USER_ID: track.creator_id, SEED_TRACK_ID: track.id, SEED_TRACKS: String(LIST_TRACKS) }),
