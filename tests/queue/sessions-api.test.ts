@@ -4,7 +4,8 @@ import { runJob } from '../support/jobs.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { chatToken, connectLive, liveUrl } from './live-client.js';
+import { MAX_SOCKETS_PER_USER } from '../../server/src/modules/queue/live-socket.js';
+import { chatToken, connectLive, liveUrl, type LiveClient } from './live-client.js';
 
 // the sessions' clock, moved forward to see them expire
 const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
@@ -138,6 +139,44 @@ describe('the live channel (WebSocket /api/v1/ws)', () => {
       );
       expect(refusal?.status).toBe(401);
       expect(refusal?.body).toMatchObject({ success: false, error: { code: 'UNAUTHENTICATED' } });
+    }
+  });
+
+  it(`lets one account hold at most ${MAX_SOCKETS_PER_USER} sockets (429 RATE_LIMITED in the envelope past it); a closed one frees its place`, async () => {
+    const user = await createUser(suite.server);
+    const other = await createUser(suite.server);
+    const url = liveUrl(suite.server, await chatToken(suite.server, user));
+    const refusalOf = (attempt: Promise<LiveClient>) =>
+      attempt.then(
+        async (client) => {
+          await client.close();
+          return undefined;
+        },
+        (error: { status?: number; body?: { error: { code: string } } }) => error,
+      );
+    const sockets: LiveClient[] = [];
+    try {
+      // opened all at once: the limit holds against a burst of handshakes too
+      const opened = await Promise.allSettled(Array.from({ length: MAX_SOCKETS_PER_USER + 5 }, () => connectLive(url)));
+      sockets.push(...opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])));
+      const refused = opened.flatMap((result) => (result.status === 'rejected' ? [result.reason as { status: number; body: { error: { code: string } } }] : []));
+      expect(sockets).toHaveLength(MAX_SOCKETS_PER_USER);
+      expect(refused.map((refusal) => [refusal.status, refusal.body.error.code])).toEqual(Array(5).fill([429, 'RATE_LIMITED']));
+      // another account is not affected
+      expect(await refusalOf(connectLive(liveUrl(suite.server, await chatToken(suite.server, other))))).toBeUndefined();
+      await sockets.pop()!.close();
+      let reopened: LiveClient | undefined;
+      // the server learns of the close a moment after the client: the place comes back within a second
+      for (let attempt = 0; attempt < 50 && !reopened; attempt++) {
+        reopened = await connectLive(url).catch(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return undefined;
+        });
+      }
+      expect(reopened).toBeDefined();
+      sockets.push(reopened!);
+    } finally {
+      await Promise.all(sockets.map((socket) => socket.close()));
     }
   });
 

@@ -20,6 +20,8 @@ export const MAX_MESSAGE_BYTES = 16 * 1024;
 const BURST = 30;
 const RATE_PER_SECOND = 5;
 const MAX_SUBSCRIPTIONS = 20;
+/** Open sockets per account on one instance: phones, tabs and speakers, not a way to hold the server's memory. */
+export const MAX_SOCKETS_PER_USER = 50;
 const HEARTBEAT_MS = 30_000;
 /** The tokens that open the socket (ADDENDUM): a chat token, or a stream token. Access tokens do not. */
 const AUDIENCES: TokenAudience[] = ['chat', 'stream'];
@@ -69,15 +71,27 @@ function refuse(socket: Duplex, status: number, code: ErrorCode, message: string
 export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
   const server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
   const connections = new Set<Connection>();
+  /** Sockets per user, counted from the moment one is let through the handshake until it closes. */
+  const socketsOf = new Map<string, number>();
+  const release = (userId: string) => {
+    const left = (socketsOf.get(userId) ?? 1) - 1;
+    if (left > 0) socketsOf.set(userId, left);
+    else socketsOf.delete(userId);
+  };
   let closing = false;
 
-  const send = (connection: Connection, message: object) => {
-    if (connection.ws.readyState === connection.ws.OPEN) connection.ws.send(JSON.stringify(message));
+  /** A message, or its JSON text already encoded (one items_changed text serves every subscriber who sees it alike). */
+  const send = (connection: Connection, message: object | Buffer) => {
+    if (connection.ws.readyState !== connection.ws.OPEN) return;
+    if (Buffer.isBuffer(message)) connection.ws.send(message, { binary: false });
+    else connection.ws.send(JSON.stringify(message));
   };
-  const enqueue = (connection: Connection, work: () => Promise<object | undefined>) => {
+  const enqueue = (connection: Connection, work: () => Promise<object | Buffer | undefined>) => {
     connection.outbox = connection.outbox
       .then(work)
-      .then((message) => message && send(connection, message))
+      .then((message) => {
+        if (message !== undefined) send(connection, message);
+      })
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'live session update not sent'));
   };
   const fail = (connection: Connection, code: ErrorCode, message: string, token?: string) =>
@@ -167,16 +181,33 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
   }
 
   function deliver(event: LiveEvent): void {
+    // items_changed: the session is read once for every subscriber here, then rendered once per way of seeing it
+    let view: ReturnType<SessionsService['liveView']> | undefined;
+    const rendered = new Map<string, Buffer>();
     for (const connection of connections) {
       const token = connection.subscriptions.get(event.sessionId);
       if (token === undefined) continue;
       switch (event.kind) {
-        case 'items_changed':
+        case 'items_changed': {
+          if (view === undefined) {
+            view = deps.sessions.liveView(event.sessionId);
+            // each subscriber's send awaits it (and logs a failure); this keeps a failure from going unhandled before then
+            view.catch(() => undefined);
+          }
+          const read = view;
           enqueue(connection, async () => {
-            const session = await deps.sessions.snapshotFor(connection.actor, event.sessionId, token);
-            return session && { type: 'items_changed', session_token: token, data: { session } };
+            const live = await read;
+            if (!live) return undefined;
+            const key = `${live.viewerKey(connection.actor)}\n${token}`;
+            let text = rendered.get(key);
+            if (text === undefined) {
+              text = Buffer.from(JSON.stringify({ type: 'items_changed', session_token: token, data: { session: live.render(connection.actor, token) } }));
+              rendered.set(key, text);
+            }
+            return text;
           });
           break;
+        }
         case 'ended':
           connection.subscriptions.delete(event.sessionId);
           enqueue(connection, async () => ({ type: 'ended', session_token: token, data: event.data }));
@@ -209,7 +240,10 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
     });
     // a frame over the limit or a broken one: ws closes the socket (1009, 1002); nothing to throw
     ws.on('error', (error) => deps.logger.debug({ err: error }, 'live socket error'));
-    ws.on('close', () => connections.delete(connection));
+    ws.on('close', () => {
+      connections.delete(connection);
+      release(actor.id);
+    });
   }
 
   return {
@@ -220,10 +254,23 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
       void (async () => {
         try {
           const { actor, tokenVersion } = await authenticate(req);
-          // with Redis, the subscription to other instances' updates is in place before the first client is
-          await deps.hub.ready();
-          if (closing || socket.destroyed) return refuse(socket, 503, 'UNAVAILABLE', 'The service is shutting down');
-          server.handleUpgrade(req, socket, head, (ws) => accept(ws, actor, tokenVersion));
+          const open = socketsOf.get(actor.id) ?? 0;
+          if (open >= MAX_SOCKETS_PER_USER) return refuse(socket, 429, 'RATE_LIMITED', `At most ${MAX_SOCKETS_PER_USER} live connections per account`);
+          // counted before the awaits below, so a burst of handshakes cannot pass the limit together
+          socketsOf.set(actor.id, open + 1);
+          let accepted = false;
+          try {
+            // with Redis, the subscription to other instances' updates is in place before the first client is
+            await deps.hub.ready();
+            if (closing || socket.destroyed) return refuse(socket, 503, 'UNAVAILABLE', 'The service is shutting down');
+            server.handleUpgrade(req, socket, head, (ws) => {
+              accepted = true;
+              accept(ws, actor, tokenVersion);
+            });
+          } finally {
+            // handleUpgrade calls back at once, or never when it refused the handshake itself
+            if (!accepted) release(actor.id);
+          }
         } catch (error) {
           if (error instanceof AppError) return refuse(socket, error.status, error.code, error.message);
           deps.logger.error({ err: error }, 'live socket upgrade failed');

@@ -65,10 +65,22 @@ export class SessionsService {
   }
 
   private async render(actor: Actor, session: SessionWithHost, token: string) {
+    return (await this.viewOf(session)).render(actor, token);
+  }
+
+  /**
+   * Reads what a session shows once; rendering it for a viewer needs no database. Two viewers with
+   * the same viewerKey (and token) get the same rendering.
+   */
+  private async viewOf(session: SessionWithHost) {
     const items = await this.deps.sessions.items(session.id);
     const participants = await this.deps.sessions.participantsCount(session.id, session.host_id);
-    const tracks = await this.deps.tracks.visibleTracks(actor, items.map((item) => item.track_id));
-    return toSessionDto({ session, items, participants, tracks, token, shareUrl: `${this.deps.publicBaseUrl}${API_PREFIX}/queue/session/${encodeURIComponent(token)}` });
+    const tracks = await this.deps.tracks.lookup(items.map((item) => item.track_id));
+    return {
+      render: (actor: Actor, token: string) =>
+        toSessionDto({ session, items, participants, tracks: tracks.visibleTo(actor), token, shareUrl: `${this.deps.publicBaseUrl}${API_PREFIX}/queue/session/${encodeURIComponent(token)}` }),
+      viewerKey: (actor: Actor) => tracks.viewerKey(actor),
+    };
   }
 
   async create(actor: UserActor, body: CreateQueueSessionRequest) {
@@ -182,10 +194,13 @@ export class SessionsService {
     return { sessionId: session.id, session: await this.render(actor, session, token), chat: chat.map(toChatMessageDto) };
   }
 
-  /** The session as `actor` sees it, for a live update; undefined once it is gone. */
-  async snapshotFor(actor: Actor, sessionId: string, token: string) {
+  /**
+   * A live update's session, read once for all its subscribers, to render as each one sees it (with
+   * their token); undefined once the session is gone.
+   */
+  async liveView(sessionId: string) {
     const session = await this.deps.sessions.findLiveById(sessionId, this.now);
-    return session ? this.render(actor, session, token) : undefined;
+    return session ? this.viewOf(session) : undefined;
   }
 
   /** A chat message over the socket: stored with the session (which lives on), then heard by every subscriber. */

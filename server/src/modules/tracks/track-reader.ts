@@ -2,7 +2,7 @@ import type { Track } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
 import { notFound } from '../../platform/errors/app-error.js';
 import { toTrackDto } from './track.mapper.js';
-import { canReadTrack } from './tracks.policy.js';
+import { canReadTrack, canSeeTrackInsights } from './tracks.policy.js';
 import type { TracksRepository } from './tracks.repository.js';
 
 /**
@@ -14,14 +14,23 @@ export interface TrackReader {
   assertVisible(actor: Actor, ids: readonly string[]): Promise<void>;
   /** The tracks among `ids` the actor may see, as the contract's Track for them; the others are missing. */
   visibleTracks(actor: Actor, ids: readonly string[]): Promise<Map<string, Track>>;
+  /** Reads the tracks once, for many viewers: each viewer's `visibleTracks` is then made without the database. */
+  lookup(ids: readonly string[]): Promise<TrackLookup>;
+}
+
+export interface TrackLookup {
+  /** What `visibleTracks` would answer for this viewer. */
+  visibleTo(actor: Actor): Map<string, Track>;
+  /** Equal for two viewers exactly when they see these tracks alike, so one rendering can serve both. */
+  viewerKey(actor: Actor): string;
 }
 
 export function createTrackReader(tracks: TracksRepository, publicBaseUrl: string): TrackReader {
-  const visibleRows = async (actor: Actor, ids: readonly string[]) => {
+  const liveRows = (ids: readonly string[]) => {
     const unique = [...new Set(ids)];
-    if (unique.length === 0) return [];
-    return (await tracks.findLiveMany(unique)).filter((row) => canReadTrack(actor, row));
+    return unique.length === 0 ? Promise.resolve([]) : tracks.findLiveMany(unique);
   };
+  const visibleRows = async (actor: Actor, ids: readonly string[]) => (await liveRows(ids)).filter((row) => canReadTrack(actor, row));
   return {
     async assertVisible(actor, ids) {
       const seen = new Set((await visibleRows(actor, ids)).map((row) => row.id));
@@ -29,6 +38,14 @@ export function createTrackReader(tracks: TracksRepository, publicBaseUrl: strin
     },
     async visibleTracks(actor, ids) {
       return new Map((await visibleRows(actor, ids)).map((row) => [row.id, toTrackDto(row, actor, publicBaseUrl)]));
+    },
+    async lookup(ids) {
+      const rows = await liveRows(ids);
+      return {
+        visibleTo: (actor) => new Map(rows.filter((row) => canReadTrack(actor, row)).map((row) => [row.id, toTrackDto(row, actor, publicBaseUrl)])),
+        // the two things toTrackDto and the filter above ask of the viewer, for each track
+        viewerKey: (actor) => rows.map((row) => `${Number(canReadTrack(actor, row))}${Number(canSeeTrackInsights(actor, row))}`).join(''),
+      };
     },
   };
 }
