@@ -86,7 +86,7 @@ describe('followers', () => {
     expect(expectStatus(await fan!.api.playlists.follow({ params: { id: playlist.id } }), 200).body.data).toEqual({ following: true, follower_count: 1 });
     expect(expectStatus(await fan!.api.playlists.follow({ params: { id: playlist.id } }), 200).body.data).toEqual({ following: true, follower_count: 1 });
     expect(expectStatus(await other!.api.playlists.follow({ params: { id: playlist.id } }), 200).body.data.follower_count).toBe(2);
-    expect((await readPlaylist(fan, playlist.id)).playlist).toMatchObject({ is_following: true, follower_count: 2 });
+    expect((await readPlaylist(fan!, playlist.id)).playlist).toMatchObject({ is_following: true, follower_count: 2 });
     expect(errorOf(await owner.api.playlists.follow({ params: { id: playlist.id } }))).toEqual([400, 'BAD_REQUEST']);
 
     expectStatus(await owner.api.playlists.update({ params: { id: playlist.id }, body: { is_public: false } }), 200);
