@@ -97,6 +97,9 @@ describe('playlists: create, read, edit, delete', () => {
     const admin = await createAdmin(suite.server);
     const playlist = await createPlaylist(owner, { is_public: true });
     expect(errorOf(await owner.api.playlists.update({ params: { id: playlist.id }, body: { is_editorial: true } }))).toEqual([403, 'FORBIDDEN']);
+    const stranger = await createUser(suite.server);
+    const hidden = await createPlaylist(owner);
+    expect(errorOf(await stranger.api.playlists.update({ params: { id: hidden.id }, body: { is_editorial: true } }))).toEqual([404, 'NOT_FOUND']);
     const flagged = expectStatus(await admin.api.playlists.update({ params: { id: playlist.id }, body: { is_editorial: true } }), 200);
     expect(flagged.body.data.playlist.is_editorial).toBe(true);
   });
