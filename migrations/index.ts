@@ -8,6 +8,7 @@ import * as media from './0006-media.js';
 import * as trackSocial from './0007-track-social.js';
 import * as comments from './0008-comments.js';
 import * as queue from './0009-queue.js';
+import * as playlists from './0010-playlists.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-track-social': trackSocial,
   '0008-comments': comments,
   '0009-queue': queue,
+  '0010-playlists': playlists,
 };

@@ -29,4 +29,7 @@ export * from './areas/comments/comments.schemas.js';
 export * from './areas/comments/comments.contract.js';
 export * from './areas/queue/queue.schemas.js';
 export * from './areas/queue/queue.contract.js';
+export * from './areas/playlists/playlists.schemas.js';
+export * from './areas/playlists/playlists.contract.js';
+export * from './areas/playlists/playlist-library.contract.js';
 export * from './riff.contract.js';

@@ -5,6 +5,7 @@ import { commentsContract } from './areas/comments/comments.contract.js';
 import { authContract } from './areas/auth/auth.contract.js';
 import { systemContract } from './areas/system/system.contract.js';
 import { mediaPipelineContract } from './areas/media/media.contract.js';
+import { playlistsContract } from './areas/playlists/playlists.contract.js';
 import { queueContract } from './areas/queue/queue.contract.js';
 import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
@@ -36,6 +37,7 @@ export const mediaRouter = c.router(mediaPipelineContract, apiOptions);
 export const socialRouter = c.router(socialContract, apiOptions);
 export const commentsRouter = c.router(commentsContract, apiOptions);
 export const queueRouter = c.router(queueContract, apiOptions);
+export const playlistsRouter = c.router(playlistsContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -51,6 +53,7 @@ export const contract: {
   social: typeof socialRouter;
   comments: typeof commentsRouter;
   queue: typeof queueRouter;
+  playlists: typeof playlistsRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -61,6 +64,7 @@ export const contract: {
   social: socialRouter,
   comments: commentsRouter,
   queue: queueRouter,
+  playlists: playlistsRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -80,4 +84,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
     'Live updates of a session (items, playback, chat, end) come over the WebSocket GET /api/v1/ws?token=<chat or stream token> ' +
     '(not an HTTP operation, so not listed here): send {"type":"subscribe","session_token"}, receive {"type","session_token","data"}; ' +
     'the message formats are in docs/live-sessions.md.',
+  playlists:
+    'Playlists with ordered tracks (snapshot_id, ETag, If-Match), collaborators with read, write or admin, share links, ' +
+    'copies and followers, your favorites playlist (your likes), import and export (M3U8, XSPF), search, recommendations and analytics',
 };

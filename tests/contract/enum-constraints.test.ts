@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GENDERS, MEDIA_JOB_STATES, MEDIA_TRANSCODERS, PLAY_SOURCES, QUEUE_REPEAT_MODES, SHARE_PLATFORMS, STREAM_STATUSES, TRACK_FORMATS, TRACK_STATUSES, USER_ROLES } from '@riff/contract';
+import { GENDERS, MEDIA_JOB_STATES, MEDIA_TRANSCODERS, PLAY_SOURCES, PLAYLIST_PERMISSIONS, QUEUE_REPEAT_MODES, SHARE_PLATFORMS, STREAM_STATUSES, TRACK_FORMATS, TRACK_STATUSES, USER_ROLES } from '@riff/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
@@ -22,6 +22,7 @@ const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][]
   ['track_plays', 'source', PLAY_SOURCES],
   ['listening_history', 'source', PLAY_SOURCES],
   ['queues', 'repeat', QUEUE_REPEAT_MODES],
+  ['playlist_collaborators', 'permission', PLAYLIST_PERMISSIONS],
 ];
 
 let database: DatabaseHandle;

@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   UPLOAD_INCOMPLETE: 400,
   SIZE_MISMATCH: 400,
   LIMIT_REACHED: 400,
+  /** SPEC: adding a track that is already in the playlist. */
+  TRACK_ALREADY_IN_PLAYLIST: 400,
   TWO_FACTOR_ALREADY_ENABLED: 400,
   TWO_FACTOR_NOT_ENABLED: 400,
   UNAUTHENTICATED: 401,
@@ -30,7 +32,7 @@ export const ERROR_CODES = {
   MEDIA_NOT_READY: 404,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
-  /** A write with If-Match whose version is stale (ADDENDUM: queue). */
+  /** A write with If-Match whose version is stale (ADDENDUM: queue, playlists). */
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { PlaySource, SharePlatform } from '@riff/contract';
+import type { PlaylistPermission, PlaySource, SharePlatform } from '@riff/contract';
 import type { CreatedAt, Timestamp, UpdatedAt } from './column-types.js';
 
 export interface PlaylistsTable {
@@ -12,8 +12,27 @@ export interface PlaylistsTable {
   is_default_favorites: Generated<boolean>;
   is_editorial: Generated<boolean>;
   follower_count: Generated<number>;
+  /** Goes up with every change of details or tracks: the snapshot_id. */
+  version: Generated<number>;
+  share_token_hash: string | null;
+  share_expires_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+export interface PlaylistCollaboratorsTable {
+  id: Generated<string>;
+  playlist_id: string;
+  user_id: string;
+  permission: PlaylistPermission;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface PlaylistFollowersTable {
+  playlist_id: string;
+  user_id: string;
+  created_at: CreatedAt;
 }
 
 export interface PlaylistTracksTable {
@@ -77,6 +96,8 @@ export interface ListeningHistoryTable {
 export interface TrackSocialTables {
   playlists: PlaylistsTable;
   playlist_tracks: PlaylistTracksTable;
+  playlist_collaborators: PlaylistCollaboratorsTable;
+  playlist_followers: PlaylistFollowersTable;
   track_reposts: TrackRepostsTable;
   track_shares: TrackSharesTable;
   track_play_windows: TrackPlayWindowsTable;
