@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { onTestFinished } from 'vitest';
-import type { Playlist } from '@riff/contract';
+import { PLAYLIST_TRACKS_PAGE_MAX, type Playlist } from '@riff/contract';
 import type { TestServer } from '../support/test-server.js';
 import type { TestUser } from '../support/factories.js';
 import { expectStatus } from '../support/typed-api.js';
@@ -12,6 +12,17 @@ export async function createPlaylist(user: TestUser, body: { title?: string; des
 export async function readPlaylist(user: TestUser, id: string) {
   const reply = expectStatus(await user.api.playlists.get({ params: { id } }), 200);
   return { playlist: reply.body.data.playlist, etag: reply.headers.get('etag') };
+}
+
+/** Every track of a playlist as the user sees it, page by page (a reply holds at most PLAYLIST_TRACKS_PAGE_MAX). */
+export async function readAllTracks(user: TestUser, id: string) {
+  const tracks: NonNullable<Playlist['tracks']> = [];
+  for (;;) {
+    const reply = expectStatus(await user.api.playlists.get({ params: { id }, query: { tracks_offset: tracks.length, tracks_limit: PLAYLIST_TRACKS_PAGE_MAX } }), 200);
+    const page = reply.body.data.playlist.tracks ?? [];
+    tracks.push(...page);
+    if (page.length < PLAYLIST_TRACKS_PAGE_MAX) return { tracks, trackCount: reply.body.data.playlist.track_count };
+  }
 }
 
 export async function addTracks(user: TestUser, playlistId: string, trackIds: string[]) {

@@ -14,6 +14,8 @@ import {
   DuplicatePlaylistRequestSchema,
   PLAYLIST_MAX_COLLABORATORS,
   PLAYLIST_MAX_TRACKS,
+  PLAYLIST_TRACKS_PAGE_DEFAULT,
+  PLAYLIST_TRACKS_PAGE_MAX,
   PLAYLISTS_PER_USER_MAX,
   PlaylistChangeEnvelope,
   PlaylistCollaboratorParamsSchema,
@@ -91,7 +93,8 @@ const playlistCore = {
     path: '/playlists/:id',
     summary: 'A playlist with its tracks and collaborators',
     description:
-      'Tracks in position order; tracks_offset and tracks_limit page through a long playlist. Served with ETag (the ' +
+      `Tracks in position order, ${PLAYLIST_TRACKS_PAGE_DEFAULT} at a time by default: tracks_offset and tracks_limit (at most ` +
+      `${PLAYLIST_TRACKS_PAGE_MAX}) page through a long playlist, track_count says how many there are. Served with ETag (the ` +
       'snapshot_id, quoted) and Cache-Control: private, no-cache; If-None-Match with the current ETag answers 304.' +
       VISIBLE,
     metadata: userRoute,

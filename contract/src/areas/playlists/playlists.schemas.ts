@@ -16,6 +16,9 @@ export const PLAYLIST_TITLE_MAX = 200;
 export const PLAYLIST_DESCRIPTION_MAX = 1000;
 /** At most this many tracks in one playlist. */
 export const PLAYLIST_MAX_TRACKS = 10_000;
+/** Tracks in one reply about a playlist: by default, and at most (a client pages through a longer one). */
+export const PLAYLIST_TRACKS_PAGE_DEFAULT = 100;
+export const PLAYLIST_TRACKS_PAGE_MAX = 1000;
 /** The text of an imported playlist: at most this many bytes (UTF-8). */
 export const PLAYLIST_IMPORT_MAX_BYTES = 1024 * 1024;
 export const PLAYLIST_SHARE_MAX_DAYS = 365;
@@ -218,7 +221,9 @@ export const PlaylistSearchQuerySchema = PaginationQuerySchema.extend({
 });
 export const PlaylistDetailQuerySchema = z.object({
   tracks_offset: queryInt(0, PLAYLIST_MAX_TRACKS).default(0).describe('Skip this many of the tracks you may see'),
-  tracks_limit: queryInt(1, PLAYLIST_MAX_TRACKS).default(PLAYLIST_MAX_TRACKS).describe('At most this many tracks in the reply'),
+  tracks_limit: queryInt(1, PLAYLIST_TRACKS_PAGE_MAX)
+    .default(PLAYLIST_TRACKS_PAGE_DEFAULT)
+    .describe(`At most this many tracks in the reply (default ${PLAYLIST_TRACKS_PAGE_DEFAULT}, at most ${PLAYLIST_TRACKS_PAGE_MAX}); track_count says how many there are`),
 });
 export const PlaylistExportQuerySchema = z.object({ format: z.enum(PLAYLIST_EXCHANGE_FORMATS) });
 

@@ -1,4 +1,4 @@
-import { PLAYLIST_MAX_TRACKS, type Playlist, type PlaylistTrack } from '@riff/contract';
+import { PLAYLIST_MAX_TRACKS, PLAYLIST_TRACKS_PAGE_DEFAULT, type Playlist, type PlaylistTrack } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
 import type { TrackRow } from '../../platform/db/database.schema.js';
@@ -38,6 +38,8 @@ export interface TrackWindow {
 }
 
 const ALL_TRACKS: TrackWindow = { offset: 0, limit: PLAYLIST_MAX_TRACKS };
+/** The tracks a reply about one playlist carries when the caller named no page (after a write, a copy, an import). */
+const FIRST_PAGE: TrackWindow = { offset: 0, limit: PLAYLIST_TRACKS_PAGE_DEFAULT };
 
 /**
  * Reads of playlists for every route of the area (the core routes and the library ones: import,
@@ -85,13 +87,13 @@ export class PlaylistReader {
     return this.entries(actor, playlistId);
   }
 
-  async tracks(actor: Actor, playlistId: string, window: TrackWindow = ALL_TRACKS): Promise<PlaylistTrack[]> {
+  async tracks(actor: Actor, playlistId: string, window: TrackWindow = FIRST_PAGE): Promise<PlaylistTrack[]> {
     const rows = await this.entries(actor, playlistId, window);
     return rows.map((row) => toPlaylistTrackDto(playlistId, row, this.deps.tracks.toTrack(row, actor)));
   }
 
   /** The reply about one playlist: a page of its tracks and every collaborator. */
-  async detail(actor: Actor, view: PlaylistView, window: TrackWindow = ALL_TRACKS, options: { collaborators?: boolean } = {}): Promise<Playlist> {
+  async detail(actor: Actor, view: PlaylistView, window: TrackWindow = FIRST_PAGE, options: { collaborators?: boolean } = {}): Promise<Playlist> {
     const [tracks, collaborators] = await Promise.all([
       this.tracks(actor, view.id, window),
       options.collaborators === false ? Promise.resolve([]) : this.collaborators(view.id),
