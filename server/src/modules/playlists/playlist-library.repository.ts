@@ -4,6 +4,7 @@ import type { PlaylistsTable } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 /** Combining marks stripped after NFD, in JavaScript and in SQL alike: "Björk" and "BJORK" fold the same. */
+// eslint-disable-next-line no-misleading-character-class -- a class made only of combining marks, on purpose
 const MARKS_RE = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/gu;
 /** The same class for PostgreSQL's regular expressions, which read \uXXXX alike. */
 const MARKS = MARKS_RE.source;
