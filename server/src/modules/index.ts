@@ -23,7 +23,7 @@ export function createModules(platform: Platform): RiffModule[] {
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
   const queue = createQueueModule(platform, { tracks: tracks.reader, activeUser: (id) => users.activeUser!(id) });
-  const playlists = createPlaylistsModule(platform);
+  const playlists = createPlaylistsModule(platform, { tracks: tracks.reader, people: users.people });
   const comments = createCommentsModule(platform);
   const social = createSocialModule(platform, { favorites: playlists.favorites, tracks: tracks.tracks, comments: comments.count });
   // media before tracks: an erased account's derived files go before the tracks that name them;

@@ -1,22 +1,54 @@
 import './playlists.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
+import type { TrackReader } from '../tracks/track-reader.js';
+import type { PeopleReader } from '../users/people-reader.js';
+import { CollaboratorsRepository } from './collaborators.repository.js';
 import { FavoritesService } from './favorites.service.js';
+import { PlaylistReader } from './playlist-reader.js';
 import { PlaylistsRepository } from './playlists.repository.js';
+
+export interface PlaylistsModuleDeps {
+  /** The tracks area's read port: which tracks a caller may see, and the Track mapper. */
+  tracks: TrackReader;
+  /** The users area's read port: accounts, blocks and profiles of collaborators. */
+  people: PeopleReader;
+}
 
 export type PlaylistsModule = RiffModule & {
   /** For the social module: likes are the favorites playlist. */
   favorites: FavoritesService;
 };
 
+/** What every part of the area is built from: the routes of each part take what they need. */
+export interface PlaylistsParts {
+  platform: Platform;
+  playlists: PlaylistsRepository;
+  collaborators: CollaboratorsRepository;
+  favorites: FavoritesService;
+  /** Who may see a playlist, what they are to it, and its contract shapes for them. */
+  reader: PlaylistReader;
+  tracks: TrackReader;
+  people: PeopleReader;
+}
+
 /**
- * Playlists. So far only the favorites playlist that likes fill (the tables have SPEC's Playlist
- * fields); the playlists area adds its routes, service and policy here.
+ * Playlists: the core routes (playlists, their tracks, collaborators, share links, copies,
+ * followers, the favorites playlist that likes fill) and the library routes (import, export,
+ * search, recommendations, analytics), each part a routes object over the same PlaylistsParts.
  */
-export function createPlaylistsModule(platform: Platform): PlaylistsModule {
-  const favorites = new FavoritesService({ scope: platform.scope, playlists: new PlaylistsRepository(platform.scope), events: platform.events });
+export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleDeps): PlaylistsModule {
+  const playlists = new PlaylistsRepository(platform.scope);
+  const collaborators = new CollaboratorsRepository(platform.scope);
+  const favorites = new FavoritesService({ scope: platform.scope, playlists, events: platform.events });
+  const reader = new PlaylistReader({ playlists, collaborators, tracks: deps.tracks, people: deps.people });
+  const parts: PlaylistsParts = { platform, playlists, collaborators, favorites, reader, tracks: deps.tracks, people: deps.people };
+  // each part of the area adds its routes object here (keys as in contract.playlists)
+  const routeParts: object[] = [];
+  void parts;
   return {
     name: 'playlists',
+    ...(routeParts.length > 0 ? { routes: { playlists: Object.assign({}, ...routeParts) as object } } : {}),
     accountData: { erase: (owner) => favorites.eraseFor(owner) },
     favorites,
   };

@@ -1,11 +1,48 @@
-import { sql } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import type { PlaylistPermission } from '@riff/contract';
+import type { Database, TrackRow } from '../../platform/db/database.schema.js';
+import type { PlaylistsTable } from '../../platform/db/tables/track-social.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 
 export const FAVORITES_TITLE = 'Favorites';
 
+export type PlaylistRow = Selectable<PlaylistsTable>;
+
 /**
- * All SQL of playlists and their tracks. For now what the favorites playlist needs; the
- * playlists area adds the rest here. Positions stay 0…n-1 without gaps after every change.
+ * A playlist as one caller sees it: the caller's collaborator permission (null when none), whether
+ * they follow it, and its tracks they may see (count, and the cover of the first).
+ */
+export type PlaylistView = PlaylistRow & {
+  permission: PlaylistPermission | null;
+  is_following: boolean;
+  track_count: number;
+  cover: string | null;
+};
+
+/** One entry of a playlist with the track row the Track mapper needs. */
+export type PlaylistEntryRow = TrackRow & {
+  entry_id: string;
+  entry_position: number;
+  entry_added_by: string | null;
+  entry_added_at: Date;
+};
+
+/**
+ * Which tracks of a playlist the caller may see: the tracks area's rule as SQL over `t`
+ * (TrackReader.visibleSql(actor, 't')), so counts and pages are computed in the database.
+ */
+export type VisibleTracks = RawBuilder<SqlBool>;
+
+type PlaylistsEb = ExpressionBuilder<Database & { p: PlaylistsTable }, 'p'>;
+
+/** Whose playlists a list shows. */
+export type PlaylistListFilter = { kind: 'mine'; viewerId: string } | { kind: 'of'; ownerId: string; viewerId: string };
+
+/**
+ * All SQL of playlists and their tracks. Writes of one playlist's tracks run under lock():
+ * positions stay 0…n-1 without gaps after every change (playlist_tracks_position is checked at the
+ * end of each statement, so one statement may shift a whole range).
  */
 export class PlaylistsRepository {
   constructor(private readonly scope: DbScope) {}
@@ -13,6 +50,165 @@ export class PlaylistsRepository {
   private get db() {
     return this.scope.db;
   }
+
+  /** playlists as p, with what one viewer sees of it. */
+  private views(viewerId: string | null, visible: VisibleTracks) {
+    return this.db.selectFrom('playlists as p').selectAll('p').select((eb) => [
+      eb
+        .selectFrom('playlist_collaborators as c')
+        .select('c.permission')
+        .whereRef('c.playlist_id', '=', 'p.id')
+        .where('c.user_id', '=', viewerId ?? '00000000-0000-0000-0000-000000000000')
+        .as('permission'),
+      eb
+        .exists(
+          eb
+            .selectFrom('playlist_followers as f')
+            .select('f.user_id')
+            .whereRef('f.playlist_id', '=', 'p.id')
+            .where('f.user_id', '=', viewerId ?? '00000000-0000-0000-0000-000000000000'),
+        )
+        .as('is_following'),
+      sql<number>`(select count(*) from playlist_tracks pt join tracks t on t.id = pt.track_id where pt.playlist_id = p.id and ${visible})`.as(
+        'track_count',
+      ),
+      sql<string | null>`(select t.cover_art_path from playlist_tracks pt join tracks t on t.id = pt.track_id
+                           where pt.playlist_id = p.id and ${visible} order by pt.position limit 1)`.as('cover'),
+    ]);
+  }
+
+  private static view<Row extends { track_count: number | string; is_following: unknown; permission: unknown }>(row: Row) {
+    return { ...row, track_count: Number(row.track_count), is_following: Boolean(row.is_following) } as unknown as PlaylistView;
+  }
+
+  async findView(id: string, viewerId: string | null, visible: VisibleTracks): Promise<PlaylistView | undefined> {
+    const row = await this.views(viewerId, visible).where('p.id', '=', id).executeTakeFirst();
+    return row ? PlaylistsRepository.view(row) : undefined;
+  }
+
+  /** The playlist whose share link hashes to this, unless it expired. */
+  async findViewByShare(tokenHash: string, now: Date, visible: VisibleTracks): Promise<PlaylistView | undefined> {
+    const row = await this.views(null, visible)
+      .where('p.share_token_hash', '=', tokenHash)
+      .where((eb) => eb.or([eb('p.share_expires_at', 'is', null), eb('p.share_expires_at', '>', now)]))
+      .executeTakeFirst();
+    return row ? PlaylistsRepository.view(row) : undefined;
+  }
+
+  async list(filter: PlaylistListFilter, visible: VisibleTracks, page: { limit: number; offset: number }): Promise<{ rows: PlaylistView[]; total: number }> {
+    const where = (eb: PlaylistsEb): Expression<SqlBool> => {
+      const collaborating = eb.exists(
+        eb.selectFrom('playlist_collaborators as c2').select('c2.id').whereRef('c2.playlist_id', '=', 'p.id').where('c2.user_id', '=', filter.viewerId),
+      );
+      if (filter.kind === 'mine') return eb.or([eb('p.user_id', '=', filter.viewerId), collaborating]);
+      if (filter.ownerId === filter.viewerId) return eb('p.user_id', '=', filter.ownerId);
+      return eb.and([eb('p.user_id', '=', filter.ownerId), eb.or([eb('p.is_public', '=', true), collaborating])]);
+    };
+    const rows = await this.views(filter.viewerId, visible)
+      .select(totalCount())
+      .where(where)
+      .orderBy('p.created_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    const paged = await pageWithTotal(rows, async () => {
+      const counted = await this.db
+        .selectFrom('playlists as p')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(where)
+        .executeTakeFirstOrThrow();
+      return Number(counted.n);
+    });
+    return { rows: paged.rows.map((row) => PlaylistsRepository.view(row)), total: paged.total };
+  }
+
+  /** The visible entries of a playlist, by position, with their track rows: one statement. */
+  trackPage(playlistId: string, visible: VisibleTracks, page: { offset: number; limit: number }): Promise<PlaylistEntryRow[]> {
+    return this.db
+      .selectFrom('playlist_tracks as pt')
+      .innerJoin('tracks as t', 't.id', 'pt.track_id')
+      .selectAll('t')
+      .select(['pt.id as entry_id', 'pt.position as entry_position', 'pt.added_by as entry_added_by', 'pt.added_at as entry_added_at'])
+      .where('pt.playlist_id', '=', playlistId)
+      .where(visible)
+      .orderBy('pt.position')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute() as Promise<PlaylistEntryRow[]>;
+  }
+
+  /** Every track id of the playlist in order, visible or not (reorder, export). */
+  async trackIds(playlistId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('playlist_tracks').select('track_id').where('playlist_id', '=', playlistId).orderBy('position').execute();
+    return rows.map((row) => row.track_id);
+  }
+
+  async trackCount(playlistId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('playlist_tracks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('playlist_id', '=', playlistId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async ownedCount(userId: string): Promise<number> {
+    const row = await this.db.selectFrom('playlists').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Locks the playlist row until the unit of work ends; undefined when it does not exist. */
+  lockRow(playlistId: string): Promise<PlaylistRow | undefined> {
+    return this.db.selectFrom('playlists').selectAll().where('id', '=', playlistId).forUpdate().executeTakeFirst();
+  }
+
+  insert(values: { user_id: string; title: string; description: string | null; is_public: boolean }): Promise<PlaylistRow> {
+    return this.db.insertInto('playlists').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** Saves details and bumps the version (the snapshot_id) in the same statement. */
+  update(playlistId: string, changes: Omit<Updateable<PlaylistsTable>, 'id' | 'version'>, now: Date): Promise<PlaylistRow> {
+    return this.db
+      .updateTable('playlists')
+      .set({ ...changes, version: sql`version + 1`, updated_at: now })
+      .where('id', '=', playlistId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async delete(playlistId: string): Promise<void> {
+    await this.db.deleteFrom('playlists').where('id', '=', playlistId).execute();
+  }
+
+  /** Inserts at `position` (clamped to the end), moving the entries from there one place down. */
+  async insertAt(playlistId: string, trackId: string, position: number, addedBy: string): Promise<void> {
+    await this.db
+      .updateTable('playlist_tracks')
+      .set({ position: sql`position + 1` })
+      .where('playlist_id', '=', playlistId)
+      .where('position', '>=', position)
+      .execute();
+    await this.db.insertInto('playlist_tracks').values({ playlist_id: playlistId, track_id: trackId, position, added_by: addedBy }).execute();
+  }
+
+  /** Sets every position from the order of `trackIds` (a permutation of the playlist's): one statement. */
+  async reorder(playlistId: string, trackIds: readonly string[]): Promise<void> {
+    await sql`update playlist_tracks pt set position = o.ord - 1
+              from jsonb_array_elements_text(${JSON.stringify(trackIds)}::jsonb) with ordinality as o(track_id, ord)
+              where pt.playlist_id = ${playlistId} and pt.track_id = o.track_id::uuid`.execute(this.db);
+  }
+
+  /** Copies the tracks of `from` the caller may see into the empty `to`, in order, as added by `addedBy`. */
+  async copyTracks(from: string, to: string, addedBy: string, visible: VisibleTracks): Promise<number> {
+    const result = await sql`insert into playlist_tracks (playlist_id, track_id, added_by, position)
+              select ${to}, pt.track_id, ${addedBy}, row_number() over (order by pt.position) - 1
+              from playlist_tracks pt join tracks t on t.id = pt.track_id
+              where pt.playlist_id = ${from} and ${visible}`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  // The favorites playlist (likes): FavoritesService's part.
 
   /** The user's favorites playlist, made on first need (one per user: a unique partial index). */
   async favoritesOf(userId: string): Promise<{ id: string }> {
@@ -67,8 +263,13 @@ export class PlaylistsRepository {
     return true;
   }
 
+  /** A change of tracks is a new snapshot. */
   private async touch(playlistId: string): Promise<void> {
-    await this.db.updateTable('playlists').set({ updated_at: new Date() }).where('id', '=', playlistId).execute();
+    await this.db
+      .updateTable('playlists')
+      .set({ updated_at: new Date(), version: sql`version + 1` })
+      .where('id', '=', playlistId)
+      .execute();
   }
 
   async contains(playlistId: string, trackId: string): Promise<boolean> {

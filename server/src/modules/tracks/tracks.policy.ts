@@ -1,3 +1,4 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Actor } from '../../platform/access/actor.js';
 import { isOwnerOrAdmin } from '../../platform/access/ownership.js';
 import type { TrackRow } from '../../platform/db/database.schema.js';
@@ -11,6 +12,14 @@ type Owned = Pick<TrackRow, 'creator_id'>;
  */
 export function canReadTrack(actor: Actor, track: Owned & Pick<TrackRow, 'is_public'> & Partial<Pick<TrackRow, 'share_secret_hash'>>, secret?: string): boolean {
   return track.is_public || isOwnerOrAdmin(actor, track.creator_id) || secretOpens(track.share_secret_hash, secret);
+}
+
+/** canReadTrack over the live tracks, without secret links, as SQL on the tracks table under `alias`. */
+export function trackVisibleSql(actor: Actor, alias: string): RawBuilder<SqlBool> {
+  const live = sql<SqlBool>`${sql.ref(`${alias}.deleted_at`)} is null`;
+  if (actor.isAdmin) return live;
+  if (actor.kind !== 'user') return sql<SqlBool>`(${live} and ${sql.ref(`${alias}.is_public`)})`;
+  return sql<SqlBool>`(${live} and (${sql.ref(`${alias}.is_public`)} or ${sql.ref(`${alias}.creator_id`)} = ${actor.id}))`;
 }
 
 /** Metadata, lyrics and visibility: the owner or an admin. */

@@ -2,6 +2,7 @@ import './users.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { MediaService } from '../media/media.service.js';
+import { createPeopleReader, type PeopleReader } from './people-reader.js';
 import { PreferencesRepository } from './preferences.repository.js';
 import { ProfilesRepository } from './profiles.repository.js';
 import { SocialRepository } from './social.repository.js';
@@ -10,17 +11,22 @@ import { usersRoutes } from './users.routes.js';
 import { UsersService } from './users.service.js';
 
 /** `users`: the accounts themselves, which the auth module reads and writes (it depends on users, never the reverse). */
-export type UsersModule = RiffModule & { users: UsersRepository };
+export type UsersModule = RiffModule & {
+  users: UsersRepository;
+  /** For other areas (playlists' collaborators): accounts, blocks and profiles as others see them. */
+  people: PeopleReader;
+};
 
 /** Accounts as others see them: profiles, follows, blocks, preferences, export and deletion. */
 export function createUsersModule(platform: Platform, { media }: { media: MediaService }): UsersModule {
   const { scope, hasher, clock, config, events, accounts } = platform;
   const users = new UsersRepository(scope);
+  const social = new SocialRepository(scope);
   const service = new UsersService({
     scope,
     users,
     profiles: new ProfilesRepository(scope),
-    social: new SocialRepository(scope),
+    social,
     preferences: new PreferencesRepository(scope),
     events,
     accounts,
@@ -34,5 +40,6 @@ export function createUsersModule(platform: Platform, { media }: { media: MediaS
     activeUser: (id) => users.findActiveById(id),
     accountData: { erase: (owner) => service.eraseOwnData(owner) },
     users,
+    people: createPeopleReader(users, social),
   };
 }

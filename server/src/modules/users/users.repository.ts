@@ -12,6 +12,10 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
   }
 
+  findManyById(ids: string[]): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  }
+
   /** A user whose tokens may act: verified, active, not banned, not deleted. */
   findActiveById(id: string): Promise<UserRow | undefined> {
     return this.db

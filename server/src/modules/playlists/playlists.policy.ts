@@ -1,0 +1,39 @@
+import type { PlaylistPermission } from '@riff/contract';
+import type { Actor } from '../../platform/access/actor.js';
+import { isOwner } from '../../platform/access/ownership.js';
+
+/**
+ * What a caller is to a playlist, from most to least: its owner, a collaborator (admin, write,
+ * read), a signed-in reader of a public one, or nobody (404: the playlist does not exist for them).
+ * Admins of the service get no more than anyone: private playlists are their owners' business.
+ */
+export type PlaylistRole = 'owner' | PlaylistPermission | 'public' | 'none';
+
+type Seen = { user_id: string; is_public: boolean; permission: PlaylistPermission | null };
+
+const RANK: Record<PlaylistRole, number> = { none: 0, public: 1, read: 2, write: 3, admin: 4, owner: 5 };
+
+export function roleOf(actor: Actor, playlist: Seen): PlaylistRole {
+  if (isOwner(actor, playlist.user_id)) return 'owner';
+  if (actor.kind === 'user' && playlist.permission) return playlist.permission;
+  if (actor.kind === 'user' && playlist.is_public) return 'public';
+  return 'none';
+}
+
+const atLeast = (role: PlaylistRole, needed: PlaylistRole) => RANK[role] >= RANK[needed];
+
+/** Sees the playlist (its details, the tracks they may see, its collaborators). */
+export const canReadPlaylist = (role: PlaylistRole): boolean => atLeast(role, 'public');
+/** Adds, removes and reorders tracks. */
+export const canEditTracks = (role: PlaylistRole): boolean => atLeast(role, 'write');
+/** Edits details, manages collaborators, shares; sees analytics. */
+export const canAdministerPlaylist = (role: PlaylistRole): boolean => atLeast(role, 'admin');
+/** Deletes the playlist or gives it away. */
+export const isPlaylistOwner = (role: PlaylistRole): boolean => role === 'owner';
+/** is_editorial: the service's admins only. */
+export const canSetEditorial = (actor: Actor): boolean => actor.kind === 'user' && actor.isAdmin;
+/** Follows: others' public playlists. */
+export const canFollow = (role: PlaylistRole, playlist: { is_public: boolean }): boolean => role !== 'owner' && playlist.is_public;
+/** Removing a collaborator: an administrator removes anyone, a collaborator themselves. */
+export const canRemoveCollaborator = (actor: Actor, role: PlaylistRole, userId: string): boolean =>
+  canAdministerPlaylist(role) || (role !== 'none' && role !== 'public' && isOwner(actor, userId));

@@ -1,0 +1,32 @@
+import type { Profile } from '@riff/contract';
+import { anonymousActor } from '../../platform/access/actor.js';
+import type { UserRow } from '../../platform/db/database.schema.js';
+import { toProfileDto } from './user.mapper.js';
+import type { SocialRepository } from './social.repository.js';
+import type { UsersRepository } from './users.repository.js';
+
+/**
+ * What other areas may ask the users area about people (playlists' collaborators): who exists,
+ * who blocks whom, and how others see a profile. Nobody else reads the users or blocks tables.
+ */
+export interface PeopleReader {
+  /** An account others may deal with: live, active, not banned, email verified. */
+  findActive(id: string): Promise<UserRow | undefined>;
+  /** True when either user blocks the other. */
+  blockedEitherWay(a: string, b: string): Promise<boolean>;
+  /** The profiles of these users as others see them (never an email); unknown ids are missing. */
+  profiles(ids: readonly string[]): Promise<Map<string, Profile>>;
+}
+
+export function createPeopleReader(users: UsersRepository, social: SocialRepository): PeopleReader {
+  const others = anonymousActor();
+  return {
+    findActive: (id) => users.findActiveById(id),
+    blockedEitherWay: (a, b) => social.blockedEitherWay(a, b),
+    async profiles(ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return new Map();
+      return new Map((await users.findManyById(unique)).map((row) => [row.id, toProfileDto(row, others)]));
+    },
+  };
+}
