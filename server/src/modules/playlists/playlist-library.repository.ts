@@ -1,7 +1,7 @@
-import { sql, type RawBuilder, type Selectable } from 'kysely';
-import type { Actor, UserActor } from '../../platform/access/actor.js';
-import type { PlaylistsTable } from '../../platform/db/database.schema.js';
+import { sql, type RawBuilder } from 'kysely';
+import type { UserActor } from '../../platform/access/actor.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import type { VisibleTracks } from './playlists.repository.js';
 
 /** Combining marks stripped after NFD, in JavaScript and in SQL alike: "Björk" and "BJORK" fold the same. */
 // eslint-disable-next-line no-misleading-character-class -- a class made only of combining marks, on purpose
@@ -20,8 +20,6 @@ const foldSql = (expression: RawBuilder<unknown>) =>
 
 /** LIKE pattern for "contains": % and _ and the escape itself are literal. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-export type PlaylistRow = Selectable<PlaylistsTable>;
 
 /** Rows per statement when matching or inserting thousands of entries. */
 const BATCH = 1000;
@@ -48,17 +46,10 @@ export class PlaylistLibraryRepository {
   }
 
   /**
-   * Tracks the actor may see: live, and public or their own (admins see all). This mirrors
-   * canReadTrack in tracks.policy.ts for a caller without a secret link; it is the one rule that
-   * has to run inside SQL, over every track, to match names without a query per entry.
+   * Tracks the caller may see (`visible`: the tracks area's rule over `t`) whose folded title and
+   * artist equal one of the pairs (already folded), a batch of pairs per statement.
    */
-  private visibleTrack(actor: Actor) {
-    if (actor.isAdmin) return sql<boolean>`t.deleted_at is null`;
-    return actor.id === null ? sql<boolean>`t.deleted_at is null and t.is_public` : sql<boolean>`t.deleted_at is null and (t.is_public or t.creator_id = ${actor.id})`;
-  }
-
-  /** Visible tracks whose folded title and artist equal one of the pairs (already folded), a batch at a time. */
-  async matchByName(actor: Actor, pairs: readonly { title: string; artist: string }[]): Promise<TitleMatch[]> {
+  async matchByName(visible: VisibleTracks, pairs: readonly { title: string; artist: string }[]): Promise<TitleMatch[]> {
     const found: TitleMatch[] = [];
     for (let start = 0; start < pairs.length; start += BATCH) {
       const batch = pairs.slice(start, start + BATCH);
@@ -67,24 +58,25 @@ export class PlaylistLibraryRepository {
         from tracks t
         join unnest(${batch.map((pair) => pair.title)}::text[], ${batch.map((pair) => pair.artist)}::text[]) as w(title_key, artist_key)
           on ${foldSql(sql`t.title`)} = w.title_key and ${foldSql(sql`coalesce(t.artist, '')`)} = w.artist_key
-        where ${this.visibleTrack(actor)}`.execute(this.db);
+        where ${visible}`.execute(this.db);
       found.push(...rows);
     }
     return found;
   }
 
+  /** Which of these track ids the caller may see (`visible` over `t`), a batch per statement. */
+  async visibleIds(visible: VisibleTracks, ids: readonly string[]): Promise<Set<string>> {
+    const seen = new Set<string>();
+    for (let start = 0; start < ids.length; start += BATCH) {
+      const { rows } = await sql<{ id: string }>`select t.id from tracks t where t.id = any(${ids.slice(start, start + BATCH)}::uuid[]) and ${visible}`.execute(this.db);
+      for (const row of rows) seen.add(row.id);
+    }
+    return seen;
+  }
+
   /** Serializes the user's playlist creations, so the per-user limit holds under concurrent requests. */
   async lockUser(userId: string): Promise<void> {
     await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
-  }
-
-  async countOwned(userId: string): Promise<number> {
-    const row = await this.db.selectFrom('playlists').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
-  insertPlaylist(userId: string, title: string): Promise<PlaylistRow> {
-    return this.db.insertInto('playlists').values({ user_id: userId, title, is_public: false }).returningAll().executeTakeFirstOrThrow();
   }
 
   /** The tracks at positions 0…n-1, in the order given. */
@@ -100,18 +92,12 @@ export class PlaylistLibraryRepository {
     }
   }
 
-  /** Track ids of the playlist in position order. */
-  async trackIds(playlistId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('playlist_tracks').select('track_id').where('playlist_id', '=', playlistId).orderBy('position').execute();
-    return rows.map((row) => row.track_id);
-  }
-
   /**
    * Public playlists and the actor's own whose title or description hold every word of q (case
    * and accents ignored). Best first: the title equal to q, then starting with it, then holding
    * it, then holding every word, then the description alone; followers break ties.
    */
-  async search(actor: UserActor, q: string, page: { limit: number; offset: number }): Promise<{ rows: PlaylistRow[]; total: number }> {
+  async search(actor: UserActor, q: string, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
     const phrase = fold(q);
     const words = [...new Set(phrase.split(' ').filter(Boolean))].slice(0, 20);
     const title = foldSql(sql`p.title`);
@@ -126,12 +112,12 @@ export class PlaylistLibraryRepository {
       when ${everyWord(title)} then 3
       else 4 end`;
     const [{ rows }, { rows: counted }] = await Promise.all([
-      sql<PlaylistRow>`select p.* from playlists p where ${where}
+      sql<{ id: string }>`select p.id from playlists p where ${where}
         order by ${rank}, p.follower_count desc, p.is_editorial desc, p.created_at desc, p.id
         limit ${page.limit} offset ${page.offset}`.execute(this.db),
       sql<{ n: string }>`select count(*) as n from playlists p where ${where}`.execute(this.db),
     ]);
-    return { rows, total: Number(counted[0]?.n ?? 0) };
+    return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) };
   }
 
   /**
@@ -139,27 +125,27 @@ export class PlaylistLibraryRepository {
    * liked (their favorites playlist) or played (counted plays), then followers, editorial first
    * among equals. Left out: the ones the actor follows, and those of users blocked either way.
    */
-  async recommendations(actor: UserActor, page: { limit: number; offset: number }): Promise<{ rows: PlaylistRow[]; total: number }> {
+  async recommendations(actor: UserActor, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
     const me = actor.id;
     const where = sql`p.is_public and not p.is_default_favorites and p.user_id <> ${me}
       and exists (select 1 from playlist_tracks any_track where any_track.playlist_id = p.id)
       and not exists (select 1 from playlist_followers f where f.playlist_id = p.id and f.user_id = ${me})
       and not exists (select 1 from blocks b where (b.blocker_id = ${me} and b.blocked_id = p.user_id) or (b.blocker_id = p.user_id and b.blocked_id = ${me}))`;
     const [{ rows }, { rows: counted }] = await Promise.all([
-      sql<PlaylistRow>`
+      sql<{ id: string }>`
         with known as (
           select pt.track_id from playlist_tracks pt join playlists fav on fav.id = pt.playlist_id
           where fav.user_id = ${me} and fav.is_default_favorites
           union
           select tp.track_id from track_plays tp where tp.user_id = ${me} and tp.counted
         )
-        select p.*, (select count(*) from playlist_tracks pt where pt.playlist_id = p.id and pt.track_id in (select track_id from known)) as overlap
+        select p.id, (select count(*) from playlist_tracks pt where pt.playlist_id = p.id and pt.track_id in (select track_id from known)) as overlap
         from playlists p where ${where}
         order by overlap desc, p.follower_count desc, p.is_editorial desc, p.created_at desc, p.id
         limit ${page.limit} offset ${page.offset}`.execute(this.db),
       sql<{ n: string }>`select count(*) as n from playlists p where ${where}`.execute(this.db),
     ]);
-    return { rows: rows.map(({ overlap: _overlap, ...row }: PlaylistRow & { overlap?: unknown }) => row), total: Number(counted[0]?.n ?? 0) };
+    return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) };
   }
 
   /** Every live track of the playlist: how many, and their duration in seconds. */

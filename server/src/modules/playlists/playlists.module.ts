@@ -5,6 +5,7 @@ import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 import { FavoritesService } from './favorites.service.js';
+import { playlistLibraryRoutes } from './playlist-library.routes.js';
 import { PlaylistReader } from './playlist-reader.js';
 import { PlaylistsRepository } from './playlists.repository.js';
 
@@ -44,8 +45,7 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
   const reader = new PlaylistReader({ playlists, collaborators, tracks: deps.tracks, people: deps.people });
   const parts: PlaylistsParts = { platform, playlists, collaborators, favorites, reader, tracks: deps.tracks, people: deps.people };
   // each part of the area adds its routes object here (keys as in contract.playlists)
-  const routeParts: object[] = [];
-  void parts;
+  const routeParts: object[] = [playlistLibraryRoutes(parts)];
   return {
     name: 'playlists',
     ...(routeParts.length > 0 ? { routes: { playlists: Object.assign({}, ...routeParts) as object } } : {}),
