@@ -203,6 +203,8 @@ const password = 'correct-horse-battery-staple';
 
 const QUEUE_ITEM_ID = '2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f';
 const SESSION_ID = '6b8d0f2a-4c6e-4a1b-8d3f-5e7a9c1b3d5f';
+const PLAYLIST_ID = '9e1f3a5b-7c9d-4e2f-8a4b-6c8d0e2f4a6b';
+const OTHER_PLAYLIST_ID = '1a3c5e7f-9b2d-4f6a-8c0e-2b4d6f8a0c1e';
 const SESSION_TOKEN = 'Vq3xN8kR2mTz7LwY5bHc9JdF4sGp1AeU6oKi0ZrXyQw';
 const queueItem = { id: QUEUE_ITEM_ID, track_id: TRACK_ID, track, position: 0, added_at: UPDATED };
 const queue = { items: [queueItem], current_index: 0, position_seconds: 73.5, shuffle: false, repeat: 'off', version: 7, updated_at: UPDATED } as const;
@@ -333,6 +335,11 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     queue,
     queue_sessions: [exportedSession],
     queue_chat_messages: [exportedChat],
+    playlists: [
+      { id: PLAYLIST_ID, title: 'Late drives', description: null, is_public: true, is_default_favorites: false, track_ids: [TRACK_ID], created_at: CREATED },
+    ],
+    playlist_collaborations: [{ playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED }],
+    playlist_follows: [{ playlist_id: OTHER_PLAYLIST_ID, since: UPDATED }],
   },
 
   // audit

@@ -231,19 +231,7 @@ export const PlaylistIfMatchHeadersSchema = z.object({
     .describe('The snapshot_id you last read (bare or as the ETag); a stale one answers 412 PRECONDITION_FAILED and changes nothing'),
 });
 
-/** Your part of the data export: your playlists with their track ids, and your collaborations. */
-export const ExportedPlaylistSchema = named(
-  'ExportedPlaylist',
-  z.object({
-    id: UuidSchema,
-    title: z.string(),
-    description: z.string().nullable(),
-    is_public: z.boolean(),
-    is_default_favorites: z.boolean(),
-    track_ids: z.array(UuidSchema),
-    created_at: TimestampSchema,
-  }),
-);
+export { ExportedPlaylistSchema } from './playlist-account.schemas.js';
 
 export const PlaylistEnvelope = envelope(named('PlaylistReply', z.object({ playlist: PlaylistSchema })));
 export const PlaylistPageEnvelope = envelope(named('PlaylistPage', pageOf('playlists', PlaylistSchema)));

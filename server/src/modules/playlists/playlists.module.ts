@@ -1,12 +1,19 @@
 import './playlists.events.js';
+import { playlistLibraryContract } from '@riff/contract';
+import { AppError } from '../../platform/errors/app-error.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 import { FavoritesService } from './favorites.service.js';
+import { CollaboratorsService } from './collaborators.service.js';
 import { playlistLibraryRoutes } from './playlist-library.routes.js';
 import { PlaylistReader } from './playlist-reader.js';
+import { PlaylistTracksService } from './playlist-tracks.service.js';
+import { PlaylistAccountData } from './playlist-account-data.js';
+import { playlistCoreRoutes } from './playlists.routes.js';
+import { PlaylistsService } from './playlists.service.js';
 import { PlaylistsRepository } from './playlists.repository.js';
 
 export interface PlaylistsModuleDeps {
@@ -34,6 +41,16 @@ export interface PlaylistsParts {
 }
 
 /**
+ * The router serves every route of the contract or none: a library route no part implements yet
+ * answers 503 UNAVAILABLE (the playlists-library part replaces these by adding its routes above).
+ */
+function withStandIns(routes: Record<string, unknown>): Record<string, unknown> {
+  const notServed = () => Promise.reject(new AppError('UNAVAILABLE', 'This playlist route is not served yet'));
+  for (const key of Object.keys(playlistLibraryContract)) if (!(key in routes)) routes[key] = notServed;
+  return routes;
+}
+
+/**
  * Playlists: the core routes (playlists, their tracks, collaborators, share links, copies,
  * followers, the favorites playlist that likes fill) and the library routes (import, export,
  * search, recommendations, analytics), each part a routes object over the same PlaylistsParts.
@@ -45,11 +62,15 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
   const reader = new PlaylistReader({ playlists, collaborators, tracks: deps.tracks, people: deps.people });
   const parts: PlaylistsParts = { platform, playlists, collaborators, favorites, reader, tracks: deps.tracks, people: deps.people };
   // each part of the area adds its routes object here (keys as in contract.playlists)
-  const routeParts: object[] = [playlistLibraryRoutes(parts)];
+  const routeParts: object[] = [
+    playlistCoreRoutes({ playlists: new PlaylistsService(parts), tracks: new PlaylistTracksService(parts), collaborators: new CollaboratorsService(parts) }),
+    playlistLibraryRoutes(parts),
+  ];
+  const accountData = new PlaylistAccountData(parts);
   return {
     name: 'playlists',
-    ...(routeParts.length > 0 ? { routes: { playlists: Object.assign({}, ...routeParts) as object } } : {}),
-    accountData: { erase: (owner) => favorites.eraseFor(owner) },
+    routes: { playlists: withStandIns(Object.assign({}, ...routeParts) as Record<string, unknown>) },
+    accountData: { export: (owner) => accountData.exportFor(owner), erase: (owner) => accountData.eraseFor(owner) },
     favorites,
   };
 }

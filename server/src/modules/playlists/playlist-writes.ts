@@ -1,0 +1,37 @@
+import type { UserActor } from '../../platform/access/actor.js';
+import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { snapshotOf } from './playlists.mapper.js';
+import type { PlaylistAccess, PlaylistNeed } from './playlist-reader.js';
+import type { PlaylistsParts } from './playlists.module.js';
+
+/** If-Match as sent: a snapshot_id bare or quoted, weak or not, a list of them, or `*`. */
+export function preconditionHolds(ifMatch: string | undefined, version: number): boolean {
+  if (ifMatch === undefined) return true;
+  return ifMatch.split(',').some((candidate) => {
+    const value = candidate.trim();
+    return value === '*' || value.replace(/^W\//, '').replace(/^"(.*)"$/, '$1') === String(version);
+  });
+}
+
+/**
+ * A write to one playlist: the row is locked first (writes of one playlist run one after the
+ * other, each on the positions the last one left), then the caller's right is checked (404, 403),
+ * then If-Match (412): whatever `change` throws rolls the whole write back.
+ */
+export async function writePlaylist<T>(
+  deps: Pick<PlaylistsParts, 'platform' | 'playlists' | 'reader'>,
+  actor: UserActor,
+  id: string,
+  need: PlaylistNeed,
+  ifMatch: string | undefined,
+  change: (access: PlaylistAccess) => Promise<T>,
+): Promise<T> {
+  return deps.platform.scope.transaction(async () => {
+    if (!(await deps.playlists.lockRow(id))) throw notFound('Playlist');
+    const access = await deps.reader.require(actor, id, need);
+    if (!preconditionHolds(ifMatch, access.view.version)) {
+      throw new AppError('PRECONDITION_FAILED', `The playlist is at snapshot ${snapshotOf(access.view)}: read it again and retry`);
+    }
+    return change(access);
+  });
+}

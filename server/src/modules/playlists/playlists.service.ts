@@ -1,0 +1,195 @@
+import {
+  PLAYLIST_TITLE_MAX,
+  PLAYLISTS_PER_USER_MAX,
+  type CreatePlaylistRequest,
+  type DuplicatePlaylistRequest,
+  type UpdatePlaylistRequest,
+} from '@riff/contract';
+import { anonymousActor, type Actor, type UserActor } from '../../platform/access/actor.js';
+import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
+import { paginate, pageWindow } from '../../platform/http/pagination.js';
+import type { PlaylistsParts } from './playlists.module.js';
+import { snapshotOf } from './playlists.mapper.js';
+import { canFollow, canSetEditorial, roleOf } from './playlists.policy.js';
+import type { PlaylistRow } from './playlists.repository.js';
+import type { PlaylistAccess, PlaylistNeed, TrackWindow } from './playlist-reader.js';
+import { writePlaylist } from './playlist-writes.js';
+
+export const limitReached = (message: string) => new AppError('LIMIT_REACHED', message);
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+
+/** Playlists themselves: lists, creation, details, ownership, deletion, copies and followers. */
+export class PlaylistsService {
+  constructor(private readonly parts: PlaylistsParts) {}
+
+  private get now() {
+    return this.parts.platform.clock.now();
+  }
+
+  private write<T>(actor: UserActor, id: string, need: PlaylistNeed, ifMatch: string | undefined, change: (access: PlaylistAccess) => Promise<T>) {
+    return writePlaylist(this.parts, actor, id, need, ifMatch, change);
+  }
+
+  async list(actor: UserActor, query: { page: number; limit: number; user_id?: string | undefined }) {
+    const window = pageWindow(query.page, query.limit);
+    const ownerId = query.user_id === 'me' ? actor.id : query.user_id;
+    if (ownerId !== undefined && ownerId !== actor.id && !(await this.parts.people.findActive(ownerId))) throw notFound('User');
+    const filter = ownerId === undefined ? { kind: 'mine' as const, viewerId: actor.id } : { kind: 'of' as const, ownerId, viewerId: actor.id };
+    const { rows, total } = await this.parts.playlists.list(filter, this.parts.reader.visible(actor), window);
+    return { playlists: this.parts.reader.summaries(actor, rows), pagination: paginate(window, total) };
+  }
+
+  private async assertRoomFor(userId: string) {
+    if ((await this.parts.playlists.ownedCount(userId)) >= PLAYLISTS_PER_USER_MAX) {
+      throw limitReached(`A user has at most ${PLAYLISTS_PER_USER_MAX} playlists`);
+    }
+  }
+
+  private async recordCreated(actor: UserActor, row: PlaylistRow, copiedFrom: string | null) {
+    await this.parts.platform.events.record(actor, 'playlist.created', {
+      subject: { resource: 'playlist', id: row.id },
+      data: { title: row.title, copied_from: copiedFrom },
+    });
+  }
+
+  async create(actor: UserActor, body: CreatePlaylistRequest) {
+    const id = await this.parts.platform.scope.transaction(async () => {
+      await this.assertRoomFor(actor.id);
+      const row = await this.parts.playlists.insert({
+        user_id: actor.id,
+        title: body.title,
+        description: body.description ?? null,
+        is_public: body.is_public ?? false,
+      });
+      await this.recordCreated(actor, row, null);
+      return row.id;
+    });
+    return this.parts.reader.detailById(actor, id);
+  }
+
+  async get(actor: UserActor, id: string, window: TrackWindow) {
+    const { view } = await this.parts.reader.find(actor, id);
+    return { playlist: await this.parts.reader.detail(actor, view, window), version: view.version };
+  }
+
+  /** The caller's favorites playlist, made empty on first read. */
+  async favorites(actor: UserActor, window: TrackWindow) {
+    const { id } = await this.parts.playlists.favoritesOf(actor.id);
+    return this.get(actor, id, window);
+  }
+
+  async update(actor: UserActor, id: string, ifMatch: string | undefined, body: UpdatePlaylistRequest) {
+    const details = (['title', 'description', 'is_public'] as const).filter((field) => body[field] !== undefined);
+    const transfer = body.user_id;
+    if (body.is_editorial !== undefined && !canSetEditorial(actor)) throw forbidden('Only admins of the service choose editorial playlists');
+    // the editors may flag a public playlist that is not theirs: no role on it is needed for that alone
+    const need = transfer !== undefined ? 'owner' : details.length > 0 ? 'admin' : 'read';
+    const version = await this.write(actor, id, need, ifMatch, async ({ view }) => {
+      if (view.is_default_favorites && body.is_public === true) throw badRequest('The favorites playlist stays private');
+      if (view.is_default_favorites && body.is_editorial === true) throw badRequest('The favorites playlist cannot be editorial');
+      const fields: string[] = [...details, ...(body.is_editorial !== undefined ? ['is_editorial'] : [])];
+      if (transfer !== undefined && transfer !== view.user_id) {
+        await this.transfer(view, transfer);
+        fields.push('user_id');
+      }
+      if (fields.length === 0) return view.version;
+      const row = await this.parts.playlists.update(
+        id,
+        {
+          ...(body.title !== undefined ? { title: body.title } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(body.is_public !== undefined ? { is_public: body.is_public } : {}),
+          ...(body.is_editorial !== undefined ? { is_editorial: body.is_editorial } : {}),
+          ...(transfer !== undefined ? { user_id: transfer } : {}),
+        },
+        this.now,
+      );
+      await this.parts.platform.events.record(actor, 'playlist.updated', {
+        subject: { resource: 'playlist', id },
+        userId: row.user_id,
+        data: { fields, snapshot_id: snapshotOf(row) },
+      });
+      return row.version;
+    });
+    return { playlist: await this.parts.reader.detailById(actor, id), version };
+  }
+
+  /** Gives the playlist to one of its collaborators; the old owner stays on as an admin collaborator. */
+  private async transfer(view: PlaylistRow, newOwnerId: string) {
+    if (view.is_default_favorites) throw badRequest('The favorites playlist cannot be given away');
+    const { collaborators } = this.parts;
+    if (!(await collaborators.find(view.id, newOwnerId))) {
+      throw new AppError('VALIDATION_FAILED', 'The new owner must be a collaborator of the playlist', {
+        details: [{ field: 'user_id', message: 'must be a collaborator of the playlist', value: newOwnerId }],
+      });
+    }
+    await this.assertRoomFor(newOwnerId);
+    await collaborators.remove(view.id, newOwnerId);
+    await collaborators.upsert(view.id, view.user_id, 'admin', this.now);
+  }
+
+  async remove(actor: UserActor, id: string, ifMatch: string | undefined) {
+    await this.write(actor, id, 'owner', ifMatch, async ({ view }) => {
+      if (view.is_default_favorites) throw badRequest('The favorites playlist cannot be deleted: unlike its tracks instead');
+      await this.parts.platform.events.record(actor, 'playlist.deleted', { subject: { resource: 'playlist', id }, data: { title: view.title } });
+      await this.parts.playlists.delete(id);
+    });
+    return { message: 'Playlist deleted' };
+  }
+
+  /** A private copy owned by the caller with the tracks they may see, in order. */
+  async duplicate(actor: UserActor, id: string, body: DuplicatePlaylistRequest) {
+    const { view } = await this.parts.reader.find(actor, id);
+    const copyId = await this.parts.platform.scope.transaction(async () => {
+      await this.assertRoomFor(actor.id);
+      const row = await this.parts.playlists.insert({
+        user_id: actor.id,
+        title: body.title ?? `${view.title} (copy)`.slice(0, PLAYLIST_TITLE_MAX),
+        description: view.description,
+        is_public: false,
+      });
+      await this.parts.playlists.copyTracks(view.id, row.id, actor.id, this.parts.reader.visible(actor));
+      await this.recordCreated(actor, row, view.id);
+      return row.id;
+    });
+    return this.parts.reader.detailById(actor, copyId);
+  }
+
+  async follow(actor: UserActor, id: string) {
+    const { view, role } = await this.parts.reader.find(actor, id);
+    if (role === 'owner') throw badRequest('You cannot follow your own playlist');
+    if (!canFollow(role, view)) throw badRequest('Only public playlists can be followed');
+    const followerCount = await this.parts.platform.scope.transaction(async () => {
+      const count = await this.parts.collaborators.follow(id, actor.id);
+      if (!view.is_following) {
+        await this.parts.platform.events.record(actor, 'playlist.followed', { subject: { resource: 'playlist', id }, userId: view.user_id, data: {} });
+      }
+      return count;
+    });
+    return { following: true, follower_count: followerCount };
+  }
+
+  /** Works whatever the playlist became: a follower may always leave. */
+  async unfollow(actor: UserActor, id: string) {
+    const view = await this.parts.playlists.findView(id, actor.id, this.parts.reader.visible(actor));
+    if (!view || (roleOf(actor, view) === 'none' && !view.is_following)) throw notFound('Playlist');
+    const followerCount = await this.parts.platform.scope.transaction(async () => {
+      const count = await this.parts.collaborators.unfollow(id, actor.id);
+      if (view.is_following) {
+        await this.parts.platform.events.record(actor, 'playlist.unfollowed', { subject: { resource: 'playlist', id }, userId: view.user_id, data: {} });
+      }
+      return count;
+    });
+    return { following: false, follower_count: followerCount };
+  }
+
+  /** Through a share link: anyone, the public tracks only; unknown, revoked or expired is 404. */
+  async shared(caller: Actor, tokenHash: string, window: TrackWindow) {
+    // whoever holds the link sees what anyone may: signed in or not, the reply is the same
+    const actor = anonymousActor(caller.origin);
+    const { reader, playlists } = this.parts;
+    const view = await playlists.findViewByShare(tokenHash, this.now, reader.visible(actor));
+    if (!view) throw notFound('Playlist');
+    return { playlist: await reader.detail(actor, view, window, { collaborators: false }) };
+  }
+}
