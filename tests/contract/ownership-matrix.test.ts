@@ -13,7 +13,18 @@ import { request, type HttpReply } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { contractOperations, pathParamNames, type Operation } from './operations.js';
 
-type Owned = 'publicTrack' | 'privateTrack' | 'session' | 'user' | 'comment' | 'privateComment' | 'queueItem' | 'queueSession' | 'sessionItem';
+type Owned =
+  | 'publicTrack'
+  | 'privateTrack'
+  | 'session'
+  | 'user'
+  | 'comment'
+  | 'privateComment'
+  | 'queueItem'
+  | 'queueSession'
+  | 'sessionItem'
+  | 'publicPlaylist'
+  | 'privatePlaylist';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -21,6 +32,8 @@ interface Case {
   /** What another signed-in user gets. */
   status: 403 | 404;
   body?: unknown;
+  /** A query string the route needs to reach its ownership check (without the `?`). */
+  query?: string;
 }
 
 /**
@@ -118,6 +131,12 @@ const matrix: Record<string, Case[]> = {
   'queue.updateSession': [{ object: 'queueSession', status: 403, body: { is_playing: true } }],
   'queue.endSession': [{ object: 'queueSession', status: 403 }],
   'queue.removeSessionItem': [{ object: 'sessionItem', status: 403 }],
+  // playlists: a private playlist of someone else does not exist for the caller; its figures are the owner's
+  'playlists.export': [{ object: 'privatePlaylist', status: 404, query: 'format=m3u' }],
+  'playlists.analytics': [
+    { object: 'publicPlaylist', status: 403 },
+    { object: 'privatePlaylist', status: 404 },
+  ],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -187,6 +206,11 @@ beforeAll(async () => {
   expect(shared.status).toBe(201);
   otherParams.token = ids.queueSession = shared.body.data.session.token;
   ids.sessionItem = shared.body.data.session.items[0].id;
+  for (const [object, isPublic] of [['publicPlaylist', true], ['privatePlaylist', false]] as const) {
+    const playlist = await request(server.baseUrl, 'POST', '/api/v1/playlists', { token: owner.accessToken, body: { title: 'Owned', is_public: isPublic } });
+    expect(playlist.status).toBe(201);
+    ids[object] = playlist.body.data.playlist.id;
+  }
 });
 
 afterAll(async () => {
@@ -222,6 +246,7 @@ async function ownerView() {
       const queue = reply.body?.data?.queue ?? {};
       return { status: reply.status, version: queue.version, items: queue.items?.map((item: { id: string }) => item.id) };
     })(),
+    playlists: await Promise.all([ids.publicPlaylist, ids.privatePlaylist].map(async (id) => stable(await as(`/playlists/${id}`)))),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};
@@ -263,7 +288,7 @@ describe('owned objects refuse another signed-in user', () => {
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {
-        const path = pathFor(operation, testCase.object);
+        const path = `${pathFor(operation, testCase.object)}${testCase.query ? `?${testCase.query}` : ''}`;
         const reply = await request(server.baseUrl, operation.route.method, path, { token: other.accessToken, ...(testCase.body !== undefined ? { body: testCase.body } : {}) });
         const code = reply.body?.error?.code;
         const expectedCode = testCase.status === 404 ? 'NOT_FOUND' : 'FORBIDDEN';
