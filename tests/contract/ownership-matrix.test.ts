@@ -32,7 +32,7 @@ interface Case {
   /** What another signed-in user gets. */
   status: 403 | 404;
   body?: unknown;
-  /** A query string the route needs to reach its ownership check (without the `?`). */
+  /** A query string the route requires (without `?`). */
   query?: string;
 }
 
@@ -131,7 +131,52 @@ const matrix: Record<string, Case[]> = {
   'queue.updateSession': [{ object: 'queueSession', status: 403, body: { is_playing: true } }],
   'queue.endSession': [{ object: 'queueSession', status: 403 }],
   'queue.removeSessionItem': [{ object: 'sessionItem', status: 403 }],
-  // playlists: a private playlist of someone else does not exist for the caller; its figures are the owner's
+  // a private playlist exists for its owner and collaborators only; a public one is seen by all, changed by its editors
+  'playlists.get': [{ object: 'privatePlaylist', status: 404 }],
+  'playlists.update': [
+    { object: 'publicPlaylist', status: 403, body: { title: 'Taken over' } },
+    { object: 'privatePlaylist', status: 404, body: { title: 'Taken over' } },
+  ],
+  'playlists.remove': [
+    { object: 'publicPlaylist', status: 403 },
+    { object: 'privatePlaylist', status: 404 },
+  ],
+  'playlists.addTrack': [
+    { object: 'publicPlaylist', status: 403, body: { track_id: 'PUBLIC_TRACK' } },
+    { object: 'privatePlaylist', status: 404, body: { track_id: 'PUBLIC_TRACK' } },
+  ],
+  'playlists.removeTrack': [
+    { object: 'publicPlaylist', status: 403 },
+    { object: 'privatePlaylist', status: 404 },
+  ],
+  'playlists.reorder': [
+    { object: 'publicPlaylist', status: 403, body: { track_ids: ['PUBLIC_TRACK'] } },
+    { object: 'privatePlaylist', status: 404, body: { track_ids: ['PUBLIC_TRACK'] } },
+  ],
+  'playlists.addCollaborator': [
+    { object: 'publicPlaylist', status: 403, body: { user_id: 'OTHER_USER', permission: 'admin' } },
+    { object: 'privatePlaylist', status: 404, body: { user_id: 'OTHER_USER', permission: 'admin' } },
+  ],
+  'playlists.collaborators': [{ object: 'privatePlaylist', status: 404 }],
+  'playlists.updateCollaborator': [
+    { object: 'publicPlaylist', status: 403, body: { permission: 'admin' } },
+    { object: 'privatePlaylist', status: 404, body: { permission: 'admin' } },
+  ],
+  'playlists.removeCollaborator': [
+    { object: 'publicPlaylist', status: 403 },
+    { object: 'privatePlaylist', status: 404 },
+  ],
+  'playlists.share': [
+    { object: 'publicPlaylist', status: 403, body: {} },
+    { object: 'privatePlaylist', status: 404, body: {} },
+  ],
+  'playlists.revokeShare': [
+    { object: 'publicPlaylist', status: 403 },
+    { object: 'privatePlaylist', status: 404 },
+  ],
+  'playlists.duplicate': [{ object: 'privatePlaylist', status: 404, body: {} }],
+  'playlists.follow': [{ object: 'privatePlaylist', status: 404 }],
+  'playlists.unfollow': [{ object: 'privatePlaylist', status: 404 }],
   'playlists.export': [{ object: 'privatePlaylist', status: 404, query: 'format=m3u' }],
   'playlists.analytics': [
     { object: 'publicPlaylist', status: 403 },
@@ -158,6 +203,8 @@ const notOwnerOnly: Record<string, Owned> = {
   // the token is the credential: any holder reads the session and may add to it
   'queue.getSession': 'queueSession',
   'queue.addSessionItem': 'queueSession',
+  // the token is the credential (an unknown one is 404)
+  'playlists.shared': 'publicPlaylist',
 };
 
 /** Path parameters that are not the owned object's id: a valid value each. */
@@ -207,10 +254,20 @@ beforeAll(async () => {
   otherParams.token = ids.queueSession = shared.body.data.session.token;
   ids.sessionItem = shared.body.data.session.items[0].id;
   for (const [object, isPublic] of [['publicPlaylist', true], ['privatePlaylist', false]] as const) {
-    const playlist = await request(server.baseUrl, 'POST', '/api/v1/playlists', { token: owner.accessToken, body: { title: 'Owned', is_public: isPublic } });
-    expect(playlist.status).toBe(201);
-    ids[object] = playlist.body.data.playlist.id;
+    const made = await request(server.baseUrl, 'POST', '/api/v1/playlists', { token: owner.accessToken, body: { title: 'Owned', is_public: isPublic } });
+    expect(made.status).toBe(201);
+    ids[object] = made.body.data.playlist.id;
+    const added = await request(server.baseUrl, 'POST', `/api/v1/playlists/${ids[object]}/tracks`, { token: owner.accessToken, body: { track_id: ids.publicTrack } });
+    expect(added.status).toBe(200);
   }
+  otherParams.trackId = ids.publicTrack;
+  // a collaborator of the owner's playlists is named in the collaborator routes
+  const friend = await signedInUser(server);
+  for (const object of ['publicPlaylist', 'privatePlaylist'] as const) {
+    const invited = await request(server.baseUrl, 'POST', `/api/v1/playlists/${ids[object]}/collaborators`, { token: owner.accessToken, body: { user_id: friend.id, permission: 'read' } });
+    expect(invited.status).toBe(201);
+  }
+  otherParams.userId = friend.id;
 });
 
 afterAll(async () => {
@@ -246,7 +303,21 @@ async function ownerView() {
       const queue = reply.body?.data?.queue ?? {};
       return { status: reply.status, version: queue.version, items: queue.items?.map((item: { id: string }) => item.id) };
     })(),
-    playlists: await Promise.all([ids.publicPlaylist, ids.privatePlaylist].map(async (id) => stable(await as(`/playlists/${id}`)))),
+    playlists: await Promise.all(
+      (['publicPlaylist', 'privatePlaylist'] as const).map(async (object) => {
+        const reply = await as(`/playlists/${ids[object]}`);
+        const { snapshot_id, title, is_public, follower_count, tracks, collaborators } = reply.body?.data?.playlist ?? {};
+        return {
+          status: reply.status,
+          snapshot_id,
+          title,
+          is_public,
+          follower_count,
+          tracks: tracks?.map((entry: { track_id: string; position: number }) => [entry.track_id, entry.position]),
+          collaborators: collaborators?.map((entry: { user_id: string; permission: string }) => [entry.user_id, entry.permission]),
+        };
+      }),
+    ),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};
@@ -288,8 +359,9 @@ describe('owned objects refuse another signed-in user', () => {
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {
-        const path = `${pathFor(operation, testCase.object)}${testCase.query ? `?${testCase.query}` : ''}`;
-        const reply = await request(server.baseUrl, operation.route.method, path, { token: other.accessToken, ...(testCase.body !== undefined ? { body: testCase.body } : {}) });
+        const path = pathFor(operation, testCase.object) + (testCase.query ? `?${testCase.query}` : '');
+        const body = testCase.body === undefined ? undefined : JSON.parse(JSON.stringify(testCase.body).replaceAll('PUBLIC_TRACK', ids.publicTrack).replaceAll('OTHER_USER', other.id));
+        const reply = await request(server.baseUrl, operation.route.method, path, { token: other.accessToken, ...(body !== undefined ? { body } : {}) });
         const code = reply.body?.error?.code;
         const expectedCode = testCase.status === 404 ? 'NOT_FOUND' : 'FORBIDDEN';
         if (reply.status !== testCase.status || code !== expectedCode) {
@@ -325,6 +397,8 @@ describe('owned objects refuse another signed-in user', () => {
       ['users.completion', `/api/v1/users/${other.id}/completion`],
       ['comments.list', `/api/v1/tracks/${ids.publicTrack}/comments`],
       ['comments.replies', `/api/v1/comments/${ids.comment}/replies`],
+      ['playlists.get', `/api/v1/playlists/${ids.publicPlaylist}`],
+      ['playlists.collaborators', `/api/v1/playlists/${ids.publicPlaylist}/collaborators`],
     ];
     const refused: string[] = [];
     for (const [id, path] of reads) {

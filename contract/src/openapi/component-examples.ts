@@ -227,6 +227,35 @@ const chatMessage = { id: '9f1e3d5c-7b9a-4e2c-8a6f-4d2b0e8c6a4f', user: { id: OT
 const exportedSession = { id: SESSION_ID, title: 'Friday night listening', track_ids: [TRACK_ID], created_at: UPDATED, expires_at: EXPIRES };
 const exportedChat = { id: chatMessage.id, session_id: SESSION_ID, text: 'This one is great', created_at: UPDATED };
 
+const SHARE_TOKEN = 'pL4yl1sTsh4r3T0k3nXq9Zr2Wm7Kc5Nb8Vd3Fg6Hj1A';
+const playlistTrack = { id: '3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d', playlist_id: PLAYLIST_ID, track_id: TRACK_ID, added_by: USER_ID, position: 0, added_at: UPDATED, track };
+const collaborator = {
+  id: '4f6b8d0c-2e3a-4b7c-9d1e-3f5a7b9c1d2e',
+  playlist_id: PLAYLIST_ID,
+  user_id: OTHER_USER_ID,
+  permission: 'write',
+  user: { id: OTHER_USER_ID, username: 'theo.marsh', slug: 'theo-marsh', avatar: null, is_public: true },
+  created_at: UPDATED,
+  updated_at: UPDATED,
+} as const;
+const playlistSummary = {
+  id: PLAYLIST_ID,
+  user_id: USER_ID,
+  title: 'Late drives',
+  description: 'Synthwave for the road home',
+  cover_url: null,
+  is_public: true,
+  is_default_favorites: false,
+  is_editorial: false,
+  follower_count: 12,
+  track_count: 1,
+  snapshot_id: '8',
+  is_following: false,
+  created_at: CREATED,
+  updated_at: UPDATED,
+};
+const playlist = { ...playlistSummary, tracks: [playlistTrack], collaborators: [collaborator] };
+
 export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   // auth
   RegisterRequest: { email: 'mira@example.org', password, password_confirmation: password, username: 'mira.lane' },
@@ -450,4 +479,26 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   QueueChatMessage: chatMessage,
   ExportedQueueSession: exportedSession,
   ExportedChatMessage: exportedChat,
+
+  // playlists
+  Playlist: playlist,
+  PlaylistTrack: playlistTrack,
+  PlaylistCollaborator: collaborator,
+  PlaylistReply: { playlist },
+  PlaylistPage: { playlists: [playlistSummary], pagination: onePage(1) },
+  PlaylistChange: { message: 'Track added to the playlist', snapshot_id: '9' },
+  PlaylistCollaboratorReply: { collaborator },
+  PlaylistCollaboratorPage: { collaborators: [collaborator], pagination: onePage(1) },
+  PlaylistShare: { token: SHARE_TOKEN, share_url: `http://127.0.0.1:8080/api/v1/playlists/shared/${SHARE_TOKEN}`, expires_at: EXPIRES },
+  CreatePlaylistRequest: { title: 'Late drives', description: 'Synthwave for the road home', is_public: true },
+  UpdatePlaylistRequest: { title: 'Late drives (2026)', is_public: false },
+  AddPlaylistTrackRequest: { track_id: TRACK_ID, position: 0 },
+  ReorderTracksRequest: { track_ids: [TRACK_ID] },
+  AddCollaboratorRequest: { user_id: OTHER_USER_ID, permission: 'write' },
+  UpdateCollaboratorRequest: { permission: 'admin' },
+  SharePlaylistRequest: { expires_in_days: 30 },
+  DuplicatePlaylistRequest: { title: 'Late drives, my take' },
+  ExportedPlaylist: { id: PLAYLIST_ID, title: 'Late drives', description: null, is_public: true, is_default_favorites: false, track_ids: [TRACK_ID], created_at: CREATED },
+  ExportedPlaylistCollaboration: { playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED },
+  ExportedPlaylistFollow: { playlist_id: OTHER_PLAYLIST_ID, since: UPDATED },
 };

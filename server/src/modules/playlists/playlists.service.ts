@@ -15,6 +15,10 @@ import type { PlaylistRow } from './playlists.repository.js';
 import type { PlaylistAccess, PlaylistNeed, TrackWindow } from './playlist-reader.js';
 import { writePlaylist } from './playlist-writes.js';
 
+const COPY_SUFFIX = ' (copy)';
+/** The original title cut so that the suffix fits. */
+const copyTitle = (title: string) => `${title.slice(0, PLAYLIST_TITLE_MAX - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`;
+
 export const limitReached = (message: string) => new AppError('LIMIT_REACHED', message);
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 
@@ -144,7 +148,7 @@ export class PlaylistsService {
       await this.assertRoomFor(actor.id);
       const row = await this.parts.playlists.insert({
         user_id: actor.id,
-        title: body.title ?? `${view.title} (copy)`.slice(0, PLAYLIST_TITLE_MAX),
+        title: body.title ?? copyTitle(view.title),
         description: view.description,
         is_public: false,
       });
