@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { onTestFinished } from 'vitest';
 import type { TestServer } from '../support/test-server.js';
 
 export interface NamedTrack {
@@ -31,7 +32,12 @@ export async function seedNamedTracks(server: TestServer, creatorId: string, tra
       as r(title text, artist text, album text, duration integer, is_public boolean, ord integer)
     order by r.ord
     returning id`.execute(server.riff.platform.scope.db);
-  return result.rows.map((row) => row.id);
+  const ids = result.rows.map((row) => row.id);
+  // the PostgreSQL database is shared: thousands of leftover tracks would weigh on every later test
+  onTestFinished(async () => {
+    await sql`delete from tracks where id = any(${ids}::uuid[])`.execute(server.riff.platform.scope.db);
+  });
+  return ids;
 }
 
 /** The number of playlists the user owns, straight from the database. */
