@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { onTestFinished } from 'vitest';
 import type { Playlist } from '@riff/contract';
 import type { TestServer } from '../support/test-server.js';
 import type { TestUser } from '../support/factories.js';
@@ -34,7 +35,12 @@ export async function seedTracks(server: TestServer, creatorId: string, count: n
     select gen_random_uuid(), ${creatorId}, 'Seeded ' || g, 180, 1000, 'mp3', md5(g::text), 'completed', ${isPublic}, now() + g * interval '1 millisecond'
     from generate_series(1, ${count}) g
     returning id`.execute(server.riff.platform.scope.db);
-  return result.rows.map((row) => row.id);
+  const ids = result.rows.map((row) => row.id);
+  // thousands of seeded tracks would weigh on every other test sharing the database afterwards
+  onTestFinished(async () => {
+    await sql`delete from tracks where id in (select value::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`.execute(server.riff.platform.scope.db);
+  });
+  return ids;
 }
 
 /** Appends tracks to a playlist straight in the database, after those it holds. */

@@ -149,9 +149,15 @@ describe('the favorites playlist', () => {
     expectStatus(await user.api.playlists.removeTrack({ params: { id: favorites.id, trackId: track.id } }), 200);
     expect(expectStatus(await user.api.tracks.get({ params: { id: track.id } }), 200).body.data.track.like_count).toBe(0);
     expect(expectStatus(await user.api.social.userLikes({ params: { id: 'me' }, query: {} }), 200).body.data.tracks).toEqual([]);
-    // liking from the track's page fills the same playlist
+    // liking from the track's page fills the same playlist; adding at a position puts it there
     expectStatus(await user.api.social.like({ params: { id: track.id } }), 200);
-    expect(trackIdsOf(expectStatus(await user.api.playlists.favorites({ query: {} }), 200).body.data.playlist)).toEqual([track.id]);
+    const [other] = await seedTracks(suite.server, user.id, 1);
+    expectStatus(await user.api.playlists.addTrack({ params: { id: favorites.id }, body: { track_id: other!, position: 0 } }), 200);
+    const filled = expectStatus(await user.api.playlists.favorites({ query: {} }), 200).body.data.playlist;
+    expect([trackIdsOf(filled), positionsOf(filled)]).toEqual([
+      [other, track.id],
+      [0, 1],
+    ]);
     expect(expectStatus(await user.api.social.unlike({ params: { id: track.id } }), 200).body.data.liked).toBe(false);
   });
 

@@ -5,7 +5,7 @@ import { createAdmin } from '../support/admin-factory.js';
 import { createTrack, createUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { addTracks, createPlaylist, errorOf, readPlaylist, seedPlaylists, trackIdsOf } from './playlist-helpers.js';
+import { addTracks, createPlaylist, errorOf, readPlaylist, seedPlaylists, seedTracks, trackIdsOf } from './playlist-helpers.js';
 
 const suite = useTestServer();
 
@@ -97,6 +97,9 @@ describe('playlists: create, read, edit, delete', () => {
     const admin = await createAdmin(suite.server);
     const playlist = await createPlaylist(owner, { is_public: true });
     expect(errorOf(await owner.api.playlists.update({ params: { id: playlist.id }, body: { is_editorial: true } }))).toEqual([403, 'FORBIDDEN']);
+    const stranger = await createUser(suite.server);
+    const hidden = await createPlaylist(owner);
+    expect(errorOf(await stranger.api.playlists.update({ params: { id: hidden.id }, body: { is_editorial: true } }))).toEqual([404, 'NOT_FOUND']);
     const flagged = expectStatus(await admin.api.playlists.update({ params: { id: playlist.id }, body: { is_editorial: true } }), 200);
     expect(flagged.body.data.playlist.is_editorial).toBe(true);
   });
@@ -164,6 +167,32 @@ describe('the tracks a caller sees', () => {
     const page = expectStatus(await other.api.playlists.get({ params: { id: playlist.id }, query: { tracks_offset: 1, tracks_limit: 1 } }), 200);
     expect(page.body.data.playlist.tracks!.map((entry) => entry.track_id)).toEqual([b!.id]);
     expect(page.body.data.playlist.track_count).toBe(3);
+  });
+});
+
+describe('events', () => {
+  it('records playlist.created, updated, track_added, track_removed and deleted in the owner’s audit log; a refused write records nothing', async () => {
+    const owner = await createUser(suite.server);
+    const [track] = await seedTracks(suite.server, owner.id, 1);
+    const playlist = await createPlaylist(owner);
+    expectStatus(await owner.api.playlists.update({ params: { id: playlist.id }, body: { title: 'Renamed' } }), 200);
+    expectStatus(await owner.api.playlists.addTrack({ params: { id: playlist.id }, body: { track_id: track! } }), 200);
+    expect(errorOf(await owner.api.playlists.addTrack({ params: { id: playlist.id }, body: { track_id: track! } }))).toEqual([400, 'TRACK_ALREADY_IN_PLAYLIST']);
+    expect(errorOf(await owner.api.playlists.update({ params: { id: playlist.id }, body: { title: 'Stale' }, headers: { 'if-match': '"1"' } }))).toEqual([
+      412,
+      'PRECONDITION_FAILED',
+    ]);
+    expectStatus(await owner.api.playlists.removeTrack({ params: { id: playlist.id, trackId: track! } }), 200);
+    expectStatus(await owner.api.playlists.remove({ params: { id: playlist.id } }), 200);
+    const logs = expectStatus(await owner.api.audit.logs({ query: { resource: 'playlist', resource_id: playlist.id, limit: 100 } }), 200).body.data.logs;
+    expect(logs.map((entry) => entry.action).reverse()).toEqual([
+      'playlist.created',
+      'playlist.updated',
+      'playlist.track_added',
+      'playlist.track_removed',
+      'playlist.deleted',
+    ]);
+    expect(logs.find((entry) => entry.action === 'playlist.updated')!.metadata).toMatchObject({ fields: ['title'] });
   });
 });
 

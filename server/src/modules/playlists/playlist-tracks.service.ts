@@ -34,12 +34,13 @@ export class PlaylistTracksService {
       if (await playlists.contains(id, body.track_id)) throw new AppError('TRACK_ALREADY_IN_PLAYLIST', 'The track is already in the playlist');
       const count = await playlists.trackCount(id);
       if (count >= PLAYLIST_MAX_TRACKS) throw limitReached(`A playlist holds at most ${PLAYLIST_MAX_TRACKS} tracks`);
+      const position = Math.min(body.position ?? count, count);
       if (access.view.is_default_favorites) {
-        // a like: appended, like the likes made from the track's page
+        // a like (like_count, track.liked), then put where it was asked for
         await favorites.like(actor, body.track_id);
+        if (position < count) await playlists.moveLastTo(id, body.track_id, position);
         return this.version(id);
       }
-      const position = Math.min(body.position ?? count, count);
       await playlists.insertAt(id, body.track_id, position, actor.id);
       const row = await playlists.update(id, {}, platform.clock.now());
       await platform.events.record(actor, 'playlist.track_added', {

@@ -200,6 +200,12 @@ export class PlaylistsRepository {
     await this.db.insertInto('playlist_tracks').values({ playlist_id: playlistId, track_id: trackId, position, added_by: addedBy }).execute();
   }
 
+  /** Moves the last entry (just appended) to `position`, the entries from there one place down. */
+  async moveLastTo(playlistId: string, trackId: string, position: number): Promise<void> {
+    await sql`update playlist_tracks set position = case when track_id = ${trackId} then ${position} else position + 1 end
+              where playlist_id = ${playlistId} and position >= ${position}`.execute(this.db);
+  }
+
   /** Sets every position from the order of `trackIds` (a permutation of the playlist's): one statement. */
   async reorder(playlistId: string, trackIds: readonly string[]): Promise<void> {
     await sql`update playlist_tracks pt set position = o.ord - 1

@@ -85,10 +85,11 @@ export class PlaylistsService {
   async update(actor: UserActor, id: string, ifMatch: string | undefined, body: UpdatePlaylistRequest) {
     const details = (['title', 'description', 'is_public'] as const).filter((field) => body[field] !== undefined);
     const transfer = body.user_id;
-    if (body.is_editorial !== undefined && !canSetEditorial(actor)) throw forbidden('Only admins of the service choose editorial playlists');
     // the editors may flag a public playlist that is not theirs: no role on it is needed for that alone
     const need = transfer !== undefined ? 'owner' : details.length > 0 ? 'admin' : 'read';
     const version = await this.write(actor, id, need, ifMatch, async ({ view }) => {
+      // after the visibility check: a playlist the caller may not see stays 404
+      if (body.is_editorial !== undefined && !canSetEditorial(actor)) throw forbidden('Only admins of the service choose editorial playlists');
       if (view.is_default_favorites && body.is_public === true) throw badRequest('The favorites playlist stays private');
       if (view.is_default_favorites && body.is_editorial === true) throw badRequest('The favorites playlist cannot be editorial');
       const fields: string[] = [...details, ...(body.is_editorial !== undefined ? ['is_editorial'] : [])];
