@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { API_PREFIX, PLAYLIST_IMPORT_MAX_BYTES, PLAYLIST_MAX_TRACKS, PLAYLISTS_PER_USER_MAX } from '@riff/contract';
 import { createUser, type TestUser } from '../support/factories.js';
@@ -9,6 +9,9 @@ import { createPlaylist, errorOf, readPlaylist, seedEntries, seedPlaylists, trac
 import { ownedPlaylists, seedNamedTracks } from './library-helpers.js';
 
 const suite = useTestServer();
+
+/** Names no leftover track of another run shares (the PostgreSQL database is shared). */
+const uniqueWord = () => `zq${randomBytes(5).toString('hex')}`;
 
 async function importFile(user: TestUser, format: 'm3u' | 'xspf', content: string, title?: string) {
   return expectStatus(await user.api.playlists.import({ body: { format, content, ...(title !== undefined ? { title } : {}) } }), 201).body.data;
@@ -27,8 +30,9 @@ describe('playlists: import', () => {
       { title: 'Hyperballad', artist: 'Björk' },
       { title: 'Demo Take', artist: 'Me', isPublic: false },
     ]);
+    const word = uniqueWord();
     const [publicOfOther, privateOfOther] = await seedNamedTracks(suite.server, other.id, [
-      { title: 'Crème Brûlée', artist: 'Les Éclairs' },
+      { title: `Crème Brûlée ${word}`, artist: 'Les Éclairs' },
       { title: 'Secret Song', artist: 'Hidden', isPublic: false },
     ]);
     const m3u = [
@@ -39,7 +43,7 @@ describe('playlists: import', () => {
       '',
       `#EXTINF:200,Whoever - Whatever`,
       `${suite.server.directUrl}${API_PREFIX}/tracks/${hyper}/stream`,
-      '#EXTINF:-1,les eclairs - CREME BRULEE',
+      `#EXTINF:-1,les eclairs - CREME BRULEE ${word.toUpperCase()}`,
       'C:\\Music\\creme.mp3',
       '#EXTINF:100,Hidden - Secret Song',
       'secret.mp3',
@@ -244,12 +248,13 @@ describe('playlists: export', () => {
   it('round-trips: importing an export gives the same tracks in the same order, in both formats', async () => {
     const owner = await createUser(suite.server);
     const other = await createUser(suite.server);
+    const word = uniqueWord();
     const mine = await seedNamedTracks(suite.server, owner.id, [
-      { title: 'Zeta', artist: 'A - B' },
-      { title: 'Alpha, "quoted"\nline', artist: 'Ça & Co', album: 'X <Y>' },
-      { title: 'Only Title', artist: null, isPublic: false },
+      { title: `Zeta ${word}`, artist: 'A - B' },
+      { title: `Alpha, "quoted"\nline ${word}`, artist: 'Ça & Co', album: 'X <Y>' },
+      { title: `Only Title ${word}`, artist: null, isPublic: false },
     ]);
-    const theirs = await seedNamedTracks(suite.server, other.id, [{ title: 'Guest', artist: 'Other' }]);
+    const theirs = await seedNamedTracks(suite.server, other.id, [{ title: `Guest ${word}`, artist: 'Other' }]);
     const order = [mine[1]!, theirs[0]!, mine[2]!, mine[0]!];
     const playlist = await createPlaylist(owner, { title: 'Round & "trip"' });
     await seedEntries(suite.server, playlist.id, order, owner.id);
@@ -265,8 +270,8 @@ describe('playlists: export', () => {
     const byName = await importFile(other, 'm3u', m3u);
     expect(trackIdsOf((await readPlaylist(other, byName.playlist.id)).playlist)).toEqual([mine[1], theirs[0]]);
     expect(byName.unmatched).toEqual([
-      { line: 7, title: 'Only Title', artist: null },
-      { line: 9, title: 'B - Zeta', artist: 'A' },
+      { line: 7, title: `Only Title ${word}`, artist: null },
+      { line: 9, title: `B - Zeta ${word}`, artist: 'A' },
     ]);
   });
 });
