@@ -56,6 +56,14 @@ export function responseContentType(route: AppRoute, status: number): string | u
   return undefined;
 }
 
+/** Every media type the route may answer with for `status`: the declared one, and metadata.alsoContentTypes (a query picks). */
+export function responseContentTypes(route: AppRoute, status: number): string[] {
+  const declared = responseContentType(route, status);
+  if (!declared) return [];
+  const also = (route.metadata as { alsoContentTypes?: readonly string[] } | undefined)?.alsoContentTypes ?? [];
+  return declared === 'application/json' ? [declared] : [declared, ...also];
+}
+
 /** A content-type header value matches a declared type (`audio/*` matches audio/mpeg). */
 export function contentTypeMatches(actual: string | null, declared: string): boolean {
   const type = (actual ?? '').split(';')[0]!.trim().toLowerCase();

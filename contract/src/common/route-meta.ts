@@ -20,6 +20,8 @@ export interface RouteMeta {
   apiKey: boolean;
   /** The route also reads the refresh token from the `refresh_token` cookie. */
   refreshCookie?: boolean;
+  /** A JSON body may be this many bytes (default 1 MiB): for a body that carries a whole document. */
+  jsonBodyLimit?: number;
 }
 
 export type ApiKeyScope = 'read' | 'write' | 'admin';
@@ -45,5 +47,10 @@ export function routeMeta(route: { metadata?: unknown; method?: string; path?: s
   if (auth !== 'public' && auth !== 'optional' && auth !== 'user' && auth !== 'stream') {
     throw new Error(`route ${route.method ?? ''} ${route.path ?? ''} declares no auth metadata (metadata.auth: public, optional, user or stream)`);
   }
-  return { auth, apiKey: meta?.apiKey ?? false, refreshCookie: meta?.refreshCookie ?? false };
+  return {
+    auth,
+    apiKey: meta?.apiKey ?? false,
+    refreshCookie: meta?.refreshCookie ?? false,
+    ...(typeof meta?.jsonBodyLimit === 'number' ? { jsonBodyLimit: meta.jsonBodyLimit } : {}),
+  };
 }

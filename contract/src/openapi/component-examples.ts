@@ -255,6 +255,17 @@ const playlistSummary = {
   updated_at: UPDATED,
 };
 const playlist = { ...playlistSummary, tracks: [playlistTrack], collaborators: [collaborator] };
+const playlistAnalytics = {
+  follower_count: 12,
+  track_count: 1,
+  total_duration: 215,
+  plays_from_playlist: 48,
+  top_tracks: [{ track_id: TRACK_ID, plays: 48 }],
+  followers_daily: Array.from({ length: 30 }, (_, index) => ({
+    date: new Date(Date.UTC(2026, 10, 21) - (29 - index) * 86_400_000).toISOString().slice(0, 10),
+    count: index === 29 ? 2 : index % 7 === 0 ? 1 : 0,
+  })),
+};
 
 export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   // auth
@@ -501,4 +512,9 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   ExportedPlaylist: { id: PLAYLIST_ID, title: 'Late drives', description: null, is_public: true, is_default_favorites: false, track_ids: [TRACK_ID], created_at: CREATED },
   ExportedPlaylistCollaboration: { playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED },
   ExportedPlaylistFollow: { playlist_id: OTHER_PLAYLIST_ID, since: UPDATED },
+  ImportPlaylistRequest: { title: 'Road trip', format: 'm3u', content: '#EXTM3U\n#PLAYLIST:Road trip\n#EXTINF:215,Nova Lights - Late Drive\nhttps://riff.example.org/api/v1/tracks/' + TRACK_ID + '/stream\n' },
+  UnmatchedPlaylistEntry: { line: 5, title: 'Jóga', artist: 'Björk' },
+  PlaylistImportReply: { playlist: { ...playlistSummary, is_public: false, follower_count: 0 }, matched: 1, unmatched: [{ line: 5, title: 'Jóga', artist: 'Björk' }] },
+  PlaylistAnalytics: playlistAnalytics,
+  PlaylistAnalyticsReply: { analytics: playlistAnalytics },
 };

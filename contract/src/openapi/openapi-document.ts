@@ -71,13 +71,18 @@ function bodyIsRequired(route: AppRoute): boolean {
   return isZodType(route.body) ? !route.body.isOptional() : false;
 }
 
-/** Non-JSON replies (c.otherResponse) become binary content of their media type. */
+/**
+ * Non-JSON replies (c.otherResponse) become binary content of their media type, and of those in
+ * the route's `metadata.alsoContentTypes` when it answers in more than one (a query picks which).
+ */
 function binaryResponses(op: OpenApiOperation, route: AppRoute): void {
+  const also = (route.metadata as { alsoContentTypes?: readonly string[] } | undefined)?.alsoContentTypes ?? [];
   for (const [status, response] of Object.entries(route.responses)) {
     const other = response as { contentType?: string };
     const target = op.responses[status];
     if (target && typeof other.contentType === 'string' && !target['content']) {
-      target['content'] = { [other.contentType]: { schema: { type: 'string', format: 'binary' } } };
+      const types = [other.contentType, ...also];
+      target['content'] = Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
     }
   }
 }

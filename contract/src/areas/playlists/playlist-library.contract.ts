@@ -29,7 +29,8 @@ export const playlistLibraryContract = {
       'or id in its location, else by artist and title (case and accents ignored). Entries with no match are listed in ' +
       `unmatched with their line; a track matched twice is added once. At most ${PLAYLIST_IMPORT_MAX_BYTES} bytes of text ` +
       `(413) and ${PLAYLIST_MAX_TRACKS} entries (400 LIMIT_REACHED); a file that is not the format named is 400.`,
-    metadata: userRoute,
+    // the text travels JSON-escaped (a newline is two bytes): room for a file at the limit
+    metadata: { ...userRoute, jsonBodyLimit: 8 * PLAYLIST_IMPORT_MAX_BYTES },
     body: ImportPlaylistRequestSchema,
     responses: { 201: PlaylistImportEnvelope, ...errors(400, 401, 403, 413, 415) },
   },
@@ -41,7 +42,8 @@ export const playlistLibraryContract = {
       'Not enveloped: the file, as an attachment. m3u: extended M3U in UTF-8 (audio/x-mpegurl), #EXTINF with duration and ' +
       '"artist - title", then the track’s URL. xspf: application/xspf+xml with location, identifier, title, creator, album ' +
       'and duration (ms). The tracks you may see, in order; importing the file again gives the same order.',
-    metadata: userRoute,
+    // format=xspf answers in its own media type: openapi.json lists both
+    metadata: { ...userRoute, alsoContentTypes: ['application/xspf+xml'] },
     pathParams: IdParamsSchema,
     query: PlaylistExportQuerySchema,
     responses: {

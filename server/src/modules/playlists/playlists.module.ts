@@ -8,6 +8,7 @@ import type { PeopleReader } from '../users/people-reader.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 import { FavoritesService } from './favorites.service.js';
 import { CollaboratorsService } from './collaborators.service.js';
+import { playlistLibraryRoutes } from './playlist-library.routes.js';
 import { PlaylistReader } from './playlist-reader.js';
 import { PlaylistTracksService } from './playlist-tracks.service.js';
 import { PlaylistAccountData } from './playlist-account-data.js';
@@ -63,6 +64,7 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
   // each part of the area adds its routes object here (keys as in contract.playlists)
   const routeParts: object[] = [
     playlistCoreRoutes({ playlists: new PlaylistsService(parts), tracks: new PlaylistTracksService(parts), collaborators: new CollaboratorsService(parts) }),
+    playlistLibraryRoutes(parts),
   ];
   const accountData = new PlaylistAccountData(parts);
   return {

@@ -86,6 +86,14 @@ export class PlaylistsRepository {
     return row ? PlaylistsRepository.view(row) : undefined;
   }
 
+  /** Several playlists as one viewer sees them, in the order of `ids` (those that exist): library lists. */
+  async findViews(ids: readonly string[], viewerId: string | null, visible: VisibleTracks): Promise<PlaylistView[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.views(viewerId, visible).where('p.id', 'in', [...ids]).execute();
+    const byId = new Map(rows.map((row) => [row.id, PlaylistsRepository.view(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   /** The playlist whose share link hashes to this, unless it expired. */
   async findViewByShare(tokenHash: string, now: Date, visible: VisibleTracks): Promise<PlaylistView | undefined> {
     const row = await this.views(null, visible)

@@ -1,0 +1,180 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { UserActor } from '../../platform/access/actor.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { VisibleTracks } from './playlists.repository.js';
+
+/** Combining marks stripped after NFD, in JavaScript and in SQL alike: "Björk" and "BJORK" fold the same. */
+// eslint-disable-next-line no-misleading-character-class -- a class made only of combining marks, on purpose
+const MARKS_RE = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/gu;
+/** The same class for PostgreSQL's regular expressions, which read \uXXXX alike. */
+const MARKS = MARKS_RE.source;
+
+/**
+ * The folded form of a name: decomposed, marks removed, lower case, spaces collapsed. PGlite has
+ * no unaccent, so the database folds with normalize() and a regular expression over the same
+ * class of marks; fold() and foldSql() must give the same strings.
+ */
+export const fold = (text: string) => text.normalize('NFD').replace(MARKS_RE, '').toLowerCase().replace(/\s+/g, ' ').trim();
+const foldSql = (expression: RawBuilder<unknown>) =>
+  sql<string>`btrim(regexp_replace(lower(regexp_replace(normalize(${expression}, NFD), ${MARKS}, '', 'g')), '\\s+', ' ', 'g'))`;
+
+/** LIKE pattern for "contains": % and _ and the escape itself are literal. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Rows per statement when matching or inserting thousands of entries. */
+const BATCH = 1000;
+
+export interface TitleMatch {
+  id: string;
+  title_key: string;
+  artist_key: string;
+  creator_id: string;
+  play_count: number;
+}
+
+export interface FollowerDay {
+  date: string;
+  count: number;
+}
+
+/** The SQL of import, search, recommendations and analytics. */
+export class PlaylistLibraryRepository {
+  constructor(private readonly scope: DbScope) {}
+
+  private get db() {
+    return this.scope.db;
+  }
+
+  /**
+   * Tracks the caller may see (`visible`: the tracks area's rule over `t`) whose folded title and
+   * artist equal one of the pairs (already folded), a batch of pairs per statement.
+   */
+  async matchByName(visible: VisibleTracks, pairs: readonly { title: string; artist: string }[]): Promise<TitleMatch[]> {
+    const found: TitleMatch[] = [];
+    for (let start = 0; start < pairs.length; start += BATCH) {
+      const batch = pairs.slice(start, start + BATCH);
+      const { rows } = await sql<TitleMatch>`
+        select t.id, w.title_key, w.artist_key, t.creator_id, t.play_count
+        from tracks t
+        join unnest(${batch.map((pair) => pair.title)}::text[], ${batch.map((pair) => pair.artist)}::text[]) as w(title_key, artist_key)
+          on ${foldSql(sql`t.title`)} = w.title_key and ${foldSql(sql`coalesce(t.artist, '')`)} = w.artist_key
+        where ${visible}`.execute(this.db);
+      found.push(...rows);
+    }
+    return found;
+  }
+
+  /** Which of these track ids the caller may see (`visible` over `t`), a batch per statement. */
+  async visibleIds(visible: VisibleTracks, ids: readonly string[]): Promise<Set<string>> {
+    const seen = new Set<string>();
+    for (let start = 0; start < ids.length; start += BATCH) {
+      const { rows } = await sql<{ id: string }>`select t.id from tracks t where t.id = any(${ids.slice(start, start + BATCH)}::uuid[]) and ${visible}`.execute(this.db);
+      for (const row of rows) seen.add(row.id);
+    }
+    return seen;
+  }
+
+  /** Serializes the user's playlist creations, so the per-user limit holds under concurrent requests. */
+  async lockUser(userId: string): Promise<void> {
+    await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  }
+
+  /** The tracks at positions 0…n-1, in the order given. */
+  async insertTracks(playlistId: string, trackIds: readonly string[], addedBy: string): Promise<void> {
+    for (let start = 0; start < trackIds.length; start += BATCH) {
+      const rows = trackIds.slice(start, start + BATCH).map((trackId, index) => ({
+        playlist_id: playlistId,
+        track_id: trackId,
+        added_by: addedBy,
+        position: start + index,
+      }));
+      await this.db.insertInto('playlist_tracks').values(rows).execute();
+    }
+  }
+
+  /**
+   * Public playlists and the actor's own whose title or description hold every word of q (case
+   * and accents ignored). Best first: the title equal to q, then starting with it, then holding
+   * it, then holding every word, then the description alone; followers break ties.
+   */
+  async search(actor: UserActor, q: string, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
+    const phrase = fold(q);
+    const words = [...new Set(phrase.split(' ').filter(Boolean))].slice(0, 20);
+    const title = foldSql(sql`p.title`);
+    const description = foldSql(sql`coalesce(p.description, '')`);
+    const everyWord = (column: RawBuilder<string>) => sql.join(words.map((word) => sql`${column} like ${containsPattern(word)} escape '\\'`), sql` and `);
+    const where = sql`(p.is_public or p.user_id = ${actor.id})
+      and ${sql.join(words.map((word) => sql`(${title} like ${containsPattern(word)} escape '\\' or ${description} like ${containsPattern(word)} escape '\\')`), sql` and `)}`;
+    const rank = sql<number>`case
+      when ${title} = ${phrase} then 0
+      when ${title} like ${`${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\' then 1
+      when ${title} like ${containsPattern(phrase)} escape '\\' then 2
+      when ${everyWord(title)} then 3
+      else 4 end`;
+    const [{ rows }, { rows: counted }] = await Promise.all([
+      sql<{ id: string }>`select p.id from playlists p where ${where}
+        order by ${rank}, p.follower_count desc, p.is_editorial desc, p.created_at desc, p.id
+        limit ${page.limit} offset ${page.offset}`.execute(this.db),
+      sql<{ n: string }>`select count(*) as n from playlists p where ${where}`.execute(this.db),
+    ]);
+    return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) };
+  }
+
+  /**
+   * Public playlists of others with at least one track, by how many of their tracks the actor
+   * liked (their favorites playlist) or played (counted plays), then followers, editorial first
+   * among equals. Left out: the ones the actor follows, and those of users blocked either way.
+   */
+  async recommendations(actor: UserActor, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
+    const me = actor.id;
+    const where = sql`p.is_public and not p.is_default_favorites and p.user_id <> ${me}
+      and exists (select 1 from playlist_tracks any_track where any_track.playlist_id = p.id)
+      and not exists (select 1 from playlist_followers f where f.playlist_id = p.id and f.user_id = ${me})
+      and not exists (select 1 from blocks b where (b.blocker_id = ${me} and b.blocked_id = p.user_id) or (b.blocker_id = p.user_id and b.blocked_id = ${me}))`;
+    const [{ rows }, { rows: counted }] = await Promise.all([
+      sql<{ id: string }>`
+        with known as (
+          select pt.track_id from playlist_tracks pt join playlists fav on fav.id = pt.playlist_id
+          where fav.user_id = ${me} and fav.is_default_favorites
+          union
+          select tp.track_id from track_plays tp where tp.user_id = ${me} and tp.counted
+        )
+        select p.id, (select count(*) from playlist_tracks pt where pt.playlist_id = p.id and pt.track_id in (select track_id from known)) as overlap
+        from playlists p where ${where}
+        order by overlap desc, p.follower_count desc, p.is_editorial desc, p.created_at desc, p.id
+        limit ${page.limit} offset ${page.offset}`.execute(this.db),
+      sql<{ n: string }>`select count(*) as n from playlists p where ${where}`.execute(this.db),
+    ]);
+    return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) };
+  }
+
+  /** Every live track of the playlist: how many, and their duration in seconds. */
+  async trackTotals(playlistId: string): Promise<{ count: number; duration: number }> {
+    const { rows } = await sql<{ n: string; seconds: string | number | null }>`
+      select count(*) as n, coalesce(sum(t.duration), 0) as seconds
+      from playlist_tracks pt join tracks t on t.id = pt.track_id
+      where pt.playlist_id = ${playlistId} and t.deleted_at is null`.execute(this.db);
+    return { count: Number(rows[0]?.n ?? 0), duration: Number(rows[0]?.seconds ?? 0) };
+  }
+
+  /** Counted plays reported from this playlist: in all, and the ten most played tracks. */
+  async playsFrom(playlistId: string): Promise<{ total: number; top: { track_id: string; plays: number }[] }> {
+    const [{ rows: totals }, { rows: top }] = await Promise.all([
+      sql<{ n: string }>`select count(*) as n from track_plays where playlist_id = ${playlistId} and source = 'playlist' and counted`.execute(this.db),
+      sql<{ track_id: string; plays: string }>`
+        select track_id, count(*) as plays from track_plays
+        where playlist_id = ${playlistId} and source = 'playlist' and counted
+        group by track_id order by count(*) desc, track_id limit 10`.execute(this.db),
+    ]);
+    return { total: Number(totals[0]?.n ?? 0), top: top.map((row) => ({ track_id: row.track_id, plays: Number(row.plays) })) };
+  }
+
+  /** New followers per UTC day since `from` (a UTC midnight); days without any are absent. */
+  async followersPerDay(playlistId: string, from: Date): Promise<FollowerDay[]> {
+    const { rows } = await sql<{ date: string; count: string }>`
+      select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as count
+      from playlist_followers where playlist_id = ${playlistId} and created_at >= ${from}
+      group by 1`.execute(this.db);
+    return rows.map((row) => ({ date: row.date, count: Number(row.count) }));
+  }
+}
