@@ -1,6 +1,4 @@
 import './playlists.events.js';
-import { playlistLibraryContract } from '@riff/contract';
-import { AppError } from '../../platform/errors/app-error.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { TrackReader } from '../tracks/track-reader.js';
@@ -41,16 +39,6 @@ export interface PlaylistsParts {
 }
 
 /**
- * The router serves every route of the contract or none: a library route no part implements yet
- * answers 503 UNAVAILABLE (the playlists-library part replaces these by adding its routes above).
- */
-function withStandIns(routes: Record<string, unknown>): Record<string, unknown> {
-  const notServed = () => Promise.reject(new AppError('UNAVAILABLE', 'This playlist route is not served yet'));
-  for (const key of Object.keys(playlistLibraryContract)) if (!(key in routes)) routes[key] = notServed;
-  return routes;
-}
-
-/**
  * Playlists: the core routes (playlists, their tracks, collaborators, share links, copies,
  * followers, the favorites playlist that likes fill) and the library routes (import, export,
  * search, recommendations, analytics), each part a routes object over the same PlaylistsParts.
@@ -69,7 +57,7 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
   const accountData = new PlaylistAccountData(parts);
   return {
     name: 'playlists',
-    routes: { playlists: withStandIns(Object.assign({}, ...routeParts) as Record<string, unknown>) },
+    routes: { playlists: Object.assign({}, ...routeParts) as Record<string, unknown> },
     accountData: { export: (owner) => accountData.exportFor(owner), erase: (owner) => accountData.eraseFor(owner) },
     favorites,
   };
