@@ -38,16 +38,15 @@ export async function unseedPlaylist(query: Query, ids: { userId: string; playli
   await query('delete from users where id = $1', [ids.userId]);
 }
 
-/** The bare read: the playlist's rows with their tracks, in position order, the tracks a signed-in user may see. */
+/** Tracks in Riff's reply when the caller names no page (PLAYLIST_TRACKS_PAGE_DEFAULT). */
+export const PLAYLIST_PAGE = 100;
+
+/** The bare read: the playlist, how many tracks a signed-in user may see, and the first page of them in position order. */
 export async function barePlaylist(query: Query, playlistId: string): Promise<string | undefined> {
   const [playlist] = await query('select * from playlists where id = $1', [playlistId]);
   if (!playlist) return undefined;
-  const tracks = await query(
-    `select pt.id as entry_id, pt.position, pt.added_by, pt.added_at, t.*
-     from playlist_tracks pt join tracks t on t.id = pt.track_id
-     where pt.playlist_id = $1 and t.deleted_at is null and t.is_public
-     order by pt.position`,
-    [playlistId],
-  );
-  return JSON.stringify({ success: true, data: { playlist: { ...playlist, track_count: tracks.length, tracks } } });
+  const visible = 'from playlist_tracks pt join tracks t on t.id = pt.track_id where pt.playlist_id = $1 and t.deleted_at is null and t.is_public';
+  const [counted] = await query(`select count(*) as n ${visible}`, [playlistId]);
+  const tracks = await query(`select pt.id as entry_id, pt.position, pt.added_by, pt.added_at, t.* ${visible} order by pt.position limit ${PLAYLIST_PAGE}`, [playlistId]);
+  return JSON.stringify({ success: true, data: { playlist: { ...playlist, track_count: counted?.n, tracks } } });
 }
