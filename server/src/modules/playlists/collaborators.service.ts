@@ -3,11 +3,11 @@ import { API_PREFIX, PLAYLIST_MAX_COLLABORATORS, type AddCollaboratorRequest, ty
 import type { UserActor } from '../../platform/access/actor.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
-import type { PlaylistsParts } from './playlists.module.js';
+import type { PlaylistsParts } from './playlists.parts.js';
 import { toCollaboratorDto } from './playlists.mapper.js';
 import { canRemoveCollaborator } from './playlists.policy.js';
 import type { CollaboratorRow } from './collaborators.repository.js';
-import { badRequest, limitReached } from './playlists.service.js';
+import { badRequest, limitReached } from './playlists.errors.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,5 +1,5 @@
 import type { UserActor } from '../../platform/access/actor.js';
-import type { PlaylistsParts } from './playlists.module.js';
+import type { PlaylistsParts } from './playlists.parts.js';
 
 /** The user's part of the data export, and erasure with the account. */
 export class PlaylistAccountData {

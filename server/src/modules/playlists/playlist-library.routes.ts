@@ -5,7 +5,7 @@ import { contractRoute } from '../../platform/http/contract-routes.js';
 import { ok } from '../../platform/http/envelope.js';
 import { PlaylistLibraryRepository } from './playlist-library.repository.js';
 import { PlaylistLibraryService } from './playlist-library.service.js';
-import type { PlaylistsParts } from './playlists.module.js';
+import type { PlaylistsParts } from './playlists.parts.js';
 
 const routes = contract.playlists;
 

@@ -1,11 +1,11 @@
 import { PLAYLIST_MAX_TRACKS, type AddPlaylistTrackRequest } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
 import { AppError, notFound } from '../../platform/errors/app-error.js';
-import type { PlaylistsParts } from './playlists.module.js';
+import type { PlaylistsParts } from './playlists.parts.js';
 import { snapshotOf } from './playlists.mapper.js';
 import type { PlaylistAccess } from './playlist-reader.js';
 import { writePlaylist } from './playlist-writes.js';
-import { limitReached } from './playlists.service.js';
+import { limitReached } from './playlists.errors.js';
 
 const invalidOrder = (message: string) =>
   new AppError('VALIDATION_FAILED', `track_ids ${message}`, { details: [{ field: 'track_ids', message, value: '' }] });

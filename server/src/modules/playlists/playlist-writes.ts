@@ -2,7 +2,7 @@ import type { UserActor } from '../../platform/access/actor.js';
 import { AppError, notFound } from '../../platform/errors/app-error.js';
 import { snapshotOf } from './playlists.mapper.js';
 import type { PlaylistAccess, PlaylistNeed } from './playlist-reader.js';
-import type { PlaylistsParts } from './playlists.module.js';
+import type { PlaylistsParts } from './playlists.parts.js';
 
 /** If-Match as sent: a snapshot_id bare or quoted, weak or not, a list of them, or `*`. */
 export function preconditionHolds(ifMatch: string | undefined, version: number): boolean {

@@ -12,6 +12,7 @@ import { PlaylistTracksService } from './playlist-tracks.service.js';
 import { PlaylistAccountData } from './playlist-account-data.js';
 import { playlistCoreRoutes } from './playlists.routes.js';
 import { PlaylistsService } from './playlists.service.js';
+import type { PlaylistsParts } from './playlists.parts.js';
 import { PlaylistsRepository } from './playlists.repository.js';
 
 export interface PlaylistsModuleDeps {
@@ -25,18 +26,6 @@ export type PlaylistsModule = RiffModule & {
   /** For the social module: likes are the favorites playlist. */
   favorites: FavoritesService;
 };
-
-/** What every part of the area is built from: the routes of each part take what they need. */
-export interface PlaylistsParts {
-  platform: Platform;
-  playlists: PlaylistsRepository;
-  collaborators: CollaboratorsRepository;
-  favorites: FavoritesService;
-  /** Who may see a playlist, what they are to it, and its contract shapes for them. */
-  reader: PlaylistReader;
-  tracks: TrackReader;
-  people: PeopleReader;
-}
 
 /**
  * Playlists: the core routes (playlists, their tracks, collaborators, share links, copies,

@@ -8,7 +8,8 @@ import {
 import { anonymousActor, type Actor, type UserActor } from '../../platform/access/actor.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
-import type { PlaylistsParts } from './playlists.module.js';
+import { badRequest, limitReached } from './playlists.errors.js';
+import type { PlaylistsParts } from './playlists.parts.js';
 import { snapshotOf } from './playlists.mapper.js';
 import { canFollow, canSetEditorial, roleOf } from './playlists.policy.js';
 import type { PlaylistRow } from './playlists.repository.js';
@@ -19,8 +20,6 @@ const COPY_SUFFIX = ' (copy)';
 /** The original title cut so that the suffix fits. */
 const copyTitle = (title: string) => `${title.slice(0, PLAYLIST_TITLE_MAX - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`;
 
-export const limitReached = (message: string) => new AppError('LIMIT_REACHED', message);
-export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 
 /** Playlists themselves: lists, creation, details, ownership, deletion, copies and followers. */
 export class PlaylistsService {
