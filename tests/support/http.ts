@@ -26,7 +26,12 @@ export interface RequestOptions {
 }
 
 async function send<T>(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: string | FormData | undefined): Promise<HttpReply<T>> {
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+  const request = () => fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+  // a kept-alive socket the server closed for idleness just as it was reused: the request never reached the server
+  const response = await request().catch((error: { cause?: { code?: string } }) => {
+    if (error.cause?.code !== 'ECONNRESET' || body instanceof FormData) throw error;
+    return request();
+  });
   const text = await response.text();
   let parsed: unknown = undefined;
   try {
