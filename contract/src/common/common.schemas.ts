@@ -7,6 +7,9 @@ export const UuidSchema = z.string().uuid();
 /** RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T10:00:00.000Z (ADDENDUM; the OpenAPI example is added on generation). */
 export const TimestampSchema = z.string().datetime({ precision: 3 });
 
+/** A share token in a path (base64url). Unknown ones are 404 by their routes: nothing is said about a token's shape beyond this. */
+export const ShareTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be a share token (letters, digits, - and _)');
+
 /** A path parameter holding a UUID; a malformed one is 400 INVALID_ID before any lookup. */
 export const IdParamsSchema = z.object({ id: UuidSchema });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf, PaginationQuerySchema, queryInt, TimestampSchema, UserIdOrMeSchema, UuidSchema } from '../../common/common.schemas.js';
+import { pageOf, PaginationQuerySchema, queryInt, ShareTokenSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { TrackSchema } from '../tracks/tracks.schemas.js';
@@ -205,10 +205,7 @@ export const PlaylistAnalyticsSchema = named(
 );
 
 export const PlaylistTokenParamsSchema = z.object({
-  token: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be a share token (letters, digits, - and _)')
-    .describe('The share token (base64url): unknown, revoked or expired is 404'),
+  token: ShareTokenSchema.describe('The share token (base64url): unknown, revoked or expired is 404'),
 });
 export const PlaylistTrackParamsSchema = z.object({ id: UuidSchema, trackId: UuidSchema });
 export const PlaylistCollaboratorParamsSchema = z.object({ id: UuidSchema, userId: UuidSchema });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
+import { ShareTokenSchema, TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { TrackSchema } from '../tracks/tracks.schemas.js';
@@ -136,10 +136,7 @@ export const AddQueueSessionItemRequestSchema = named('AddQueueSessionItemReques
 
 /** A session's share token in a path: unknown, ended or expired is 404 (never 400: nothing is said about a token's shape). */
 export const SessionTokenParamsSchema = z.object({
-  token: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be a share token (letters, digits, - and _)')
-    .describe('The session’s share token (base64url)'),
+  token: ShareTokenSchema.describe('The session’s share token (base64url)'),
 });
 export const SessionItemParamsSchema = SessionTokenParamsSchema.extend({ id: UuidSchema });
 
