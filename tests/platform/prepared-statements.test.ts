@@ -39,6 +39,12 @@ describe.skipIf(!databaseUrl)('prepared statements on PostgreSQL', () => {
     expect(await prepared()).toHaveLength(1);
   });
 
+  it('a script of several statements without parameters runs every time (pg-boss maintenance does this)', async () => {
+    const script = sql.raw(`update ${table} set name = name where id = 1; select count(*) as n from ${table}`);
+    for (let run = 0; run < 3; run += 1) await expect(script.execute(database.db)).resolves.toBeDefined();
+    expect((await prepared()).filter((row) => row.statement.startsWith('update'))).toEqual([]);
+  });
+
   it('a column added under a prepared statement (a migration of a running service) does not fail the next read', async () => {
     await read(1);
     await read(1);

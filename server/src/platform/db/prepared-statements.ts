@@ -45,7 +45,9 @@ export class PreparedStatements {
   attach(client: pg.PoolClient): void {
     const query = client.query.bind(client) as Query;
     const patched: Query = (config, values, callback) => {
-      if (typeof config !== 'string' || !Array.isArray(values) || callback !== undefined) return query(config, values, callback);
+      // Without parameters node-pg sends the simple protocol, which also runs scripts of several statements
+      // (pg-boss's maintenance): a name would force the extended protocol, which refuses them.
+      if (typeof config !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) return query(config, values, callback);
       const name = this.nameOf(config);
       if (name === undefined) return query(config, values);
       return (query({ name, text: config, values }) as Promise<unknown>).catch((error: unknown) => {
