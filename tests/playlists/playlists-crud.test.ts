@@ -207,4 +207,15 @@ describe('limits', () => {
     expectStatus(await user.api.playlists.remove({ params: { id: last.id } }), 200);
     await createPlaylist(user);
   });
+
+  it('holds under concurrent creations: with room for two, two of six simultaneous creations succeed', async () => {
+    const user = await createUser(suite.server);
+    expectStatus(await user.api.playlists.favorites({ query: {} }), 200);
+    await seedPlaylists(suite.server, user.id, PLAYLISTS_PER_USER_MAX - 3);
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, index) => user.api.playlists.create({ body: { title: `Race ${index}` } })));
+    expect(replies.filter((reply) => reply.status === 201)).toHaveLength(2);
+    expect(replies.filter((reply) => reply.status !== 201).map(errorOf)).toEqual(Array.from({ length: 4 }, () => [400, 'LIMIT_REACHED']));
+    const page = await user.api.playlists.list({ query: { limit: 1 } });
+    expect(page.status === 200 && page.body.data.pagination.total).toBe(PLAYLISTS_PER_USER_MAX);
+  });
 });

@@ -74,11 +74,6 @@ export class PlaylistLibraryRepository {
     return seen;
   }
 
-  /** Serializes the user's playlist creations, so the per-user limit holds under concurrent requests. */
-  async lockUser(userId: string): Promise<void> {
-    await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
-  }
-
   /** The tracks at positions 0…n-1, in the order given. */
   async insertTracks(playlistId: string, trackIds: readonly string[], addedBy: string): Promise<void> {
     for (let start = 0; start < trackIds.length; start += BATCH) {

@@ -3,7 +3,6 @@ import {
   PLAYLIST_ANALYTICS_DAYS,
   PLAYLIST_IMPORT_MAX_BYTES,
   PLAYLIST_TITLE_MAX,
-  PLAYLISTS_PER_USER_MAX,
   type ImportPlaylistRequest,
   type Playlist,
   type PlaylistExchangeFormat,
@@ -16,6 +15,7 @@ import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import { attachmentDisposition, EXCHANGE_CONTENT_TYPES, parsePlaylist, writePlaylist, type ExchangeEntry } from './playlist-exchange.js';
 import { fold, type PlaylistLibraryRepository, type TitleMatch } from './playlist-library.repository.js';
+import { assertRoomForPlaylist } from './playlist-writes.js';
 import type { PlaylistReader } from './playlist-reader.js';
 import type { PlaylistsRepository } from './playlists.repository.js';
 
@@ -67,10 +67,7 @@ export class PlaylistLibraryService {
     const title = body.title ?? (parsed.title?.replace(/\s+/g, ' ').trim().slice(0, PLAYLIST_TITLE_MAX).trim() || DEFAULT_TITLE);
     const { scope, library, playlists, events, reader } = this.deps;
     const id = await scope.transaction(async () => {
-      await library.lockUser(actor.id);
-      if ((await playlists.ownedCount(actor.id)) >= PLAYLISTS_PER_USER_MAX) {
-        throw new AppError('LIMIT_REACHED', `You have ${PLAYLISTS_PER_USER_MAX} playlists, the most one may have: delete one first`);
-      }
+      await assertRoomForPlaylist(playlists, actor.id);
       const row = await playlists.insert({ user_id: actor.id, title, description: null, is_public: false });
       await library.insertTracks(row.id, trackIds, actor.id);
       await events.record(actor, 'playlist.created', { subject: { resource: 'playlist', id: row.id }, data: { title, copied_from: null } });

@@ -1,5 +1,8 @@
 import type { UserActor } from '../../platform/access/actor.js';
 import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { PLAYLISTS_PER_USER_MAX } from '@riff/contract';
+import { limitReached } from './playlists.errors.js';
+import type { PlaylistsRepository } from './playlists.repository.js';
 import { snapshotOf } from './playlists.mapper.js';
 import type { PlaylistAccess, PlaylistNeed } from './playlist-reader.js';
 import type { PlaylistsParts } from './playlists.parts.js';
@@ -11,6 +14,13 @@ export function preconditionHolds(ifMatch: string | undefined, version: number):
     const value = candidate.trim();
     return value === '*' || value.replace(/^W\//, '').replace(/^"(.*)"$/, '$1') === String(version);
   });
+}
+
+/** Inside a unit of work: refuses a new playlist to a user who has the most one may have (locked, so concurrent creations count). */
+export async function assertRoomForPlaylist(playlists: PlaylistsRepository, userId: string): Promise<void> {
+  if ((await playlists.lockOwnerAndCount(userId)) >= PLAYLISTS_PER_USER_MAX) {
+    throw limitReached(`You have ${PLAYLISTS_PER_USER_MAX} playlists, the most one may have: delete one first`);
+  }
 }
 
 /**

@@ -161,7 +161,12 @@ export class PlaylistsRepository {
     return Number(row.n);
   }
 
-  async ownedCount(userId: string): Promise<number> {
+  /**
+   * The user's playlists, counted while their account row is locked until the unit of work ends:
+   * creations of one user run one after the other, so the per-user limit holds under concurrency.
+   */
+  async lockOwnerAndCount(userId: string): Promise<number> {
+    await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
     const row = await this.db.selectFrom('playlists').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
     return Number(row.n);
   }

@@ -1,6 +1,5 @@
 import {
   PLAYLIST_TITLE_MAX,
-  PLAYLISTS_PER_USER_MAX,
   type CreatePlaylistRequest,
   type DuplicatePlaylistRequest,
   type UpdatePlaylistRequest,
@@ -8,13 +7,13 @@ import {
 import { anonymousActor, type Actor, type UserActor } from '../../platform/access/actor.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
-import { badRequest, limitReached } from './playlists.errors.js';
+import { badRequest } from './playlists.errors.js';
 import type { PlaylistsParts } from './playlists.parts.js';
 import { snapshotOf } from './playlists.mapper.js';
 import { canFollow, canSetEditorial, roleOf } from './playlists.policy.js';
 import type { PlaylistRow } from './playlists.repository.js';
 import type { PlaylistAccess, PlaylistNeed, TrackWindow } from './playlist-reader.js';
-import { writePlaylist } from './playlist-writes.js';
+import { assertRoomForPlaylist, writePlaylist } from './playlist-writes.js';
 
 const COPY_SUFFIX = ' (copy)';
 /** The original title cut so that the suffix fits. */
@@ -42,12 +41,6 @@ export class PlaylistsService {
     return { playlists: this.parts.reader.summaries(actor, rows), pagination: paginate(window, total) };
   }
 
-  private async assertRoomFor(userId: string) {
-    if ((await this.parts.playlists.ownedCount(userId)) >= PLAYLISTS_PER_USER_MAX) {
-      throw limitReached(`A user has at most ${PLAYLISTS_PER_USER_MAX} playlists`);
-    }
-  }
-
   private async recordCreated(actor: UserActor, row: PlaylistRow, copiedFrom: string | null) {
     await this.parts.platform.events.record(actor, 'playlist.created', {
       subject: { resource: 'playlist', id: row.id },
@@ -57,7 +50,7 @@ export class PlaylistsService {
 
   async create(actor: UserActor, body: CreatePlaylistRequest) {
     const id = await this.parts.platform.scope.transaction(async () => {
-      await this.assertRoomFor(actor.id);
+      await assertRoomForPlaylist(this.parts.playlists, actor.id);
       const row = await this.parts.playlists.insert({
         user_id: actor.id,
         title: body.title,
@@ -127,7 +120,7 @@ export class PlaylistsService {
         details: [{ field: 'user_id', message: 'must be a collaborator of the playlist', value: newOwnerId }],
       });
     }
-    await this.assertRoomFor(newOwnerId);
+    await assertRoomForPlaylist(this.parts.playlists, newOwnerId);
     await collaborators.remove(view.id, newOwnerId);
     await collaborators.upsert(view.id, view.user_id, 'admin', this.now);
   }
@@ -145,7 +138,7 @@ export class PlaylistsService {
   async duplicate(actor: UserActor, id: string, body: DuplicatePlaylistRequest) {
     const { view } = await this.parts.reader.find(actor, id);
     const copyId = await this.parts.platform.scope.transaction(async () => {
-      await this.assertRoomFor(actor.id);
+      await assertRoomForPlaylist(this.parts.playlists, actor.id);
       const row = await this.parts.playlists.insert({
         user_id: actor.id,
         title: body.title ?? copyTitle(view.title),
