@@ -5,6 +5,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@riff/source'] } },
   test: {
     include: ['tests/**/*.test.ts'],
+    globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,

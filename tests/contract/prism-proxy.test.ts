@@ -2,11 +2,12 @@
  * The Prism gate itself (tests/support/prism.ts, used by startTestServer), against a fake upstream
  * whose replies are known: a reply that breaks openapi.json fails the request and is recorded, a
  * request Prism refuses reaches the server directly (once), a good reply comes through Prism, and
- * any client (not only the test helpers) can use it.
+ * any client (not only the test helpers) can use it. Each case runs through a gate with its own Prism
+ * and through one over the run's shared Prism (started by tests/support/global-setup.ts).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { request } from '../support/http.js';
 import { GATE_HEADER, PrismViolationError, startPrismGate, type PrismGate } from '../support/prism.js';
 
@@ -23,7 +24,7 @@ const replies: Record<string, { status: number; body: unknown; type?: string }> 
 /** What reached the upstream. */
 const seen: string[] = [];
 let upstream: Server;
-let gate: PrismGate;
+const gates: Partial<Record<'own' | 'shared', PrismGate>> = {};
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
@@ -43,44 +44,53 @@ beforeAll(async () => {
     res.end(JSON.stringify(reply.body));
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  gate = await startPrismGate({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` });
-  console.warn(`prism proxy started in ${gate.startupMs} ms`);
+  const address = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  gates.own = await startPrismGate({ upstream: address });
+  console.warn(`prism proxy started in ${gates.own.startupMs} ms`);
+  if (inject('sharedPrism')) gates.shared = await startPrismGate({ upstream: address, shared: inject('sharedPrism') });
 });
 afterAll(async () => {
-  await gate?.close();
+  await gates.own?.close();
+  await gates.shared?.close();
   await new Promise<void>((resolve) => upstream?.close(() => resolve()));
 });
 
-describe('requests through the Prism gate', () => {
+describe.each(['own', 'shared'] as const)('requests through a Prism gate (%s Prism)', (kind) => {
+  const gate = () => {
+    const found = gates[kind];
+    if (!found) throw new Error(`no ${kind} Prism (RIFF_TEST_PRISM_PROXY=0?)`);
+    return found;
+  };
+
   it('return a conforming reply of the server, having come through Prism', async () => {
-    const reply = await request(gate.baseUrl, 'GET', '/readyz');
+    const reply = await request(gate().baseUrl, 'GET', '/readyz');
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ status: 'ok' });
     expect(reply.via).toBe('prism');
   });
 
   it('fail at once when the server answers a body that openapi.json does not allow', async () => {
-    const error = await request(gate.baseUrl, 'GET', '/healthz').catch((caught: unknown) => caught);
+    const error = await request(gate().baseUrl, 'GET', '/healthz').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PrismViolationError);
     expect((error as PrismViolationError).violations.some((v) => v.location[0] === 'response')).toBe(true);
     expect(String(error)).toMatch(/GET \/healthz: .*violates openapi\.json/);
   });
 
   it('fail when the server answers a status that openapi.json does not declare', async () => {
-    await expect(request(gate.baseUrl, 'GET', '/.well-known/jwks.json')).rejects.toThrow(PrismViolationError);
+    await expect(request(gate().baseUrl, 'GET', '/.well-known/jwks.json')).rejects.toThrow(PrismViolationError);
   });
 
   it('record violations of requests from any client, for startTestServer to fail on', async () => {
-    const before = gate.violations.length;
-    const reply = await fetch(`${gate.baseUrl}/healthz`);
+    const before = gate().violations.length;
+    const reply = await fetch(`${gate().baseUrl}/healthz`);
     expect(reply.headers.get(GATE_HEADER)).toBe('violation');
-    expect(gate.violations.slice(before)).toEqual([expect.objectContaining({ method: 'GET', url: '/healthz', reported: false })]);
-    gate.report(gate.violations.at(-1)!.id);
+    expect(gate().violations.slice(before)).toEqual([expect.objectContaining({ method: 'GET', url: '/healthz', reported: false })]);
+    gate().report(gate().violations.at(-1)!.id);
   });
 
   it('send a request that Prism refuses (outside the document) to the server directly, once', async () => {
     const before = seen.length;
-    const reply = await request(gate.baseUrl, 'GET', '/api/v1/auth/check-username');
+    const reply = await request(gate().baseUrl, 'GET', '/api/v1/auth/check-username');
     expect(reply.via).toBe('direct');
     expect(reply.prismRefusal).toMatch(/UNPROCESSABLE_ENTITY/);
     expect(reply.status).toBe(400);
@@ -89,23 +99,23 @@ describe('requests through the Prism gate', () => {
   });
 
   it('is transparent to other clients: a refused request answers as the server does, cookies intact', async () => {
-    const reply = await fetch(`${gate.baseUrl}/api/v1/auth/check-username?username=a`);
+    const reply = await fetch(`${gate().baseUrl}/api/v1/auth/check-username?username=a`);
     expect(reply.status).toBe(400);
     expect(await reply.json()).toEqual(envelope('VALIDATION_FAILED'));
     expect(reply.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
   });
 
   it('send unknown paths, malformed JSON and what would crash Prism to the server directly', async () => {
-    const unknown = await request(gate.baseUrl, 'GET', '/no/such/path');
+    const unknown = await request(gate().baseUrl, 'GET', '/no/such/path');
     expect(unknown.via).toBe('direct');
     expect(unknown.status).toBe(404);
-    const malformed = await request(gate.baseUrl, 'POST', '/api/v1/auth/login', { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+    const malformed = await request(gate().baseUrl, 'POST', '/api/v1/auth/login', { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
     expect(malformed.via).toBe('direct');
-    const nested = await request(gate.baseUrl, 'POST', '/api/v1/auth/login', {
+    const nested = await request(gate().baseUrl, 'POST', '/api/v1/auth/login', {
       rawBody: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`,
       headers: { 'content-type': 'application/json' },
     });
     expect(nested.prismRefusal).toMatch(/nested/);
-    expect(gate.prism.running()).toBe(true);
+    expect(gate().prism.running()).toBe(true);
   });
 });

@@ -156,6 +156,65 @@ export async function startPrism(options: PrismOptions): Promise<PrismServer> {
   throw lastError;
 }
 
+/** The header a gate adds so that the suite's shared Prism reaches that gate's own server (see startSharedPrism). */
+export const UPSTREAM_HEADER = 'x-riff-upstream';
+const LOOPBACK_UPSTREAM = /^http:\/\/127\.0\.0\.1:(\d{1,5})$/;
+
+/**
+ * One `prism proxy --errors` for a whole test run (tests/support/global-setup.ts): each Prism costs
+ * about 4.6 s of CPU and 180 MB to start, and the suite starts a hundred test servers. Prism forwards
+ * to a router here, which sends each request on to the loopback server its gate named in
+ * x-riff-upstream. Should Prism die, it is started again on the same port.
+ */
+export async function startSharedPrism(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const router = createHttpServer((req, res) => {
+    const match = LOOPBACK_UPSTREAM.exec(String(req.headers[UPSTREAM_HEADER] ?? ''));
+    if (!match) {
+      res.writeHead(421, { 'content-type': 'text/plain' });
+      return res.end(`the shared Prism needs ${UPSTREAM_HEADER}: http://127.0.0.1:<port>`);
+    }
+    const headers = { ...req.headers };
+    for (const name of [...HOP_BY_HOP, UPSTREAM_HEADER]) delete headers[name];
+    const outgoing = httpRequest({ host: '127.0.0.1', port: Number(match[1]), method: req.method, path: req.url, headers, agent: false }, (incoming) => {
+      const out: string[] = [];
+      for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
+        if (!HOP_BY_HOP.has(incoming.rawHeaders[i]!.toLowerCase())) out.push(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
+      }
+      res.writeHead(incoming.statusCode ?? 502, out);
+      incoming.pipe(res);
+    });
+    outgoing.on('error', (error) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`shared Prism router: ${String(error)}`);
+    });
+    req.pipe(outgoing);
+  });
+  await new Promise<void>((resolve) => router.listen(0, '127.0.0.1', resolve));
+  const upstream = `http://127.0.0.1:${(router.address() as AddressInfo).port}`;
+  const options: PrismOptions = { mode: 'proxy', upstream, errors: true };
+  let prism = await startPrism(options);
+  const port = Number(new URL(prism.baseUrl).port);
+  let closing = false;
+  const supervise = setInterval(() => {
+    if (closing || prism.running()) return;
+    console.warn(`the shared Prism exited; starting it again. Its last output:\n${prism.output()}`);
+    closing = true;
+    launch(options, port)
+      .then((next) => (prism = next))
+      .finally(() => (closing = false));
+  }, 200);
+  return {
+    baseUrl: prism.baseUrl,
+    async close() {
+      closing = true;
+      clearInterval(supervise);
+      await prism.close();
+      router.closeAllConnections();
+      await new Promise<void>((resolve) => router.close(() => resolve()));
+    },
+  };
+}
+
 export interface PrismViolation {
   location: (string | number)[];
   severity: string;
@@ -385,6 +444,19 @@ function headersOf(rawHeaders: string[]): Headers {
 const isTextual = (contentType: string | null) => !contentType || /json|^text\/|xml|javascript|html/i.test(contentType);
 const headerSafe = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 400);
 
+/** A handle on the run's shared Prism (started by global-setup.ts, which also stops it). */
+function sharedPrismAt(baseUrl: string, upstream: string): PrismServer {
+  return {
+    mode: 'proxy',
+    baseUrl,
+    upstream,
+    startupMs: 0,
+    output: () => '(the shared Prism writes to the output of the vitest run itself)',
+    running: () => true,
+    close: async () => undefined,
+  };
+}
+
 /**
  * Starts `prism proxy --errors openapi.json <upstream>` and a relay in front of it. The relay sends
  * every request to Prism and answers with the server's reply as Prism passed it on, except:
@@ -397,9 +469,11 @@ const headerSafe = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0,
  *   reply carries `x-riff-prism: violation`. tests/support/http.ts fails the request at once;
  *   startTestServer's close() fails on any violation no helper reported.
  */
-export async function startPrismGate(options: { upstream: string; document?: string }): Promise<PrismGate> {
+export async function startPrismGate(options: { upstream: string; document?: string; shared?: string }): Promise<PrismGate> {
   const upstream = options.upstream.replace(/\/+$/, '');
-  const prism = await startPrism({ mode: 'proxy', upstream, document: options.document, errors: true });
+  const prism = options.shared ? sharedPrismAt(options.shared, upstream) : await startPrism({ mode: 'proxy', upstream, document: options.document, errors: true });
+  // the shared Prism learns from each request which server it is for
+  const toPrism = options.shared ? [UPSTREAM_HEADER, upstream] : [];
   const violations: GateViolation[] = [];
   const record = (method: string, url: string, message: string, found: PrismViolation[]) => {
     const violation = { id: violations.length + 1, method, url, message, violations: found, reported: false };
@@ -433,7 +507,7 @@ export async function startPrismGate(options: { upstream: string; document?: str
         if (bypass) return await direct(bypass);
         let reply: RawReply;
         try {
-          reply = await forward(prism.baseUrl, method, url, req.rawHeaders, body, hadLength);
+          reply = await forward(prism.baseUrl, method, url, [...req.rawHeaders, ...toPrism], body, hadLength);
         } catch (error) {
           const violation = record(method, url, `Prism did not answer (${String(error)}); it ${prism.running() ? 'still runs' : 'has exited'}. Its last output:\n${prism.output()}`, []);
           res.writeHead(502, { 'content-type': 'text/plain', [GATE_HEADER]: 'error', [GATE_VIOLATION_HEADER]: String(violation.id) });

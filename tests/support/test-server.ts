@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { inject } from 'vitest';
 import { createRiff, type Riff, type RiffOverrides } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
 import { createHttpServer } from '../../server/src/platform/http/http-server.js';
+import { prismProxyEnabled } from './prism-switch.js';
 import { startPrismGate, type PrismGate } from './prism.js';
+
+export { prismProxyEnabled };
 
 export interface TestServer {
   /** Where tests send requests: the Prism gate when one runs (see prismProxyEnabled), else the server. */
@@ -27,15 +31,6 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/**
- * Whether startTestServer puts Prism (`prism proxy --errors openapi.json`) in front of the server:
- * on unless RIFF_TEST_PRISM_PROXY=0, in the environment or in the env given to startTestServer.
- * Through it every reply is checked against openapi.json: tests/support/http.ts fails the request
- * on a violation, and close() fails on any violation seen (whatever client sent the request).
- */
-export function prismProxyEnabled(env: Record<string, string | undefined> = process.env): boolean {
-  return env.RIFF_TEST_PRISM_PROXY !== '0';
-}
 
 /**
  * Starts the real app on a loopback port. It runs on the embedded defaults unless the
@@ -58,11 +53,13 @@ export async function startTestServer(env: Record<string, string> = {}, override
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
+  // an embedded database in a fresh directory starts as a copy of the suite's migrated template (global-setup.ts)
+  if (!config.databaseUrl && env.DATA_DIR === undefined) await cp(inject('pgliteTemplate'), path.join(dataDir, 'pglite'), { recursive: true });
   const directUrl = `http://127.0.0.1:${port}`;
   // test files share one PostgreSQL database: each app gets its own job queue, so one app's mail is not sent by another
   const jobsSchema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
   // Prism starts while the app migrates its database; it forwards only once asked to.
-  const starting = prismProxyEnabled({ ...process.env, ...env }) ? startPrismGate({ upstream: directUrl }) : undefined;
+  const starting = prismProxyEnabled({ ...process.env, ...env }) ? startPrismGate({ upstream: directUrl, shared: inject('sharedPrism') || undefined }) : undefined;
   starting?.catch(() => undefined);
   let riff: Riff;
   try {
