@@ -56,7 +56,8 @@ async function spawnServer(args: string[], port: number, dataDir: string, env: R
 }
 
 export async function startRiff(port: number, env: Record<string, string> = {}): Promise<Child> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-bench-'));
+  // a DATA_DIR given (a seeded embedded database) is where the server writes its mail too
+  const dataDir = env.DATA_DIR ?? (await mkdtemp(path.join(tmpdir(), 'riff-bench-')));
   return spawnServer(['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], port, dataDir, {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '100000000',
@@ -91,7 +92,8 @@ export async function signInUser(riff: Child): Promise<BenchUser> {
   const id: string = (await registered.json()).user.id;
   const outbox = path.join(riff.dataDir, 'mail');
   let token: string | undefined;
-  for (let i = 0; i < 100 && !token; i++) {
+  // up to 30 s: on a busy machine the mail job may wait its turn
+  for (let i = 0; i < 600 && !token; i++) {
     for (const name of (await readdir(outbox).catch(() => [])).filter((entry) => !entry.startsWith('.'))) {
       const mail = JSON.parse(await readFile(path.join(outbox, name), 'utf8'));
       if (mail.to === email) token = decodeURIComponent(/token=([^\s&]+)/.exec(mail.text)![1]!);

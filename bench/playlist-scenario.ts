@@ -12,12 +12,12 @@ export async function seedPlaylist(query: Query, ids: { userId: string; playlist
   const tag = ids.userId.slice(0, 8);
   await query(
     `insert into users (id, email, username, slug, password_hash, social_links, is_verified, email_verified_at)
-     values ($1, $2, $3, $3, 'x', '{}', true, now())`,
+     values ($1, $2, $3::text, $3::text, 'x', '{}', true, now())`,
     [ids.userId, `playlist-${tag}@example.test`, `playlist-${tag}`],
   );
   await query(
-    `insert into tracks (creator_id, title, artist, genres, tags, duration, bitrate, sample_rate, file_size, format, file_key, md5, original_filename, status, is_public, created_at)
-     select $1, 'Track number ' || i, 'The Bench Ensemble', '[]', '[]', 180 + i % 120, 1411, 44100, 1000000, 'wav', 'bench/' || $1 || '/' || i, md5($1 || i), 'bench.wav', 'completed', true,
+    `insert into tracks (id, creator_id, title, artist, genres, tags, duration, bitrate, sample_rate, file_size, format, file_key, md5, original_filename, status, is_public, created_at)
+     select gen_random_uuid(), $1::uuid, 'Track number ' || i, 'The Bench Ensemble', '[]', '[]', 180 + i % 120, 1411, 44100, 1000000, 'wav', 'bench/' || $1::text || '/' || i, md5($1::text || i), 'bench.wav', 'completed', true,
             now() - make_interval(secs => i)
      from generate_series(1, ${PLAYLIST_TRACKS}) as i`,
     [ids.userId],
@@ -25,7 +25,7 @@ export async function seedPlaylist(query: Query, ids: { userId: string; playlist
   await query(`insert into playlists (id, user_id, title, description, is_public) values ($1, $2, 'Ten thousand', 'A long one', true)`, [ids.playlistId, ids.userId]);
   await query(
     `insert into playlist_tracks (playlist_id, track_id, added_by, position)
-     select $1, id, $2, (row_number() over (order by created_at, id)) - 1 from tracks where creator_id = $2`,
+     select $1, id, $2::uuid, (row_number() over (order by created_at, id)) - 1 from tracks where creator_id = $2::uuid`,
     [ids.playlistId, ids.userId],
   );
   await query('analyze playlist_tracks', []);
