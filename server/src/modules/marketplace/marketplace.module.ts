@@ -5,6 +5,7 @@ import type { PeopleReader } from '../users/people-reader.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
 import { orderRoutes } from './orders.routes.js';
 import { productRoutes } from './products.routes.js';
+import { promoCodeRoutes } from './promo-codes.routes.js';
 
 export interface MarketplaceModuleDeps {
   tracks: TrackReader;
@@ -19,7 +20,7 @@ export interface MarketplaceModuleDeps {
 export function createMarketplaceModule(platform: Platform, deps: MarketplaceModuleDeps): RiffModule {
   const parts: MarketplaceParts = { platform, tracks: deps.tracks, people: deps.people };
   // each part of the area adds its routes object here (keys as in contract.marketplace)
-  const routeParts: object[] = [productRoutes(parts), orderRoutes(parts)];
+  const routeParts: object[] = [productRoutes(parts), orderRoutes(parts), promoCodeRoutes(parts)];
   return {
     name: 'marketplace',
     routes: { marketplace: Object.assign({}, ...routeParts) as Record<string, unknown> },
