@@ -35,6 +35,8 @@ export * from './areas/playlists/playlists.contract.js';
 export * from './areas/playlists/playlist-library.contract.js';
 export * from './areas/marketplace/products.contract.js';
 export * from './areas/marketplace/orders.contract.js';
+export * from './areas/marketplace/promo-codes.schemas.js';
 export * from './areas/marketplace/promo-codes.contract.js';
+export * from './areas/marketplace/invoices.schemas.js';
 export * from './areas/marketplace/marketplace.contract.js';
 export * from './riff.contract.js';
