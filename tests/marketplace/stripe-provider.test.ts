@@ -6,7 +6,7 @@
  */
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StripeProvider } from '../../server/src/modules/marketplace/payments/stripe-provider.js';
+import { StripeProvider, stripeProviderFromConfig } from '../../server/src/modules/marketplace/payments/stripe-provider.js';
 import { AppError } from '../../server/src/platform/errors/app-error.js';
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.js';
 
@@ -77,6 +77,20 @@ describe('createCheckout', () => {
     expect(sent[0]!.form['line_items[0][price_data][product_data][name]']).toBe('Riff order');
     const late = await provider.createCheckout({ orderId: '8c3b2e4a-5d6f-4a7b-8c9d-2e3f4a5b6c7d', amountCents: 500, currency: 'USD', description: 'x', expiresAt: new Date(Date.now() + 7 * 86_400_000) });
     expect(late.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 24 * 3_600_000);
+  });
+
+  it('from the configuration: STRIPE_API_URL is where calls go, and the buyer returns to the app’s order page', async () => {
+    const configured = stripeProviderFromConfig({
+      appBaseUrl: 'https://app.riff.example',
+      payments: { stripe: { secretKey: 'sk_test_configured', webhookSecret: SECRET, apiUrl: standIn.url } },
+    });
+    const orderId = '9d4c3f5b-6e7a-4b8c-9d0e-3f4a5b6c7d8e';
+    await configured.createCheckout({ orderId, amountCents: 2500, currency: 'USD', description: 'Vocal chops', expiresAt: new Date(Date.now() + 3_600_000) });
+    const request = standIn.requests.at(-1)!;
+    expect(request.headers.authorization).toBe('Bearer sk_test_configured');
+    expect(request.form.success_url).toBe(`https://app.riff.example/marketplace/orders/${orderId}?checkout=succeeded&session={CHECKOUT_SESSION_ID}`);
+    expect(request.form.cancel_url).toBe(`https://app.riff.example/marketplace/orders/${orderId}?checkout=cancelled`);
+    expect(() => stripeProviderFromConfig({ appBaseUrl: 'https://app.riff.example', payments: { stripe: { secretKey: 'sk_test_x' } } })).toThrow(/STRIPE_WEBHOOK_SECRET/);
   });
 });
 

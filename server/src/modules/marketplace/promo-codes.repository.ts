@@ -92,6 +92,20 @@ export class PromoCodesRepository {
     return this.withProducts(rows);
   }
 
+  /**
+   * Counts one redemption (an order completed with the code), unless the code is used up meanwhile:
+   * false then. One statement, so concurrent completions cannot pass max_redemptions.
+   */
+  async redeem(id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('promo_codes')
+      .set((eb) => ({ redemption_count: eb('redemption_count', '+', 1) }))
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('max_redemptions', 'is', null), eb('redemption_count', '<', eb.ref('max_redemptions'))]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async remove(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('promo_codes').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

@@ -7,7 +7,10 @@ export interface StripeProviderOptions {
   webhookSecret: string;
   /** Where API calls go (config STRIPE_API_URL: a local stand-in in tests); Stripe's own when unset. */
   apiUrl?: string;
-  /** Where Stripe's hosted page sends the buyer back; `{CHECKOUT_SESSION_ID}` is filled in by Stripe. */
+  /**
+   * Where Stripe's hosted page sends the buyer back: `{ORDER_ID}` is replaced here, `{CHECKOUT_SESSION_ID}`
+   * by Stripe.
+   */
   successUrl: string;
   cancelUrl: string;
   /** Now, for the limits on a session's expiry (tests pass their own). */
@@ -63,8 +66,8 @@ export class StripeProvider implements PaymentProvider {
         payment_intent_data: { metadata: { order_id: request.orderId } },
         ...(request.buyerEmail ? { customer_email: request.buyerEmail } : {}),
         expires_at: Math.floor(expiresMs / 1000),
-        success_url: this.options.successUrl,
-        cancel_url: this.options.cancelUrl,
+        success_url: this.options.successUrl.replaceAll('{ORDER_ID}', request.orderId),
+        cancel_url: this.options.cancelUrl.replaceAll('{ORDER_ID}', request.orderId),
       },
       { idempotencyKey: request.orderId },
     );
@@ -134,4 +137,20 @@ export class StripeProvider implements PaymentProvider {
     );
     return { refundId: refund.id };
   }
+}
+
+/** The Stripe provider from the configuration (PAYMENT_PROVIDER=stripe); the buyer comes back to the app's order page. */
+export function stripeProviderFromConfig(config: {
+  appBaseUrl: string;
+  payments: { stripe: { secretKey?: string | undefined; webhookSecret?: string | undefined; apiUrl?: string | undefined } };
+}): StripeProvider {
+  const { secretKey, webhookSecret, apiUrl } = config.payments.stripe;
+  if (!secretKey || !webhookSecret) throw new Error('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  return new StripeProvider({
+    secretKey,
+    webhookSecret,
+    ...(apiUrl ? { apiUrl } : {}),
+    successUrl: `${config.appBaseUrl}/marketplace/orders/{ORDER_ID}?checkout=succeeded&session={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${config.appBaseUrl}/marketplace/orders/{ORDER_ID}?checkout=cancelled`,
+  });
 }
