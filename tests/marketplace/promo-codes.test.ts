@@ -100,6 +100,7 @@ describe('creating promo codes', () => {
       [{ code: 'FRACTION', amount_off_cents: 19.99, currency: 'USD' }, 'amount_off_cents'],
       [{ code: 'LOWER', amount_off_cents: 100, currency: 'usd' }, 'currency'],
       [{ code: 'EURO', amount_off_cents: 100, currency: 'EURO' }, 'currency'],
+      [{ code: 'NOPE', amount_off_cents: 100, currency: 'QQQ' }, 'currency'],
       [{ code: 'PCTCUR', percent_off: 10, currency: 'USD' }, 'currency'],
       [{ code: 'PAST', percent_off: 10, expires_at: new Date(Date.now() - 60_000).toISOString() }, 'expires_at'],
       [{ code: 'NOTADATE', percent_off: 10, expires_at: 'tomorrow' }, 'expires_at'],
