@@ -9,6 +9,7 @@ import * as trackSocial from './0007-track-social.js';
 import * as comments from './0008-comments.js';
 import * as queue from './0009-queue.js';
 import * as playlists from './0010-playlists.js';
+import * as marketplace from './0011-marketplace.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-comments': comments,
   '0009-queue': queue,
   '0010-playlists': playlists,
+  '0011-marketplace': marketplace,
 };

@@ -4,6 +4,7 @@ import { auditContract } from './areas/audit/audit.contract.js';
 import { commentsContract } from './areas/comments/comments.contract.js';
 import { authContract } from './areas/auth/auth.contract.js';
 import { systemContract } from './areas/system/system.contract.js';
+import { marketplaceContract } from './areas/marketplace/marketplace.contract.js';
 import { mediaPipelineContract } from './areas/media/media.contract.js';
 import { playlistsContract } from './areas/playlists/playlists.contract.js';
 import { queueContract } from './areas/queue/queue.contract.js';
@@ -38,6 +39,7 @@ export const socialRouter = c.router(socialContract, apiOptions);
 export const commentsRouter = c.router(commentsContract, apiOptions);
 export const queueRouter = c.router(queueContract, apiOptions);
 export const playlistsRouter = c.router(playlistsContract, apiOptions);
+export const marketplaceRouter = c.router(marketplaceContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -54,6 +56,7 @@ export const contract: {
   comments: typeof commentsRouter;
   queue: typeof queueRouter;
   playlists: typeof playlistsRouter;
+  marketplace: typeof marketplaceRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -65,6 +68,7 @@ export const contract: {
   comments: commentsRouter,
   queue: queueRouter,
   playlists: playlistsRouter,
+  marketplace: marketplaceRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -87,4 +91,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   playlists:
     'Playlists with ordered tracks (snapshot_id, ETag, If-Match), collaborators with read, write or admin, share links, ' +
     'copies and followers, your favorites playlist (your likes), import and export (M3U8, XSPF), search, recommendations and analytics',
+  marketplace:
+    'Products (tracks, packs, services) with licenses, images, previews and files; orders with Idempotency-Key, payment through a ' +
+    'provider (built-in sandbox or Stripe), refunds, invoices, promo codes, reviews, downloads and seller stats. Replies are not enveloped',
 };

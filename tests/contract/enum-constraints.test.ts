@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GENDERS, MEDIA_JOB_STATES, MEDIA_TRANSCODERS, PLAY_SOURCES, PLAYLIST_PERMISSIONS, QUEUE_REPEAT_MODES, SHARE_PLATFORMS, STREAM_STATUSES, TRACK_FORMATS, TRACK_STATUSES, USER_ROLES } from '@riff/contract';
+import { GENDERS, LICENSE_TYPES, ORDER_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, PRODUCT_CATEGORIES, PRODUCT_LICENSE_TYPES, PRODUCT_STATUSES, PRODUCT_TYPES, MEDIA_JOB_STATES, MEDIA_TRANSCODERS, PLAY_SOURCES, PLAYLIST_PERMISSIONS, QUEUE_REPEAT_MODES, SHARE_PLATFORMS, STREAM_STATUSES, TRACK_FORMATS, TRACK_STATUSES, USER_ROLES } from '@riff/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
@@ -23,6 +23,17 @@ const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][]
   ['listening_history', 'source', PLAY_SOURCES],
   ['queues', 'repeat', QUEUE_REPEAT_MODES],
   ['playlist_collaborators', 'permission', PLAYLIST_PERMISSIONS],
+  ['products', 'product_type', PRODUCT_TYPES],
+  ['products', 'category', PRODUCT_CATEGORIES],
+  ['products', 'license_type', LICENSE_TYPES],
+  ['products', 'status', PRODUCT_STATUSES],
+  ['product_licenses', 'license_type', PRODUCT_LICENSE_TYPES],
+  ['orders', 'status', ORDER_STATUSES],
+  ['orders', 'payment_status', PAYMENT_STATUSES],
+  ['orders', 'payment_provider', PAYMENT_PROVIDERS],
+  ['order_items', 'license_type', PRODUCT_LICENSE_TYPES],
+  ['license_grants', 'license_type', PRODUCT_LICENSE_TYPES],
+  ['payment_events', 'provider', PAYMENT_PROVIDERS],
 ];
 
 let database: DatabaseHandle;

@@ -24,7 +24,8 @@ type Owned =
   | 'queueSession'
   | 'sessionItem'
   | 'publicPlaylist'
-  | 'privatePlaylist';
+  | 'privatePlaylist'
+  | 'promoCode';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -182,6 +183,8 @@ const matrix: Record<string, Case[]> = {
     { object: 'publicPlaylist', status: 403 },
     { object: 'privatePlaylist', status: 404 },
   ],
+  // a seller's promo codes are theirs alone
+  'marketplace.removePromoCode': [{ object: 'promoCode', status: 404 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -268,6 +271,9 @@ beforeAll(async () => {
     expect(invited.status).toBe(201);
   }
   otherParams.userId = friend.id;
+  const promo = await request(server.baseUrl, 'POST', '/api/v1/marketplace/promo-codes', { token: owner.accessToken, body: { code: 'OWNED10', percent_off: 10 } });
+  expect(promo.status).toBe(201);
+  ids.promoCode = promo.body.id;
 });
 
 afterAll(async () => {
@@ -318,6 +324,8 @@ async function ownerView() {
         };
       }),
     ),
+    // marketplace replies are not enveloped
+    promoCodes: await as('/marketplace/promo-codes').then((reply) => ({ status: reply.status, body: reply.body })),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};
@@ -356,6 +364,7 @@ describe('owned objects refuse another signed-in user', () => {
     expect(before.comments.data.comments).toHaveLength(1);
     expect(before.privateComments.data.comments).toHaveLength(1);
     expect(before.replies.data.replies).toHaveLength(1);
+    expect(before.promoCodes.body).toHaveLength(1);
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {

@@ -16,6 +16,12 @@ export const ERROR_CODES = {
   LIMIT_REACHED: 400,
   /** SPEC: adding a track that is already in the playlist. */
   TRACK_ALREADY_IN_PLAYLIST: 400,
+  /** A status move a resource does not allow (ADDENDUM Marketplace: product status moves). */
+  INVALID_TRANSITION: 400,
+  /** An unknown, expired or used-up promo code. */
+  INVALID_PROMO_CODE: 400,
+  /** A buyer's refund after refund_deadline. */
+  REFUND_WINDOW_CLOSED: 400,
   TWO_FACTOR_ALREADY_ENABLED: 400,
   TWO_FACTOR_NOT_ENABLED: 400,
   UNAUTHENTICATED: 401,

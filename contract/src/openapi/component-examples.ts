@@ -166,6 +166,20 @@ const auditEntry = {
 };
 
 /** A first page holding every item: total and total_pages agree with the list. */
+const PRODUCT_ID = 'd1e2f3a4-b5c6-4d7e-8f9a-0b1c2d3e4f5a';
+const promoCode = {
+  id: 'f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0',
+  code: 'SUMMER25',
+  percent_off: 25,
+  amount_off_cents: null,
+  currency: null,
+  product_ids: [PRODUCT_ID],
+  max_redemptions: 100,
+  redemption_count: 3,
+  expires_at: '2027-08-31T23:59:59.000Z',
+  created_at: CREATED,
+};
+
 const onePage = (items: number) => ({ page: 1, limit: 20, total: items, total_pages: items === 0 ? 0 : 1 });
 
 const feedItem = { type: 'repost', track, actor: { ...profile, id: OTHER_USER_ID, username: 'theo.marsh', slug: 'theo-marsh' }, created_at: UPDATED };
@@ -517,4 +531,9 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   PlaylistImportReply: { playlist: { ...playlistSummary, is_public: false, follower_count: 0 }, matched: 1, unmatched: [{ line: 5, title: 'Jóga', artist: 'Björk' }] },
   PlaylistAnalytics: playlistAnalytics,
   PlaylistAnalyticsReply: { analytics: playlistAnalytics },
+
+  // marketplace: promo codes
+  PromoCode: promoCode,
+  PromoCodeList: [promoCode],
+  CreatePromoCodeRequest: { code: 'SUMMER25', percent_off: 25, product_ids: [PRODUCT_ID], max_redemptions: 100, expires_at: '2027-08-31T23:59:59.000Z' },
 };

@@ -4,6 +4,7 @@ import { createAccountPagesModule } from './account-pages/account-pages.module.j
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { createCommentsModule } from './comments/comments.module.js';
+import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createPlaylistsModule } from './playlists/playlists.module.js';
 import { createSocialModule } from './social/social.module.js';
@@ -39,6 +40,7 @@ export function createModules(platform: Platform): RiffModule[] {
     queue,
     social,
     playlists,
+    createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people }),
     createAccountPagesModule(platform),
   ];
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { MEDIA_TRANSCODERS } from '@riff/contract';
+import { MEDIA_TRANSCODERS, PAYMENT_PROVIDERS } from '@riff/contract';
 import { findFfmpeg } from '../media/ffmpeg-path.js';
 
 const optionalString = z
@@ -59,6 +59,11 @@ const EnvSchema = z.object({
   PATH: z.string().optional(),
   MEDIA_TRANSCODER: z.enum(MEDIA_TRANSCODERS).default('ffmpeg'),
   MEDIA_CALLBACK_SECRET: optionalString,
+  PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('sandbox'),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Where the stripe package sends its API calls (a local stand-in in tests); Stripe's own when unset. */
+  STRIPE_API_URL: optionalString.refine((value) => value === undefined || URL.canParse(value), { message: 'must be a URL' }),
   STUN_URLS: list,
   TURN_URLS: list,
   TURN_USERNAME: optionalString,
@@ -105,6 +110,9 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
   if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when STORAGE_DRIVER is s3');
   }
+  for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+    if (env.PAYMENT_PROVIDER === 'stripe' && !env[name]) throw new ConfigError(`Invalid configuration:\n  ${name}: required when PAYMENT_PROVIDER is stripe`);
+  }
   return {
     port: env.PORT,
     host: env.HOST,
@@ -143,6 +151,11 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
       /** `external`: the HLS job waits for POST /tracks/{id}/hls/callback, signed with callbackSecret. */
       transcoder: env.MEDIA_TRANSCODER,
       callbackSecret: env.MEDIA_CALLBACK_SECRET,
+    },
+    payments: {
+      /** sandbox (built in, the default) or stripe (needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET). */
+      provider: env.PAYMENT_PROVIDER,
+      stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL },
     },
     webrtc: {
       stunUrls: env.STUN_URLS,

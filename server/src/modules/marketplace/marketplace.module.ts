@@ -1,0 +1,28 @@
+import type { Platform } from '../../platform/platform.js';
+import type { RiffModule } from '../../platform/module.js';
+import type { TrackReader } from '../tracks/track-reader.js';
+import type { PeopleReader } from '../users/people-reader.js';
+import type { MarketplaceParts } from './marketplace.parts.js';
+import { orderRoutes } from './orders.routes.js';
+import { productRoutes } from './products.routes.js';
+import { promoCodeRoutes } from './promo-codes.routes.js';
+
+export interface MarketplaceModuleDeps {
+  tracks: TrackReader;
+  people: PeopleReader;
+}
+
+/**
+ * The marketplace: the products part (catalogue, licenses, images, previews, files) and the orders
+ * part (orders, payments, promo codes, refunds, invoices, downloads, reviews, seller stats), each a
+ * routes object over the same MarketplaceParts.
+ */
+export function createMarketplaceModule(platform: Platform, deps: MarketplaceModuleDeps): RiffModule {
+  const parts: MarketplaceParts = { platform, tracks: deps.tracks, people: deps.people };
+  // each part of the area adds its routes object here (keys as in contract.marketplace)
+  const routeParts: object[] = [productRoutes(parts), orderRoutes(parts), promoCodeRoutes(parts)];
+  return {
+    name: 'marketplace',
+    routes: { marketplace: Object.assign({}, ...routeParts) as Record<string, unknown> },
+  };
+}
