@@ -1,0 +1,16 @@
+import type { MarketplaceParts } from './marketplace.parts.js';
+import { ProductAccountData } from './product-account-data.js';
+import { ProductMediaService } from './product-media.service.js';
+import type { ProductsRepository } from './products.repository.js';
+import { productRoutes } from './products.routes.js';
+import { ProductsService } from './products.service.js';
+
+/** The products part built: its routes and its share of the account's data. */
+export function createProductsPart(parts: MarketplaceParts, repository: ProductsRepository) {
+  const products = new ProductsService(parts, repository);
+  const media = new ProductMediaService(parts, repository, products);
+  return {
+    routes: productRoutes({ products, media, publicBaseUrl: parts.platform.config.publicBaseUrl }),
+    accountData: new ProductAccountData(parts, repository),
+  };
+}
