@@ -126,7 +126,7 @@ export const productsContract = c.router({
     summary: 'Add an image',
     description:
       `multipart/form-data with the image in field \`file\`: PNG, JPEG or WebP recognised by its content, at most 10 MiB. ` +
-      `Re-encoded without its metadata (EXIF location), at most 2000 pixels a side. At most ${PRODUCT_IMAGES_MAX} images ` +
+      `Re-encoded without its metadata (EXIF location), fitted inside 1200×1200 (never enlarged). At most ${PRODUCT_IMAGES_MAX} images ` +
       '(400 LIMIT_REACHED). Not an image: 400 INVALID_IMAGE; over 10 MiB: 413.' +
       SELLER,
     metadata: userRoute,

@@ -203,6 +203,8 @@ export class ProductMediaService {
         const key = `${productFolder(id)}file/${randomUUID()}.upload`;
         keys.push(key);
         file.on('error', (error) => counter.stream.destroy(error));
+        // the first bytes may be refused before the store has opened its file: put() still sees the error
+        counter.stream.on('error', () => undefined);
         await this.storage.put(key, file.pipe(counter.stream));
         const { bytes, kind } = counter.result();
         return { key, bytes, kind, filename: displayName(info.filename, `product.${kind.extension}`) };
