@@ -114,6 +114,20 @@ describe('creating a product', () => {
   });
 });
 
+describe('rate limits', () => {
+  it('a seller creates at most 30 products a minute (429 with Retry-After); refused creations do not count', async () => {
+    const seller = await createUser(suite.server);
+    const refused = await suite.http.post('/marketplace/products', { token: seller.token, body: { title: 'ab', price: 1, product_type: 'pack' } });
+    expect(refused.status).toBe(400);
+    for (let index = 0; index < 30; index += 1) await createProduct(seller, { title: `Quick ${index}` });
+    const over = await suite.http.post('/marketplace/products', { token: seller.token, body: { title: 'One more', price: 1, product_type: 'pack' } });
+    expect([over.status, over.body.error.code]).toEqual([429, 'RATE_LIMITED']);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    const other = await createUser(suite.server);
+    await createProduct(other);
+  });
+});
+
 describe('who sees and who changes a product', () => {
   it('a draft is its seller’s only: 404 to others, signed in or not', async () => {
     const seller = await createUser(suite.server);

@@ -55,7 +55,7 @@ export const productsContract = c.router({
       '(400 LIMIT_REACHED).',
     metadata: userRoute,
     body: CreateProductRequestSchema,
-    responses: { 201: ProductSchema, ...errors(400, 401, 403, 404) },
+    responses: { 201: ProductSchema, ...errors(400, 401, 403, 404, 413, 415) },
   },
   getProduct: {
     method: 'GET',
@@ -77,7 +77,7 @@ export const productsContract = c.router({
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: UpdateProductRequestSchema,
-    responses: { 200: ProductSchema, ...errors(400, 401, 403, 404, 409) },
+    responses: { 200: ProductSchema, ...errors(400, 401, 403, 404, 409, 413, 415) },
   },
   deleteProduct: {
     method: 'DELETE',
@@ -98,7 +98,7 @@ export const productsContract = c.router({
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: CreateLicenseRequestSchema,
-    responses: { 201: ProductLicenseSchema, ...errors(400, 401, 403, 404, 409) },
+    responses: { 201: ProductLicenseSchema, ...errors(400, 401, 403, 404, 409, 413, 415) },
   },
   updateLicense: {
     method: 'PUT',
@@ -108,7 +108,7 @@ export const productsContract = c.router({
     metadata: userRoute,
     pathParams: ProductLicenseParamsSchema,
     body: UpdateLicenseRequestSchema,
-    responses: { 200: ProductLicenseSchema, ...errors(400, 401, 403, 404) },
+    responses: { 200: ProductLicenseSchema, ...errors(400, 401, 403, 404, 413, 415) },
   },
   deleteLicense: {
     method: 'DELETE',

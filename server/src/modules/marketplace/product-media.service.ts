@@ -22,7 +22,8 @@ import type { MarketplaceParts } from './marketplace.parts.js';
 import { cutPreview, deliverableType, displayName, receiveAudio, sniffingCounter } from './product-files.js';
 import { toImageDto, toPreviewDto } from './products.mapper.js';
 import type { ProductsRepository } from './products.repository.js';
-import { productFolder, type ProductsService } from './products.service.js';
+import { productFolder, withinLimit, type ProductsService } from './products.service.js';
+import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
 
 /**
  * Reads the one file of a multipart form: `onFile` gets the file as a stream (it must start consuming
@@ -50,6 +51,7 @@ export class ProductMediaService {
     private readonly parts: MarketplaceParts,
     private readonly products: ProductsRepository,
     private readonly catalog: ProductsService,
+    private readonly uploads: Limiter,
   ) {}
 
   private get platform() {
@@ -74,7 +76,11 @@ export class ProductMediaService {
     return this.catalog.editable(actor, id);
   }
 
-  async addImage(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductImage> {
+  addImage(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductImage> {
+    return withinLimit(this.uploads, actor, 'uploads', () => this.addImageNow(actor, id, receive));
+  }
+
+  private async addImageNow(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductImage> {
     await this.assertEditable(actor, id);
     const bytes = await receive(PRODUCT_IMAGE_MAX_BYTES, async (file) => Buffer.concat(await file.toArray()));
     let image;
@@ -129,7 +135,11 @@ export class ProductMediaService {
     return { body: await this.storage.get(image.storage_key), contentType: image.content_type, size: image.byte_size, isPublic: product.status === 'active' };
   }
 
-  async addPreview(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductPreview> {
+  addPreview(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductPreview> {
+    return withinLimit(this.uploads, actor, 'uploads', () => this.addPreviewNow(actor, id, receive));
+  }
+
+  private async addPreviewNow(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductPreview> {
     await this.assertEditable(actor, id);
     const work = await mkdtemp(path.join(tmpdir(), 'riff-preview-'));
     const previewId = randomUUID();
@@ -186,7 +196,11 @@ export class ProductMediaService {
   }
 
   /** The deliverable of a pack or service: streamed to storage as it arrives, never held whole. */
-  async putFile(actor: UserActor, id: string, receive: FileReceiver): Promise<Product> {
+  putFile(actor: UserActor, id: string, receive: FileReceiver): Promise<Product> {
+    return withinLimit(this.uploads, actor, 'uploads', () => this.putFileNow(actor, id, receive));
+  }
+
+  private async putFileNow(actor: UserActor, id: string, receive: FileReceiver): Promise<Product> {
     const product = await this.assertEditable(actor, id);
     if (product.product_type === 'track') {
       throw new AppError('VALIDATION_FAILED', 'A track product delivers its track’s original: there is no file to upload', {

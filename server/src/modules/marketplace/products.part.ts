@@ -1,3 +1,4 @@
+import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
 import { ProductAccountData } from './product-account-data.js';
 import { ProductMediaService } from './product-media.service.js';
@@ -7,8 +8,8 @@ import { ProductsService } from './products.service.js';
 
 /** The products part built: its routes and its share of the account's data. */
 export function createProductsPart(parts: MarketplaceParts, repository: ProductsRepository) {
-  const products = new ProductsService(parts, repository);
-  const media = new ProductMediaService(parts, repository, products);
+  const products = new ProductsService(parts, repository, policyLimiter(parts.platform.limits, 'products-created'));
+  const media = new ProductMediaService(parts, repository, products, policyLimiter(parts.platform.limits, 'product-uploads'));
   return {
     routes: productRoutes({ products, media, publicBaseUrl: parts.platform.config.publicBaseUrl }),
     accountData: new ProductAccountData(parts, repository),

@@ -13,7 +13,8 @@ import {
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import { isOwner } from '../../platform/access/ownership.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/db-errors.js';
-import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
+import { AppError, forbidden, notFound, rateLimited } from '../../platform/errors/app-error.js';
+import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
 import { priceToCents, toLicenseDto, toProductDto } from './products.mapper.js';
 import { canEditProduct, canMoveProduct, canSeeProduct } from './products.policy.js';
@@ -32,6 +33,7 @@ export class ProductsService {
   constructor(
     private readonly parts: MarketplaceParts,
     private readonly products: ProductsRepository,
+    private readonly created: Limiter,
   ) {}
 
   private get scope() {
@@ -93,6 +95,10 @@ export class ProductsService {
   }
 
   async create(actor: UserActor, body: CreateProductRequest): Promise<Product> {
+    return withinLimit(this.created, actor, 'products created', () => this.insert(actor, body));
+  }
+
+  private async insert(actor: UserActor, body: CreateProductRequest): Promise<Product> {
     await this.checkTrack(actor, body.product_type, body.track_id);
     return this.scope.transaction(async () => {
       await this.products.lockSeller(actor.id);
@@ -221,6 +227,21 @@ export class ProductsService {
       await this.products.deleteLicenses(id, [license.id]);
       return this.reply(await this.products.update(id, {}));
     });
+  }
+}
+
+/**
+ * Runs `work` if the actor has a point left in `limiter`: the point is taken first (so concurrent
+ * requests cannot all pass) and given back when the request is refused for any reason.
+ */
+export async function withinLimit<T>(limiter: Limiter, actor: UserActor, what: string, work: () => Promise<T>): Promise<T> {
+  const taken = await limiter.consume(actor.id);
+  try {
+    if (!taken.allowed) throw rateLimited(taken.retryAfterSeconds, `At most ${taken.limit} ${what} a minute: try again later`);
+    return await work();
+  } catch (error) {
+    await limiter.reward(actor.id).catch(() => undefined);
+    throw error;
   }
 }
 
