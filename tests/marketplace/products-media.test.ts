@@ -222,6 +222,9 @@ describe('account data', () => {
       ['Sold pack', 'active'],
     ]);
     expect(expectStatus(await buyer.api.users.exportData(), 200).body.marketplace_products).toEqual([]);
+    // each change is in the seller's audit log
+    const audited = exported.audit_logs.filter((entry) => entry.resource === 'product').map((entry) => [entry.action, entry.resource_id]);
+    expect(audited).toEqual(expect.arrayContaining([['product.created', draft.id], ['product.created', sold.id], ['product.updated', sold.id]]));
 
     await recordOrderFor(suite.server, buyer.id, sold);
     const soldFile = (await catalog().deliverable(sold.id))!.storageKey;

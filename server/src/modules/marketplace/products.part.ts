@@ -1,4 +1,5 @@
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import './products.events.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
 import { ProductAccountData } from './product-account-data.js';
 import { ProductMediaService } from './product-media.service.js';

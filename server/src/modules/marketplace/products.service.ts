@@ -14,6 +14,7 @@ import type { Actor, UserActor } from '../../platform/access/actor.js';
 import { isOwner } from '../../platform/access/ownership.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/db-errors.js';
 import { AppError, forbidden, notFound, rateLimited } from '../../platform/errors/app-error.js';
+import type { EventMap } from '../../platform/events/event-map.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
 import { priceToCents, toLicenseDto, toProductDto } from './products.mapper.js';
@@ -119,6 +120,7 @@ export class ProductsService {
         track_id: body.track_id ?? null,
       });
       for (const license of body.licenses ?? []) await this.products.insertLicense({ product_id: product.id, ...licenseRow(license) });
+      await this.record(actor, 'product.created', product.id, { title: product.title, product_type: product.product_type });
       return this.reply(product);
     });
   }
@@ -144,6 +146,7 @@ export class ProductsService {
         ...(body.status !== undefined ? { status: body.status } : {}),
       });
       if (body.licenses !== undefined) await this.replaceLicenses(id, body.licenses);
+      await this.record(actor, 'product.updated', id, { fields: Object.keys(body).sort(), status: updated.status });
       return this.reply(updated);
     });
   }
@@ -169,8 +172,9 @@ export class ProductsService {
     try {
       return await this.scope.transaction(async () => {
         const product = await this.editable(actor, id);
-        if (await this.products.hasOrders(id)) return this.archive(product);
+        if (await this.products.hasOrders(id)) return this.archive(actor, product);
         await this.products.delete(id);
+        await this.record(actor, 'product.deleted', id, { title: product.title });
         this.scope.afterCommit(() =>
           this.parts.platform.storage.deletePrefix(productFolder(id)).catch((error: unknown) => this.parts.platform.logger.warn({ err: error, product: id }, 'could not delete a product’s files')),
         );
@@ -179,13 +183,18 @@ export class ProductsService {
     } catch (error) {
       // an order made meanwhile names it (order_items restricts the delete): it is archived instead
       if (!isForeignKeyViolation(error)) throw error;
-      return this.scope.transaction(async () => this.archive(await this.editable(actor, id)));
+      return this.scope.transaction(async () => this.archive(actor, await this.editable(actor, id)));
     }
   }
 
-  private async archive(product: ProductRow): Promise<ProductRemoval> {
+  private async archive(actor: UserActor, product: ProductRow): Promise<ProductRemoval> {
     const archived = product.status === 'archived' ? product : await this.products.update(product.id, { status: 'archived' });
+    await this.record(actor, 'product.archived', product.id, { title: product.title });
     return { id: product.id, result: 'archived', product: await this.reply(archived) };
+  }
+
+  private record<T extends 'product.created' | 'product.updated' | 'product.deleted' | 'product.archived'>(actor: UserActor, type: T, id: string, data: EventMap[T]) {
+    return this.parts.platform.events.record(actor, type, { subject: { resource: 'product', id }, data });
   }
 
   // licenses
