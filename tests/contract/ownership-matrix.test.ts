@@ -25,7 +25,9 @@ type Owned =
   | 'sessionItem'
   | 'publicPlaylist'
   | 'privatePlaylist'
-  | 'promoCode';
+  | 'promoCode'
+  | 'activeProduct'
+  | 'draftProduct';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -185,6 +187,32 @@ const matrix: Record<string, Case[]> = {
   ],
   // a seller's promo codes are theirs alone
   'marketplace.removePromoCode': [{ object: 'promoCode', status: 404 }],
+  // marketplace products: an active product is seen by all and changed by its seller; a draft is the seller's alone
+  ...Object.fromEntries(
+    (
+      [
+        ['marketplace.updateProduct', { title: 'Taken over' }],
+        ['marketplace.deleteProduct', undefined],
+        ['marketplace.createLicense', { license_type: 'personal', price_cents: 1 }],
+        ['marketplace.updateLicense', { price_cents: 1 }],
+        ['marketplace.deleteLicense', undefined],
+        ['marketplace.addImage', undefined],
+        ['marketplace.removeImage', undefined],
+        ['marketplace.addPreview', undefined],
+        ['marketplace.removePreview', undefined],
+        ['marketplace.putFile', undefined],
+      ] as const
+    ).map(([id, body]) => [
+      id,
+      [
+        { object: 'activeProduct', status: 403, ...(body ? { body } : {}) },
+        { object: 'draftProduct', status: 404, ...(body ? { body } : {}) },
+      ] satisfies Case[],
+    ]),
+  ),
+  'marketplace.getProduct': [{ object: 'draftProduct', status: 404 }],
+  'marketplace.image': [{ object: 'draftProduct', status: 404 }],
+  'marketplace.preview': [{ object: 'draftProduct', status: 404 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -274,6 +302,22 @@ beforeAll(async () => {
   const promo = await request(server.baseUrl, 'POST', '/api/v1/marketplace/promo-codes', { token: owner.accessToken, body: { code: 'OWNED10', percent_off: 10 } });
   expect(promo.status).toBe(201);
   ids.promoCode = promo.body.id;
+  // a product of each status, with a license; image and preview ids need not exist: the product is refused first
+  for (const [object, status] of [['activeProduct', 'active'], ['draftProduct', 'draft']] as const) {
+    const made = await request(server.baseUrl, 'POST', '/api/v1/marketplace/products', {
+      token: owner.accessToken,
+      body: { title: 'Owned product', price: 9.99, product_type: 'pack', licenses: [{ license_type: 'personal', price_cents: 999 }] },
+    });
+    expect(made.status).toBe(201);
+    ids[object] = made.body.id;
+    if (status === 'active') {
+      const moved = await request(server.baseUrl, 'PUT', `/api/v1/marketplace/products/${made.body.id}`, { token: owner.accessToken, body: { status } });
+      expect(moved.status).toBe(200);
+      otherParams.licenseId = made.body.licenses[0].id;
+    }
+  }
+  otherParams.imageId = '00000000-0000-4000-8000-000000000001';
+  otherParams.previewId = '00000000-0000-4000-8000-000000000002';
 });
 
 afterAll(async () => {
@@ -326,6 +370,13 @@ async function ownerView() {
     ),
     // marketplace replies are not enveloped
     promoCodes: await as('/marketplace/promo-codes').then((reply) => ({ status: reply.status, body: reply.body })),
+    products: await Promise.all(
+      (['activeProduct', 'draftProduct'] as const).map(async (object) => {
+        const reply = await as(`/marketplace/products/${ids[object]}`);
+        const { title, status, price, licenses, updated_at } = reply.body ?? {};
+        return { status: reply.status, title, productStatus: status, price, licenses, updated_at };
+      }),
+    ),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};
@@ -408,6 +459,7 @@ describe('owned objects refuse another signed-in user', () => {
       ['comments.replies', `/api/v1/comments/${ids.comment}/replies`],
       ['playlists.get', `/api/v1/playlists/${ids.publicPlaylist}`],
       ['playlists.collaborators', `/api/v1/playlists/${ids.publicPlaylist}/collaborators`],
+      ['marketplace.getProduct', `/api/v1/marketplace/products/${ids.activeProduct}`],
     ];
     const refused: string[] = [];
     for (const [id, path] of reads) {

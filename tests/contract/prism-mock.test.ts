@@ -58,7 +58,9 @@ describe('prism mock of openapi.json, called through @riff/client', () => {
     async (_id, operation, index) => {
       const { route } = operation;
       const status = successStatus(route);
-      const input = sampleRequest(route, SEED + index);
+      let input = sampleRequest(route, SEED + index);
+      // ts-rest's client cannot send a multipart route without a body (it reads the body's fields): sample one that has it
+      for (let next = 1; 'contentType' in route && route.contentType === 'multipart/form-data' && input.body === undefined && next < 50; next++) input = sampleRequest(route, SEED + index + next * 1000);
       const call = clientCall(operation, { prefer: `code=${status}` });
       let reply: Awaited<ReturnType<ClientCall>>;
       try {

@@ -65,7 +65,8 @@ describe('account deletion (DELETE /users/me)', () => {
     const entry = await suite.server.riff.database.db.selectFrom('audit_logs').selectAll().where('user_id', '=', alice.id).where('action', '=', 'user.deleted').executeTakeFirstOrThrow();
     // removed_avatars: the media module's part of the erasure (issue 12); removed_comments: the comments module's,
     // removed_queue_*, removed_chat_messages: the queue's (issue 14); removed_likes … removed_history: track social's (issue 13);
-    // removed_playlist_follows, removed_collaborations: the playlists area's part in others' playlists
+    // removed_playlist_follows, removed_collaborations: the playlists area's part in others' playlists;
+    // removed_products, archived_products: the marketplace's products (sold ones stay archived)
     expect(entry.metadata).toEqual({
       reason: 'moving on',
       keep_public_tracks: true,
@@ -81,6 +82,8 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_playlists: 0,
       removed_playlist_follows: 0,
       removed_collaborations: 0,
+      removed_products: 0,
+      archived_products: 0,
     });
 
     // the address and the old username are free again

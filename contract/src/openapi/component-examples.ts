@@ -166,7 +166,7 @@ const auditEntry = {
 };
 
 /** A first page holding every item: total and total_pages agree with the list. */
-const PRODUCT_ID = 'd1e2f3a4-b5c6-4d7e-8f9a-0b1c2d3e4f5a';
+const PRODUCT_ID = '2d4f6a8c-0e1b-4c3d-9f5e-7a9b1c3d5e7f';
 const promoCode = {
   id: 'f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0',
   code: 'SUMMER25',
@@ -281,6 +281,57 @@ const playlistAnalytics = {
   })),
 };
 
+const productLicense = {
+  id: '3e5a7c9e-1f2b-4d4e-8a6f-8b0c2d4e6f80',
+  product_id: PRODUCT_ID,
+  license_type: 'commercial',
+  price_cents: 4999,
+  terms_text: 'Unlimited streams, one commercial release',
+  is_available: true,
+  created_at: CREATED,
+} as const;
+const productImage = {
+  id: '4f6b8d0f-2a3c-4e5f-9b7a-9c1d3e5f7a91',
+  product_id: PRODUCT_ID,
+  url: `http://127.0.0.1:8080/api/v1/marketplace/products/${PRODUCT_ID}/images/4f6b8d0f-2a3c-4e5f-9b7a-9c1d3e5f7a91`,
+  content_type: 'image/jpeg',
+  width: 1200,
+  height: 1200,
+  sort_order: 0,
+  created_at: CREATED,
+} as const;
+const productPreview = {
+  id: '5a7c9e1a-3b4d-4f6a-8c8b-0d2e4f6a8ba2',
+  product_id: PRODUCT_ID,
+  file_path: `/api/v1/marketplace/products/${PRODUCT_ID}/previews/5a7c9e1a-3b4d-4f6a-8c8b-0d2e4f6a8ba2`,
+  url: `http://127.0.0.1:8080/api/v1/marketplace/products/${PRODUCT_ID}/previews/5a7c9e1a-3b4d-4f6a-8c8b-0d2e4f6a8ba2`,
+  duration_sec: 60,
+  created_at: CREATED,
+} as const;
+const product = {
+  id: PRODUCT_ID,
+  seller_id: USER_ID,
+  title: 'Night Drive stems',
+  description: 'Stems and the full mix of Night Drive',
+  price: 19.99,
+  currency: 'USD',
+  product_type: 'pack',
+  category: 'pack',
+  bpm: 92,
+  musical_key: 'F#m',
+  license_type: 'premium',
+  status: 'active',
+  track_id: null,
+  avg_rating: 4.5,
+  review_count: 2,
+  images: [productImage],
+  previews: [productPreview],
+  licenses: [productLicense],
+  file: { filename: 'night-drive-stems.zip', size: 48_234_496, content_type: 'application/zip' },
+  created_at: CREATED,
+  updated_at: UPDATED,
+} as const;
+
 export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   // auth
   RegisterRequest: { email: 'mira@example.org', password, password_confirmation: password, username: 'mira.lane' },
@@ -394,6 +445,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     ],
     playlist_collaborations: [{ playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED }],
     playlist_follows: [{ playlist_id: OTHER_PLAYLIST_ID, since: UPDATED }],
+    marketplace_products: [product],
   },
 
   // audit
@@ -536,4 +588,30 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   PromoCode: promoCode,
   PromoCodeList: [promoCode],
   CreatePromoCodeRequest: { code: 'SUMMER25', percent_off: 25, product_ids: [PRODUCT_ID], max_redemptions: 100, expires_at: '2027-08-31T23:59:59.000Z' },
+  // marketplace: products
+  Product: product,
+  ProductLicense: productLicense,
+  ProductImage: productImage,
+  ProductPreview: productPreview,
+  ProductFile: product.file,
+  ProductList: [product],
+  ProductRemoval: { id: PRODUCT_ID, result: 'archived', product: { ...product, status: 'archived' } },
+  ProductLicenseInput: { license_type: 'commercial', price_cents: 4999, terms_text: 'Unlimited streams, one commercial release' },
+  CreateProductRequest: {
+    title: 'Night Drive stems',
+    price: 19.99,
+    currency: 'USD',
+    product_type: 'pack',
+    category: 'pack',
+    license_type: 'commercial',
+    bpm: 92,
+    musical_key: 'F#m',
+    licenses: [{ license_type: 'commercial', price_cents: 4999 }],
+  },
+  UpdateProductRequest: { price: 24.99, status: 'active' },
+  CreateProductLicenseRequest: { license_type: 'exclusive', price_cents: 49_900, terms_text: 'Sole rights; the product leaves the store once sold' },
+  UpdateProductLicenseRequest: { price_cents: 5999 },
+  AddProductImageRequest: { file: 'cover.jpg' },
+  AddProductPreviewRequest: { file: 'night-drive-preview.mp3' },
+  PutProductFileRequest: { file: 'night-drive-stems.zip' },
 };

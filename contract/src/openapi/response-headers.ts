@@ -53,6 +53,12 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Rec
   },
   'Content-Disposition': { description: 'inline for streams; attachment with a filename for downloads and exports.', schema: { type: 'string' }, example: 'attachment; filename="Night Drive.mp3"' },
   Location: { description: 'A presigned URL of the file on S3 storage, valid 5 minutes.', schema: { type: 'string', format: 'uri' } },
+  'X-Total-Count': { description: 'The number of items of a plain-array list over all its pages.', schema: { type: 'integer', minimum: 0 }, example: 42 },
+  Link: {
+    description: 'RFC 8288 links of a plain-array list: rel first, last, and prev and next where they exist.',
+    schema: { type: 'string' },
+    example: '<http://127.0.0.1:8080/api/v1/marketplace/products?page=2&limit=20>; rel="next"',
+  },
 };
 
 export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
@@ -83,6 +89,9 @@ const OPERATION_HEADERS: Record<string, Record<string, ResponseHeaderName[]>> = 
   'media.hlsMaster': { '404': ['Retry-After'] },
   'media.hlsVariant': { '404': ['Retry-After'] },
   'media.hlsSegment': { '302': ['Location'], '404': ['Retry-After'] },
+  // plain-array lists carry their pagination in headers (ADDENDUM "Marketplace")
+  'marketplace.listProducts': { '200': ['X-Total-Count', 'Link'] },
+  'marketplace.preview': { '200': ['Accept-Ranges'], '206': ['Accept-Ranges', 'Content-Range'], '416': ['Content-Range', 'Accept-Ranges'] },
   // the queue's version, for If-Match on the next write
   'queue.get': { '200': ['ETag'], '304': ['ETag'] },
   'queue.update': { '200': ['ETag'] },

@@ -4,6 +4,7 @@ import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
 import { CommentSchema } from '../comments/comments.schemas.js';
+import { ProductSchema } from '../marketplace/products.schemas.js';
 import { ExportedPlaylistCollaborationSchema, ExportedPlaylistFollowSchema, ExportedPlaylistSchema } from '../playlists/playlist-account.schemas.js';
 import { ExportedChatMessageSchema, ExportedQueueSessionSchema, QueueSchema } from '../queue/queue.schemas.js';
 import { LyricsSchema, TrackSchema } from '../tracks/tracks.schemas.js';
@@ -217,6 +218,7 @@ export const UserExportSchema = named(
     playlists: z.array(ExportedPlaylistSchema).describe('Your playlists (the favorites one included) with their track ids'),
     playlist_collaborations: z.array(ExportedPlaylistCollaborationSchema).describe('Playlists of others you collaborate on'),
     playlist_follows: z.array(ExportedPlaylistFollowSchema).describe('Playlists you follow'),
+    marketplace_products: z.array(ProductSchema).describe('The products you sell, in every status'),
   }),
 );
 

@@ -4,7 +4,9 @@ import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
 import { orderRoutes } from './orders.routes.js';
-import { productRoutes } from './products.routes.js';
+import { ProductCatalog } from './product-catalog.js';
+import { createProductsPart } from './products.part.js';
+import { ProductsRepository } from './products.repository.js';
 import { promoCodeRoutes } from './promo-codes.routes.js';
 
 export interface MarketplaceModuleDeps {
@@ -18,11 +20,17 @@ export interface MarketplaceModuleDeps {
  * routes object over the same MarketplaceParts.
  */
 export function createMarketplaceModule(platform: Platform, deps: MarketplaceModuleDeps): RiffModule {
-  const parts: MarketplaceParts = { platform, tracks: deps.tracks, people: deps.people };
+  const productRows = new ProductsRepository(platform.scope);
+  const parts: MarketplaceParts = { platform, tracks: deps.tracks, people: deps.people, catalog: new ProductCatalog(productRows) };
+  const products = createProductsPart(parts, productRows);
   // each part of the area adds its routes object here (keys as in contract.marketplace)
-  const routeParts: object[] = [productRoutes(parts), orderRoutes(parts), promoCodeRoutes(parts)];
+  const routeParts: object[] = [products.routes, orderRoutes(parts), promoCodeRoutes(parts)];
   return {
     name: 'marketplace',
     routes: { marketplace: Object.assign({}, ...routeParts) as Record<string, unknown> },
+    accountData: {
+      export: (owner) => products.accountData.exportFor(owner),
+      erase: (owner) => products.accountData.eraseFor(owner),
+    },
   };
 }

@@ -23,6 +23,10 @@ export const LIMIT_POLICIES = {
   shares: { points: 30, durationSeconds: MINUTE },
   /** Comments (and replies) created per user: 10 a minute (ADDENDUM); refused ones are given back. */
   'comments-created': { points: 10, durationSeconds: MINUTE },
+  /** Marketplace products created per seller: 30 a minute; refused ones are given back. */
+  'products-created': { points: 30, durationSeconds: MINUTE },
+  /** Product media uploads (images, previews, files) per seller: 60 a minute; refused ones are given back. */
+  'product-uploads': { points: 60, durationSeconds: MINUTE },
 } as const satisfies Record<string, LimiterOptions>;
 
 export type LimitPolicy = keyof typeof LIMIT_POLICIES;

@@ -1,0 +1,44 @@
+import { CONTENT_TYPES } from '../tracks/audio-probe.js';
+import type { ProductsRepository } from './products.repository.js';
+
+/** What a product delivers to a buyer: a stored object and how to name it. */
+export interface Deliverable {
+  /** The storage key (ObjectStorage.get / presignedGetUrl). */
+  storageKey: string;
+  /** A file name for Content-Disposition (display only, never a path). */
+  filename: string;
+  contentType: string;
+  size: number;
+}
+
+/**
+ * The products part's read port for the orders part (downloads). Pricing and availability are read
+ * by the orders part from the products and product_licenses tables directly; this says only what a
+ * product delivers.
+ */
+export class ProductCatalog {
+  constructor(private readonly products: ProductsRepository) {}
+
+  /**
+   * What a buyer of the product downloads: the uploaded file of a pack or service, the original
+   * audio of a track product's track (while that track exists). null for an unknown product or one
+   * with nothing to deliver. It does not check who asks: the caller checks the license.
+   */
+  async deliverable(productId: string): Promise<Deliverable | null> {
+    const product = await this.products.find(productId);
+    if (!product) return null;
+    if (product.product_type === 'track') {
+      const track = product.track_id ? await this.products.trackOriginal(product.track_id) : undefined;
+      if (!track?.file_key) return null;
+      const name = `${track.title}.${track.format}`.replace(/[\r\n"\\/]/g, '_');
+      return { storageKey: track.file_key, filename: name, contentType: CONTENT_TYPES[track.format], size: Number(track.file_size) };
+    }
+    if (!product.file_key) return null;
+    return {
+      storageKey: product.file_key,
+      filename: product.file_name ?? 'product',
+      contentType: product.file_content_type ?? 'application/octet-stream',
+      size: Number(product.file_size ?? 0),
+    };
+  }
+}

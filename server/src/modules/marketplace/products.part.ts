@@ -1,0 +1,18 @@
+import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import './products.events.js';
+import type { MarketplaceParts } from './marketplace.parts.js';
+import { ProductAccountData } from './product-account-data.js';
+import { ProductMediaService } from './product-media.service.js';
+import type { ProductsRepository } from './products.repository.js';
+import { productRoutes } from './products.routes.js';
+import { ProductsService } from './products.service.js';
+
+/** The products part built: its routes and its share of the account's data. */
+export function createProductsPart(parts: MarketplaceParts, repository: ProductsRepository) {
+  const products = new ProductsService(parts, repository, policyLimiter(parts.platform.limits, 'products-created'));
+  const media = new ProductMediaService(parts, repository, products, policyLimiter(parts.platform.limits, 'product-uploads'));
+  return {
+    routes: productRoutes({ products, media, publicBaseUrl: parts.platform.config.publicBaseUrl }),
+    accountData: new ProductAccountData(parts, repository),
+  };
+}

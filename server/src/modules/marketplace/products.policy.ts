@@ -1,0 +1,20 @@
+import type { ProductStatus } from '@riff/contract';
+import type { Actor } from '../../platform/access/actor.js';
+import { isOwner, isOwnerOrAdmin } from '../../platform/access/ownership.js';
+import type { ProductRow } from './products.repository.js';
+
+/** Active products are seen by everyone; drafts and archived ones by their seller (and admins). */
+export const canSeeProduct = (actor: Actor, product: Pick<ProductRow, 'status' | 'seller_id'>) =>
+  product.status === 'active' || isOwnerOrAdmin(actor, product.seller_id);
+
+/** Only the seller changes a product, its licenses and its media. */
+export const canEditProduct = (actor: Actor, product: Pick<ProductRow, 'seller_id'>) => isOwner(actor, product.seller_id);
+
+/** ADDENDUM: draft → active, active → archived, archived → active, draft → archived. */
+const MOVES: Record<ProductStatus, readonly ProductStatus[]> = {
+  draft: ['active', 'archived'],
+  active: ['archived'],
+  archived: ['active'],
+};
+
+export const canMoveProduct = (from: ProductStatus, to: ProductStatus) => from === to || MOVES[from].includes(to);

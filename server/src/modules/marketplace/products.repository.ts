@@ -1,0 +1,214 @@
+import type { ProductLicenseType, ProductStatus, ProductType } from '@riff/contract';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { ProductImagesTable, ProductLicensesTable, ProductPreviewsTable, ProductsTable } from '../../platform/db/database.schema.js';
+import { totalCount, pageWithTotal } from '../../platform/db/page-total.js';
+
+export type ProductRow = Selectable<ProductsTable>;
+export type ProductLicenseRow = Selectable<ProductLicensesTable>;
+export type ProductImageRow = Selectable<ProductImagesTable>;
+export type ProductPreviewRow = Selectable<ProductPreviewsTable>;
+
+/** A product with what its reply shows. */
+export interface ProductBundle {
+  product: ProductRow;
+  licenses: ProductLicenseRow[];
+  images: ProductImageRow[];
+  previews: ProductPreviewRow[];
+}
+
+export interface ProductFilter {
+  sellerId?: string | undefined;
+  /** undefined: any status (the seller's own list). */
+  statuses?: readonly ProductStatus[] | undefined;
+  type?: ProductType | undefined;
+  words: string[];
+  minCents?: number | undefined;
+  maxCents?: number | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** All SQL of the products part: products, their licenses, images and previews. */
+export class ProductsRepository {
+  constructor(private readonly scope: DbScope) {}
+
+  private get db() {
+    return this.scope.db;
+  }
+
+  find(id: string) {
+    return this.db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The row, locked until the unit of work ends (writes on one product go one at a time). */
+  findForUpdate(id: string) {
+    return this.db.selectFrom('products').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  }
+
+  /** Serialises a seller's creations, so the per-seller cap holds under concurrent requests. */
+  async lockSeller(sellerId: string): Promise<void> {
+    await this.db.selectFrom('users').select('id').where('id', '=', sellerId).forUpdate().executeTakeFirst();
+  }
+
+  async countBySeller(sellerId: string): Promise<number> {
+    const row = await this.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('count')).where('seller_id', '=', sellerId).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  insert(row: Insertable<ProductsTable>) {
+    return this.db.insertInto('products').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: string, changes: Updateable<ProductsTable>) {
+    return this.db
+      .updateTable('products')
+      .set({ ...changes, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('products').where('id', '=', id).execute();
+  }
+
+  async hasOrders(id: string): Promise<boolean> {
+    return (await this.db.selectFrom('order_items').select('id').where('product_id', '=', id).limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  /** Whether an exclusive license of it has been sold (the orders part sets the hold's sold flag). */
+  async exclusiveSold(id: string): Promise<boolean> {
+    return (await this.db.selectFrom('exclusive_holds').select('product_id').where('product_id', '=', id).where('sold', '=', true).executeTakeFirst()) !== undefined;
+  }
+
+  private filtered(filter: ProductFilter) {
+    let query = this.db.selectFrom('products');
+    if (filter.sellerId) query = query.where('seller_id', '=', filter.sellerId);
+    if (filter.statuses) query = query.where('status', 'in', filter.statuses);
+    if (filter.type) query = query.where('product_type', '=', filter.type);
+    if (filter.minCents !== undefined) query = query.where('price_cents', '>=', filter.minCents);
+    if (filter.maxCents !== undefined) query = query.where('price_cents', '<=', filter.maxCents);
+    for (const word of filter.words) {
+      const pattern = `%${likeLiteral(word)}%`;
+      query = query.where(sql<boolean>`(title || ' ' || coalesce(description, '')) ilike ${pattern}`);
+    }
+    return query;
+  }
+
+  async list(filter: ProductFilter) {
+    const rows = await this.filtered(filter).selectAll().select(totalCount()).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+    return pageWithTotal(rows, async () => {
+      const row = await this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      return Number(row.count);
+    });
+  }
+
+  listBySeller(sellerId: string) {
+    return this.db.selectFrom('products').selectAll().where('seller_id', '=', sellerId).orderBy('created_at', 'asc').execute();
+  }
+
+  /** The licenses, images and previews of the products, each product's in its order. */
+  async bundles(products: ProductRow[]): Promise<ProductBundle[]> {
+    if (products.length === 0) return [];
+    const ids = products.map((product) => product.id);
+    const [licenses, images, previews] = await Promise.all([
+      this.db.selectFrom('product_licenses').selectAll().where('product_id', 'in', ids).orderBy('price_cents').orderBy('license_type').execute(),
+      this.db.selectFrom('product_images').selectAll().where('product_id', 'in', ids).orderBy('sort_order').orderBy('created_at').execute(),
+      this.db.selectFrom('product_previews').selectAll().where('product_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
+    ]);
+    const of = <T extends { product_id: string }>(rows: T[], id: string) => rows.filter((row) => row.product_id === id);
+    return products.map((product) => ({ product, licenses: of(licenses, product.id), images: of(images, product.id), previews: of(previews, product.id) }));
+  }
+
+  // licenses
+
+  licenses(productId: string) {
+    return this.db.selectFrom('product_licenses').selectAll().where('product_id', '=', productId).execute();
+  }
+
+  findLicense(productId: string, licenseId: string) {
+    return this.db.selectFrom('product_licenses').selectAll().where('product_id', '=', productId).where('id', '=', licenseId).executeTakeFirst();
+  }
+
+  insertLicense(row: Insertable<ProductLicensesTable>) {
+    return this.db.insertInto('product_licenses').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  updateLicense(id: string, changes: Updateable<ProductLicensesTable>) {
+    return this.db
+      .updateTable('product_licenses')
+      .set({ ...changes, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async deleteLicenses(productId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.deleteFrom('product_licenses').where('product_id', '=', productId).where('id', 'in', ids).execute();
+  }
+
+  licenseOfType(productId: string, type: ProductLicenseType) {
+    return this.db.selectFrom('product_licenses').selectAll().where('product_id', '=', productId).where('license_type', '=', type).executeTakeFirst();
+  }
+
+  // images and previews
+
+  findImage(productId: string, imageId: string) {
+    return this.db.selectFrom('product_images').selectAll().where('product_id', '=', productId).where('id', '=', imageId).executeTakeFirst();
+  }
+
+  async imageStats(productId: string): Promise<{ count: number; nextOrder: number }> {
+    const row = await this.db
+      .selectFrom('product_images')
+      .select((eb) => [eb.fn.countAll<number>().as('count'), sql<number>`coalesce(max(sort_order), -1) + 1`.as('next')])
+      .where('product_id', '=', productId)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), nextOrder: Number(row.next) };
+  }
+
+  insertImage(row: Insertable<ProductImagesTable>) {
+    return this.db.insertInto('product_images').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async deleteImage(id: string): Promise<void> {
+    await this.db.deleteFrom('product_images').where('id', '=', id).execute();
+  }
+
+  findPreview(productId: string, previewId: string) {
+    return this.db.selectFrom('product_previews').selectAll().where('product_id', '=', productId).where('id', '=', previewId).executeTakeFirst();
+  }
+
+  async previewCount(productId: string): Promise<number> {
+    const row = await this.db.selectFrom('product_previews').select((eb) => eb.fn.countAll<number>().as('count')).where('product_id', '=', productId).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  insertPreview(row: Insertable<ProductPreviewsTable>) {
+    return this.db.insertInto('product_previews').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async deletePreview(id: string): Promise<void> {
+    await this.db.deleteFrom('product_previews').where('id', '=', id).execute();
+  }
+
+  /** Images and previews of a product go (erasure of a sold product keeps the record, not its showcase). */
+  async deleteShowcase(productId: string): Promise<void> {
+    await this.db.deleteFrom('product_images').where('product_id', '=', productId).execute();
+    await this.db.deleteFrom('product_previews').where('product_id', '=', productId).execute();
+  }
+
+  /** A track's original, for a track product's deliverable (read only; the tracks area owns the table). */
+  trackOriginal(trackId: string) {
+    return this.db
+      .selectFrom('tracks')
+      .select(['id', 'title', 'format', 'file_key', 'file_size'])
+      .where('id', '=', trackId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+  }
+}
