@@ -34,6 +34,7 @@ export * from './areas/playlists/playlists.schemas.js';
 export * from './areas/playlists/playlists.contract.js';
 export * from './areas/playlists/playlist-library.contract.js';
 export * from './areas/marketplace/products.contract.js';
+export * from './areas/marketplace/orders.schemas.js';
 export * from './areas/marketplace/orders.contract.js';
 export * from './areas/marketplace/promo-codes.contract.js';
 export * from './areas/marketplace/marketplace.contract.js';

@@ -24,7 +24,9 @@ type Owned =
   | 'queueSession'
   | 'sessionItem'
   | 'publicPlaylist'
-  | 'privatePlaylist';
+  | 'privatePlaylist'
+  | 'product'
+  | 'order';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -182,6 +184,9 @@ const matrix: Record<string, Case[]> = {
     { object: 'publicPlaylist', status: 403 },
     { object: 'privatePlaylist', status: 404 },
   ],
+  // SPEC: another user's order is 403 (not 404)
+  'marketplace.getOrder': [{ object: 'order', status: 403 }],
+  'marketplace.refundOrder': [{ object: 'order', status: 403, body: {} }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -205,6 +210,11 @@ const notOwnerOnly: Record<string, Owned> = {
   'queue.addSessionItem': 'queueSession',
   // the token is the credential (an unknown one is 404)
   'playlists.shared': 'publicPlaylist',
+  // a purchase's download: anyone asks, a buyer gets it (403 NO_LICENSE otherwise); the signed URL is the credential
+  'marketplace.download': 'product',
+  'marketplace.downloadFile': 'product',
+  // the sandbox's hosted page: its payment id is the credential, as a provider's checkout URL
+  'marketplace.sandboxCheckout': 'order',
 };
 
 /** Path parameters that are not the owned object's id: a valid value each. */
@@ -268,6 +278,16 @@ beforeAll(async () => {
     expect(invited.status).toBe(201);
   }
   otherParams.userId = friend.id;
+  // an order of the owner's, for a product of the friend's (products are inserted as rows until their API exists)
+  const product = await server.riff.database.db
+    .insertInto('products')
+    .values({ seller_id: friend.id, title: 'Sold', price_cents: 500, product_type: 'pack', status: 'active' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  ids.product = product.id;
+  const order = await request(server.baseUrl, 'POST', '/api/v1/marketplace/orders', { token: owner.accessToken, body: { items: [{ product_id: product.id }] } });
+  expect(order.status).toBe(201);
+  ids.order = order.body.id;
 });
 
 afterAll(async () => {
@@ -318,6 +338,10 @@ async function ownerView() {
         };
       }),
     ),
+    order: await (async () => {
+      const reply = await as(`/marketplace/orders/${ids.order}`);
+      return { status: reply.status, orderStatus: reply.body?.status, total: reply.body?.total_cents };
+    })(),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};

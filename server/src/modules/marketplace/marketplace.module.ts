@@ -3,7 +3,7 @@ import type { RiffModule } from '../../platform/module.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
-import { orderRoutes } from './orders.routes.js';
+import { createOrdersPart } from './orders.part.js';
 import { productRoutes } from './products.routes.js';
 import { promoCodeRoutes } from './promo-codes.routes.js';
 
@@ -20,9 +20,11 @@ export interface MarketplaceModuleDeps {
 export function createMarketplaceModule(platform: Platform, deps: MarketplaceModuleDeps): RiffModule {
   const parts: MarketplaceParts = { platform, tracks: deps.tracks, people: deps.people };
   // each part of the area adds its routes object here (keys as in contract.marketplace)
-  const routeParts: object[] = [productRoutes(parts), orderRoutes(parts), promoCodeRoutes(parts)];
+  const orders = createOrdersPart(parts);
+  const routeParts: object[] = [productRoutes(parts), orders.routes, promoCodeRoutes(parts)];
   return {
     name: 'marketplace',
     routes: { marketplace: Object.assign({}, ...routeParts) as Record<string, unknown> },
+    jobs: [...orders.jobs],
   };
 }
