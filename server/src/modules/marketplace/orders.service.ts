@@ -64,6 +64,8 @@ export class OrdersService {
           title: line.product.title,
           price_cents: line.priceCents,
           discount_cents: discounts[index]!,
+          // order_items has no position: a millisecond apart, the items read back in the order they were asked for
+          created_at: new Date(now.getTime() + index),
         })),
       );
       for (const [index, item] of items.entries()) {
