@@ -73,6 +73,16 @@ const order = {
   updated_at: CREATED,
 } as const;
 
+const review = {
+  id: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
+  product_id: PRODUCT_ID,
+  author_id: USER_ID,
+  rating: 5,
+  comment: 'Clean stems, great low end.',
+  created_at: UPDATED,
+  updated_at: UPDATED,
+} as const;
+
 const COMMENT_ID = 'a7b6c5d4-e3f2-4a1b-9c8d-7e6f5a4b3c2d';
 const REPLY_ID = 'b8c7d6e5-f4a3-4b2c-8d9e-0f1a2b3c4d5e';
 
@@ -572,4 +582,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   },
   PaymentWebhookEvent: { id: 'evt_0f9e8d7c6b5a49382716050f4e3d2c1b_succeed', type: 'payment.succeeded', created: 1795778900, data: { order_id: ORDER_ID } },
   PaymentWebhookReply: { received: true },
+  Review: review,
+  ReviewList: [review],
+  CreateReviewRequest: { rating: 5, comment: 'Clean stems, great low end.' },
 };

@@ -1,11 +1,12 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { IdParamsSchema } from '../../common/common.schemas.js';
+import { IdParamsSchema, MessageSchema } from '../../common/common.schemas.js';
 import { errors } from '../../common/envelope.schemas.js';
-import { publicRoute, userRoute } from '../../common/route-meta.js';
+import { optionalAuth, publicRoute, userRoute } from '../../common/route-meta.js';
 import { binaryField } from '../tracks/tracks.schemas.js';
 import {
   CreateOrderRequestSchema,
+  CreateReviewRequestSchema,
   DownloadFileQuerySchema,
   DownloadLinkSchema,
   IdempotencyHeadersSchema,
@@ -15,6 +16,10 @@ import {
   PaymentWebhookRequestSchema,
   ProductIdParamsSchema,
   RefundOrderRequestSchema,
+  ReviewListQuerySchema,
+  ReviewListSchema,
+  ReviewParamsSchema,
+  ReviewSchema,
   SandboxCheckoutParamsSchema,
   SandboxCheckoutQuerySchema,
 } from './orders.schemas.js';
@@ -118,5 +123,37 @@ export const ordersContract = {
       302: c.noBody(),
       ...errors(400, 403, 404),
     },
+  },
+  createReview: {
+    method: 'POST',
+    path: '/marketplace/products/:id/reviews',
+    summary: 'Review a product you bought',
+    description:
+      'Not enveloped. By a buyer with a completed order for the product (403 NO_LICENSE otherwise); one per buyer: a second ' +
+      'replaces the first (200). The product’s review_count and avg_rating follow.',
+    metadata: userRoute,
+    pathParams: IdParamsSchema,
+    body: CreateReviewRequestSchema,
+    responses: { 201: ReviewSchema, 200: ReviewSchema, ...errors(400, 401, 403, 404, 413, 415) },
+  },
+  listReviews: {
+    method: 'GET',
+    path: '/marketplace/products/:id/reviews',
+    summary: 'A product’s reviews',
+    description: 'Not enveloped: a plain array, newest first; the total in the X-Total-Count header.',
+    metadata: optionalAuth,
+    pathParams: IdParamsSchema,
+    query: ReviewListQuerySchema,
+    responses: { 200: ReviewListSchema, ...errors(400, 401, 404) },
+  },
+  deleteReview: {
+    method: 'DELETE',
+    path: '/marketplace/products/:id/reviews/:reviewId',
+    summary: 'Delete a review',
+    description: 'Its author or an admin; another user gets 403. Not enveloped: `{message}`.',
+    metadata: userRoute,
+    pathParams: ReviewParamsSchema,
+    body: c.noBody(),
+    responses: { 200: MessageSchema, ...errors(400, 401, 403, 404) },
   },
 } as const;

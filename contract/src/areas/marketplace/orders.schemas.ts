@@ -126,3 +126,35 @@ export const PaymentWebhookRequestSchema = named(
   z.object({}).passthrough().describe('The provider’s event, as the provider sends it; verified by its signature'),
 );
 export const PaymentWebhookReplySchema = named('PaymentWebhookReply', z.object({ received: z.literal(true) }));
+
+export const REVIEW_COMMENT_MAX = 2000;
+
+export const ReviewSchema = named(
+  'Review',
+  z.object({
+    id: UuidSchema,
+    product_id: UuidSchema,
+    author_id: UuidSchema,
+    rating: z.number().int().min(1).max(5),
+    comment: z.string().nullable(),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  }),
+);
+export type Review = z.infer<typeof ReviewSchema>;
+export const ReviewListSchema = named('ReviewList', z.array(ReviewSchema));
+
+export const CreateReviewRequestSchema = named(
+  'CreateReviewRequest',
+  z.object({
+    rating: z.number().int().min(1).max(5),
+    comment: z.string().trim().max(REVIEW_COMMENT_MAX).optional(),
+  }),
+);
+export type CreateReviewRequest = z.infer<typeof CreateReviewRequestSchema>;
+
+export const ReviewParamsSchema = z.object({ id: UuidSchema, reviewId: UuidSchema });
+export const ReviewListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});

@@ -11,6 +11,8 @@ import { orderRoutes } from './orders.routes.js';
 import { OrdersService } from './orders.service.js';
 import { createPaymentProvider } from './payments/payment-providers.js';
 import { SandboxCheckout } from './payments/sandbox-checkout.js';
+import { ReviewsRepository } from './reviews.repository.js';
+import { ReviewsService } from './reviews.service.js';
 import { sandboxSecret } from './payments/sandbox-provider.js';
 
 /** The orders part of the marketplace: its routes and jobs, built from the platform. */
@@ -52,7 +54,7 @@ export function createOrdersPart(parts: MarketplaceParts): { routes: ReturnType<
   });
   const service = new OrdersService({ scope, clock, events: platform.events, orders, settlement, provider });
   return {
-    routes: orderRoutes({ orders: service, idempotency, settlement, provider, sandbox, downloads }),
+    routes: orderRoutes({ orders: service, idempotency, settlement, provider, sandbox, downloads, reviews: new ReviewsService({ scope, reviews: new ReviewsRepository(scope) }) }),
     jobs: [
       sandbox.job(),
       { name: 'marketplace.orders-expire', everyMs: 60_000, retryLimit: 0, handle: () => settlement.expirePending() },

@@ -1,11 +1,12 @@
 import type { contract, ordersContract } from '@riff/contract';
-import { signedInActor } from '../../platform/access/request-actor.js';
+import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
 import type { RoutesOf } from '../../platform/http/contract-routes.js';
 import type { DownloadsService } from './downloads.service.js';
 import type { IdempotencyKeys } from './order-idempotency.js';
 import type { OrderSettlement } from './order-settlement.js';
 import type { OrdersService } from './orders.service.js';
 import type { PaymentProvider } from './payments/payment-provider.js';
+import type { ReviewsService } from './reviews.service.js';
 import type { SandboxCheckout } from './payments/sandbox-checkout.js';
 
 type OrderRoutes = RoutesOf<Pick<typeof contract.marketplace, keyof typeof ordersContract>>;
@@ -17,10 +18,11 @@ export interface OrderRoutesDeps {
   provider: PaymentProvider;
   sandbox: SandboxCheckout;
   downloads: DownloadsService;
+  reviews: ReviewsService;
 }
 
 /** The orders part of contract.marketplace: replies are the objects themselves (not enveloped). */
-export function orderRoutes({ orders, idempotency, settlement, provider, sandbox, downloads }: OrderRoutesDeps): OrderRoutes {
+export function orderRoutes({ orders, idempotency, settlement, provider, sandbox, downloads, reviews }: OrderRoutesDeps): OrderRoutes {
   return {
     createOrder: async ({ body, headers, req }) => {
       const actor = signedInActor(req);
@@ -55,6 +57,19 @@ export function orderRoutes({ orders, idempotency, settlement, provider, sandbox
       for (const [name, value] of Object.entries(served.headers)) res.setHeader(name, value);
       served.body.on('error', () => res.destroy());
       return { status: 200, body: served.body };
+    },
+    createReview: async ({ params, body, req }) => {
+      const { created, review } = await reviews.upsert(signedInActor(req), params.id, body);
+      return created ? { status: 201, body: review } : { status: 200, body: review };
+    },
+    listReviews: async ({ params, query, req, res }) => {
+      const page = await reviews.list(actorOf(req), params.id, query.page, query.limit);
+      res.setHeader('X-Total-Count', String(page.total));
+      return { status: 200, body: page.reviews };
+    },
+    deleteReview: async ({ params, req }) => {
+      await reviews.remove(signedInActor(req), params.id, params.reviewId);
+      return { status: 200, body: { message: 'Review deleted' } };
     },
   };
 }
