@@ -35,6 +35,7 @@ export * from './areas/playlists/playlists.contract.js';
 export * from './areas/playlists/playlist-library.contract.js';
 export * from './areas/marketplace/products.schemas.js';
 export * from './areas/marketplace/products.contract.js';
+export * from './areas/marketplace/orders.schemas.js';
 export * from './areas/marketplace/orders.contract.js';
 export * from './areas/marketplace/promo-codes.schemas.js';
 export * from './areas/marketplace/promo-codes.contract.js';

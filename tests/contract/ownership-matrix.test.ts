@@ -27,7 +27,9 @@ type Owned =
   | 'privatePlaylist'
   | 'promoCode'
   | 'activeProduct'
-  | 'draftProduct';
+  | 'draftProduct'
+  | 'product'
+  | 'order';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -213,6 +215,11 @@ const matrix: Record<string, Case[]> = {
   'marketplace.getProduct': [{ object: 'draftProduct', status: 404 }],
   'marketplace.image': [{ object: 'draftProduct', status: 404 }],
   'marketplace.preview': [{ object: 'draftProduct', status: 404 }],
+  // SPEC: another user's order is 403 (not 404)
+  'marketplace.getOrder': [{ object: 'order', status: 403 }],
+  'marketplace.refundOrder': [{ object: 'order', status: 403, body: {} }],
+  // a review is seen by all; its author (or an admin) deletes it
+  'marketplace.deleteReview': [{ object: 'product', status: 403 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -236,6 +243,14 @@ const notOwnerOnly: Record<string, Owned> = {
   'queue.addSessionItem': 'queueSession',
   // the token is the credential (an unknown one is 404)
   'playlists.shared': 'publicPlaylist',
+  // a purchase's download: anyone asks, a buyer gets it (403 NO_LICENSE otherwise); the signed URL is the credential
+  'marketplace.download': 'product',
+  'marketplace.downloadFile': 'product',
+  // the sandbox's hosted page: its payment id is the credential, as a provider's checkout URL
+  'marketplace.sandboxCheckout': 'order',
+  // reviews are public; writing one needs a purchase (403 NO_LICENSE), not ownership
+  'marketplace.createReview': 'product',
+  'marketplace.listReviews': 'product',
 };
 
 /** Path parameters that are not the owned object's id: a valid value each. */
@@ -318,6 +333,20 @@ beforeAll(async () => {
   }
   otherParams.imageId = '00000000-0000-4000-8000-000000000001';
   otherParams.previewId = '00000000-0000-4000-8000-000000000002';
+  // an order of the owner's, for a product of the friend's (products are inserted as rows until their API exists)
+  const product = await server.riff.database.db
+    .insertInto('products')
+    .values({ seller_id: friend.id, title: 'Sold', price_cents: 0, product_type: 'pack', status: 'active' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  ids.product = product.id;
+  const order = await request(server.baseUrl, 'POST', '/api/v1/marketplace/orders', { token: owner.accessToken, body: { items: [{ product_id: product.id }] } });
+  expect(order.status).toBe(201);
+  ids.order = order.body.id;
+  // free, so completed at once: the owner may review it
+  const review = await request(server.baseUrl, 'POST', `/api/v1/marketplace/products/${product.id}/reviews`, { token: owner.accessToken, body: { rating: 4 } });
+  expect(review.status).toBe(201);
+  otherParams.reviewId = review.body.id;
 });
 
 afterAll(async () => {
@@ -377,6 +406,14 @@ async function ownerView() {
         return { status: reply.status, title, productStatus: status, price, licenses, updated_at };
       }),
     ),
+    order: await (async () => {
+      const reply = await as(`/marketplace/orders/${ids.order}`);
+      return { status: reply.status, orderStatus: reply.body?.status, total: reply.body?.total_cents };
+    })(),
+    reviews: await (async () => {
+      const reply = await as(`/marketplace/products/${ids.product}/reviews`);
+      return { status: reply.status, reviews: reply.body };
+    })(),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};

@@ -34,6 +34,55 @@ const trackVersion = {
   is_current: true,
 } as const;
 
+const PRODUCT_ID = 'd1e2f3a4-b5c6-4d7e-8f9a-0b1c2d3e4f5a';
+const ORDER_ID = 'f0e1d2c3-b4a5-4968-8776-655443322110';
+const orderItem = {
+  id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+  order_id: ORDER_ID,
+  product_id: PRODUCT_ID,
+  title: 'Night Drive stems',
+  license_type: 'commercial',
+  price: 19.99,
+  price_cents: 1999,
+  discount_cents: 200,
+} as const;
+const orderPayment = {
+  provider: 'sandbox',
+  checkout_url: 'https://riff.example.org/api/v1/marketplace/sandbox/checkout/sbx_0f9e8d7c6b5a49382716050f4e3d2c1b',
+  expires_at: EXPIRES,
+} as const;
+const order = {
+  id: ORDER_ID,
+  buyer_id: USER_ID,
+  items: [orderItem],
+  total_amount: 17.99,
+  subtotal_cents: 1999,
+  total_cents: 1799,
+  currency: 'USD',
+  discount_amount_cents: 200,
+  promo_code_id: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+  status: 'pending',
+  payment_status: 'requires_payment',
+  payment_provider_payment_id: null,
+  payment_intent: 'sbx_0f9e8d7c6b5a49382716050f4e3d2c1b',
+  payment: orderPayment,
+  refund_deadline: null,
+  completed_at: null,
+  refunded_at: null,
+  created_at: CREATED,
+  updated_at: CREATED,
+} as const;
+
+const review = {
+  id: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
+  product_id: PRODUCT_ID,
+  author_id: USER_ID,
+  rating: 5,
+  comment: 'Clean stems, great low end.',
+  created_at: UPDATED,
+  updated_at: UPDATED,
+} as const;
+
 const COMMENT_ID = 'a7b6c5d4-e3f2-4a1b-9c8d-7e6f5a4b3c2d';
 const REPLY_ID = 'b8c7d6e5-f4a3-4b2c-8d9e-0f1a2b3c4d5e';
 
@@ -166,7 +215,6 @@ const auditEntry = {
 };
 
 /** A first page holding every item: total and total_pages agree with the list. */
-const PRODUCT_ID = '2d4f6a8c-0e1b-4c3d-9f5e-7a9b1c3d5e7f';
 const promoCode = {
   id: 'f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0',
   code: 'SUMMER25',
@@ -614,4 +662,22 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   AddProductImageRequest: { file: 'cover.jpg' },
   AddProductPreviewRequest: { file: 'night-drive-preview.mp3' },
   PutProductFileRequest: { file: 'night-drive-stems.zip' },
+  // marketplace: orders
+  OrderItem: orderItem,
+  OrderPayment: orderPayment,
+  Order: order,
+  OrderList: [order],
+  CreateOrderItem: { product_id: PRODUCT_ID, license_type: 'commercial' },
+  CreateOrderRequest: { items: [{ product_id: PRODUCT_ID, license_type: 'commercial' }], promo_code: 'SPRING10' },
+  RefundOrderRequest: { reason: 'Bought the wrong license' },
+  DownloadLink: {
+    url: `https://riff.example.org/api/v1/marketplace/download/${PRODUCT_ID}/file?user=${USER_ID}&expires=1795778900&signature=3q9XrT2mVb8KcLw5NzYp0Hs7Ud4Ga1Ej`,
+    expires_at: EXPIRES,
+    filename: 'night-drive-stems.zip',
+  },
+  PaymentWebhookEvent: { id: 'evt_0f9e8d7c6b5a49382716050f4e3d2c1b_succeed', type: 'payment.succeeded', created: 1795778900, data: { order_id: ORDER_ID } },
+  PaymentWebhookReply: { received: true },
+  Review: review,
+  ReviewList: [review],
+  CreateReviewRequest: { rating: 5, comment: 'Clean stems, great low end.' },
 };

@@ -3,10 +3,10 @@ import type { RiffModule } from '../../platform/module.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
-import { orderRoutes } from './orders.routes.js';
 import { ProductCatalog } from './product-catalog.js';
 import { createProductsPart } from './products.part.js';
 import { ProductsRepository } from './products.repository.js';
+import { createOrdersPart } from './orders.part.js';
 import { promoCodeRoutes } from './promo-codes.routes.js';
 
 export interface MarketplaceModuleDeps {
@@ -24,10 +24,12 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
   const parts: MarketplaceParts = { platform, tracks: deps.tracks, people: deps.people, catalog: new ProductCatalog(productRows) };
   const products = createProductsPart(parts, productRows);
   // each part of the area adds its routes object here (keys as in contract.marketplace)
-  const routeParts: object[] = [products.routes, orderRoutes(parts), promoCodeRoutes(parts)];
+  const orders = createOrdersPart(parts);
+  const routeParts: object[] = [products.routes, orders.routes, promoCodeRoutes(parts)];
   return {
     name: 'marketplace',
     routes: { marketplace: Object.assign({}, ...routeParts) as Record<string, unknown> },
+    jobs: [...orders.jobs],
     accountData: {
       export: (owner) => products.accountData.exportFor(owner),
       erase: (owner) => products.accountData.eraseFor(owner),

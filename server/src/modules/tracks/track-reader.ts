@@ -3,6 +3,7 @@ import type { RawBuilder, SqlBool } from 'kysely';
 import type { Actor } from '../../platform/access/actor.js';
 import type { TrackRow } from '../../platform/db/database.schema.js';
 import { notFound } from '../../platform/errors/app-error.js';
+import { CONTENT_TYPES } from './audio-probe.js';
 import { toTrackDto } from './track.mapper.js';
 import { canReadTrack, canSeeTrackInsights, trackVisibleSql } from './tracks.policy.js';
 import type { TracksRepository } from './tracks.repository.js';
@@ -25,6 +26,8 @@ export interface TrackReader {
   toTrack(row: TrackRow, actor: Actor): Track;
   /** Reads the tracks once, for many viewers: each viewer's `visibleTracks` is then made without the database. */
   lookup(ids: readonly string[]): Promise<TrackLookup>;
+  /** A live track's original audio (the marketplace delivers it to a track product's buyers); undefined without one. */
+  originalFile(id: string): Promise<{ key: string; filename: string; size: number; contentType: string } | undefined>;
 }
 
 export interface TrackLookup {
@@ -50,6 +53,11 @@ export function createTrackReader(tracks: TracksRepository, publicBaseUrl: strin
     },
     visibleSql: trackVisibleSql,
     toTrack: (row, actor) => toTrackDto(row, actor, publicBaseUrl),
+    async originalFile(id) {
+      const row = await tracks.findLive(id);
+      if (!row?.file_key) return undefined;
+      return { key: row.file_key, filename: `${row.title}.${row.format}`, size: Number(row.file_size), contentType: CONTENT_TYPES[row.format] };
+    },
     async lookup(ids) {
       const rows = await liveRows(ids);
       return {

@@ -2,7 +2,15 @@ import { hkdfSync } from 'node:crypto';
 import { createSecretBox, type SecretBox } from './secret-box.js';
 
 /** Every purpose a key is derived for; a new purpose is a new name here, never a reused one. */
-export type KeyPurpose = 'job-data' | 'totp-secret' | 'recovery-code' | 'webhook-secret' | 'track-secret-link' | 'play-listener';
+export type KeyPurpose =
+  | 'job-data'
+  | 'totp-secret'
+  | 'recovery-code'
+  | 'webhook-secret'
+  | 'track-secret-link'
+  | 'play-listener'
+  | 'payment-sandbox'
+  | 'marketplace-download';
 
 /**
  * Keys derived from SECRET_KEY, one per purpose (HKDF-SHA256): a key leaked from one use
