@@ -194,19 +194,18 @@ export async function startSharedPrism(): Promise<{ baseUrl: string; close(): Pr
   const options: PrismOptions = { mode: 'proxy', upstream, errors: true };
   let prism = await startPrism(options);
   const port = Number(new URL(prism.baseUrl).port);
-  let closing = false;
+  let restarting = false;
   const supervise = setInterval(() => {
-    if (closing || prism.running()) return;
+    if (restarting || prism.running()) return;
     console.warn(`the shared Prism exited; starting it again. Its last output:\n${prism.output()}`);
-    closing = true;
+    restarting = true;
     launch(options, port)
       .then((next) => (prism = next))
-      .finally(() => (closing = false));
+      .finally(() => (restarting = false));
   }, 200);
   return {
     baseUrl: prism.baseUrl,
     async close() {
-      closing = true;
       clearInterval(supervise);
       await prism.close();
       router.closeAllConnections();

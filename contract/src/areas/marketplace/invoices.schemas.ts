@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { PRODUCT_LICENSE_TYPES } from './marketplace-enums.schemas.js';
-import { CurrencyCodeSchema } from './promo-codes.schemas.js';
+import { CurrencySchema } from './products.schemas.js';
 
 /** INV-<year>-<six digits>, sequential per year without gaps. */
 export const InvoiceNumberSchema = z.string().regex(/^INV-\d{4}-\d{6,}$/, 'must be INV-<year>-<six digits>');
@@ -41,7 +41,7 @@ export const InvoiceSchema = named(
     lines: z.array(InvoiceLineSchema).min(1),
     discount_cents: z.number().int().min(0),
     total_cents: z.number().int().min(0),
-    currency: CurrencyCodeSchema,
+    currency: CurrencySchema,
   }),
 );
 export type Invoice = z.infer<typeof InvoiceSchema>;

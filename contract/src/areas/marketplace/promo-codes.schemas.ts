@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
 import { named } from '../../common/openapi-meta.js';
-
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-
-/** ISO 4217, upper case (as products spell it): a code the runtime knows as a currency. */
-export const CurrencyCodeSchema = z
-  .string()
-  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code in upper case, e.g. USD')
-  .refine((code) => CURRENCIES.has(code), 'must be an ISO 4217 currency code');
+import { CurrencySchema } from './products.schemas.js';
 
 /** A promo code as typed by a buyer: letters, digits, - and _, 3–50 characters; compared without case. */
 export const PromoCodeTextSchema = z
@@ -28,7 +21,7 @@ export const PromoCodeSchema = named(
     code: z.string().describe('As the seller wrote it; buyers may type it in any case'),
     percent_off: z.number().int().min(1).max(100).nullable().describe('Whole percent off each eligible item; null for an amount-off code'),
     amount_off_cents: z.number().int().min(1).nullable().describe('Integer cents off the eligible items together; null for a percent-off code'),
-    currency: CurrencyCodeSchema.nullable().describe('The currency of amount_off_cents (only items in it are eligible); null for a percent-off code'),
+    currency: CurrencySchema.nullable().describe('The currency of amount_off_cents (only items in it are eligible); null for a percent-off code'),
     product_ids: z.array(UuidSchema).describe('The seller’s products it applies to; empty: all of the seller’s products'),
     max_redemptions: z.number().int().min(1).nullable().describe('Completed orders that may use it; null: no limit'),
     redemption_count: z.number().int().min(0).describe('Completed orders that used it'),
@@ -51,7 +44,7 @@ export const CreatePromoCodeRequestSchema = named(
         .max(PROMO_MAX_AMOUNT_OFF_CENTS)
         .optional()
         .describe('Integer cents off the eligible items together; exactly one of percent_off and amount_off_cents'),
-      currency: CurrencyCodeSchema.optional().describe('With amount_off_cents only (default USD); not allowed with percent_off'),
+      currency: CurrencySchema.optional().describe('With amount_off_cents only (default USD); not allowed with percent_off'),
       product_ids: z
         .array(UuidSchema)
         .max(PROMO_MAX_PRODUCTS)
