@@ -6,8 +6,11 @@ import { CONTENT_TYPES } from './audio-probe.js';
 
 export const PRESIGNED_URL_TTL_SECONDS = 300;
 
+/** A range up to this size is read whole and sent as one buffer (a player's ranges are mostly this small). */
+const SMALL_RANGE_BYTES = 256 * 1024;
+
 export type StreamReply =
-  | { status: 200 | 206; headers: Record<string, string>; body: Readable }
+  | { status: 200 | 206; headers: Record<string, string>; body: Readable | Buffer }
   | { status: 302 | 304; headers: Record<string, string>; body?: undefined };
 
 /**
@@ -83,10 +86,12 @@ export async function streamTrack(
   }
   const headers = { ...common, 'Content-Type': contentType, 'Content-Disposition': contentDisposition };
   if (range) {
+    const length = range.end - range.start + 1;
+    const small = storage.readRange && length <= SMALL_RANGE_BYTES;
     return {
       status: 206,
-      headers: { ...headers, 'Content-Range': `bytes ${range.start}-${range.end}/${size}`, 'Content-Length': String(range.end - range.start + 1) },
-      body: await storage.get(track.file_key, range),
+      headers: { ...headers, 'Content-Range': `bytes ${range.start}-${range.end}/${size}`, 'Content-Length': String(length) },
+      body: small ? await storage.readRange!(track.file_key, range) : await storage.get(track.file_key, range),
     };
   }
   return { status: 200, headers: { ...headers, 'Content-Length': String(size) }, body: await storage.get(track.file_key) };

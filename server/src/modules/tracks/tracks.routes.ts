@@ -16,11 +16,11 @@ export interface TracksRoutesDeps extends UploadsRoutesDeps {
   files: TrackFileService;
 }
 
-/** Sends headers now; the body (a stream) is piped by ts-rest. A failing read ends the reply. */
+/** Sets the headers; a stream body is piped by the router, and a failing read ends the reply. */
 function reply(res: Response, result: StreamReply) {
   for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
   if (result.body) {
-    result.body.on('error', () => res.destroy());
+    if (!Buffer.isBuffer(result.body)) result.body.on('error', () => res.destroy());
     return { status: result.status, body: result.body };
   }
   return { status: result.status, body: undefined };

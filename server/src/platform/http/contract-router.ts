@@ -98,8 +98,9 @@ function send(route: AppRoute, res: RiffResponse, result: { status: number; body
   if (declared !== undefined && isAppRouteNoBody(declared)) {
     res.status(status).end();
   } else if (declared !== undefined && isAppRouteOtherResponse(declared)) {
-    res.setHeader('content-type', declared.contentType);
     const body = result.body;
+    // bytes keep the exact type their handler named (audio/wav where the contract says audio/*)
+    if (!Buffer.isBuffer(body) || !res.hasHeader('content-type')) res.setHeader('content-type', declared.contentType);
     if (typeof body === 'string' || Buffer.isBuffer(body) || body == null) res.status(status).send(body as string | Buffer | null);
     else res.status(status).json(body);
   } else {

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Router } from 'express';
-import cors from 'cors';
 import type { Logger } from 'pino';
 import { contract } from '@riff/contract';
 import type { Config } from '../config/config.js';
@@ -11,6 +10,7 @@ import { requestCeiling } from '../rate-limit/limit-policies.js';
 import type { RateLimits } from '../rate-limit/rate-limiter.js';
 import { requestLimitMiddleware } from '../rate-limit/request-limit.middleware.js';
 import { createContractRouter } from './contract-router.js';
+import { corsMiddleware } from './cors.middleware.js';
 import { docsRouter } from './docs.routes.js';
 import { RiffRequest, RiffResponse } from './http-exchange.js';
 import type { InFlight } from './in-flight.js';
@@ -62,11 +62,7 @@ export function createHttpApp(parts: HttpAppParts): HttpHandler {
   const front: Middleware[] = [
     requestLog(parts.logger),
     securityHeaders(),
-    cors({
-      origin: config.corsOrigins,
-      credentials: true,
-      exposedHeaders: ['X-Request-Id', 'Retry-After', 'Deprecation', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
-    }) as Middleware,
+    corsMiddleware(config.corsOrigins),
     requestLimitMiddleware(parts.limits.create('requests', requestCeiling(config.rateLimitPerMinute))),
   ];
   const router = createContractRouter(contract, parts.routes, {

@@ -109,20 +109,21 @@ export class RiffResponse<Request extends IncomingMessage = RiffRequest> extends
 
   json(value: unknown): this {
     const body = JSON.stringify(value);
-    if (!this.hasHeader('Content-Type')) this.setHeader('Content-Type', JSON_TYPE);
-    return this.send(body ?? '');
+    // send() gives a string the JSON type (with its charset) when no type was set
+    return this.send(body ?? '', JSON_TYPE);
   }
 
   /** Strings and buffers as Express's res.send (no generated ETag: the app never made one). */
-  send(body: string | Buffer | null | undefined): this {
+  send(body: string | Buffer | null | undefined, defaultType?: string): this {
     let chunk: string | Buffer = body ?? '';
+    // each header is looked up once: a lookup lower-cases its name every time
+    const type = this.getHeader('Content-Type');
     if (typeof chunk === 'string') {
-      const type = this.getHeader('Content-Type');
-      this.setHeader('Content-Type', typeof type === 'string' ? setCharset(type, 'utf-8') : 'text/html; charset=utf-8');
-    } else if (!this.hasHeader('Content-Type')) {
+      this.setHeader('Content-Type', typeof type === 'string' ? setCharset(type, 'utf-8') : (defaultType ?? 'text/html; charset=utf-8'));
+    } else if (type === undefined) {
       this.setHeader('Content-Type', 'application/octet-stream');
     }
-    if (!this.hasHeader('Transfer-Encoding')) this.setHeader('Content-Length', Buffer.byteLength(chunk));
+    if (this.getHeader('Transfer-Encoding') === undefined) this.setHeader('Content-Length', Buffer.byteLength(chunk));
     if (this.isFresh()) this.statusCode = 304;
     if (this.statusCode === 204 || this.statusCode === 304) {
       this.removeHeader('Content-Type');
@@ -139,10 +140,12 @@ export class RiffResponse<Request extends IncomingMessage = RiffRequest> extends
   private isFresh(): boolean {
     const method = this.req.method;
     if (method !== 'GET' && method !== 'HEAD') return false;
-    if (!this.hasHeader('ETag') && !this.hasHeader('Last-Modified')) return false;
+    const etag = this.getHeader('ETag') as string | undefined;
+    const lastModified = this.getHeader('Last-Modified') as string | undefined;
+    if (etag === undefined && lastModified === undefined) return false;
     const status = this.statusCode;
     if ((status < 200 || status >= 300) && status !== 304) return false;
-    return fresh(this.req.headers, { etag: this.getHeader('ETag') as string | undefined, 'last-modified': this.getHeader('Last-Modified') as string | undefined });
+    return fresh(this.req.headers, { etag, 'last-modified': lastModified });
   }
 
   cookie(name: string, value: string, options: CookieSerializeOptions & { maxAge?: number } = {}): this {

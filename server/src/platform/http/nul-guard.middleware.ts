@@ -24,11 +24,16 @@ function nulPaths(root: unknown, prefix: string): string[] {
   return found;
 }
 
+const declaredKeys = new WeakMap<object, string[]>();
+
 /** Only the query parameters the route declares: others are ignored, so they cannot do harm. */
 function declaredQuery(query: Record<string, unknown>, schema: unknown): Record<string, unknown> {
   if (!isZodObject(schema)) return {};
-  const declared = Object.keys(extractZodObjectShape(schema) as object);
-  return Object.fromEntries(Object.entries(query).filter(([key]) => declared.includes(key)));
+  let declared = declaredKeys.get(schema);
+  if (!declared) declaredKeys.set(schema, (declared = Object.keys(extractZodObjectShape(schema) as object)));
+  const picked: Record<string, unknown> = {};
+  for (const key of declared) if (Object.hasOwn(query, key)) picked[key] = query[key];
+  return picked;
 }
 
 /**

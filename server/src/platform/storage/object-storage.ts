@@ -23,6 +23,11 @@ export interface ObjectStorage {
   /** Streams `body` into `key`, replacing any object there; the object appears whole or not at all. */
   put(key: string, body: Readable, options?: { contentType?: string }): Promise<void>;
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * A small range read whole into memory: one read where the driver keeps the file open, and no
+   * stream to set up. Optional: where a driver has none, the caller streams get().
+   */
+  readRange?(key: string, range: ByteRange): Promise<Buffer>;
   /** Size in bytes, or undefined when there is no such object. */
   size(key: string): Promise<number | undefined>;
   delete(key: string): Promise<void>;
