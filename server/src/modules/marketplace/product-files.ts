@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseFile } from 'music-metadata';
+import { musicMetadata } from '../../platform/media/music-metadata.js';
 import { PRODUCT_PREVIEW_MAX_SECONDS } from '@riff/contract';
 import { AppError } from '../../platform/errors/app-error.js';
 import { MediaError, runFfmpeg } from '../media/ffmpeg-process.js';
@@ -83,6 +83,7 @@ export async function cutPreview(ffmpegPath: string, input: string, output: stri
     if (error instanceof MediaError) throw new AppError('INVALID_AUDIO', error.message);
     throw error;
   }
+  const { parseFile } = await musicMetadata();
   const { format } = await parseFile(output, { duration: true });
   return Math.min(PRODUCT_PREVIEW_MAX_SECONDS, Math.max(0, Math.round(format.duration ?? 0)));
 }

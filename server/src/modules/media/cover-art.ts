@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { parseFile, parseStream, type IPicture } from 'music-metadata';
+import type { IPicture } from 'music-metadata';
+import { musicMetadata } from '../../platform/media/music-metadata.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import type { MediaInput } from './ffmpeg-process.js';
 import { ImageError, processCover, type EncodedImage } from './images.js';
@@ -13,6 +14,7 @@ export function choosePicture(pictures: IPicture[] | undefined): IPicture | unde
 /** The embedded cover of an audio file, re-encoded (no metadata), or undefined when there is none usable. */
 export async function extractCoverArt(input: MediaInput): Promise<EncodedImage | undefined> {
   const options = { duration: false, skipCovers: false } as const;
+  const { parseFile, parseStream } = await musicMetadata();
   const metadata = typeof input === 'string' ? await parseFile(input, options) : await parseStream(input, undefined, options);
   const picture = choosePicture(metadata.common.picture);
   if (!picture) return undefined;

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
-import { parseFile, parseStream, type IAudioMetadata } from 'music-metadata';
+import type { IAudioMetadata } from 'music-metadata';
+import { musicMetadata } from '../../platform/media/music-metadata.js';
 import type { TrackFormat } from '../../platform/db/database.schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 
@@ -127,6 +128,7 @@ const SCAN_BUFFER_BYTES = 1024 * 1024;
  * other MP3 gets the same answer without the option, and other formats are read as before.
  */
 async function parsePath(file: string): Promise<IAudioMetadata> {
+  const { parseFile, parseStream } = await musicMetadata();
   const head = await parseFile(file, { duration: false, skipCovers: true });
   if (!(head.format.container ?? '').toLowerCase().startsWith('mpeg')) return parseFile(file, { duration: true, skipCovers: true });
   if (head.format.duration) return head;
@@ -137,6 +139,7 @@ async function parsePath(file: string): Promise<IAudioMetadata> {
 
 /** Reads duration, bitrate, sample rate and tags; anything the parser cannot read as audio is INVALID_AUDIO. */
 export async function readAudioMetadata(source: { path: string } | { stream: Readable; size: number }): Promise<AudioMetadata> {
+  const { parseStream } = await musicMetadata();
   let parsed;
   try {
     parsed =

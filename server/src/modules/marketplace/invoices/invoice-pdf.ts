@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { Invoice, InvoiceParty } from '@riff/contract';
 
 /**
@@ -95,7 +94,9 @@ function draw(doc: PDFKit.PDFDocument, invoice: Invoice) {
  * Text is set in the PDF standard fonts (Helvetica, WinAnsi): characters outside Latin-1 and a few
  * typographic marks do not show in them.
  */
-export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
+export async function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
+  // pdfkit loads on the first invoice: it took a quarter of a second of every start
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,

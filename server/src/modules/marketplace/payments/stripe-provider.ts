@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { AppError } from '../../../platform/errors/app-error.js';
 import type { Checkout, CheckoutRequest, PaymentEvent, PaymentProvider } from './payment-provider.js';
 
@@ -39,16 +39,22 @@ const idOf = (value: string | { id: string } | null | undefined) => (typeof valu
  */
 export class StripeProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
-  private readonly stripe: Stripe;
+  /** The client, loaded at construction but awaited only when used (the package took a sixth of a second of every start). */
+  private readonly client: Promise<Stripe>;
 
   constructor(private readonly options: StripeProviderOptions) {
-    this.stripe = new Stripe(options.secretKey, { ...endpoint(options.apiUrl), maxNetworkRetries: 2, timeout: 20_000, telemetry: false });
+    this.client = import('stripe').then(
+      ({ default: StripeClient }) => new StripeClient(options.secretKey, { ...endpoint(options.apiUrl), maxNetworkRetries: 2, timeout: 20_000, telemetry: false }),
+    );
+    // a failed load is reported by the first call that needs the client, not as an unhandled rejection
+    this.client.catch(() => undefined);
   }
 
   async createCheckout(request: CheckoutRequest): Promise<Checkout> {
     const now = (this.options.now ?? (() => new Date()))().getTime();
     const expiresMs = Math.min(Math.max(request.expiresAt.getTime(), now + MIN_EXPIRY_MS), now + MAX_EXPIRY_MS);
-    const session = await this.stripe.checkout.sessions.create(
+    const stripe = await this.client;
+    const session = await stripe.checkout.sessions.create(
       {
         mode: 'payment',
         line_items: [
@@ -79,9 +85,10 @@ export class StripeProvider implements PaymentProvider {
     const header = headers['stripe-signature'];
     const signature = Array.isArray(header) ? header[0] : header;
     if (!signature) throw unauthenticated('Stripe-Signature is missing');
+    const stripe = await this.client;
     let event: Stripe.Event;
     try {
-      event = this.stripe.webhooks.constructEvent(rawBody, signature, this.options.webhookSecret);
+      event = stripe.webhooks.constructEvent(rawBody, signature, this.options.webhookSecret);
     } catch {
       throw unauthenticated('The Stripe signature does not verify');
     }
@@ -118,9 +125,9 @@ export class StripeProvider implements PaymentProvider {
         if (!charge.refunded) return null;
         const paymentId = idOf(charge.payment_intent);
         if (!paymentId) return null;
-        const orderId = charge.metadata?.order_id || (await this.stripe.paymentIntents.retrieve(paymentId)).metadata?.order_id;
+        const orderId = charge.metadata?.order_id || (await stripe.paymentIntents.retrieve(paymentId)).metadata?.order_id;
         if (!orderId) return null;
-        const refundId = charge.refunds?.data[0]?.id ?? (await this.stripe.refunds.list({ charge: charge.id, limit: 1 })).data[0]?.id;
+        const refundId = charge.refunds?.data[0]?.id ?? (await stripe.refunds.list({ charge: charge.id, limit: 1 })).data[0]?.id;
         if (!refundId) return null;
         return { id: event.id, type: 'refund.succeeded', orderId, paymentId, refundId };
       }
@@ -131,7 +138,8 @@ export class StripeProvider implements PaymentProvider {
 
   async refund(payment: { paymentId: string; amountCents: number; currency: string; orderId: string }): Promise<{ refundId: string }> {
     // a key of its own: Stripe's keys are per account, and the order id already keyed the checkout
-    const refund = await this.stripe.refunds.create(
+    const stripe = await this.client;
+    const refund = await stripe.refunds.create(
       { payment_intent: payment.paymentId, amount: payment.amountCents, metadata: { order_id: payment.orderId } },
       { idempotencyKey: `refund-${payment.orderId}` },
     );
