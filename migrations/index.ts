@@ -10,6 +10,7 @@ import * as comments from './0008-comments.js';
 import * as queue from './0009-queue.js';
 import * as playlists from './0010-playlists.js';
 import * as marketplace from './0011-marketplace.js';
+import * as invoiceParties from './0012-invoice-parties.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-queue': queue,
   '0010-playlists': playlists,
   '0011-marketplace': marketplace,
+  '0012-invoice-parties': invoiceParties,
 };

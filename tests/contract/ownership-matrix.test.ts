@@ -218,6 +218,7 @@ const matrix: Record<string, Case[]> = {
   // SPEC: another user's order is 403 (not 404)
   'marketplace.getOrder': [{ object: 'order', status: 403 }],
   'marketplace.refundOrder': [{ object: 'order', status: 403, body: {} }],
+  'marketplace.invoice': [{ object: 'order', status: 403 }],
   // a review is seen by all; its author (or an admin) deletes it
   'marketplace.deleteReview': [{ object: 'product', status: 403 }],
 };

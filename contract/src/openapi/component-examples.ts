@@ -73,6 +73,26 @@ const order = {
   updated_at: CREATED,
 } as const;
 
+const invoiceLine = {
+  product_id: PRODUCT_ID,
+  title: 'Night Drive stems',
+  license_type: 'commercial',
+  price_cents: 1999,
+  discount_cents: 200,
+  total_cents: 1799,
+} as const;
+
+const invoice = {
+  number: 'INV-2026-000042',
+  issued_at: UPDATED,
+  seller: { id: OTHER_USER_ID, name: 'Theo Marsh', email: null },
+  buyer: { id: USER_ID, name: 'Mira Okafor', email: 'mira@example.org' },
+  lines: [invoiceLine],
+  discount_cents: 200,
+  total_cents: 1799,
+  currency: 'USD',
+} as const;
+
 const review = {
   id: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
   product_id: PRODUCT_ID,
@@ -677,6 +697,10 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   },
   PaymentWebhookEvent: { id: 'evt_0f9e8d7c6b5a49382716050f4e3d2c1b_succeed', type: 'payment.succeeded', created: 1795778900, data: { order_id: ORDER_ID } },
   PaymentWebhookReply: { received: true },
+  Invoice: invoice,
+  InvoiceLine: invoiceLine,
+  InvoiceParty: invoice.buyer,
+  InvoiceReply: { invoice },
   Review: review,
   ReviewList: [review],
   CreateReviewRequest: { rating: 5, comment: 'Clean stems, great low end.' },

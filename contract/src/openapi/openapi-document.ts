@@ -83,6 +83,10 @@ function binaryResponses(op: OpenApiOperation, route: AppRoute): void {
     if (target && typeof other.contentType === 'string' && !target['content']) {
       const types = [other.contentType, ...also];
       target['content'] = Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+    } else if (target?.['content'] && also.length > 0 && Number(status) < 300) {
+      // a JSON reply that also comes as a file (content negotiation): the file types beside the JSON
+      const content = target['content'] as Record<string, unknown>;
+      for (const type of also) content[type] = { schema: { type: 'string', format: 'binary' } };
     }
   }
 }

@@ -24,6 +24,8 @@ import {
   SandboxCheckoutQuerySchema,
 } from './orders.schemas.js';
 
+import { InvoiceReplySchema } from './invoices.schemas.js';
+
 const c = initContract();
 
 /** Orders, payments, promo codes, refunds, invoices, downloads, reviews, seller stats (ADDENDUM Part 2 "Marketplace"). */
@@ -72,6 +74,21 @@ export const ordersContract = {
     pathParams: IdParamsSchema,
     body: RefundOrderRequestSchema,
     responses: { 200: OrderSchema, ...errors(400, 401, 403, 404, 413, 415) },
+  },
+  invoice: {
+    method: 'GET',
+    path: '/marketplace/orders/:id/invoice',
+    summary: 'The invoice of an order',
+    description:
+      'A PDF (application/pdf) by default; `{invoice}` (not enveloped) with `Accept: application/json`. For the buyer and ' +
+      'the sellers of its items (another user: 403, as for the order), of completed and refunded orders (another order ' +
+      'has no invoice: 404). Issued the first time it is asked for: the next number of the year (INV-<year>-<six ' +
+      'digits>, sequential without gaps) and the parties as they are then; every later read gives the same invoice. ' +
+      'Money in integer cents: each line is its price less its share of the discount, and the total is the sum of the lines.',
+    // Accept picks the media type: openapi.json lists the PDF beside the JSON
+    metadata: { ...userRoute, alsoContentTypes: ['application/pdf'] },
+    pathParams: IdParamsSchema,
+    responses: { 200: InvoiceReplySchema, ...errors(400, 401, 403, 404) },
   },
   sandboxCheckout: {
     method: 'GET',

@@ -14,6 +14,9 @@ import { SandboxCheckout } from './payments/sandbox-checkout.js';
 import { ReviewsRepository } from './reviews.repository.js';
 import { ReviewsService } from './reviews.service.js';
 import { sandboxSecret } from './payments/sandbox-provider.js';
+import { InvoiceNumbers } from './invoices/invoice-numbers.js';
+import { InvoicesRepository } from './invoices/invoices.repository.js';
+import { InvoicesService } from './invoices/invoices.service.js';
 
 /** The orders part of the marketplace: its routes and jobs, built from the platform. */
 export function createOrdersPart(parts: MarketplaceParts): { routes: ReturnType<typeof orderRoutes>; jobs: ModuleJob[] } {
@@ -53,8 +56,9 @@ export function createOrdersPart(parts: MarketplaceParts): { routes: ReturnType<
     publicBaseUrl: config.publicBaseUrl,
   });
   const service = new OrdersService({ scope, clock, events: platform.events, orders, settlement, provider });
+  const invoices = new InvoicesService({ scope, clock, orders, invoices: new InvoicesRepository(scope), numbers: new InvoiceNumbers(scope), people });
   return {
-    routes: orderRoutes({ orders: service, idempotency, settlement, provider, sandbox, downloads, reviews: new ReviewsService({ scope, reviews: new ReviewsRepository(scope) }) }),
+    routes: orderRoutes({ orders: service, idempotency, settlement, provider, sandbox, downloads, reviews: new ReviewsService({ scope, reviews: new ReviewsRepository(scope) }), invoices }),
     jobs: [
       sandbox.job(),
       { name: 'marketplace.orders-expire', everyMs: 60_000, retryLimit: 0, handle: () => settlement.expirePending() },

@@ -7,6 +7,8 @@ import type { OrderSettlement } from './order-settlement.js';
 import type { OrdersService } from './orders.service.js';
 import type { PaymentProvider } from './payments/payment-provider.js';
 import type { ReviewsService } from './reviews.service.js';
+import type { InvoicesService } from './invoices/invoices.service.js';
+import { renderInvoicePdf } from './invoices/invoice-pdf.js';
 import type { SandboxCheckout } from './payments/sandbox-checkout.js';
 
 type OrderRoutes = RoutesOf<Pick<typeof contract.marketplace, keyof typeof ordersContract>>;
@@ -19,10 +21,19 @@ export interface OrderRoutesDeps {
   sandbox: SandboxCheckout;
   downloads: DownloadsService;
   reviews: ReviewsService;
+  invoices: InvoicesService;
+}
+
+/** JSON when the caller names application/json and not the PDF before it; the PDF otherwise. */
+function wantsJson(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const json = accept.indexOf('application/json');
+  const pdf = accept.indexOf('application/pdf');
+  return json !== -1 && (pdf === -1 || json < pdf);
 }
 
 /** The orders part of contract.marketplace: replies are the objects themselves (not enveloped). */
-export function orderRoutes({ orders, idempotency, settlement, provider, sandbox, downloads, reviews }: OrderRoutesDeps): OrderRoutes {
+export function orderRoutes({ orders, idempotency, settlement, provider, sandbox, downloads, reviews, invoices }: OrderRoutesDeps): OrderRoutes {
   return {
     createOrder: async ({ body, headers, req }) => {
       const actor = signedInActor(req);
@@ -35,6 +46,15 @@ export function orderRoutes({ orders, idempotency, settlement, provider, sandbox
     listOrders: async ({ req }) => ({ status: 200, body: await orders.list(signedInActor(req)) }),
     getOrder: async ({ params, req }) => ({ status: 200, body: await orders.get(signedInActor(req), params.id) }),
     refundOrder: async ({ params, body, req }) => ({ status: 200, body: await orders.refund(signedInActor(req), params.id, body) }),
+    invoice: async ({ params, req, res }) => {
+      const invoice = await invoices.invoiceOf(signedInActor(req), params.id);
+      res.setHeader('Cache-Control', 'private, no-store');
+      if (wantsJson(req.headers.accept)) return { status: 200, body: { invoice } };
+      res.setHeader('Content-Type', 'application/pdf');
+      res.setHeader('Content-Disposition', `attachment; filename="${invoice.number}.pdf"`);
+      // the file instead of the JSON (metadata.alsoContentTypes): the router sends a buffer as it is
+      return { status: 200, body: (await renderInvoicePdf(invoice)) as never };
+    },
     sandboxCheckout: async ({ params, query, res }) => {
       const html = await sandbox.page(params.paymentId, query.outcome);
       res.setHeader('Content-Type', 'text/html; charset=utf-8');

@@ -60,7 +60,8 @@ function checkingReplies(route: AppRoute, handler: Handler): Handler {
   return async (args) => {
     const result = await handler(args);
     const declared = route.responses[result.status];
-    if (result.body instanceof Readable || declared === undefined || isAppRouteNoBody(declared)) return result;
+    // a stream, or a file sent instead of the JSON by content negotiation, is not JSON to check
+    if (result.body instanceof Readable || Buffer.isBuffer(result.body) || declared === undefined || isAppRouteNoBody(declared)) return result;
     const { body } = validateResponse({ appRoute: route, response: result });
     if (!isDeepStrictEqual(asJson(body), asJson(result.body))) {
       throw new Error(`${route.method} ${route.path} ${result.status}: the reply carries what the contract does not declare`);
@@ -103,6 +104,9 @@ function send(route: AppRoute, res: RiffResponse, result: { status: number; body
     if (!Buffer.isBuffer(body) || !res.hasHeader('content-type')) res.setHeader('content-type', declared.contentType);
     if (typeof body === 'string' || Buffer.isBuffer(body) || body == null) res.status(status).send(body as string | Buffer | null);
     else res.status(status).json(body);
+  } else if (Buffer.isBuffer(result.body)) {
+    // a route that also answers as a file (metadata.alsoContentTypes) set its type
+    res.status(status).send(result.body);
   } else {
     res.status(status).json(result.body);
   }

@@ -1,6 +1,6 @@
 import type { LicenseType, OrderStatus, PaymentProviderName, PaymentStatus, ProductCategory, ProductLicenseType, ProductStatus, ProductType } from '@riff/contract';
 import type { Generated } from 'kysely';
-import type { CreatedAt, Timestamp, UpdatedAt } from './column-types.js';
+import type { CreatedAt, Json, Timestamp, UpdatedAt } from './column-types.js';
 
 /** Integer cents in bigint columns, read as numbers (platform/db/database.ts parses int8). */
 export type Cents = number;
@@ -175,11 +175,20 @@ export interface InvoiceCountersTable {
   last_number: number;
 }
 
+/** A party of an invoice as at issue (the contract's InvoiceParty). */
+export interface InvoicePartySnapshot {
+  id: string | null;
+  name: string;
+  email: string | null;
+}
+
 export interface InvoicesTable {
   id: Generated<string>;
   order_id: string;
   number: string;
   issued_at: CreatedAt;
+  buyer: Json<InvoicePartySnapshot> | null;
+  seller: Json<InvoicePartySnapshot> | null;
 }
 
 export interface ProductDownloadsTable {
