@@ -114,3 +114,24 @@ describe('invoices', () => {
     expect(count).toHaveLength(0);
   });
 });
+
+describe('orders in the account’s data', () => {
+  it('the export holds one’s orders as buyer and as seller; deleting the buyer’s account keeps the order, its items and its invoice', async () => {
+    const [seller, buyer] = await Promise.all([createUser(suite.server), createUser(suite.server)]);
+    const order = await completedOrder(seller, buyer);
+    const invoice = await jsonInvoice(seller, order.id);
+    const bought = expectStatus(await buyer.api.users.exportData(), 200).body;
+    expect(bought.marketplace_orders.map((row) => [row.id, row.status, row.total_cents])).toEqual([[order.id, 'completed', 2499]]);
+    expect(bought.marketplace_sales).toEqual([]);
+    const sold = expectStatus(await seller.api.users.exportData(), 200).body;
+    expect(sold.marketplace_sales.map((row) => [row.id, row.items.length])).toEqual([[order.id, 2]]);
+    expect(sold.marketplace_orders).toEqual([]);
+
+    expectStatus(await buyer.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: buyer.password } }), 200);
+    // the seller still reads the sale and its invoice, as at issue
+    const kept = expectStatus(await seller.api.marketplace.getOrder({ params: { id: order.id } }), 200).body;
+    expect(kept).toMatchObject({ id: order.id, status: 'completed', total_cents: 2499 });
+    expect(kept.items).toHaveLength(2);
+    expect(await jsonInvoice(seller, order.id)).toEqual(invoice);
+  });
+});

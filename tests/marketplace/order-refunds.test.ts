@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { createProduct, errorOf, payInSandbox } from './order-helpers.js';
+import { createProduct, createPromoCode, errorOf, payInSandbox } from './order-helpers.js';
 
 const suite = useTestServer();
 const db = () => suite.server.riff.database.db;
@@ -42,6 +42,23 @@ describe('refunds', () => {
     expect(expectStatus(await buyer.api.marketplace.getOrder({ params: { id: order.id } }), 200).body.status).toBe('completed');
     const refunded = expectStatus(await seller.api.marketplace.refundOrder({ params: { id: order.id }, body: { reason: 'goodwill' } }), 200).body;
     expect(refunded.status).toBe('refunded');
+  });
+
+  it('a refund gives the promo code’s redemption back: a code used up by the order can be used again', async () => {
+    const [seller, buyer, other] = await Promise.all([createUser(suite.server), createUser(suite.server), createUser(suite.server)]);
+    const product = await createProduct(suite.server, seller, { priceCents: 2500 });
+    const code = `ONCE${randomUUID().slice(0, 8)}`;
+    const promoId = await createPromoCode(suite.server, seller, { code, percent_off: 20, max_redemptions: 1 });
+    const redemptions = async () => (await db().selectFrom('promo_codes').select('redemption_count').where('id', '=', promoId).executeTakeFirstOrThrow()).redemption_count;
+    const created = expectStatus(await buyer.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }], promo_code: code } }), 201).body;
+    const order = await payInSandbox(suite.server, buyer.api, created);
+    expect(order.discount_amount_cents).toBe(500);
+    expect(await redemptions()).toBe(1);
+    expect(errorOf(await other.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }], promo_code: code } }))).toEqual([400, 'INVALID_PROMO_CODE']);
+    expectStatus(await buyer.api.marketplace.refundOrder({ params: { id: order.id }, body: {} }), 200);
+    expect(await redemptions()).toBe(0);
+    const again = expectStatus(await other.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }], promo_code: code } }), 201).body;
+    expect(again.discount_amount_cents).toBe(500);
   });
 
   it('a pending order cannot be refunded; another user gets 403; an unknown order 404', async () => {

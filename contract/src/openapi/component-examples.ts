@@ -514,6 +514,8 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     playlist_collaborations: [{ playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED }],
     playlist_follows: [{ playlist_id: OTHER_PLAYLIST_ID, since: UPDATED }],
     marketplace_products: [product],
+    marketplace_orders: [order],
+    marketplace_sales: [],
   },
 
   // audit

@@ -69,7 +69,8 @@ export const ordersContract = {
     description:
       'Not enveloped. The buyer within refund_deadline (after it: 400 REFUND_WINDOW_CLOSED), the seller of every item at ' +
       'any time. Refunded through the provider in full: status and payment_status refunded, licenses revoked (downloads ' +
-      'stop), an exclusive product back on sale. An order that is not completed: 400 INVALID_TRANSITION.',
+      'stop), an exclusive product back on sale, the promo code’s redemption given back. An order that is not completed: ' +
+      '400 INVALID_TRANSITION.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: RefundOrderRequestSchema,

@@ -5,6 +5,7 @@ import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
 import { CommentSchema } from '../comments/comments.schemas.js';
 import { ProductSchema } from '../marketplace/products.schemas.js';
+import { OrderSchema } from '../marketplace/orders.schemas.js';
 import { ExportedPlaylistCollaborationSchema, ExportedPlaylistFollowSchema, ExportedPlaylistSchema } from '../playlists/playlist-account.schemas.js';
 import { ExportedChatMessageSchema, ExportedQueueSessionSchema, QueueSchema } from '../queue/queue.schemas.js';
 import { LyricsSchema, TrackSchema } from '../tracks/tracks.schemas.js';
@@ -219,6 +220,8 @@ export const UserExportSchema = named(
     playlist_collaborations: z.array(ExportedPlaylistCollaborationSchema).describe('Playlists of others you collaborate on'),
     playlist_follows: z.array(ExportedPlaylistFollowSchema).describe('Playlists you follow'),
     marketplace_products: z.array(ProductSchema).describe('The products you sell, in every status'),
+    marketplace_orders: z.array(OrderSchema).describe('Your orders as a buyer, newest first (kept after an account is deleted, as invoices must be)'),
+    marketplace_sales: z.array(OrderSchema).describe('Orders with an item of yours, newest first, as you may read them'),
   }),
 );
 

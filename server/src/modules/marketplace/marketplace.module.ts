@@ -31,7 +31,8 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
     routes: { marketplace: Object.assign({}, ...routeParts) as Record<string, unknown> },
     jobs: [...orders.jobs],
     accountData: {
-      export: (owner) => products.accountData.exportFor(owner),
+      // orders stay with the erasure: the users area anonymises the account row they name, and invoices keep their parties
+      export: async (owner) => ({ ...(await products.accountData.exportFor(owner)), ...(await orders.orders.exportFor(owner)) }),
       erase: (owner) => products.accountData.eraseFor(owner),
     },
   };

@@ -61,9 +61,16 @@ export class OrderSettlementRepository {
       .execute();
   }
 
-  /** One redemption of the code (reserved when the order was made, so within max_redemptions). */
-  redeem(promoCodeId: string) {
-    return this.db.updateTable('promo_codes').set({ redemption_count: sql`redemption_count + 1` }).where('id', '=', promoCodeId).execute();
+  /**
+   * One redemption of the code counted (+1: reserved when the order was made, so within
+   * max_redemptions) or given back (-1: the order was refunded).
+   */
+  redeem(promoCodeId: string, delta: 1 | -1 = 1) {
+    return this.db
+      .updateTable('promo_codes')
+      .set({ redemption_count: sql`greatest(redemption_count + ${delta}, 0)` })
+      .where('id', '=', promoCodeId)
+      .execute();
   }
 
   /** An exclusive license sold: the hold becomes the sale, the product leaves the shop, its licenses with it. */

@@ -145,6 +145,8 @@ export class OrderSettlement {
       const items = await orders.itemsOf([order.id]);
       await settlement.addSales(items.map((item) => item.product_id), -1);
       for (const item of items) await settlement.unsellExclusive(item.product_id, order.id);
+      // the buyer has the money back: the code's use returns to the pool
+      if (refunded.promo_code_id) await settlement.redeem(refunded.promo_code_id, -1);
       await events.record(actor, 'order.refunded', {
         subject: { resource: 'order', id: order.id },
         userId: refunded.buyer_id,

@@ -19,7 +19,7 @@ import { InvoicesRepository } from './invoices/invoices.repository.js';
 import { InvoicesService } from './invoices/invoices.service.js';
 
 /** The orders part of the marketplace: its routes and jobs, built from the platform. */
-export function createOrdersPart(parts: MarketplaceParts): { routes: ReturnType<typeof orderRoutes>; jobs: ModuleJob[] } {
+export function createOrdersPart(parts: MarketplaceParts): { routes: ReturnType<typeof orderRoutes>; jobs: ModuleJob[]; orders: OrdersService } {
   const { platform, people, tracks } = parts;
   const { scope, clock, config } = platform;
   const provider = createPaymentProvider(platform);
@@ -59,6 +59,7 @@ export function createOrdersPart(parts: MarketplaceParts): { routes: ReturnType<
   const invoices = new InvoicesService({ scope, clock, orders, invoices: new InvoicesRepository(scope), numbers: new InvoiceNumbers(scope), people });
   return {
     routes: orderRoutes({ orders: service, idempotency, settlement, provider, sandbox, downloads, reviews: new ReviewsService({ scope, reviews: new ReviewsRepository(scope) }), invoices }),
+    orders: service,
     jobs: [
       sandbox.job(),
       { name: 'marketplace.orders-expire', everyMs: 60_000, retryLimit: 0, handle: () => settlement.expirePending() },

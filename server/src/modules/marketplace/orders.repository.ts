@@ -113,6 +113,18 @@ export class OrdersRepository {
     return this.db.selectFrom('orders').selectAll().where('buyer_id', '=', buyerId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1000).execute();
   }
 
+  /** Orders with an item the seller sold, newest first. */
+  listForSeller(sellerId: string) {
+    return this.db
+      .selectFrom('orders')
+      .selectAll()
+      .where((eb) => eb.exists(eb.selectFrom('order_items').select('order_items.id').whereRef('order_items.order_id', '=', 'orders.id').where('order_items.seller_id', '=', sellerId)))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(10_000)
+      .execute();
+  }
+
   itemsOf(orderIds: readonly string[]) {
     if (orderIds.length === 0) return Promise.resolve([] as OrderItemRow[]);
     return this.db.selectFrom('order_items').selectAll().where('order_id', 'in', orderIds).orderBy('created_at').orderBy('id').execute();

@@ -8,7 +8,7 @@ import { discountLines, type PricedLine } from './order-pricing.js';
 import { isExclusiveItem, type OrderSettlement } from './order-settlement.js';
 import { itemsByOrder, toOrderDto } from './orders.mapper.js';
 import { canReadOrder, canRefundAsSeller, isBuyer } from './orders.policy.js';
-import { pickLicense, type LicenseRow, type OrdersRepository, type ProductRow, type PromoCodeRow } from './orders.repository.js';
+import { pickLicense, type LicenseRow, type OrderRow, type OrdersRepository, type ProductRow, type PromoCodeRow } from './orders.repository.js';
 import type { PaymentProvider } from './payments/payment-provider.js';
 
 export interface OrdersServiceDeps {
@@ -135,6 +135,15 @@ export class OrdersService {
     const rows = await orders.listForBuyer(actor.id);
     const items = itemsByOrder(await orders.itemsOf(rows.map((row) => row.id)));
     return rows.map((row) => toOrderDto(row, items.get(row.id) ?? []));
+  }
+
+  /** The data export: the account's orders as a buyer and as a seller. */
+  async exportFor(owner: UserActor): Promise<{ marketplace_orders: Order[]; marketplace_sales: Order[] }> {
+    const { orders } = this.deps;
+    const [bought, sold] = await Promise.all([orders.listForBuyer(owner.id), orders.listForSeller(owner.id)]);
+    const items = itemsByOrder(await orders.itemsOf([...new Set([...bought, ...sold].map((row) => row.id))]));
+    const dto = (row: OrderRow) => toOrderDto(row, items.get(row.id) ?? []);
+    return { marketplace_orders: bought.map(dto), marketplace_sales: sold.map(dto) };
   }
 
   async get(actor: UserActor, id: string): Promise<Order> {
