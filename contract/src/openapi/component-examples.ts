@@ -93,6 +93,25 @@ const invoice = {
   currency: 'USD',
 } as const;
 
+const sellerStats = {
+  period: '7d',
+  revenue_cents_by_currency: { USD: 5397 },
+  orders: 4,
+  units_sold: 3,
+  refunds: 1,
+  refund_rate: 0.25,
+  top_products: [{ product_id: PRODUCT_ID, title: 'Night Drive stems', units: 3, revenue_cents: 5397 }],
+  daily: [
+    { date: '2026-11-15', orders: 0, revenue_cents: 0 },
+    { date: '2026-11-16', orders: 1, revenue_cents: 1799 },
+    { date: '2026-11-17', orders: 0, revenue_cents: 0 },
+    { date: '2026-11-18', orders: 2, revenue_cents: 1799 },
+    { date: '2026-11-19', orders: 0, revenue_cents: 0 },
+    { date: '2026-11-20', orders: 1, revenue_cents: 1799 },
+    { date: '2026-11-21', orders: 0, revenue_cents: 0 },
+  ],
+} as const;
+
 const review = {
   id: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
   product_id: PRODUCT_ID,
@@ -699,6 +718,8 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   },
   PaymentWebhookEvent: { id: 'evt_0f9e8d7c6b5a49382716050f4e3d2c1b_succeed', type: 'payment.succeeded', created: 1795778900, data: { order_id: ORDER_ID } },
   PaymentWebhookReply: { received: true },
+  SellerStats: sellerStats,
+  SellerStatsReply: { stats: sellerStats },
   Invoice: invoice,
   InvoiceLine: invoiceLine,
   InvoiceParty: invoice.buyer,

@@ -22,6 +22,8 @@ import {
   ReviewSchema,
   SandboxCheckoutParamsSchema,
   SandboxCheckoutQuerySchema,
+  SellerStatsQuerySchema,
+  SellerStatsReplySchema,
 } from './orders.schemas.js';
 
 import { InvoiceReplySchema } from './invoices.schemas.js';
@@ -90,6 +92,18 @@ export const ordersContract = {
     metadata: { ...userRoute, alsoContentTypes: ['application/pdf'] },
     pathParams: IdParamsSchema,
     responses: { 200: InvoiceReplySchema, ...errors(400, 401, 403, 404) },
+  },
+  sellerStats: {
+    method: 'GET',
+    path: '/marketplace/seller/stats',
+    summary: 'Your sales',
+    description:
+      'Not enveloped: `{stats}` over your items of orders completed in the period (UTC days; 30d by default). Revenue is in ' +
+      'integer cents after discounts, by currency, refunded orders left out; refunds and refund_rate count the orders of the ' +
+      'period refunded since. Anyone signed in: one who sells nothing reads zeros.',
+    metadata: userRoute,
+    query: SellerStatsQuerySchema,
+    responses: { 200: SellerStatsReplySchema, ...errors(400, 401) },
   },
   sandboxCheckout: {
     method: 'GET',

@@ -158,3 +158,36 @@ export const ReviewListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
+
+/** GET /marketplace/seller/stats (ADDENDUM Part 2 "Marketplace"). */
+export const SELLER_STATS_PERIODS = ['7d', '30d', '90d', 'all'] as const;
+export type SellerStatsPeriod = (typeof SELLER_STATS_PERIODS)[number];
+/** How many products top_products lists. */
+export const SELLER_TOP_PRODUCTS = 10;
+
+export const SellerStatsQuerySchema = z.object({
+  period: z.enum(SELLER_STATS_PERIODS).default('30d').describe('The last 7, 30 or 90 days (UTC), or all time'),
+});
+
+export const SellerStatsSchema = named(
+  'SellerStats',
+  z.object({
+    period: z.enum(SELLER_STATS_PERIODS),
+    revenue_cents_by_currency: z
+      .record(z.string(), Cents)
+      .describe('What your items of orders completed in the period and not refunded brought, after discounts, by ISO 4217 currency'),
+    orders: Cents.describe('Orders with an item of yours completed in the period (those refunded since included)'),
+    units_sold: Cents.describe('Your items in those orders, refunded ones left out'),
+    refunds: Cents.describe('Those orders refunded since'),
+    refund_rate: z.number().min(0).max(1).describe('refunds / orders (0 without orders), four decimals'),
+    top_products: z
+      .array(z.object({ product_id: UuidSchema, title: z.string(), units: Cents, revenue_cents: Cents }))
+      .describe(`Your best-selling products of the period, most units first (at most ${SELLER_TOP_PRODUCTS})`),
+    daily: z
+      .array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), orders: Cents, revenue_cents: Cents }))
+      .describe('Per UTC day, oldest first: every day of a bounded period (empty ones with zeros); for `all`, the days with orders. revenue_cents adds up every currency'),
+  }),
+);
+export type SellerStats = z.infer<typeof SellerStatsSchema>;
+
+export const SellerStatsReplySchema = named('SellerStatsReply', z.object({ stats: SellerStatsSchema }));

@@ -17,6 +17,8 @@ import { sandboxSecret } from './payments/sandbox-provider.js';
 import { InvoiceNumbers } from './invoices/invoice-numbers.js';
 import { InvoicesRepository } from './invoices/invoices.repository.js';
 import { InvoicesService } from './invoices/invoices.service.js';
+import { SellerStatsRepository } from './seller-stats.repository.js';
+import { SellerStatsService } from './seller-stats.service.js';
 
 /** The orders part of the marketplace: its routes and jobs, built from the platform. */
 export function createOrdersPart(parts: MarketplaceParts): { routes: ReturnType<typeof orderRoutes>; jobs: ModuleJob[]; orders: OrdersService } {
@@ -58,7 +60,10 @@ export function createOrdersPart(parts: MarketplaceParts): { routes: ReturnType<
   const service = new OrdersService({ scope, clock, events: platform.events, orders, settlement, provider });
   const invoices = new InvoicesService({ scope, clock, orders, invoices: new InvoicesRepository(scope), numbers: new InvoiceNumbers(scope), people });
   return {
-    routes: orderRoutes({ orders: service, idempotency, settlement, provider, sandbox, downloads, reviews: new ReviewsService({ scope, reviews: new ReviewsRepository(scope) }), invoices }),
+    routes: orderRoutes({ orders: service, idempotency, settlement, provider, sandbox, downloads, reviews: new ReviewsService({ scope, reviews: new ReviewsRepository(scope) }),
+      invoices,
+      sellerStats: new SellerStatsService({ clock, stats: new SellerStatsRepository(scope) }),
+    }),
     orders: service,
     jobs: [
       sandbox.job(),

@@ -9,6 +9,7 @@ import type { PaymentProvider } from './payments/payment-provider.js';
 import type { ReviewsService } from './reviews.service.js';
 import type { InvoicesService } from './invoices/invoices.service.js';
 import { renderInvoicePdf } from './invoices/invoice-pdf.js';
+import type { SellerStatsService } from './seller-stats.service.js';
 import type { SandboxCheckout } from './payments/sandbox-checkout.js';
 
 type OrderRoutes = RoutesOf<Pick<typeof contract.marketplace, keyof typeof ordersContract>>;
@@ -22,6 +23,7 @@ export interface OrderRoutesDeps {
   downloads: DownloadsService;
   reviews: ReviewsService;
   invoices: InvoicesService;
+  sellerStats: SellerStatsService;
 }
 
 /** JSON when the caller names application/json and not the PDF before it; the PDF otherwise. */
@@ -33,7 +35,7 @@ function wantsJson(accept: string | undefined): boolean {
 }
 
 /** The orders part of contract.marketplace: replies are the objects themselves (not enveloped). */
-export function orderRoutes({ orders, idempotency, settlement, provider, sandbox, downloads, reviews, invoices }: OrderRoutesDeps): OrderRoutes {
+export function orderRoutes({ orders, idempotency, settlement, provider, sandbox, downloads, reviews, invoices, sellerStats }: OrderRoutesDeps): OrderRoutes {
   return {
     createOrder: async ({ body, headers, req }) => {
       const actor = signedInActor(req);
@@ -55,6 +57,7 @@ export function orderRoutes({ orders, idempotency, settlement, provider, sandbox
       // the file instead of the JSON (metadata.alsoContentTypes): the router sends a buffer as it is
       return { status: 200, body: (await renderInvoicePdf(invoice)) as never };
     },
+    sellerStats: async ({ query, req }) => ({ status: 200, body: { stats: await sellerStats.of(signedInActor(req), query.period) } }),
     sandboxCheckout: async ({ params, query, res }) => {
       const html = await sandbox.page(params.paymentId, query.outcome);
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
