@@ -9,9 +9,11 @@ export interface PricedLine {
 }
 
 /**
- * The promo code's discount over the eligible lines, spread over them in proportion to their prices
- * (the remainder on the dearest), in integer cents: percent rounds half up, an amount is capped
- * at what the lines cost.
+ * The promo code's discount over the eligible lines, in integer cents. It is taken once off their
+ * total (a percentage rounded half up to the cent; an amount capped at that total) and split over
+ * them in proportion to their prices by largest remainder: each line gets the floor of its exact
+ * share, and the cents left go one each to the lines with the largest fractions (the dearest first
+ * on a tie). So the shares add up to the discount exactly, and no line is discounted below 0.
  */
 export function discountLines(lines: PricedLine[], promo: Pick<PromoCodeRow, 'percent_off' | 'amount_off_cents'>): number[] {
   const eligibleTotal = lines.reduce((sum, line) => sum + (line.eligible ? line.priceCents : 0), 0);
@@ -21,15 +23,19 @@ export function discountLines(lines: PricedLine[], promo: Pick<PromoCodeRow, 'pe
       : Math.min(Number(promo.amount_off_cents ?? 0), eligibleTotal);
   const shares = lines.map(() => 0);
   if (total <= 0 || eligibleTotal === 0) return shares;
+  // exact shares as integers: total × price = share × eligibleTotal + fraction (BigInt: the product can pass 2^53)
+  const fractions: { index: number; fraction: bigint }[] = [];
   let given = 0;
-  let dearest = -1;
   lines.forEach((line, index) => {
     if (!line.eligible) return;
-    shares[index] = Math.floor((total * line.priceCents) / eligibleTotal);
+    const exact = BigInt(total) * BigInt(line.priceCents);
+    shares[index] = Number(exact / BigInt(eligibleTotal));
     given += shares[index]!;
-    if (dearest < 0 || line.priceCents > lines[dearest]!.priceCents) dearest = index;
+    fractions.push({ index, fraction: exact % BigInt(eligibleTotal) });
   });
-  shares[dearest]! += total - given;
+  fractions.sort((a, b) => (a.fraction === b.fraction ? lines[b.index]!.priceCents - lines[a.index]!.priceCents || a.index - b.index : a.fraction > b.fraction ? -1 : 1));
+  // the cents left are fewer than the lines with a fraction, and each of those has a cent of room
+  for (let left = total - given, next = 0; left > 0; left--, next++) shares[fractions[next]!.index]! += 1;
   return shares;
 }
 

@@ -79,33 +79,6 @@ export class PromoCodesRepository {
     return this.withProducts(rows);
   }
 
-  /** The codes of these sellers that a buyer's text names (codes are unique per seller, not across sellers). */
-  async byCodeForSellers(code: string, sellerIds: readonly string[]): Promise<PromoCodeRow[]> {
-    if (sellerIds.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('promo_codes')
-      .selectAll()
-      .where('code_key', '=', promoCodeKey(code))
-      .where('seller_id', 'in', [...sellerIds])
-      .orderBy('created_at')
-      .execute();
-    return this.withProducts(rows);
-  }
-
-  /**
-   * Counts one redemption (an order completed with the code), unless the code is used up meanwhile:
-   * false then. One statement, so concurrent completions cannot pass max_redemptions.
-   */
-  async redeem(id: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('promo_codes')
-      .set((eb) => ({ redemption_count: eb('redemption_count', '+', 1) }))
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('max_redemptions', 'is', null), eb('redemption_count', '<', eb.ref('max_redemptions'))]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
   async remove(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('promo_codes').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

@@ -17,7 +17,7 @@ export interface PromoCodesServiceDeps {
 const invalid = (field: string, message: string, value: unknown) =>
   new AppError('VALIDATION_FAILED', `${field} ${message}`, { details: [{ field, message, value: String(value) }] });
 
-/** A seller's promo codes: create, list, delete. What a code takes off an order is promo-pricing.ts. */
+/** A seller's promo codes: create, list, delete. What a code takes off an order is order-pricing.ts. */
 export class PromoCodesService {
   constructor(private readonly deps: PromoCodesServiceDeps) {}
 
