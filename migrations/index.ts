@@ -11,6 +11,7 @@ import * as queue from './0009-queue.js';
 import * as playlists from './0010-playlists.js';
 import * as marketplace from './0011-marketplace.js';
 import * as invoiceParties from './0012-invoice-parties.js';
+import * as productListIndexes from './0013-product-list-indexes.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-playlists': playlists,
   '0011-marketplace': marketplace,
   '0012-invoice-parties': invoiceParties,
+  '0013-product-list-indexes': productListIndexes,
 };

@@ -2,7 +2,6 @@ import type { ProductLicenseType, ProductStatus, ProductType } from '@riff/contr
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { ProductImagesTable, ProductLicensesTable, ProductPreviewsTable, ProductsTable } from '../../platform/db/database.schema.js';
-import { totalCount, pageWithTotal } from '../../platform/db/page-total.js';
 
 export type ProductRow = Selectable<ProductsTable>;
 export type ProductLicenseRow = Selectable<ProductLicensesTable>;
@@ -99,12 +98,17 @@ export class ProductsRepository {
     return query;
   }
 
+  /**
+   * A page and the total, in two statements side by side: a count beside the page (count(*) over ())
+   * would read every matching row in full; apart, the page walks an index in its order
+   * (products_list) and the count reads that index alone.
+   */
   async list(filter: ProductFilter) {
-    const rows = await this.filtered(filter).selectAll().select(totalCount()).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
-    return pageWithTotal(rows, async () => {
-      const row = await this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      return Number(row.count);
-    });
+    const [rows, counted] = await Promise.all([
+      this.filtered(filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+      this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(counted.count) };
   }
 
   listBySeller(sellerId: string) {
