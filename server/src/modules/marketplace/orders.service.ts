@@ -8,7 +8,7 @@ import { discountLines, type PricedLine } from './order-pricing.js';
 import { isExclusiveItem, type OrderSettlement } from './order-settlement.js';
 import { itemsByOrder, toOrderDto } from './orders.mapper.js';
 import { canReadOrder, canRefundAsSeller, isBuyer } from './orders.policy.js';
-import { pickLicense, type LicenseRow, type OrderRow, type OrdersRepository, type ProductRow, type PromoCodeRow } from './orders.repository.js';
+import { pickLicense, type LicenseRow, type OrderItemRow, type OrderRow, type OrdersRepository, type ProductRow, type PromoCodeRow } from './orders.repository.js';
 import type { PaymentProvider } from './payments/payment-provider.js';
 
 export interface OrdersServiceDeps {
@@ -23,6 +23,15 @@ export interface OrdersServiceDeps {
 interface Line extends PricedLine {
   product: ProductRow;
   license: LicenseRow | undefined;
+}
+
+/** An order and its items as the caller may read them: 404 when unknown, 403 for another user's (SPEC, not 404). */
+export async function readableOrder(orders: OrdersRepository, actor: UserActor, id: string): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
+  const order = await orders.find(id);
+  if (!order) throw notFound('Order');
+  const items = await orders.itemsOf([id]);
+  if (!canReadOrder(actor, order, items)) throw forbidden('This order is not yours');
+  return { order, items };
 }
 
 const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
@@ -147,12 +156,7 @@ export class OrdersService {
   }
 
   async get(actor: UserActor, id: string): Promise<Order> {
-    const { orders } = this.deps;
-    const order = await orders.find(id);
-    if (!order) throw notFound('Order');
-    const items = await orders.itemsOf([id]);
-    // SPEC: another user's order is 403, not 404
-    if (!canReadOrder(actor, order, items)) throw forbidden('This order is not yours');
+    const { order, items } = await readableOrder(this.deps.orders, actor, id);
     return toOrderDto(order, items);
   }
 

@@ -3,9 +3,9 @@ import type { UserActor } from '../../../platform/access/actor.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { UserRow } from '../../../platform/db/database.schema.js';
 import type { DbScope } from '../../../platform/db/transactions.js';
-import { forbidden, notFound } from '../../../platform/errors/app-error.js';
+import { notFound } from '../../../platform/errors/app-error.js';
 import type { PeopleReader } from '../../users/people-reader.js';
-import { canReadOrder } from '../orders.policy.js';
+import { readableOrder } from '../orders.service.js';
 import type { OrderItemRow, OrderRow, OrdersRepository } from '../orders.repository.js';
 import type { InvoiceNumbers } from './invoice-numbers.js';
 import type { InvoiceRow, InvoicesRepository } from './invoices.repository.js';
@@ -34,12 +34,8 @@ export class InvoicesService {
   constructor(private readonly deps: InvoicesServiceDeps) {}
 
   async invoiceOf(actor: UserActor, orderId: string): Promise<Invoice> {
-    const { orders } = this.deps;
-    const order = await orders.find(orderId);
-    if (!order) throw notFound('Order');
-    const items = await orders.itemsOf([orderId]);
     // as for the order itself (SPEC): another user's is 403
-    if (!canReadOrder(actor, order, items)) throw forbidden('This order is not yours');
+    const { order, items } = await readableOrder(this.deps.orders, actor, orderId);
     if (!INVOICED.has(order.status)) throw notFound('Invoice');
     const row = (await this.deps.invoices.findByOrder(orderId)) ?? (await this.issue(orderId));
     return toInvoice(row, order, items);
