@@ -41,7 +41,10 @@ export const ordersContract = {
       'several currencies (400), an unknown, expired or used-up promo code (400 INVALID_PROMO_CODE), an exclusive license ' +
       'already sold or held by another pending order (409 CONFLICT). The order starts pending (payment_status ' +
       'requires_payment) with `payment.checkout_url`; it expires unpaid after 30 minutes. A total of 0 completes at once. ' +
-      'With Idempotency-Key, the same key and body within 24 h answer the first reply; another body is 409 CONFLICT.',
+      'With Idempotency-Key, the same key and body within 24 h answer the first reply; another body is 409 CONFLICT. ' +
+      'Money in integer cents: a promo code’s discount is taken once off its eligible items’ total (a percentage rounded ' +
+      'half up to the cent, an amount capped at that total) and split over them in proportion to their prices by largest ' +
+      'remainder, so each item’s discount_cents is at most its price and total_cents = subtotal_cents − discount_amount_cents.',
     metadata: userRoute,
     headers: IdempotencyHeadersSchema,
     body: CreateOrderRequestSchema,
