@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLocalStorage } from '../../server/src/platform/storage/local-storage.js';
-import { OpenFiles } from '../../server/src/platform/storage/open-files.js';
+import { OpenFiles, readExactly } from '../../server/src/platform/storage/open-files.js';
 
 let root: string;
 let storage: ReturnType<typeof createLocalStorage>;
@@ -73,6 +73,21 @@ describe('local storage reads (descriptors kept open between ranges)', () => {
     const again = await files.acquire(file);
     expect(await openDescriptors()).toBe(before + 1);
     again.release();
+    await vi.waitFor(async () => expect(await openDescriptors()).toBe(before), { timeout: 2000 });
+    files.closeAll();
+  });
+
+  it('past its capacity it closes only descriptors nobody holds: every reader keeps a working one', async () => {
+    const files = new OpenFiles(30, 2);
+    const names = ['x', 'y', 'z'];
+    for (const name of names) await storage.put(`tracks/${name}/original`, Readable.from([Buffer.alloc(16, name)]));
+    const before = await openDescriptors();
+    const held = await Promise.all(names.map((name) => files.acquire(path.join(root, `tracks/${name}/original`))));
+    expect(new Set(held.map((open) => open.fd)).size).toBe(3);
+    for (const [index, open] of held.entries()) {
+      expect((await readExactly(open.fd, 4, 0)).toString()).toBe(names[index]!.repeat(4));
+    }
+    for (const open of held) open.release();
     await vi.waitFor(async () => expect(await openDescriptors()).toBe(before), { timeout: 2000 });
     files.closeAll();
   });

@@ -30,8 +30,11 @@ export class OpenFiles {
 
   async acquire(file: string): Promise<OpenFile> {
     let entry = this.entries.get(file);
-    if (!entry) {
-      entry = { fd: openForReading(file), users: 0, lastUsed: Date.now() };
+    if (entry) {
+      entry.users++;
+    } else {
+      // held from the start: trimming only closes descriptors no reader holds
+      entry = { fd: openForReading(file), users: 1, lastUsed: Date.now() };
       this.entries.set(file, entry);
       this.trim();
       this.sweep();
@@ -40,7 +43,6 @@ export class OpenFiles {
         if (this.entries.get(file) === opened) this.entries.delete(file);
       });
     }
-    entry.users++;
     let fd: number;
     try {
       fd = await entry.fd;
