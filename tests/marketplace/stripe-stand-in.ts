@@ -27,7 +27,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: StripeRequest[] = [];
   const paymentIntents = new Map<string, Record<string, string>>();
   const replies = new Map<string, { status: number; body: unknown }>();
-  let counter = 0;
+  // ids unique across runs: orders keep payment_session_id unique, and a PostgreSQL database outlives a run
+  let counter = Math.floor(Math.random() * 1e9);
   const created = () => Math.floor(Date.now() / 1000);
 
   const answer = (request: StripeRequest, port: number): { status: number; body: unknown } => {
