@@ -37,19 +37,19 @@ export class InvoicesService {
     // as for the order itself (SPEC): another user's is 403
     const { order, items } = await readableOrder(this.deps.orders, actor, orderId);
     if (!INVOICED.has(order.status)) throw notFound('Invoice');
-    const row = (await this.deps.invoices.findByOrder(orderId)) ?? (await this.issue(orderId));
+    const row = (await this.deps.invoices.findByOrder(orderId)) ?? (await this.issue(orderId, items));
     return toInvoice(row, order, items);
   }
 
   /** Issues the order's invoice under the order's row lock, so two first reads take one number. */
-  private issue(orderId: string): Promise<InvoiceRow> {
+  private issue(orderId: string, items: OrderItemRow[]): Promise<InvoiceRow> {
     const { scope, clock, orders, invoices, numbers } = this.deps;
     return scope.transaction(async () => {
       const order = await orders.findForUpdate(orderId);
       if (!order) throw notFound('Order');
       const existing = await invoices.findByOrder(orderId);
       if (existing) return existing;
-      const items = await orders.itemsOf([orderId]);
+      // an order's items never change once it is made: the ones read for the access check serve
       const issuedAt = clock.now();
       return invoices.insert({
         order_id: orderId,
