@@ -12,6 +12,7 @@ import * as playlists from './0010-playlists.js';
 import * as marketplace from './0011-marketplace.js';
 import * as invoiceParties from './0012-invoice-parties.js';
 import * as productListIndexes from './0013-product-list-indexes.js';
+import * as apiKeys from './0014-api-keys.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-marketplace': marketplace,
   '0012-invoice-parties': invoiceParties,
   '0013-product-list-indexes': productListIndexes,
+  '0014-api-keys': apiKeys,
 };

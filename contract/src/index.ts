@@ -41,4 +41,6 @@ export * from './areas/marketplace/promo-codes.schemas.js';
 export * from './areas/marketplace/promo-codes.contract.js';
 export * from './areas/marketplace/invoices.schemas.js';
 export * from './areas/marketplace/marketplace.contract.js';
+export * from './areas/developer/developer.schemas.js';
+export * from './areas/developer/developer.contract.js';
 export * from './riff.contract.js';

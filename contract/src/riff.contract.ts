@@ -10,6 +10,7 @@ import { playlistsContract } from './areas/playlists/playlists.contract.js';
 import { queueContract } from './areas/queue/queue.contract.js';
 import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
+import { developerContract } from './areas/developer/developer.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
 
 const c = initContract();
@@ -40,6 +41,7 @@ export const commentsRouter = c.router(commentsContract, apiOptions);
 export const queueRouter = c.router(queueContract, apiOptions);
 export const playlistsRouter = c.router(playlistsContract, apiOptions);
 export const marketplaceRouter = c.router(marketplaceContract, apiOptions);
+export const developerRouter = c.router(developerContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -57,6 +59,7 @@ export const contract: {
   queue: typeof queueRouter;
   playlists: typeof playlistsRouter;
   marketplace: typeof marketplaceRouter;
+  developer: typeof developerRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -69,6 +72,7 @@ export const contract: {
   queue: queueRouter,
   playlists: playlistsRouter,
   marketplace: marketplaceRouter,
+  developer: developerRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -94,4 +98,5 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   marketplace:
     'Products (tracks, packs, services) with licenses, images, previews and files; orders with Idempotency-Key, payment through a ' +
     'provider (built-in sandbox or Stripe), refunds, invoices, promo codes, reviews, downloads and seller stats. Replies are not enveloped',
+  developer: 'Developer API keys: scoped (read, write, admin), rate-limited per key, managed with a bearer token only',
 };

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GENDERS, LICENSE_TYPES, ORDER_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, PRODUCT_CATEGORIES, PRODUCT_LICENSE_TYPES, PRODUCT_STATUSES, PRODUCT_TYPES, MEDIA_JOB_STATES, MEDIA_TRANSCODERS, PLAY_SOURCES, PLAYLIST_PERMISSIONS, QUEUE_REPEAT_MODES, SHARE_PLATFORMS, STREAM_STATUSES, TRACK_FORMATS, TRACK_STATUSES, USER_ROLES } from '@riff/contract';
+import { API_KEY_SCOPES, GENDERS, LICENSE_TYPES, ORDER_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, PRODUCT_CATEGORIES, PRODUCT_LICENSE_TYPES, PRODUCT_STATUSES, PRODUCT_TYPES, MEDIA_JOB_STATES, MEDIA_TRANSCODERS, PLAY_SOURCES, PLAYLIST_PERMISSIONS, QUEUE_REPEAT_MODES, SHARE_PLATFORMS, STREAM_STATUSES, TRACK_FORMATS, TRACK_STATUSES, USER_ROLES } from '@riff/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
@@ -34,6 +34,7 @@ const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][]
   ['order_items', 'license_type', PRODUCT_LICENSE_TYPES],
   ['license_grants', 'license_type', PRODUCT_LICENSE_TYPES],
   ['payment_events', 'provider', PAYMENT_PROVIDERS],
+  ['api_keys', 'scopes', API_KEY_SCOPES],
 ];
 
 let database: DatabaseHandle;

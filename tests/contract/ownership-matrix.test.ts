@@ -26,6 +26,7 @@ type Owned =
   | 'publicPlaylist'
   | 'privatePlaylist'
   | 'promoCode'
+  | 'apiKey'
   | 'activeProduct'
   | 'draftProduct'
   | 'product'
@@ -189,6 +190,8 @@ const matrix: Record<string, Case[]> = {
   ],
   // a seller's promo codes are theirs alone
   'marketplace.removePromoCode': [{ object: 'promoCode', status: 404 }],
+  // an API key is its owner's alone
+  'developer.revokeApiKey': [{ object: 'apiKey', status: 404 }],
   // marketplace products: an active product is seen by all and changed by its seller; a draft is the seller's alone
   ...Object.fromEntries(
     (
@@ -318,6 +321,9 @@ beforeAll(async () => {
   const promo = await request(server.baseUrl, 'POST', '/api/v1/marketplace/promo-codes', { token: owner.accessToken, body: { code: 'OWNED10', percent_off: 10 } });
   expect(promo.status).toBe(201);
   ids.promoCode = promo.body.id;
+  const apiKey = await request(server.baseUrl, 'POST', '/api/v1/developer/api-keys', { token: owner.accessToken, body: { name: 'Owned', scopes: ['read'] } });
+  expect(apiKey.status).toBe(201);
+  ids.apiKey = apiKey.body.data.api_key.id;
   // a product of each status, with a license; image and preview ids need not exist: the product is refused first
   for (const [object, status] of [['activeProduct', 'active'], ['draftProduct', 'draft']] as const) {
     const made = await request(server.baseUrl, 'POST', '/api/v1/marketplace/products', {
@@ -400,6 +406,7 @@ async function ownerView() {
     ),
     // marketplace replies are not enveloped
     promoCodes: await as('/marketplace/promo-codes').then((reply) => ({ status: reply.status, body: reply.body })),
+    apiKeys: await as('/developer/api-keys').then((reply) => ({ status: reply.status, ids: reply.body?.data?.api_keys?.map((key: { id: string }) => key.id) })),
     products: await Promise.all(
       (['activeProduct', 'draftProduct'] as const).map(async (object) => {
         const reply = await as(`/marketplace/products/${ids[object]}`);
@@ -454,6 +461,7 @@ describe('owned objects refuse another signed-in user', () => {
     expect(before.privateComments.data.comments).toHaveLength(1);
     expect(before.replies.data.replies).toHaveLength(1);
     expect(before.promoCodes.body).toHaveLength(1);
+    expect(before.apiKeys.ids).toEqual([ids.apiKey]);
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {

@@ -32,4 +32,15 @@ describe('route auth metadata', () => {
       );
     expect(walk(contract).length).toBeGreaterThan(50);
   });
+
+  it('every route that reads credentials but refuses API keys declares the 403 INSUFFICIENT_SCOPE a key gets', () => {
+    const walk = (router: object): { method: string; path: string; metadata?: unknown; responses: Record<string, unknown> }[] =>
+      Object.values(router).flatMap((value) => (value.method && value.path ? [value] : walk(value)));
+    const keyless = walk(contract).filter((route) => {
+      const meta = routeMeta(route);
+      return meta.auth !== 'public' && !meta.apiKey;
+    });
+    expect(keyless.map((route) => `${route.method} ${route.path}`)).toContain('POST /api/v1/auth/password/change');
+    expect(keyless.filter((route) => !('403' in route.responses)).map((route) => `${route.method} ${route.path}`)).toEqual([]);
+  });
 });

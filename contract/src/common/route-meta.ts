@@ -24,7 +24,8 @@ export interface RouteMeta {
   jsonBodyLimit?: number;
 }
 
-export type ApiKeyScope = 'read' | 'write' | 'admin';
+export const API_KEY_SCOPES = ['read', 'write', 'admin'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const publicRoute = { auth: 'public', apiKey: false } as const satisfies RouteMeta;
 export const optionalAuth = { auth: 'optional', apiKey: true } as const satisfies RouteMeta;

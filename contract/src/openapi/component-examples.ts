@@ -254,6 +254,16 @@ const auditEntry = {
 };
 
 /** A first page holding every item: total and total_pages agree with the list. */
+const apiKey = {
+  id: '5d2e8a41-7c3b-4f9e-a16d-0b8c9e2f4a71',
+  name: 'Release bot',
+  prefix: 'riff_7Kq2Xw9',
+  scopes: ['read', 'write'],
+  created_at: CREATED,
+  last_used_at: UPDATED,
+  expires_at: '2027-11-20T09:30:00.000Z',
+};
+
 const promoCode = {
   id: 'f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0',
   code: 'SUMMER25',
@@ -535,6 +545,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     marketplace_products: [product],
     marketplace_orders: [order],
     marketplace_sales: [],
+    api_keys: [apiKey],
   },
 
   // audit
@@ -727,4 +738,11 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   Review: review,
   ReviewList: [review],
   CreateReviewRequest: { rating: 5, comment: 'Clean stems, great low end.' },
+
+  // developer API keys
+  ApiKeyScope: 'read',
+  ApiKey: apiKey,
+  ApiKeyList: { api_keys: [apiKey] },
+  CreateApiKeyRequest: { name: 'Release bot', scopes: ['read', 'write'], expires_at: '2027-11-20T09:30:00.000Z' },
+  CreatedApiKey: { api_key: apiKey, key: 'riff_7Kq2Xw9LmP4sT8vB3nD6fH1jR5yU0cA2eG7iM9oQ' },
 };

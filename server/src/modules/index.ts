@@ -4,6 +4,7 @@ import { createAccountPagesModule } from './account-pages/account-pages.module.j
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { createCommentsModule } from './comments/comments.module.js';
+import { createDeveloperModule } from './developer/developer.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createPlaylistsModule } from './playlists/playlists.module.js';
@@ -41,6 +42,7 @@ export function createModules(platform: Platform): RiffModule[] {
     social,
     playlists,
     createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people }),
+    createDeveloperModule(platform, { activeUser: (id) => users.activeUser!(id) }),
     createAccountPagesModule(platform),
   ];
 }

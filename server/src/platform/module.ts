@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Router } from 'express';
 import type { RiffContract } from '@riff/contract';
 import type { AccountData } from './accounts/account-data.js';
+import type { ApiKeyVerifier } from './auth/authenticate.middleware.js';
 import type { UserRow } from './db/database.schema.js';
 import type { EventHandler } from './events/event-bus.js';
 import type { EventType } from './events/event-map.js';
@@ -35,6 +36,8 @@ export interface RiffModule {
   jobs?: ModuleJob[];
   eventHandlers?: EventHandler<EventType>[];
   accountData?: AccountData;
+  /** Resolves the keys this area issues (developer keys, webhook keys) for the authenticator. */
+  keyVerifiers?: ApiKeyVerifier[];
   /** Given by the module that owns accounts: the user behind a token, if they may still act. */
   activeUser?(id: string): Promise<UserRow | undefined>;
   /** Finishes or abandons work in flight at shutdown, before the platform closes. */

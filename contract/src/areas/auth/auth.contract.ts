@@ -139,7 +139,7 @@ export const authContract = c.router({
     description: '2FA is on only after POST /auth/2fa/verify with a valid code for this secret.',
     metadata: userOnlyRoute,
     body: c.noBody(),
-    responses: { 200: envelope(SetupTwoFactorResponseSchema), ...errors(400, 401) },
+    responses: { 200: envelope(SetupTwoFactorResponseSchema), ...errors(400, 401, 403) },
   },
   twoFactorVerify: {
     method: 'POST',
@@ -147,7 +147,7 @@ export const authContract = c.router({
     summary: 'Turn 2FA on',
     metadata: userOnlyRoute,
     body: named('VerifyTwoFactorRequest', z.object({ code: TotpCodeSchema, secret: z.string().min(16).max(128) })),
-    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 413, 415) },
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 403, 413, 415) },
   },
   twoFactorStatus: {
     method: 'GET',
@@ -163,7 +163,7 @@ export const authContract = c.router({
     description: 'Needs the password. Bumps token_version, so older access tokens stop working.',
     metadata: userOnlyRoute,
     body: named('DisableTwoFactorRequest', z.object({ password: z.string().min(1).max(PASSWORD_MAX) })),
-    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 413, 415) },
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 403, 413, 415) },
   },
   passwordResetRequest: {
     method: 'POST',
@@ -216,7 +216,7 @@ export const authContract = c.router({
           path: ['password'],
         }),
     ),
-    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 413, 415) },
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 403, 413, 415) },
   },
   chatToken: {
     method: 'GET',

@@ -23,7 +23,7 @@ export const accountContract = c.router({
     description: 'Role becomes creator; promoted_to_creator_at is set the first time and never moves after. Idempotent.',
     metadata: userOnlyRoute,
     body: c.noBody(),
-    responses: { 200: envelope(named('UserReply', z.object({ user: UserSchema }))), ...errors(400, 401) },
+    responses: { 200: envelope(named('UserReply', z.object({ user: UserSchema }))), ...errors(400, 401, 403) },
   },
   privacyOptOut: {
     method: 'POST',
@@ -32,7 +32,7 @@ export const accountContract = c.router({
     description: 'Saves the do-not-sell preference. Idempotent.',
     metadata: userOnlyRoute,
     body: c.noBody(),
-    responses: { 200: envelope(named('PrivacyOptOut', z.object({ do_not_sell: z.literal(true), opted_out_at: TimestampSchema }))), ...errors(400, 401) },
+    responses: { 200: envelope(named('PrivacyOptOut', z.object({ do_not_sell: z.literal(true), opted_out_at: TimestampSchema }))), ...errors(400, 401, 403) },
   },
   getPreferences: {
     method: 'GET',
@@ -56,7 +56,7 @@ export const accountContract = c.router({
     summary: 'Export your data',
     description: 'Everything the service holds about you, as one JSON document (sent as an attachment).',
     metadata: userOnlyRoute,
-    responses: { 200: UserExportSchema, ...errors(401) },
+    responses: { 200: UserExportSchema, ...errors(401, 403) },
   },
   deleteAccount: {
     method: 'DELETE',
@@ -67,6 +67,6 @@ export const accountContract = c.router({
       'is revoked and an audit entry is written. With keep_public_tracks, public tracks stay attributed to the deleted account.',
     metadata: userOnlyRoute,
     body: DeleteAccountRequestSchema,
-    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 413, 415) },
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 403, 413, 415) },
   },
 });

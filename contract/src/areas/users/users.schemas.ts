@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiKeySchema } from '../developer/developer.schemas.js';
 import { DateSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
@@ -222,6 +223,7 @@ export const UserExportSchema = named(
     marketplace_products: z.array(ProductSchema).describe('The products you sell, in every status'),
     marketplace_orders: z.array(OrderSchema).describe('Your orders as a buyer, newest first (kept after an account is deleted, as invoices must be)'),
     marketplace_sales: z.array(OrderSchema).describe('Orders with an item of yours, newest first, as you may read them'),
+    api_keys: z.array(ApiKeySchema).describe('Your developer API keys (their prefixes; the keys themselves are not kept)'),
   }),
 );
 

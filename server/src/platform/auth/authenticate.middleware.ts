@@ -1,23 +1,37 @@
 import type { RiffRequest as Request } from '../http/http-exchange.js';
 import type { Middleware } from '../http/middleware-chain.js';
 import type { AppRoute } from '@ts-rest/core';
-import { requiredScope, routeMeta } from '@riff/contract';
+import { requiredScope, routeMeta, type ApiKeyScope } from '@riff/contract';
 import { AppError } from '../errors/app-error.js';
 import type { UserRow } from '../db/database.schema.js';
-import { anonymousActor, userActor, type RequestOrigin, type UserActor } from '../access/actor.js';
+import { anonymousActor, userActor, type AuthMethod, type RequestOrigin, type UserActor } from '../access/actor.js';
+import type { RiffResponse as Response } from '../http/http-exchange.js';
+import type { ApiKeyLimits } from './api-key-limits.js';
 import { originOf } from '../access/request-actor.js';
 import { TokenInvalidError, type TokenAudience, type TokenSigner } from './token-signer.js';
 
-/** Resolves a developer API key to its owner and scopes; supplied by the API-keys area. */
+/** Who a key speaks for: its owner (who may still act), what it may do, and the counter it spends. */
+export interface KeyHolder {
+  /** Counts the key's requests (unique across kinds of key). */
+  keyId: string;
+  user: UserRow;
+  scopes: readonly ApiKeyScope[];
+  via: Extract<AuthMethod, 'api_key' | 'webhook_key'>;
+}
+
+/** Resolves the keys that start with `prefix` (e.g. `riff_`, `whk_`); supplied by the area that issues them. */
 export interface ApiKeyVerifier {
-  verify(key: string, req: Request): Promise<{ user: UserRow; scopes: readonly string[] } | undefined>;
+  prefix: string;
+  /** The holder of a live key (not revoked, not expired, its owner active), else undefined. */
+  verify(key: string): Promise<KeyHolder | undefined>;
 }
 
 export interface AuthenticatorDeps {
   signer: TokenSigner;
   /** The user behind a token, if it may still act: exists, active, verified, not banned or deleted. */
   loadActiveUser(id: string): Promise<UserRow | undefined>;
-  apiKeys?: ApiKeyVerifier;
+  keyVerifiers: readonly ApiKeyVerifier[];
+  keyLimits: ApiKeyLimits;
 }
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
@@ -76,19 +90,23 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
     throw new AppError('UNAUTHENTICATED', 'The token is not valid here');
   }
 
-  async function fromApiKey(key: string, req: Request, route: AppRoute, origin: RequestOrigin): Promise<UserActor> {
-    const meta = routeMeta(route);
-    if (!meta.apiKey) throw new AppError('UNAUTHENTICATED', 'API keys cannot be used for this operation');
-    const found = deps.apiKeys ? await deps.apiKeys.verify(key, req) : undefined;
-    if (!found) throw new AppError('INVALID_CREDENTIALS', 'Unknown, revoked or expired API key');
+  // every request of a known key counts and carries the rate headers, refusals included
+  async function fromApiKey(key: string, req: Request, res: Response, route: AppRoute, origin: RequestOrigin): Promise<UserActor> {
+    const verifier = deps.keyVerifiers.find((candidate) => key.startsWith(candidate.prefix));
+    const holder = verifier ? await verifier.verify(key) : undefined;
+    if (!holder) throw new AppError('INVALID_CREDENTIALS', 'Unknown, revoked or expired API key');
+    await deps.keyLimits.charge(holder.keyId, route.method, res);
+    if (!routeMeta(route).apiKey) {
+      throw new AppError('INSUFFICIENT_SCOPE', 'An API key cannot perform this operation: sign in with your password');
+    }
     const needed = requiredScope(route.method);
-    if (!found.scopes.includes(needed) && !found.scopes.includes('admin')) {
+    if (!holder.scopes.includes(needed) && !holder.scopes.includes('admin')) {
       throw new AppError('INSUFFICIENT_SCOPE', `This operation needs an API key with scope ${needed}`);
     }
-    return userActor(found.user, 'api_key', origin, found.scopes);
+    return userActor(holder.user, holder.via, origin, holder.scopes);
   }
 
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     try {
       const route = req.tsRestRoute!;
       const meta = routeMeta(route);
@@ -101,7 +119,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
         throw new AppError('UNAUTHENTICATED', 'Authentication required');
       }
       if (credential.kind === 'api_key') {
-        req.actor = await fromApiKey(credential.value, req, route, origin);
+        req.actor = await fromApiKey(credential.value, req, res, route, origin);
       } else {
         const audiences: TokenAudience[] =
           meta.auth !== 'stream' ? ['api'] : credential.fromQuery ? ['stream'] : ['api', 'stream'];

@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { AccountsTables, UsersTable } from './tables/accounts.tables.js';
 import type { AuditTables } from './tables/audit.tables.js';
 import type { CommentsTables } from './tables/comments.tables.js';
+import type { DeveloperTables } from './tables/developer.tables.js';
 import type { MarketplaceTables } from './tables/marketplace.tables.js';
 import type { MediaTables } from './tables/media.tables.js';
 import type { PlatformTables } from './tables/platform.tables.js';
@@ -15,6 +16,7 @@ import type { TracksTable, TracksTables } from './tables/tracks.tables.js';
 export type * from './tables/accounts.tables.js';
 export type * from './tables/audit.tables.js';
 export type * from './tables/comments.tables.js';
+export type * from './tables/developer.tables.js';
 export type * from './tables/marketplace.tables.js';
 export type * from './tables/media.tables.js';
 export type * from './tables/platform.tables.js';
@@ -25,7 +27,7 @@ export type * from './tables/tracks.tables.js';
 export type { TrackFormat, TrackStatus } from '@riff/contract';
 
 /** The whole database as Kysely sees it: every area's tables. */
-export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & CommentsTables & QueueTables & TrackSocialTables & MarketplaceTables;
+export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & CommentsTables & QueueTables & TrackSocialTables & MarketplaceTables & DeveloperTables;
 
 export type TrackRow = Selectable<TracksTable>;
 

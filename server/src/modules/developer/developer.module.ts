@@ -1,0 +1,20 @@
+import './api-keys.events.js';
+import type { Platform } from '../../platform/platform.js';
+import type { RiffModule } from '../../platform/module.js';
+import type { UserRow } from '../../platform/db/database.schema.js';
+import { developerKeyVerifier } from './api-key-verifier.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
+import { apiKeysRoutes } from './api-keys.routes.js';
+import { ApiKeysService } from './api-keys.service.js';
+
+/** Developer API keys: managed with a bearer token, used in its place on the routes that allow it. */
+export function createDeveloperModule(platform: Platform, deps: { activeUser(id: string): Promise<UserRow | undefined> }): RiffModule {
+  const keys = new ApiKeysRepository(platform.scope);
+  const service = new ApiKeysService({ scope: platform.scope, keys, events: platform.events, clock: platform.clock });
+  return {
+    name: 'developer',
+    routes: { developer: apiKeysRoutes(service) },
+    keyVerifiers: [developerKeyVerifier({ keys, clock: platform.clock, activeUser: deps.activeUser })],
+    accountData: { export: (owner) => service.exportFor(owner) },
+  };
+}
