@@ -43,4 +43,8 @@ export * from './areas/marketplace/invoices.schemas.js';
 export * from './areas/marketplace/marketplace.contract.js';
 export * from './areas/developer/developer.schemas.js';
 export * from './areas/developer/developer.contract.js';
+export * from './areas/frontend/frontend.schemas.js';
+export * from './areas/frontend/frontend.contract.js';
+export * from './areas/dashboard/dashboard.schemas.js';
+export * from './areas/dashboard/dashboard.contract.js';
 export * from './riff.contract.js';

@@ -11,6 +11,8 @@ import { queueContract } from './areas/queue/queue.contract.js';
 import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
 import { developerContract } from './areas/developer/developer.contract.js';
+import { frontendContract } from './areas/frontend/frontend.contract.js';
+import { dashboardContract } from './areas/dashboard/dashboard.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
 
 const c = initContract();
@@ -42,6 +44,8 @@ export const queueRouter = c.router(queueContract, apiOptions);
 export const playlistsRouter = c.router(playlistsContract, apiOptions);
 export const marketplaceRouter = c.router(marketplaceContract, apiOptions);
 export const developerRouter = c.router(developerContract, apiOptions);
+export const frontendRouter = c.router(frontendContract, apiOptions);
+export const dashboardRouter = c.router(dashboardContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -60,6 +64,8 @@ export const contract: {
   playlists: typeof playlistsRouter;
   marketplace: typeof marketplaceRouter;
   developer: typeof developerRouter;
+  frontend: typeof frontendRouter;
+  dashboard: typeof dashboardRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -73,6 +79,8 @@ export const contract: {
   playlists: playlistsRouter,
   marketplace: marketplaceRouter,
   developer: developerRouter,
+  frontend: frontendRouter,
+  dashboard: dashboardRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -99,4 +107,6 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
     'Products (tracks, packs, services) with licenses, images, previews and files; orders with Idempotency-Key, payment through a ' +
     'provider (built-in sandbox or Stripe), refunds, invoices, promo codes, reviews, downloads and seller stats. Replies are not enveloped',
   developer: 'Developer API keys: scoped (read, write, admin), rate-limited per key, managed with a bearer token only',
+  frontend: 'What a frontend needs beside the areas: its log entries into the service log, request bodies validated before sending, WebRTC ICE servers',
+  dashboard: 'Your dashboard: listening, likes, chat and friends against the previous period, recent activity, a preview of your library',
 };

@@ -22,6 +22,8 @@ export interface RouteMeta {
   refreshCookie?: boolean;
   /** A JSON body may be this many bytes (default 1 MiB): for a body that carries a whole document. */
   jsonBodyLimit?: number;
+  /** optional auth only: credentials that fail are ignored (the caller is anonymous) instead of refused. */
+  lenient?: boolean;
 }
 
 export const API_KEY_SCOPES = ['read', 'write', 'admin'] as const;
@@ -29,6 +31,8 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const publicRoute = { auth: 'public', apiKey: false } as const satisfies RouteMeta;
 export const optionalAuth = { auth: 'optional', apiKey: true } as const satisfies RouteMeta;
+/** Optional auth that never refuses: for a route that must work with a stale token (a frontend's error log). */
+export const lenientAuth = { auth: 'optional', apiKey: false, lenient: true } as const satisfies RouteMeta;
 export const userRoute = { auth: 'user', apiKey: true } as const satisfies RouteMeta;
 /** For account-security operations that a developer key must never perform. */
 export const userOnlyRoute = { auth: 'user', apiKey: false } as const satisfies RouteMeta;
@@ -52,6 +56,7 @@ export function routeMeta(route: { metadata?: unknown; method?: string; path?: s
     auth,
     apiKey: meta?.apiKey ?? false,
     refreshCookie: meta?.refreshCookie ?? false,
+    lenient: meta?.lenient ?? false,
     ...(typeof meta?.jsonBodyLimit === 'number' ? { jsonBodyLimit: meta.jsonBodyLimit } : {}),
   };
 }

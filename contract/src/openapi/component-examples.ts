@@ -254,6 +254,37 @@ const auditEntry = {
 };
 
 /** A first page holding every item: total and total_pages agree with the list. */
+const dashboardStats = {
+  period: '30d',
+  tracks_played: 142,
+  favorites: 18,
+  messages_sent: 9,
+  active_friends: 4,
+  tracks_played_change: '+12%',
+  favorites_change: '-3%',
+  messages_sent_change: 'new',
+  active_friends_change: '0%',
+};
+const dashboardActivity = {
+  id: '8c1f4e2a-6b3d-4a9e-b7c5-2d0f9e8a1b34',
+  type: 'track.uploaded',
+  title: 'Uploaded a track',
+  description: 'Night Drive',
+  icon: 'upload',
+  timestamp: UPDATED,
+  metadata: { resource: 'track', resource_id: TRACK_ID },
+};
+const dashboardLibraryItem = {
+  id: TRACK_ID,
+  title: 'Night Drive',
+  artist: 'Nova Lights',
+  cover_art_path: null,
+  created_at: CREATED,
+  duration: 214,
+  like_count: 31,
+  play_count: 1204,
+};
+
 const apiKey = {
   id: '5d2e8a41-7c3b-4f9e-a16d-0b8c9e2f4a71',
   name: 'Release bot',
@@ -745,4 +776,23 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   ApiKeyList: { api_keys: [apiKey] },
   CreateApiKeyRequest: { name: 'Release bot', scopes: ['read', 'write'], expires_at: '2027-11-20T09:30:00.000Z' },
   CreatedApiKey: { api_key: apiKey, key: 'riff_7Kq2Xw9LmP4sT8vB3nD6fH1jR5yU0cA2eG7iM9oQ' },
+
+  // frontend support
+  FrontendLogRequest: { level: 'error', message: 'Playback failed: MEDIA_ERR_NETWORK', timestamp: UPDATED, context: { page: '/tracks/night-drive', build: '4.2.0' }, data: { track_id: TRACK_ID } },
+  FrontendLogReceipt: { received: true },
+  ValidateRequest: { type: 'CreatePlaylistRequest', data: [123, 34, 116, 105, 116, 108, 101, 34, 58, 34, 34, 125] },
+  ValidateResponse: { valid: false, message: 'title must be at least 1 character', errors: [{ field: 'title', message: 'title must be at least 1 character', value: '' }] },
+  IceServer: { urls: ['stun:stun.example.org:3478'] },
+  WebRtcConfig: {
+    iceServers: [
+      { urls: ['stun:stun.example.org:3478'] },
+      { urls: ['turn:turn.example.org:3478?transport=udp'], username: '1795778900:' + USER_ID, credential: 'p7GdLz0v6l0vJ1r8sXl2n0Qm9kA=' },
+    ],
+  },
+
+  // dashboard
+  DashboardStats: dashboardStats,
+  DashboardActivity: dashboardActivity,
+  DashboardLibraryItem: dashboardLibraryItem,
+  DashboardResponse: { stats: dashboardStats, recent_activity: [dashboardActivity], library_preview: { items: [dashboardLibraryItem], total_count: 12, has_more: true } },
 };

@@ -4,7 +4,9 @@ import { createAccountPagesModule } from './account-pages/account-pages.module.j
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { createCommentsModule } from './comments/comments.module.js';
+import { createDashboardModule } from './dashboard/dashboard.module.js';
 import { createDeveloperModule } from './developer/developer.module.js';
+import { createFrontendModule } from './frontend/frontend.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createPlaylistsModule } from './playlists/playlists.module.js';
@@ -43,6 +45,8 @@ export function createModules(platform: Platform): RiffModule[] {
     playlists,
     createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people }),
     createDeveloperModule(platform, { activeUser: (id) => users.activeUser!(id) }),
+    createFrontendModule(platform),
+    createDashboardModule(platform),
     createAccountPagesModule(platform),
   ];
 }

@@ -1,7 +1,7 @@
 import type { RiffRequest as Request } from '../http/http-exchange.js';
 import type { Middleware } from '../http/middleware-chain.js';
 import type { AppRoute } from '@ts-rest/core';
-import { requiredScope, routeMeta, type ApiKeyScope } from '@riff/contract';
+import { requiredScope, routeMeta, type ApiKeyScope, type RouteMeta } from '@riff/contract';
 import { AppError } from '../errors/app-error.js';
 import type { UserRow } from '../db/database.schema.js';
 import { anonymousActor, userActor, type AuthMethod, type RequestOrigin, type UserActor } from '../access/actor.js';
@@ -106,6 +106,20 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
     return userActor(holder.user, holder.via, origin, holder.scopes);
   }
 
+  async function authenticate(req: Request, res: Response, route: AppRoute, meta: RouteMeta, origin: RequestOrigin): Promise<void> {
+    const credential = readCredential(req, meta.auth === 'stream');
+    if (!credential) {
+      if (meta.auth === 'optional' || meta.auth === 'stream') return;
+      throw new AppError('UNAUTHENTICATED', 'Authentication required');
+    }
+    if (credential.kind === 'api_key') {
+      req.actor = await fromApiKey(credential.value, req, res, route, origin);
+    } else {
+      const audiences: TokenAudience[] = meta.auth !== 'stream' ? ['api'] : credential.fromQuery ? ['stream'] : ['api', 'stream'];
+      req.actor = await fromJwt(credential.value, audiences, origin);
+    }
+  }
+
   return async (req, res, next) => {
     try {
       const route = req.tsRestRoute!;
@@ -113,17 +127,11 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
       const origin = originOf(req);
       req.actor = anonymousActor(origin);
       if (meta.auth === 'public') return next();
-      const credential = readCredential(req, meta.auth === 'stream');
-      if (!credential) {
-        if (meta.auth === 'optional' || meta.auth === 'stream') return next();
-        throw new AppError('UNAUTHENTICATED', 'Authentication required');
-      }
-      if (credential.kind === 'api_key') {
-        req.actor = await fromApiKey(credential.value, req, res, route, origin);
-      } else {
-        const audiences: TokenAudience[] =
-          meta.auth !== 'stream' ? ['api'] : credential.fromQuery ? ['stream'] : ['api', 'stream'];
-        req.actor = await fromJwt(credential.value, audiences, origin);
+      try {
+        await authenticate(req, res, route, meta, origin);
+      } catch (error) {
+        // a lenient route serves a caller whose credentials fail as anonymous
+        if (!(meta.lenient && error instanceof AppError)) throw error;
       }
       next();
     } catch (error) {

@@ -68,6 +68,9 @@ const EnvSchema = z.object({
   TURN_URLS: list,
   TURN_USERNAME: optionalString,
   TURN_CREDENTIAL: optionalString,
+  /** coturn's static-auth-secret (use-auth-secret): the service then hands out time-limited TURN credentials. */
+  TURN_SECRET: optionalString,
+  TURN_TTL_SECONDS: integer(86_400, 60),
   CORS_ORIGINS: list.refine((origins) => origins.every((origin) => URL.canParse(origin)), {
     message: 'must be a comma-separated list of origins such as https://app.example.com',
   }),
@@ -162,6 +165,8 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
       turnUrls: env.TURN_URLS,
       turnUsername: env.TURN_USERNAME,
       turnCredential: env.TURN_CREDENTIAL,
+      turnSecret: env.TURN_SECRET,
+      turnTtlSeconds: env.TURN_TTL_SECONDS,
     },
     corsOrigins: env.CORS_ORIGINS.map((origin) => new URL(origin).origin),
     logLevel: env.LOG_LEVEL,

@@ -25,6 +25,8 @@ export const LIMIT_POLICIES = {
   'comments-created': { points: 10, durationSeconds: MINUTE },
   /** Marketplace products created per seller: 30 a minute; refused ones are given back. */
   'products-created': { points: 30, durationSeconds: MINUTE },
+  /** Frontend log entries per address: 60 a minute (each one is a log line). */
+  'frontend-logs': { points: 60, durationSeconds: MINUTE },
   /** Product media uploads (images, previews, files) per seller: 60 a minute; refused ones are given back. */
   'product-uploads': { points: 60, durationSeconds: MINUTE },
 } as const satisfies Record<string, LimiterOptions>;
