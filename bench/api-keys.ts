@@ -10,7 +10,7 @@
  */
 import autocannon from 'autocannon';
 import { rm } from 'node:fs/promises';
-import { makeWav, MiB, multipartBody, signInUser, startRiff } from './bench-support.js';
+import { makeWav, MiB, multipartBody, signInUser, startRiff, type BenchUser } from './bench-support.js';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
 
@@ -23,7 +23,7 @@ const database = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 
 const riff = await startRiff(18_341);
 try {
-  const users = [];
+  const users: BenchUser[] = [];
   for (let i = 0; i < USERS; i++) users.push(await signInUser(riff));
   const keys: string[] = [];
   for (const user of users) {

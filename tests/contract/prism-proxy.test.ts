@@ -20,6 +20,8 @@ const replies: Record<string, { status: number; body: unknown; type?: string }> 
   '/.well-known/jwks.json': { status: 418, body: envelope('INTERNAL') },
   '/api/v1/auth/check-username': { status: 400, body: envelope('VALIDATION_FAILED') },
   '/api/v1/auth/login': { status: 400, body: envelope('BAD_REQUEST') },
+  // asked without credentials, so Prism refuses it and the gate sends it directly
+  '/api/v1/auth/2fa/status': { status: 401, body: { ...envelope('UNAUTHENTICATED'), trace: '/srv/riff/server/src/auth.ts:42' } },
 };
 /** What reached the upstream. */
 const seen: string[] = [];
@@ -86,6 +88,16 @@ describe.each(['own', 'shared'] as const)('requests through a Prism gate (%s Pri
     expect(reply.headers.get(GATE_HEADER)).toBe('violation');
     expect(gate().violations.slice(before)).toEqual([expect.objectContaining({ method: 'GET', url: '/healthz', reported: false })]);
     gate().report(gate().violations.at(-1)!.id);
+  });
+
+  it('fail a reply that did not go through Prism when the strict check finds it breaks openapi.json', async () => {
+    const before = seen.length;
+    const error = await request(gate().baseUrl, 'GET', '/api/v1/auth/2fa/status').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PrismViolationError);
+    expect(String(error)).toMatch(/\(direct\) breaks openapi\.json by the strict check/);
+    expect(String(error)).toMatch(/authTwoFactorStatus 401: \/trace: has a property the document does not declare/);
+    expect((error as PrismViolationError).violations).toEqual([expect.objectContaining({ location: ['response', 'trace'] })]);
+    expect(seen.slice(before)).toEqual(['GET /api/v1/auth/2fa/status']);
   });
 
   it('send a request that Prism refuses (outside the document) to the server directly, once', async () => {

@@ -5,11 +5,13 @@
  * front of the proxy so that any client can go through it unchanged.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createStrictValidator, describeStrictViolations, type StrictValidator, type StrictViolation } from './strict-validator.js';
 
 const require = createRequire(import.meta.url);
 
@@ -443,6 +445,25 @@ function headersOf(rawHeaders: string[]): Headers {
 const isTextual = (contentType: string | null) => !contentType || /json|^text\/|xml|javascript|html/i.test(contentType);
 const headerSafe = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 400);
 
+const strictValidators = new Map<string, StrictValidator>();
+
+/** The strict validator of a document, compiled once per test file (its validators are cached inside). */
+export function strictValidatorFor(document: string): StrictValidator {
+  let validator = strictValidators.get(document);
+  if (!validator) {
+    validator = createStrictValidator(JSON.parse(readFileSync(document, 'utf8')) as Record<string, unknown>);
+    strictValidators.set(document, validator);
+  }
+  return validator;
+}
+
+const asPrismViolation = (violation: StrictViolation): PrismViolation => ({
+  location: ['response', ...violation.pointer.split('/').filter(Boolean)],
+  severity: 'Error',
+  code: `strict:${violation.operationId}`,
+  message: `${violation.operationId} ${violation.status} ${violation.pointer}: ${violation.message}`,
+});
+
 /** A handle on the run's shared Prism (started by global-setup.ts, which also stops it). */
 function sharedPrismAt(baseUrl: string, upstream: string): PrismServer {
   return {
@@ -467,9 +488,13 @@ function sharedPrismAt(baseUrl: string, upstream: string): PrismServer {
  * - the server's reply breaks openapi.json: the violation is recorded (see `violations`) and the
  *   reply carries `x-riff-prism: violation`. tests/support/http.ts fails the request at once;
  *   startTestServer's close() fails on any violation no helper reported.
+ * Besides Prism, every reply the gate answers with (through Prism or direct, JSON or not) is held
+ * to the document by the strict validator (strict-validator.ts: declared status, content type and
+ * headers, closed schemas); what it finds is a violation like Prism's. `strict: false` turns it off.
  */
-export async function startPrismGate(options: { upstream: string; document?: string; shared?: string }): Promise<PrismGate> {
+export async function startPrismGate(options: { upstream: string; document?: string; shared?: string; strict?: boolean }): Promise<PrismGate> {
   const upstream = options.upstream.replace(/\/+$/, '');
+  const strict = options.strict === false ? undefined : strictValidatorFor(options.document ?? OPENAPI_DOCUMENT);
   const prism = options.shared ? sharedPrismAt(options.shared, upstream) : await startPrism({ mode: 'proxy', upstream, document: options.document, errors: true });
   // the shared Prism learns from each request which server it is for
   const toPrism = options.shared ? [UPSTREAM_HEADER, upstream] : [];
@@ -489,6 +514,20 @@ export async function startPrismGate(options: { upstream: string; document?: str
       const body = Buffer.concat(chunks);
       const hadLength = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
       const answer = (reply: RawReply, gate: Record<string, string>) => {
+        if (strict && gate[GATE_HEADER] !== 'violation') {
+          const found = strict.check({ method, url, status: reply.status, headers: headersOf(reply.rawHeaders), body: reply.body });
+          if (found && found.length > 0) {
+            const violation = record(
+              method,
+              url,
+              `${method} ${url}: the server's ${reply.status} reply (${gate[GATE_HEADER]}) breaks openapi.json by the strict check:\n` +
+                `${describeStrictViolations(method, url, found.slice(0, 20))}${found.length > 20 ? `\n(and ${found.length - 20} more)` : ''}\n` +
+                `body: ${isTextual(headersOf(reply.rawHeaders).get('content-type')) ? reply.body.toString('utf8').slice(0, 1000) : `(${reply.body.length} bytes)`}`,
+              found.map(asPrismViolation),
+            );
+            gate = { ...gate, [GATE_HEADER]: 'violation', [GATE_VIOLATION_HEADER]: String(violation.id) };
+          }
+        }
         const out: string[] = [];
         for (let i = 0; i < reply.rawHeaders.length; i += 2) {
           const lower = reply.rawHeaders[i]!.toLowerCase();
@@ -516,6 +555,12 @@ export async function startPrismGate(options: { upstream: string; document?: str
         const verdict = inspectProxyReply({ status: reply.status, headers, text: reply.body.toString('utf8') });
         if (verdict.kind === 'refused') return await direct(verdict.reason);
         if (verdict.kind === 'violation') {
+          // Prism's proxy follows redirects: what it checked was the target's reply (an S3 object), not
+          // the server's. The server's own redirect goes to the caller directly (the strict check holds it).
+          if (method === 'GET' || method === 'HEAD') {
+            const own = await forward(upstream, method, url, req.rawHeaders, body, hadLength);
+            if (own.status >= 300 && own.status < 400) return answer(own, { [GATE_HEADER]: 'direct', [GATE_REASON_HEADER]: 'a redirect (Prism follows it)' });
+          }
           const violation = record(method, url, `${method} ${url}: ${verdict.message}`, verdict.violations);
           return answer(reply, { [GATE_HEADER]: 'violation', [GATE_VIOLATION_HEADER]: String(violation.id) });
         }

@@ -173,6 +173,8 @@ function repairSchemas(value: unknown, components: Record<string, unknown>): unk
   }
   const repaired = Object.fromEntries(Object.entries(record).map(([key, child]) => [key, repairSchemas(child, components)]));
   if (repaired['format'] === 'date-time' && repaired['example'] === undefined) repaired['example'] = TIMESTAMP_EXAMPLE;
+  // In 3.0, `nullable` does not widen an enum: null is allowed only when the enum lists it.
+  if (repaired['nullable'] === true && Array.isArray(repaired['enum']) && !repaired['enum'].includes(null)) repaired['enum'] = [...repaired['enum'], null];
   requireBinaryProperties(repaired);
   return repaired;
 }
@@ -189,6 +191,47 @@ function requireBinaryProperties(schema: Record<string, unknown>): void {
   for (const name of files) delete properties[name]!['nullable'];
   const required = (schema['required'] as string[] | undefined) ?? [];
   schema['required'] = [...required, ...files.filter((name) => !required.includes(name))];
+}
+
+/**
+ * Reply schemas are closed (`additionalProperties: false` on every object with properties that
+ * says nothing of others), so a field leaking into a reply breaks the document instead of passing
+ * every check. Request schemas stay open: the server ignores what it does not know. A member of
+ * allOf stays open (it sees only its own properties).
+ */
+function closeReplySchemas(document: Record<string, unknown>): void {
+  const schemas = (document['components'] as { schemas: Record<string, unknown> }).schemas;
+  const closed = new Set<string>();
+  const close = (node: unknown, inAllOf: boolean): void => {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return;
+    const schema = node as Record<string, unknown>;
+    const ref = schema['$ref'];
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+      const name = ref.slice('#/components/schemas/'.length);
+      if (!closed.has(name)) {
+        closed.add(name);
+        close(schemas[name], false);
+      }
+      return;
+    }
+    const properties = schema['properties'] as Record<string, unknown> | undefined;
+    if (properties && typeof properties === 'object') {
+      if (!inAllOf && schema['additionalProperties'] === undefined) schema['additionalProperties'] = false;
+      for (const child of Object.values(properties)) close(child, false);
+    }
+    for (const key of ['items', 'additionalProperties', 'not']) close(schema[key], false);
+    for (const key of ['allOf', 'anyOf', 'oneOf']) {
+      const members = schema[key];
+      if (Array.isArray(members)) for (const member of members) close(member, key === 'allOf');
+    }
+  };
+  for (const item of Object.values(document['paths'] as Record<string, Record<string, OpenApiOperation>>)) {
+    for (const operation of Object.values(item)) {
+      for (const response of Object.values(operation.responses)) {
+        for (const media of Object.values((response['content'] ?? {}) as Record<string, JsonObject>)) close(media['schema'], false);
+      }
+    }
+  }
 }
 
 /** Every named schema gets its example (component-examples.ts); schemas no longer referenced are dropped. */
@@ -327,6 +370,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   const repaired = repairSchemas({ ...document, openapi: '3.0.3' }, components) as Record<string, unknown>;
   (repaired['components'] as Record<string, unknown>)['headers'] = headerComponents();
   finishComponents(repaired);
+  closeReplySchemas(repaired);
   noteAmbiguousPaths(repaired['paths'] as Record<string, Record<string, OpenApiOperation>>);
   return sortKeys(repaired) as Record<string, unknown>;
 }

@@ -6,9 +6,10 @@ import type { RouteMeta } from '../common/route-meta.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-export const RESPONSE_HEADERS: Record<string, { description: string; schema: Record<string, Json>; example?: Json }> = {
+export const RESPONSE_HEADERS: Record<string, { description: string; schema: Record<string, Json>; example?: Json; required?: boolean }> = {
   'X-Request-Id': {
     description: 'The id of this request: the caller’s own X-Request-Id when it sent a sane one, else a new UUID. Quote it when reporting a problem.',
+    required: true,
     schema: { type: 'string' },
     example: '3f9a7c1e-5b2d-4e8f-a6c0-1d9b7e5f3a2c',
   },
