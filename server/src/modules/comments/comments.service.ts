@@ -2,7 +2,7 @@ import type { CreateCommentRequest, ListCommentsQuery, ListRepliesQuery } from '
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError, forbidden, notFound, rateLimited } from '../../platform/errors/app-error.js';
+import { forbidden, invalidField, notFound, rateLimited } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
@@ -18,9 +18,6 @@ export interface CommentsServiceDeps {
   /** Comments created per user per minute. */
   created: Limiter;
 }
-
-const invalid = (field: string, message: string, value: unknown) =>
-  new AppError('VALIDATION_FAILED', `${field} ${message}`, { details: [{ field, message, value: String(value) }] });
 
 /** Timestamped comments with one level of replies: who may write, edit and delete them, and what readers see. */
 export class CommentsService {
@@ -90,7 +87,7 @@ export class CommentsService {
   private async insert(actor: UserActor, trackId: string, body: CreateCommentRequest) {
     const track = await this.visibleTrack(actor, trackId);
     if (await this.comments.isBlockedBy(track.creator_id, actor.id)) throw forbidden('The track’s owner has blocked you from commenting');
-    if (body.timestamp > track.duration) throw invalid('timestamp', `must be at most the track’s duration (${track.duration} s)`, body.timestamp);
+    if (body.timestamp > track.duration) throw invalidField('timestamp', `must be at most the track’s duration (${track.duration} s)`, body.timestamp);
     return this.deps.scope.transaction(async () => {
       if ((await this.comments.shareTrack(track.id))?.deleted_at !== null) throw notFound('Track');
       const parentId = body.parent_id === undefined ? null : await this.topLevelParent(track.id, body.parent_id);
@@ -115,7 +112,7 @@ export class CommentsService {
   private async topLevelParent(trackId: string, parentId: string): Promise<string> {
     let parent = await this.comments.lock(parentId);
     if (parent?.parent_id) parent = await this.comments.lock(parent.parent_id);
-    if (!parent || parent.track_id !== trackId) throw invalid('parent_id', 'must be a comment of this track', parentId);
+    if (!parent || parent.track_id !== trackId) throw invalidField('parent_id', 'must be a comment of this track', parentId);
     return parent.id;
   }
 

@@ -76,13 +76,14 @@ export class DashboardRepository {
       .execute();
   }
 
+  /** The user's own tracks that are in the library: not deleted, past their upload. */
+  private ownTracks(userId: string) {
+    return this.db.selectFrom('tracks').where('creator_id', '=', userId).where('deleted_at', 'is', null).where('status', '!=', 'uploading');
+  }
+
   library(userId: string, limit: number) {
-    return this.db
-      .selectFrom('tracks')
+    return this.ownTracks(userId)
       .select(['id', 'title', 'artist', 'cover_art_path', 'created_at', 'duration', 'like_count', 'play_count'])
-      .where('creator_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .where('status', '!=', 'uploading')
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
@@ -90,12 +91,8 @@ export class DashboardRepository {
   }
 
   async libraryCount(userId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('tracks')
+    const row = await this.ownTracks(userId)
       .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('creator_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .where('status', '!=', 'uploading')
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }

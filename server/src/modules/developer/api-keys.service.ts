@@ -3,7 +3,7 @@ import type { UserActor } from '../../platform/access/actor.js';
 import { randomBase62, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { AppError, invalidField, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { toApiKeyDto } from './api-keys.mapper.js';
 import { canManageApiKey } from './api-keys.policy.js';
@@ -16,9 +16,6 @@ export interface ApiKeysServiceDeps {
   clock: Clock;
 }
 
-const invalid = (field: string, message: string, value: unknown) =>
-  new AppError('VALIDATION_FAILED', `${field} ${message}`, { details: [{ field, message, value: String(value) }] });
-
 /** Creating, listing and revoking a user's developer keys. Using a key is api-key-verifier.ts. */
 export class ApiKeysService {
   constructor(private readonly deps: ApiKeysServiceDeps) {}
@@ -30,7 +27,7 @@ export class ApiKeysService {
   async create(actor: UserActor, body: CreateApiKeyRequest): Promise<{ api_key: ApiKey; key: string }> {
     const { scope, keys, events, clock } = this.deps;
     const expiresAt = body.expires_at === undefined ? null : new Date(body.expires_at);
-    if (expiresAt !== null && expiresAt.getTime() <= clock.now().getTime()) throw invalid('expires_at', 'must be in the future', body.expires_at);
+    if (expiresAt !== null && expiresAt.getTime() <= clock.now().getTime()) throw invalidField('expires_at', 'must be in the future', body.expires_at);
     const key = API_KEY_PREFIX + randomBase62(API_KEY_RANDOM_LENGTH);
     const prefix = key.slice(0, API_KEY_SHOWN_LENGTH);
     const row = await scope.transaction(async () => {

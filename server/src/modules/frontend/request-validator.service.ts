@@ -1,7 +1,7 @@
 import { contract, type ValidateRequest, type ValidateResponse } from '@riff/contract';
 import type { AppRoute } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
-import { AppError } from '../../platform/errors/app-error.js';
+import { invalidField } from '../../platform/errors/app-error.js';
 import { issuesFrom } from '../../platform/errors/error-middleware.js';
 import { summarize } from '../../platform/errors/validation-messages.js';
 
@@ -26,9 +26,6 @@ function namedRequestBodies(): Map<string, ZodTypeAny> {
   return bodies;
 }
 
-const invalidInput = (field: string, message: string, value = '') =>
-  new AppError('VALIDATION_FAILED', `${field} ${message}`, { details: [{ field, message, value }] });
-
 /** POST /validate: a request body checked as its endpoint would check it, before it is sent. */
 export class RequestValidatorService {
   private readonly bodies = namedRequestBodies();
@@ -40,12 +37,12 @@ export class RequestValidatorService {
 
   validate({ type, data }: ValidateRequest): ValidateResponse {
     const schema = this.bodies.get(type);
-    if (!schema) throw invalidInput('type', `is not a request schema of this API (one of ${this.types().join(', ')})`, type);
+    if (!schema) throw invalidField('type', `is not a request schema of this API (one of ${this.types().join(', ')})`, type);
     let document: unknown;
     try {
       document = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(data)));
     } catch {
-      throw invalidInput('data', 'must be the UTF-8 bytes of a JSON document');
+      throw invalidField('data', 'must be the UTF-8 bytes of a JSON document');
     }
     const result = schema.safeParse(document);
     if (result.success) return { valid: true, message: `Valid ${type}`, errors: [] };

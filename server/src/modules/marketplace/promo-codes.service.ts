@@ -3,7 +3,7 @@ import type { UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { AppError, invalidField, notFound } from '../../platform/errors/app-error.js';
 import { toPromoCodeDto } from './promo-codes.mapper.js';
 import { canManagePromoCode } from './promo-codes.policy.js';
 import { promoCodeKey, type PromoCodesRepository } from './promo-codes.repository.js';
@@ -14,9 +14,6 @@ export interface PromoCodesServiceDeps {
   clock: Clock;
 }
 
-const invalid = (field: string, message: string, value: unknown) =>
-  new AppError('VALIDATION_FAILED', `${field} ${message}`, { details: [{ field, message, value: String(value) }] });
-
 /** A seller's promo codes: create, list, delete. What a code takes off an order is order-pricing.ts. */
 export class PromoCodesService {
   constructor(private readonly deps: PromoCodesServiceDeps) {}
@@ -24,14 +21,14 @@ export class PromoCodesService {
   async create(actor: UserActor, body: CreatePromoCodeRequest): Promise<PromoCode> {
     const { scope, promoCodes, clock } = this.deps;
     const expiresAt = body.expires_at === undefined ? null : new Date(body.expires_at);
-    if (expiresAt !== null && expiresAt.getTime() <= clock.now().getTime()) throw invalid('expires_at', 'must be in the future', body.expires_at);
+    if (expiresAt !== null && expiresAt.getTime() <= clock.now().getTime()) throw invalidField('expires_at', 'must be in the future', body.expires_at);
     const productIds = [...new Set(body.product_ids ?? [])];
     const amountOff = body.amount_off_cents ?? null;
     try {
       const row = await scope.transaction(async () => {
         const own = await promoCodes.productsOfSeller(actor.id, productIds);
         const foreign = productIds.find((id) => !own.has(id));
-        if (foreign !== undefined) throw invalid('product_ids', 'must be products of your own', foreign);
+        if (foreign !== undefined) throw invalidField('product_ids', 'must be products of your own', foreign);
         return promoCodes.insert(
           {
             seller_id: actor.id,

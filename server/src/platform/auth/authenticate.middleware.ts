@@ -1,11 +1,10 @@
-import type { RiffRequest as Request } from '../http/http-exchange.js';
+import type { RiffRequest as Request, RiffResponse as Response } from '../http/http-exchange.js';
 import type { Middleware } from '../http/middleware-chain.js';
 import type { AppRoute } from '@ts-rest/core';
 import { requiredScope, routeMeta, type ApiKeyScope, type RouteMeta } from '@riff/contract';
 import { AppError } from '../errors/app-error.js';
 import type { UserRow } from '../db/database.schema.js';
 import { anonymousActor, userActor, type AuthMethod, type RequestOrigin, type UserActor } from '../access/actor.js';
-import type { RiffResponse as Response } from '../http/http-exchange.js';
 import type { ApiKeyLimits } from './api-key-limits.js';
 import { originOf } from '../access/request-actor.js';
 import { TokenInvalidError, type TokenAudience, type TokenSigner } from './token-signer.js';
@@ -91,7 +90,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
   }
 
   // every request of a known key counts and carries the rate headers, refusals included
-  async function fromApiKey(key: string, req: Request, res: Response, route: AppRoute, origin: RequestOrigin): Promise<UserActor> {
+  async function fromApiKey(key: string, res: Response, route: AppRoute, origin: RequestOrigin): Promise<UserActor> {
     const verifier = deps.keyVerifiers.find((candidate) => key.startsWith(candidate.prefix));
     const holder = verifier ? await verifier.verify(key) : undefined;
     if (!holder) throw new AppError('INVALID_CREDENTIALS', 'Unknown, revoked or expired API key');
@@ -113,7 +112,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
       throw new AppError('UNAUTHENTICATED', 'Authentication required');
     }
     if (credential.kind === 'api_key') {
-      req.actor = await fromApiKey(credential.value, req, res, route, origin);
+      req.actor = await fromApiKey(credential.value, res, route, origin);
     } else {
       const audiences: TokenAudience[] = meta.auth !== 'stream' ? ['api'] : credential.fromQuery ? ['stream'] : ['api', 'stream'];
       req.actor = await fromJwt(credential.value, audiences, origin);
