@@ -13,6 +13,8 @@ import * as marketplace from './0011-marketplace.js';
 import * as invoiceParties from './0012-invoice-parties.js';
 import * as productListIndexes from './0013-product-list-indexes.js';
 import * as apiKeys from './0014-api-keys.js';
+import * as search from './0015-search.js';
+import * as webhooks from './0016-webhooks.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0012-invoice-parties': invoiceParties,
   '0013-product-list-indexes': productListIndexes,
   '0014-api-keys': apiKeys,
+  '0015-search': search,
+  '0016-webhooks': webhooks,
 };

@@ -47,4 +47,8 @@ export * from './areas/frontend/frontend.schemas.js';
 export * from './areas/frontend/frontend.contract.js';
 export * from './areas/dashboard/dashboard.schemas.js';
 export * from './areas/dashboard/dashboard.contract.js';
+export * from './areas/search/search.schemas.js';
+export * from './areas/search/search.contract.js';
+export * from './areas/webhooks/webhooks.schemas.js';
+export * from './areas/webhooks/webhooks.contract.js';
 export * from './riff.contract.js';

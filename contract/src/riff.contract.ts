@@ -14,6 +14,8 @@ import { developerContract } from './areas/developer/developer.contract.js';
 import { frontendContract } from './areas/frontend/frontend.contract.js';
 import { dashboardContract } from './areas/dashboard/dashboard.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
+import { searchContract } from './areas/search/search.contract.js';
+import { webhooksContract } from './areas/webhooks/webhooks.contract.js';
 
 const c = initContract();
 
@@ -46,6 +48,8 @@ export const marketplaceRouter = c.router(marketplaceContract, apiOptions);
 export const developerRouter = c.router(developerContract, apiOptions);
 export const frontendRouter = c.router(frontendContract, apiOptions);
 export const dashboardRouter = c.router(dashboardContract, apiOptions);
+export const searchRouter = c.router(searchContract, apiOptions);
+export const webhooksRouter = c.router(webhooksContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -66,6 +70,8 @@ export const contract: {
   developer: typeof developerRouter;
   frontend: typeof frontendRouter;
   dashboard: typeof dashboardRouter;
+  search: typeof searchRouter;
+  webhooks: typeof webhooksRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -81,6 +87,8 @@ export const contract: {
   developer: developerRouter,
   frontend: frontendRouter,
   dashboard: dashboardRouter,
+  search: searchRouter,
+  webhooks: webhooksRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -109,4 +117,10 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   developer: 'Developer API keys: scoped (read, write, admin), rate-limited per key, managed with a bearer token only',
   frontend: 'What a frontend needs beside the areas: its log entries into the service log, request bodies validated before sending, WebRTC ICE servers',
   dashboard: 'Your dashboard: listening, likes, chat and friends against the previous period, recent activity, a preview of your library',
+  search:
+    'Search over tracks, users, playlists and products (PostgreSQL full text with typo tolerance, accents ignored) and suggestions as you type. ' +
+    'The same engine answers /tracks/search, /users/search, /playlists/search and the products’ q; trending tracks are under social',
+  webhooks:
+    'Outgoing webhooks: events of your tracks, playlists, followers and sales POSTed to your URL, signed (Standard Webhooks), retried, ' +
+    'logged; each webhook’s key reads the API as you',
 };

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { API_KEY_SCOPES, GENDERS, LICENSE_TYPES, ORDER_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, PRODUCT_CATEGORIES, PRODUCT_LICENSE_TYPES, PRODUCT_STATUSES, PRODUCT_TYPES, MEDIA_JOB_STATES, MEDIA_TRANSCODERS, PLAY_SOURCES, PLAYLIST_PERMISSIONS, QUEUE_REPEAT_MODES, SHARE_PLATFORMS, STREAM_STATUSES, TRACK_FORMATS, TRACK_STATUSES, USER_ROLES } from '@riff/contract';
+import { API_KEY_SCOPES, DELIVERY_STATUSES, GENDERS, WEBHOOK_EVENT_TYPES, LICENSE_TYPES, ORDER_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, PRODUCT_CATEGORIES, PRODUCT_LICENSE_TYPES, PRODUCT_STATUSES, PRODUCT_TYPES, MEDIA_JOB_STATES, MEDIA_TRANSCODERS, PLAY_SOURCES, PLAYLIST_PERMISSIONS, QUEUE_REPEAT_MODES, SHARE_PLATFORMS, STREAM_STATUSES, TRACK_FORMATS, TRACK_STATUSES, USER_ROLES } from '@riff/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
@@ -35,6 +35,9 @@ const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][]
   ['license_grants', 'license_type', PRODUCT_LICENSE_TYPES],
   ['payment_events', 'provider', PAYMENT_PROVIDERS],
   ['api_keys', 'scopes', API_KEY_SCOPES],
+  ['webhooks', 'events', ['*', ...WEBHOOK_EVENT_TYPES]],
+  ['webhook_deliveries', 'event_type', WEBHOOK_EVENT_TYPES],
+  ['webhook_deliveries', 'status', DELIVERY_STATUSES],
 ];
 
 let database: DatabaseHandle;

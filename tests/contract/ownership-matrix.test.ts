@@ -27,6 +27,7 @@ type Owned =
   | 'privatePlaylist'
   | 'promoCode'
   | 'apiKey'
+  | 'webhook'
   | 'activeProduct'
   | 'draftProduct'
   | 'product'
@@ -192,6 +193,14 @@ const matrix: Record<string, Case[]> = {
   'marketplace.removePromoCode': [{ object: 'promoCode', status: 404 }],
   // an API key is its owner's alone
   'developer.revokeApiKey': [{ object: 'apiKey', status: 404 }],
+  // a webhook is its owner's alone, and so is its log
+  ...Object.fromEntries(
+    ['webhooks.get', 'webhooks.remove', 'webhooks.regenerateKey', 'webhooks.rotateSecret', 'webhooks.deliveries', 'webhooks.redeliver', 'webhooks.test'].map((id) => [
+      id,
+      [{ object: 'webhook', status: 404 }],
+    ]),
+  ),
+  'webhooks.update': [{ object: 'webhook', status: 404, body: { url: 'https://93.184.216.35/taken', is_active: false } }],
   // marketplace products: an active product is seen by all and changed by its seller; a draft is the seller's alone
   ...Object.fromEntries(
     (
@@ -324,6 +333,10 @@ beforeAll(async () => {
   const apiKey = await request(server.baseUrl, 'POST', '/api/v1/developer/api-keys', { token: owner.accessToken, body: { name: 'Owned', scopes: ['read'] } });
   expect(apiKey.status).toBe(201);
   ids.apiKey = apiKey.body.data.api_key.id;
+  const webhook = await request(server.baseUrl, 'POST', '/api/v1/webhooks', { token: owner.accessToken, body: { url: 'https://93.184.216.34/hook', events: ['*'] } });
+  expect(webhook.status).toBe(201);
+  ids.webhook = webhook.body.data.webhook.id;
+  otherParams.deliveryId = '00000000-0000-4000-8000-000000000001';
   // a product of each status, with a license; image and preview ids need not exist: the product is refused first
   for (const [object, status] of [['activeProduct', 'active'], ['draftProduct', 'draft']] as const) {
     const made = await request(server.baseUrl, 'POST', '/api/v1/marketplace/products', {
@@ -407,6 +420,7 @@ async function ownerView() {
     // marketplace replies are not enveloped
     promoCodes: await as('/marketplace/promo-codes').then((reply) => ({ status: reply.status, body: reply.body })),
     apiKeys: await as('/developer/api-keys').then((reply) => ({ status: reply.status, ids: reply.body?.data?.api_keys?.map((key: { id: string }) => key.id) })),
+    webhooks: await as('/webhooks').then((reply) => ({ status: reply.status, webhooks: reply.body?.data?.webhooks })),
     products: await Promise.all(
       (['activeProduct', 'draftProduct'] as const).map(async (object) => {
         const reply = await as(`/marketplace/products/${ids[object]}`);
@@ -462,6 +476,7 @@ describe('owned objects refuse another signed-in user', () => {
     expect(before.replies.data.replies).toHaveLength(1);
     expect(before.promoCodes.body).toHaveLength(1);
     expect(before.apiKeys.ids).toEqual([ids.apiKey]);
+    expect(before.webhooks.webhooks.map((webhook: { id: string }) => webhook.id)).toEqual([ids.webhook]);
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {

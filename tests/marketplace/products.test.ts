@@ -242,13 +242,13 @@ describe('the list', () => {
     const own = expectStatus(await seller.api.marketplace.listProducts({ query: { seller_id: seller.id } }), 200);
     expect(ids(own.body)).toEqual([archived.id, dear.id, mid.id, cheap.id, draft.id]);
     expect(ids(expectStatus(await seller.api.marketplace.listProducts({ query: { seller_id: seller.id, status: 'draft' } }), 200).body)).toEqual([draft.id]);
-    // without seller_id the seller sees the public catalogue like everyone
-    expect(ids(expectStatus(await seller.api.marketplace.listProducts({ query: { q: word } }), 200).body)).toEqual([dear.id, mid.id, cheap.id]);
+    // without seller_id the seller sees the public catalogue like everyone; q ranks titles before descriptions, then newest
+    expect(ids(expectStatus(await seller.api.marketplace.listProducts({ query: { q: word } }), 200).body)).toEqual([mid.id, cheap.id, dear.id]);
 
     expect(ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: `${word} kit` } }), 200).body)).toEqual([cheap.id]);
     expect(ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: word, type: 'service' } }), 200).body)).toEqual([mid.id]);
     expect(ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: word, min_price: 10, max_price: 15 } }), 200).body)).toEqual([mid.id]);
-    expect(ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: word, min_price: 5.01 } }), 200).body)).toEqual([dear.id, mid.id]);
+    expect(ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: word, min_price: 5.01 } }), 200).body)).toEqual([mid.id, dear.id]);
     expect(expectStatus(await suite.api.marketplace.listProducts({ query: { q: '100%_' } }), 200).body).toEqual([]);
 
     const first = expectStatus(await suite.api.marketplace.listProducts({ query: { seller_id: seller.id, limit: 2 } }), 200);

@@ -77,8 +77,9 @@ describe('blocks', () => {
     expectStatus(await mallory.api.users.get({ params: { id: alice.id } }), 404);
     expectStatus(await mallory.api.users.byUsername({ params: { username: alice.username } }), 404);
     expectStatus(await suite.api.users.get({ params: { id: alice.id } }), 200);
+    // search may find others a typo away from the name, never the blocker
     const listed = expectStatus(await mallory.api.users.search({ query: { q: alice.username } }), 200);
-    expect(listed.body.data.users).toEqual([]);
+    expect(listed.body.data.users.map((user) => user.id)).not.toContain(alice.id);
 
     const unblock = expectStatus(await alice.api.users.unblock({ params: { id: mallory.id } }), 200);
     expect(unblock.body.data).toEqual({ blocked: false });

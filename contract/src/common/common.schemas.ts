@@ -8,6 +8,15 @@ export const UuidSchema = z.string().uuid();
 export const TimestampSchema = z.string().datetime({ precision: 3 });
 
 /** A share token in a path (base64url). Unknown ones are 404 by their routes: nothing is said about a token's shape beyond this. */
+/**
+ * A moment a client sends (RFC 3339 with any offset). Stored as UTC, so it must fall before the
+ * year 10000 there: 9999-12-31T23:59-03:00 is already 10000 in UTC.
+ */
+export const ClientTimestampSchema = z
+  .string()
+  .datetime({ offset: true })
+  .refine((value) => Date.parse(value) < Date.UTC(10_000, 0, 1), 'must be before the year 10000 (UTC)');
+
 export const ShareTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be a share token (letters, digits, - and _)');
 
 /** A path parameter holding a UUID; a malformed one is 400 INVALID_ID before any lookup. */

@@ -22,6 +22,10 @@ export const ERROR_CODES = {
   INVALID_PROMO_CODE: 400,
   /** A buyer's refund after refund_deadline. */
   REFUND_WINDOW_CLOSED: 400,
+  /** A webhook URL that is not absolute https, carries credentials, or leads to a private address (ADDENDUM Webhooks). */
+  INVALID_WEBHOOK_URL: 400,
+  /** A test event to a webhook that is not active. */
+  WEBHOOK_INACTIVE: 400,
   TWO_FACTOR_ALREADY_ENABLED: 400,
   TWO_FACTOR_NOT_ENABLED: 400,
   UNAUTHENTICATED: 401,

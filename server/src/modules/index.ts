@@ -12,6 +12,8 @@ import { createMediaModule } from './media/media.module.js';
 import { createPlaylistsModule } from './playlists/playlists.module.js';
 import { createSocialModule } from './social/social.module.js';
 import { createQueueModule } from './queue/queue.module.js';
+import { createSearchModule } from './search/search.module.js';
+import { createWebhooksModule } from './webhooks/webhooks.module.js';
 import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
 import { createUsersModule } from './users/users.module.js';
@@ -30,6 +32,14 @@ export function createModules(platform: Platform): RiffModule[] {
   const playlists = createPlaylistsModule(platform, { tracks: tracks.reader, people: users.people });
   const comments = createCommentsModule(platform);
   const social = createSocialModule(platform, { favorites: playlists.favorites, tracks: tracks.tracks, comments: comments.count });
+  const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });
+  const webhooks = createWebhooksModule(platform, {
+    activeUser: (id) => users.activeUser!(id),
+    tracks: (actor, ids) => tracks.reader.visibleTracks(actor, ids),
+    profiles: (ids) => users.people.profiles(ids),
+    playlist: (actor, id) => playlists.playlistFor(actor, id),
+  });
+  const search = createSearchModule({ tracks: tracks.searcher, users: users.searcher, playlists: playlists.searcher, products: marketplace.searcher });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
   return [
@@ -43,7 +53,9 @@ export function createModules(platform: Platform): RiffModule[] {
     queue,
     social,
     playlists,
-    createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people }),
+    marketplace,
+    search,
+    webhooks,
     createDeveloperModule(platform, { activeUser: (id) => users.activeUser!(id) }),
     createFrontendModule(platform),
     createDashboardModule(platform),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
+import { ClientTimestampSchema, TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { API_KEY_SCOPES } from '../../common/route-meta.js';
 
@@ -42,7 +42,7 @@ export const CreateApiKeyRequestSchema = named(
       .max(API_KEY_SCOPES.length)
       .refine((scopes) => new Set(scopes).size === scopes.length, 'must not repeat a scope')
       .describe('One or more of read, write, admin'),
-    expires_at: z.string().datetime({ offset: true }).optional().describe('RFC 3339; must be in the future (400 otherwise). Absent: the key does not expire'),
+    expires_at: ClientTimestampSchema.optional().describe('RFC 3339; must be in the future (400 otherwise). Absent: the key does not expire'),
   }),
 );
 export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequestSchema>;

@@ -192,7 +192,7 @@ const queryPrice = z.coerce.number().min(0).max(PRODUCT_PRICE_MAX);
 export const ProductListQuerySchema = z.object({
   status: z.enum(PRODUCT_STATUSES).optional().describe('Others see active products only (another status gives an empty list); a seller filtering seller_id=self sees any'),
   seller_id: UuidSchema.optional(),
-  q: z.string().trim().max(200).optional().describe('Words in the title or description'),
+  q: z.string().trim().max(200).optional().describe('Words in the title or description, through the search engine (accents ignored, typos tolerated): best match first, then newest'),
   type: z.enum(PRODUCT_TYPES).optional(),
   min_price: queryPrice.optional().describe('In major units'),
   max_price: queryPrice.optional().describe('In major units'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
+import { ClientTimestampSchema, TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { CurrencySchema } from './products.schemas.js';
 
@@ -51,7 +51,7 @@ export const CreatePromoCodeRequestSchema = named(
         .optional()
         .describe('Products of the caller’s own it applies to (400 for any other); absent or empty: all of the caller’s products'),
       max_redemptions: z.number().int().min(1).max(1_000_000_000).optional(),
-      expires_at: z.string().datetime({ offset: true }).optional().describe('RFC 3339; must be in the future (400 otherwise)'),
+      expires_at: ClientTimestampSchema.optional().describe('RFC 3339; must be in the future (400 otherwise)'),
     })
     .superRefine((value, ctx) => {
       const percent = value.percent_off !== undefined;

@@ -18,6 +18,8 @@ import {
   SuggestedTagsEnvelope,
   TrackListEnvelope,
   TrackStatsEnvelope,
+  TrendingEnvelope,
+  TrendingQuerySchema,
 } from './social.schemas.js';
 
 const c = initContract();
@@ -99,6 +101,18 @@ export const playsContract = c.router({
     metadata: userRoute,
     query: RecommendationsQuerySchema,
     responses: { 200: TrackListEnvelope, ...errors(400, 401, 403) },
+  },
+  trending: {
+    method: 'GET',
+    path: '/social/trending',
+    summary: 'Trending tracks',
+    description:
+      'Public tracks ranked by what happened to them in the period (24h, 7d or 30d): each counted play weighs 1, like 3, repost 4 ' +
+      'and comment 2, halved for every third of the period since it happened (time decay), so a burst today outranks the same a ' +
+      'week ago. Never tracks of users blocked either way; tracks with nothing in the period are left out.',
+    metadata: optionalAuth,
+    query: TrendingQuerySchema,
+    responses: { 200: TrendingEnvelope, ...errors(400, 401, 403) },
   },
   suggestedTags: {
     method: 'GET',

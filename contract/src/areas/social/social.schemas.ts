@@ -26,6 +26,31 @@ export const HISTORY_MIN_SECONDS = 5;
 export const RECOMMENDATIONS_MAX = 20;
 export const SUGGESTED_TAGS_MAX = 10;
 
+export const TRENDING_PERIODS = ['24h', '7d', '30d'] as const;
+export type TrendingPeriod = (typeof TRENDING_PERIODS)[number];
+export const TRENDING_MAX = 50;
+
+export const TrendingQuerySchema = z.object({
+  period: z.enum(TRENDING_PERIODS).default('7d'),
+  genre: z.string().trim().min(1).max(100).optional().describe('The genre or one of the genres, case ignored'),
+  limit: queryInt(1, TRENDING_MAX).default(20),
+});
+export type TrendingQuery = z.infer<typeof TrendingQuerySchema>;
+
+export const TrendingEnvelope = envelope(
+  named(
+    'TrendingTracks',
+    z.object({
+      tracks: z.array(
+        named(
+          'TrendingTrack',
+          z.object({ track: TrackSchema, score: z.number().describe('Weighted plays, likes, reposts and comments of the period, each halved every third of the period since it happened') }),
+        ),
+      ),
+    }),
+  ),
+);
+
 export const LikeStateEnvelope = envelope(named('LikeState', z.object({ liked: z.boolean() })));
 export const RepostStateEnvelope = envelope(named('RepostState', z.object({ reposted: z.boolean() })));
 

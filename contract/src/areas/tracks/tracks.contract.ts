@@ -17,6 +17,7 @@ import {
   TrackIds,
   SecretField,
   TrackPageSchema,
+  TrackSearchQuerySchema,
   UpdateTrackRequestSchema,
 } from './tracks.schemas.js';
 
@@ -37,6 +38,17 @@ export const trackCatalogContract = c.router({
       sort: z.enum(TRACK_SORT_FIELDS).default('created_at'),
       order: z.enum(SORT_ORDERS).default('desc'),
     }),
+    responses: { 200: envelope(TrackPageSchema), ...errors(400, 401, 403) },
+  },
+  search: {
+    method: 'GET',
+    path: '/tracks/search',
+    summary: 'Search tracks',
+    description:
+      'The search engine of GET /search over title, artist and album, with filters. Public tracks and the caller’s own; never ' +
+      'tracks of users blocked either way. bpm_min above bpm_max (or duration_min above duration_max) is 400.',
+    metadata: optionalAuth,
+    query: TrackSearchQuerySchema,
     responses: { 200: envelope(TrackPageSchema), ...errors(400, 401, 403) },
   },
   batchDelete: {

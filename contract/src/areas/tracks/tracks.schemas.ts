@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema, UuidSchema, coercedInt, pageOf } from '../../common/common.schemas.js';
+import { PaginationQuerySchema, TimestampSchema, UuidSchema, coercedInt, pageOf, queryInt } from '../../common/common.schemas.js';
 import { ErrorCodeSchema, envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 
@@ -99,6 +99,21 @@ export const LyricsSchema = named(
 
 export const BatchFailureSchema = named('BatchFailure', z.object({ id: z.string(), code: ErrorCodeSchema, message: z.string() }));
 export const TrackIds = z.array(z.string().max(100)).min(1).max(BATCH_MAX, `at most ${BATCH_MAX} ids per batch`);
+
+export const TRACK_SEARCH_SORTS = ['relevance', 'newest', 'popular'] as const;
+
+/** GET /tracks/search: the search engine with the catalogue's filters. */
+export const TrackSearchQuerySchema = PaginationQuerySchema.extend({
+  q: z.string().trim().min(1).max(200).optional().describe('Words of the title, artist or album (accents and case ignored, typos tolerated); without q, filters alone'),
+  genre: z.string().trim().min(1).max(100).optional().describe('The genre or one of the genres, case ignored'),
+  bpm_min: queryInt(0, 300).optional(),
+  bpm_max: queryInt(0, 300).optional(),
+  musical_key: z.string().trim().min(1).max(10).optional().describe('As stored on the track, case ignored (e.g. "C#m")'),
+  duration_min: z.coerce.number().min(0).max(86_400).optional().describe('Seconds'),
+  duration_max: z.coerce.number().min(0).max(86_400).optional().describe('Seconds'),
+  sort: z.enum(TRACK_SEARCH_SORTS).default('relevance').describe('relevance (newest without q), newest, or popular (play_count)'),
+});
+export type TrackSearchQuery = z.infer<typeof TrackSearchQuerySchema>;
 
 /** A page of tracks, as every track list answers it. */
 export const TrackPageSchema = named('TrackPage', pageOf('tracks', TrackSchema));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiKeySchema } from '../developer/developer.schemas.js';
+import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
 import { DateSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
@@ -224,6 +225,7 @@ export const UserExportSchema = named(
     marketplace_orders: z.array(OrderSchema).describe('Your orders as a buyer, newest first (kept after an account is deleted, as invoices must be)'),
     marketplace_sales: z.array(OrderSchema).describe('Orders with an item of yours, newest first, as you may read them'),
     api_keys: z.array(ApiKeySchema).describe('Your developer API keys (their prefixes; the keys themselves are not kept)'),
+    webhooks: z.array(WebhookSchema).describe('Your webhooks (their key prefixes; keys and secrets are not exported)'),
   }),
 );
 

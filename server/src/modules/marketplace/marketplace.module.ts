@@ -1,5 +1,7 @@
+import type { Product } from '@riff/contract';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
+import type { Searcher } from '../../platform/search/searcher.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
@@ -19,7 +21,12 @@ export interface MarketplaceModuleDeps {
  * part (orders, payments, promo codes, refunds, invoices, downloads, reviews, seller stats), each a
  * routes object over the same MarketplaceParts.
  */
-export function createMarketplaceModule(platform: Platform, deps: MarketplaceModuleDeps): RiffModule {
+export type MarketplaceModule = RiffModule & {
+  /** For GET /search: the products' part. */
+  searcher: Searcher<Product>;
+};
+
+export function createMarketplaceModule(platform: Platform, deps: MarketplaceModuleDeps): MarketplaceModule {
   const productRows = new ProductsRepository(platform.scope);
   const parts: MarketplaceParts = { platform, tracks: deps.tracks, people: deps.people, catalog: new ProductCatalog(productRows) };
   const products = createProductsPart(parts, productRows);
@@ -35,5 +42,6 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
       export: async (owner) => ({ ...(await products.accountData.exportFor(owner)), ...(await orders.orders.exportFor(owner)) }),
       erase: (owner) => products.accountData.eraseFor(owner),
     },
+    searcher: products.searcher,
   };
 }

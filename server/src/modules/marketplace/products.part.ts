@@ -1,4 +1,6 @@
+import type { Product } from '@riff/contract';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import type { Searcher } from '../../platform/search/searcher.js';
 import './products.events.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
 import { ProductAccountData } from './product-account-data.js';
@@ -14,5 +16,10 @@ export function createProductsPart(parts: MarketplaceParts, repository: Products
   return {
     routes: productRoutes({ products, media, publicBaseUrl: parts.platform.config.publicBaseUrl }),
     accountData: new ProductAccountData(parts, repository),
+    searcher: {
+      search: (actor, q, page) => products.list(actor, { q, ...page }),
+      // products are found by search, not suggested (ADDENDUM names tracks, artists, users and playlists)
+      suggest: async () => [],
+    } satisfies Searcher<Product>,
   };
 }

@@ -1,7 +1,8 @@
 import type { ProductLicenseType, ProductStatus, ProductType } from '@riff/contract';
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import type { Database, ProductImagesTable, ProductLicensesTable, ProductPreviewsTable, ProductsTable } from '../../platform/db/database.schema.js';
+import { normalForm, notBlockedEitherWay, searchDoc, textQuery } from '../../platform/search/text-search.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import type { ProductImagesTable, ProductLicensesTable, ProductPreviewsTable, ProductsTable } from '../../platform/db/database.schema.js';
 
 export type ProductRow = Selectable<ProductsTable>;
 export type ProductLicenseRow = Selectable<ProductLicensesTable>;
@@ -21,15 +22,16 @@ export interface ProductFilter {
   /** undefined: any status (the seller's own list). */
   statuses?: readonly ProductStatus[] | undefined;
   type?: ProductType | undefined;
-  words: string[];
+  /** The search engine's query over title and description: matches, best first (then newest); other users' blocks either way leave sellers out. */
+  text?: string | undefined;
+  viewerId?: string | undefined;
   minCents?: number | undefined;
   maxCents?: number | undefined;
   limit: number;
   offset: number;
 }
 
-/** `%`, `_` and `\` taken literally in a LIKE pattern. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+const PRODUCT_DOC = searchDoc(sql`title`, sql`description`);
 
 /** All SQL of the products part: products, their licenses, images and previews. */
 export class ProductsRepository {
@@ -91,9 +93,9 @@ export class ProductsRepository {
     if (filter.type) query = query.where('product_type', '=', filter.type);
     if (filter.minCents !== undefined) query = query.where('price_cents', '>=', filter.minCents);
     if (filter.maxCents !== undefined) query = query.where('price_cents', '<=', filter.maxCents);
-    for (const word of filter.words) {
-      const pattern = `%${likeLiteral(word)}%`;
-      query = query.where(sql<boolean>`(title || ' ' || coalesce(description, '')) ilike ${pattern}`);
+    if (filter.text) {
+      query = query.where(textQuery(filter.text).matches(PRODUCT_DOC));
+      if (filter.viewerId) query = query.where(notBlockedEitherWay(sql`seller_id`, filter.viewerId));
     }
     return query;
   }
@@ -105,10 +107,19 @@ export class ProductsRepository {
    */
   async list(filter: ProductFilter) {
     const [rows, counted] = await Promise.all([
-      this.filtered(filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+      this.ordered(this.filtered(filter).selectAll(), filter.text).limit(filter.limit).offset(filter.offset).execute(),
       this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(counted.count) };
+  }
+
+  private ordered<Q extends SelectQueryBuilder<Database, 'products', ProductRow>>(query: Q, text: string | undefined): Q {
+    let ordered = query;
+    if (text) {
+      const engine = textQuery(text);
+      ordered = ordered.orderBy(engine.tier([normalForm(sql`title`)], PRODUCT_DOC)).orderBy(engine.closeness(PRODUCT_DOC), 'desc') as Q;
+    }
+    return ordered.orderBy('created_at', 'desc').orderBy('id', 'desc') as Q;
   }
 
   listBySeller(sellerId: string) {

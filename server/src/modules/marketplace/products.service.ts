@@ -74,8 +74,9 @@ export class ProductsService {
     const maxCents = query.max_price === undefined ? undefined : priceToCents(query.max_price);
     const offset = (query.page - 1) * query.limit;
     if (empty || (minCents !== undefined && maxCents !== undefined && minCents > maxCents)) return { items: [], total: 0 };
-    const words = (query.q ?? '').split(/\s+/).filter(Boolean).slice(0, 10);
-    const page = await this.products.list({ sellerId: query.seller_id, statuses, type: query.type, words, minCents, maxCents, limit: query.limit, offset });
+    const text = query.q ? query.q : undefined;
+    const viewerId = actor.kind === 'user' ? actor.id : undefined;
+    const page = await this.products.list({ sellerId: query.seller_id, statuses, type: query.type, text, viewerId, minCents, maxCents, limit: query.limit, offset });
     const bundles = await this.products.bundles(page.rows);
     return { items: bundles.map((bundle) => toProductDto(bundle, this.baseUrl)), total: page.total };
   }

@@ -1,3 +1,4 @@
+import './media.events.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { ModuleJob, RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
@@ -20,6 +21,7 @@ export function createMediaModule(platform: Platform): MediaModule {
     media: new MediaRepository(platform.scope),
     storage: platform.storage,
     jobs: platform.jobs,
+    events: platform.events,
     logger: platform.logger,
     ffmpegPath: platform.config.ffmpegPath,
     transcoder: platform.config.media.transcoder,

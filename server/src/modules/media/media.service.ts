@@ -4,10 +4,11 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { AvatarSize, MediaTranscoder } from '@riff/contract';
 import type { Logger } from 'pino';
-import type { Actor, UserActor } from '../../platform/access/actor.js';
+import { systemActor, type Actor, type UserActor } from '../../platform/access/actor.js';
 import type { ErasureOptions } from '../../platform/accounts/account-data.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { saveCoverArt } from './cover-art.js';
@@ -36,6 +37,7 @@ export interface MediaServiceDeps {
   media: MediaRepository;
   storage: ObjectStorage;
   jobs: JobQueue;
+  events: EventBus;
   logger: Logger;
   ffmpegPath: string;
   transcoder: MediaTranscoder;
@@ -219,12 +221,16 @@ export class MediaService {
       if (!(error instanceof MediaError) && attempt <= MEDIA_JOB_RETRIES) throw error;
       const message = error instanceof MediaError ? error.message : 'The audio could not be converted for streaming: storage failed';
       this.deps.logger.warn({ err: error, trackId, detail: (error as MediaError).detail }, 'HLS job failed');
-      await this.deps.scope.transaction(() => this.repo.failHls(trackId, runId, message));
+      await this.deps.scope.transaction(async () => {
+        if (await this.repo.failHls(trackId, runId, message)) await this.processed(trackId, 'error');
+      });
       return 'error';
     }
-    const published = await this.deps.scope.transaction(() =>
-      this.repo.publishHls(trackId, runId, prefix, `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`),
-    );
+    const published = await this.deps.scope.transaction(async () => {
+      const done = await this.repo.publishHls(trackId, runId, prefix, `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`);
+      if (done) await this.processed(trackId, 'ready');
+      return done;
+    });
     if (!published) {
       await this.deps.storage.deletePrefix(prefix);
       return 'stale';
@@ -285,15 +291,26 @@ export class MediaService {
         throw new AppError('CONFLICT', 'This track is not waiting for its stream');
       }
       if (result.status === 'error') {
-        await this.repo.failHls(trackId, media.run_id, result.message?.trim() || 'The audio could not be converted for streaming');
+        if (await this.repo.failHls(trackId, media.run_id, result.message?.trim() || 'The audio could not be converted for streaming')) await this.processed(trackId, 'error');
         return { message: 'Stream marked failed' };
       }
       const published = await this.repo.publishHls(trackId, media.run_id, mediaKeys.hls(trackId, media.run_id), `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`);
+      if (published) await this.processed(trackId, 'ready');
       if (published && published.replaced) {
         const replaced = published.replaced;
         later(() => this.deps.storage.deletePrefix(replaced).catch(() => undefined));
       }
       return { message: 'Stream ready' };
+    });
+  }
+
+  /** track.processed for the track's owner, in the unit of work that set stream_status. */
+  private async processed(trackId: string, status: 'ready' | 'error') {
+    const track = await this.repo.track(trackId);
+    await this.deps.events.record(systemActor(), 'track.processed', {
+      subject: { resource: 'track', id: trackId },
+      data: { stream_status: status },
+      userId: track?.creator_id ?? null,
     });
   }
 

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { UserActor } from '../../platform/access/actor.js';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
+import { normalForm, notBlockedEitherWay, searchDoc, startsWith, textQuery } from '../../platform/search/text-search.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { VisibleTracks } from './playlists.repository.js';
 
@@ -10,16 +11,13 @@ const MARKS_RE = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\u
 const MARKS = MARKS_RE.source;
 
 /**
- * The folded form of a name: decomposed, marks removed, lower case, spaces collapsed. PGlite has
- * no unaccent, so the database folds with normalize() and a regular expression over the same
- * class of marks; fold() and foldSql() must give the same strings.
+ * The folded form of a name for matching imported entries: decomposed, marks removed, lower case,
+ * spaces collapsed. The database folds with normalize() and a regular expression over the same
+ * class of marks, so fold() and foldSql() give the same strings (unaccent has no JavaScript twin).
  */
 export const fold = (text: string) => text.normalize('NFD').replace(MARKS_RE, '').toLowerCase().replace(/\s+/g, ' ').trim();
 const foldSql = (expression: RawBuilder<unknown>) =>
   sql<string>`btrim(regexp_replace(lower(regexp_replace(normalize(${expression}, NFD), ${MARKS}, '', 'g')), '\\s+', ' ', 'g'))`;
-
-/** LIKE pattern for "contains": % and _ and the escape itself are literal. */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Rows per statement when matching or inserting thousands of entries. */
 const BATCH = 1000;
@@ -88,31 +86,33 @@ export class PlaylistLibraryRepository {
   }
 
   /**
-   * Public playlists and the actor's own whose title or description hold every word of q (case
-   * and accents ignored). Best first: the title equal to q, then starting with it, then holding
-   * it, then holding every word, then the description alone; followers break ties.
+   * Public playlists and the actor's own that match q in their title or description (the search
+   * engine, platform/db/text-search.ts). Best first by the engine's tier (the title equal to q,
+   * starting with it, holding it, holding every word, then the description, then typos), then
+   * closeness, followers, editorial, newest. Favorites playlists are not searched.
    */
-  async search(actor: UserActor, q: string, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
-    const phrase = fold(q);
-    const words = [...new Set(phrase.split(' ').filter(Boolean))].slice(0, 20);
-    const title = foldSql(sql`p.title`);
-    const description = foldSql(sql`coalesce(p.description, '')`);
-    const everyWord = (column: RawBuilder<string>) => sql.join(words.map((word) => sql`${column} like ${containsPattern(word)} escape '\\'`), sql` and `);
-    const where = sql`(p.is_public or p.user_id = ${actor.id})
-      and ${sql.join(words.map((word) => sql`(${title} like ${containsPattern(word)} escape '\\' or ${description} like ${containsPattern(word)} escape '\\')`), sql` and `)}`;
-    const rank = sql<number>`case
-      when ${title} = ${phrase} then 0
-      when ${title} like ${`${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\' then 1
-      when ${title} like ${containsPattern(phrase)} escape '\\' then 2
-      when ${everyWord(title)} then 3
-      else 4 end`;
+  async search(actor: Actor, q: string, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
+    const text = textQuery(q);
+    const doc = searchDoc(sql`p.title`, sql`p.description`);
+    const seen = actor.kind === 'user' ? sql`(p.is_public or p.user_id = ${actor.id}) and ${notBlockedEitherWay(sql`p.user_id`, actor.id)}` : sql`p.is_public`;
+    const where = sql`not p.is_default_favorites and ${seen} and ${text.matches(doc)}`;
     const [{ rows }, { rows: counted }] = await Promise.all([
       sql<{ id: string }>`select p.id from playlists p where ${where}
-        order by ${rank}, p.follower_count desc, p.is_editorial desc, p.created_at desc, p.id
+        order by ${text.tier([normalForm(sql`p.title`)], doc)}, ${text.closeness(doc)} desc, p.follower_count desc, p.is_editorial desc, p.created_at desc, p.id
         limit ${page.limit} offset ${page.offset}`.execute(this.db),
       sql<{ n: string }>`select count(*) as n from playlists p where ${where}`.execute(this.db),
     ]);
     return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) };
+  }
+
+  /** Public playlist titles starting with the prefix, through playlists_suggest_title; owners blocked either way left out. */
+  async titlesStartingWith(actor: Actor, prefix: string, limit: number): Promise<{ id: string; text: string }[]> {
+    const range = startsWith(sql`p.title`, prefix);
+    const unblocked = actor.kind === 'user' ? notBlockedEitherWay(sql`p.user_id`, actor.id) : sql`true`;
+    const { rows } = await sql<{ id: string; text: string }>`select p.id, p.title as text from playlists p
+      where p.is_public and not p.is_default_favorites and ${range.where} and ${unblocked}
+      order by ${range.order} limit ${limit}`.execute(this.db);
+    return rows;
   }
 
   /**

@@ -9,10 +9,10 @@ import type { PlaylistsParts } from './playlists.parts.js';
 
 const routes = contract.playlists;
 
-/** Import, export, search, recommendations and analytics: the library part of contract.playlists. */
-export function playlistLibraryRoutes(parts: PlaylistsParts) {
+/** The library part of the area: import, export, search, recommendations and analytics. */
+export function createPlaylistLibrary(parts: PlaylistsParts): PlaylistLibraryService {
   const { platform } = parts;
-  const library = new PlaylistLibraryService({
+  return new PlaylistLibraryService({
     scope: platform.scope,
     library: new PlaylistLibraryRepository(platform.scope),
     playlists: parts.playlists,
@@ -21,6 +21,10 @@ export function playlistLibraryRoutes(parts: PlaylistsParts) {
     clock: platform.clock,
     publicBaseUrl: platform.config.publicBaseUrl,
   });
+}
+
+/** Import, export, search, recommendations and analytics: the library part of contract.playlists. */
+export function playlistLibraryRoutes(library: PlaylistLibraryService) {
   return {
     import: contractRoute(routes.import, async ({ body, req }) => ({ status: 201, body: ok(await library.importPlaylist(signedInActor(req), body)) })),
     export: contractRoute(routes.export, async ({ params, query, req, res }) => {

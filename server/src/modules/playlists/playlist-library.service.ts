@@ -6,8 +6,9 @@ import {
   type ImportPlaylistRequest,
   type Playlist,
   type PlaylistExchangeFormat,
+  type Suggestion,
 } from '@riff/contract';
-import type { UserActor } from '../../platform/access/actor.js';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -133,7 +134,7 @@ export class PlaylistLibraryService {
     };
   }
 
-  async search(actor: UserActor, query: { q: string; page: number; limit: number }) {
+  async search(actor: Actor, query: { q: string; page: number; limit: number }) {
     const window = pageWindow(query.page, query.limit);
     const { ids, total } = await this.deps.library.search(actor, query.q, window);
     return { playlists: await this.summaries(actor, ids), pagination: paginate(window, total) };
@@ -145,7 +146,12 @@ export class PlaylistLibraryService {
     return { playlists: await this.summaries(actor, ids), pagination: paginate(window, total) };
   }
 
-  private async summaries(actor: UserActor, ids: string[]): Promise<Playlist[]> {
+  /** The playlists' part of GET /search/suggestions. */
+  async suggest(actor: Actor, prefix: string, limit: number): Promise<Suggestion[]> {
+    return (await this.deps.library.titlesStartingWith(actor, prefix, limit)).map((row) => ({ type: 'playlist', ...row }));
+  }
+
+  private async summaries(actor: Actor, ids: string[]): Promise<Playlist[]> {
     const { playlists, reader } = this.deps;
     return reader.summaries(actor, await playlists.findViews(ids, actor.id, reader.visible(actor)));
   }

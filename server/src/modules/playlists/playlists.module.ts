@@ -1,12 +1,15 @@
 import './playlists.events.js';
+import type { Playlist } from '@riff/contract';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
+import type { Searcher } from '../../platform/search/searcher.js';
+import type { Actor } from '../../platform/access/actor.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 import { FavoritesService } from './favorites.service.js';
 import { CollaboratorsService } from './collaborators.service.js';
-import { playlistLibraryRoutes } from './playlist-library.routes.js';
+import { createPlaylistLibrary, playlistLibraryRoutes } from './playlist-library.routes.js';
 import { PlaylistReader } from './playlist-reader.js';
 import { PlaylistTracksService } from './playlist-tracks.service.js';
 import { PlaylistAccountData } from './playlist-account-data.js';
@@ -25,6 +28,10 @@ export interface PlaylistsModuleDeps {
 export type PlaylistsModule = RiffModule & {
   /** For the social module: likes are the favorites playlist. */
   favorites: FavoritesService;
+  /** For GET /search and its suggestions: the playlists' part. */
+  searcher: Searcher<Playlist>;
+  /** For webhooks: a playlist as this caller reads it (without its tracks), if they may. */
+  playlistFor(actor: Actor, id: string): Promise<Playlist | undefined>;
 };
 
 /**
@@ -38,10 +45,11 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
   const favorites = new FavoritesService({ scope: platform.scope, playlists, events: platform.events });
   const reader = new PlaylistReader({ playlists, collaborators, tracks: deps.tracks, people: deps.people });
   const parts: PlaylistsParts = { platform, playlists, collaborators, favorites, reader, tracks: deps.tracks, people: deps.people };
+  const library = createPlaylistLibrary(parts);
   // each part of the area adds its routes object here (keys as in contract.playlists)
   const routeParts: object[] = [
     playlistCoreRoutes({ playlists: new PlaylistsService(parts), tracks: new PlaylistTracksService(parts), collaborators: new CollaboratorsService(parts) }),
-    playlistLibraryRoutes(parts),
+    playlistLibraryRoutes(library),
   ];
   const accountData = new PlaylistAccountData(parts);
   return {
@@ -49,5 +57,13 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
     routes: { playlists: Object.assign({}, ...routeParts) as Record<string, unknown> },
     accountData: { export: (owner) => accountData.exportFor(owner), erase: (owner) => accountData.eraseFor(owner) },
     favorites,
+    playlistFor: async (actor, id) => reader.summaries(actor, await playlists.findViews([id], actor.id, reader.visible(actor)))[0],
+    searcher: {
+      search: async (actor, q, page) => {
+        const found = await library.search(actor, { q, ...page });
+        return { items: found.playlists, total: found.pagination.total };
+      },
+      suggest: (actor, prefix, limit) => library.suggest(actor, prefix, limit),
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { TrackRow } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { notBlockedEitherWay } from '../../platform/search/text-search.js';
 
 /** How many candidates the statement ranks before the tempo and key bonuses are added (in the service). */
 export const CANDIDATES = 500;
@@ -91,6 +92,33 @@ export class RecommendationsRepository {
       select t.*, ${score} as score from tracks t
        where ${candidate(viewerId)} and (${viewerId}::uuid is null or (t.creator_id <> ${viewerId}::uuid and ${notLikedBy(viewerId ?? '00000000-0000-0000-0000-000000000000')}))
        order by score desc, t.play_count desc, t.created_at desc, t.id limit ${limit}`.execute(this.db);
+    return rows.rows.map((row) => ({ ...row, score: Number(row.score) }));
+  }
+
+  /**
+   * GET /social/trending: every counted play (1), like (3), repost (4) and comment (2) of the
+   * period, each halved per half-life since it happened, summed per public track. Read from the
+   * events of the period (time indexes of migration 0015), not from every track.
+   */
+  async trendingSince(viewerId: string | null, window: { now: Date; since: Date; halfLifeSeconds: number }, genre: string | undefined, limit: number): Promise<Scored[]> {
+    const { now, since, halfLifeSeconds } = window;
+    const decayed = (weight: number, at: RawBuilder<unknown>) => sql`${weight}::float8 * power(0.5, extract(epoch from (${now}::timestamptz - ${at})) / ${halfLifeSeconds}::float8)`;
+    const rows = await sql<Scored>`
+      with events as (
+        select pl.track_id, ${decayed(1, sql`pl.played_at`)} as w from track_plays pl where pl.counted and pl.played_at >= ${since} and pl.played_at <= ${now}
+        union all
+        select pt.track_id, ${decayed(3, sql`pt.added_at`)} from playlist_tracks pt join playlists p on p.id = pt.playlist_id and p.is_default_favorites
+         where pt.added_at >= ${since} and pt.added_at <= ${now}
+        union all
+        select r.track_id, ${decayed(4, sql`r.created_at`)} from track_reposts r where r.created_at >= ${since} and r.created_at <= ${now}
+        union all
+        select c.track_id, ${decayed(2, sql`c.created_at`)} from comments c where c.content is not null and c.created_at >= ${since} and c.created_at <= ${now}
+      ), scored as (select track_id, sum(w) as score from events group by track_id)
+      select t.*, s.score from scored s join tracks t on t.id = s.track_id
+       where t.is_public and t.deleted_at is null
+         ${genre ? sql`and (lower(t.genre) = lower(${genre}) or t.genres @> ${JSON.stringify([genre.toLowerCase()])}::jsonb)` : sql``}
+         ${viewerId ? sql`and ${notBlockedEitherWay(sql`t.creator_id`, viewerId)}` : sql``}
+       order by s.score desc, t.play_count desc, t.created_at desc, t.id limit ${limit}`.execute(this.db);
     return rows.rows.map((row) => ({ ...row, score: Number(row.score) }));
   }
 

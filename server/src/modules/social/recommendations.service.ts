@@ -1,4 +1,5 @@
-import { SUGGESTED_TAGS_MAX, type TagSource } from '@riff/contract';
+import { SUGGESTED_TAGS_MAX, type TagSource, type TrendingPeriod, type TrendingQuery } from '@riff/contract';
+import type { Clock } from '../../platform/clock.js';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { TrackRow } from '../../platform/db/database.schema.js';
 import { forbidden } from '../../platform/errors/app-error.js';
@@ -17,12 +18,14 @@ const lower = (values: readonly (string | null | undefined)[]) => [...new Set(va
 const genresOf = (track: TrackRow) => lower([...(track.genres ?? []), track.genre]);
 const tagsOf = (track: TrackRow) => lower(track.tags ?? []);
 
+const PERIOD_SECONDS: Record<TrendingPeriod, number> = { '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 };
+
 const byRank = (a: Scored, b: Scored) =>
   b.score - a.score || b.play_count - a.play_count || new Date(b.created_at).getTime() - new Date(a.created_at).getTime() || a.id.localeCompare(b.id);
 
 /** Similar tracks, tracks for a user, suggested tags: the scoring the contract's descriptions document. */
 export class RecommendationsService {
-  constructor(private readonly deps: { recommendations: RecommendationsRepository; social: SocialService }) {}
+  constructor(private readonly deps: { recommendations: RecommendationsRepository; social: SocialService; clock: Clock }) {}
 
   private get repo() {
     return this.deps.recommendations;
@@ -46,6 +49,15 @@ export class RecommendationsService {
     // a new user (or one whose taste matches nothing yet): what is trending
     if (rows.length === 0) rows = await this.repo.trending(actor.id, limit);
     return { tracks: rows.map((row) => this.deps.social.dto(row, actor)) };
+  }
+
+  /** GET /social/trending: the half-life is a third of the period (ADDENDUM). */
+  async trending(actor: Actor, query: TrendingQuery) {
+    const now = this.deps.clock.now();
+    const seconds = PERIOD_SECONDS[query.period];
+    const window = { now, since: new Date(now.getTime() - seconds * 1000), halfLifeSeconds: seconds / 3 };
+    const rows = await this.repo.trendingSince(actor.kind === 'user' ? actor.id : null, window, query.genre, query.limit);
+    return { tracks: rows.map((row) => ({ track: this.deps.social.dto(row, actor), score: Math.round(row.score * 10_000) / 10_000 })) };
   }
 
   async suggestedTags(actor: UserActor, trackId: string) {

@@ -47,7 +47,7 @@ export function createSocialModule(platform: Platform, { favorites, tracks, comm
     listenerKey: keys.key('play-listener'),
     comments,
   });
-  const recommendations = new RecommendationsService({ recommendations: new RecommendationsRepository(scope), social });
+  const recommendations = new RecommendationsService({ recommendations: new RecommendationsRepository(scope), social, clock });
   return {
     name: 'social',
     routes: { social: socialRoutes({ social, plays, recommendations }) },

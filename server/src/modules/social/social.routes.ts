@@ -24,6 +24,7 @@ export function socialRoutes({ social, plays, recommendations }: { social: Socia
     stats: async ({ params, query, req }) => ({ status: 200, body: ok(await plays.stats(signedInActor(req), params.id, query.period)) }),
     recommendationsFor: async ({ params, query, req }) => ({ status: 200, body: ok(await recommendations.similar(actorOf(req), params.id, query.limit)) }),
     recommendations: async ({ query, req }) => ({ status: 200, body: ok(await recommendations.forUser(signedInActor(req), query.limit)) }),
+    trending: async ({ query, req }) => ({ status: 200, body: ok(await recommendations.trending(actorOf(req), query)) }),
     suggestedTags: async ({ params, req }) => ({ status: 200, body: ok(await recommendations.suggestedTags(signedInActor(req), params.id)) }),
   });
 }

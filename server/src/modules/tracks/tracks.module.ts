@@ -10,6 +10,8 @@ import { tracksRoutes } from './tracks.routes.js';
 import { TracksService } from './tracks.service.js';
 import { TrackFileService } from './track-file.service.js';
 import { createTrackReader, type TrackReader } from './track-reader.js';
+import { TrackSearchRepository } from './track-search.repository.js';
+import { TrackSearchService } from './track-search.service.js';
 import { UploadPipeline } from './upload-pipeline.js';
 import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
@@ -19,6 +21,8 @@ export type TracksModule = RiffModule & {
   tracks: TracksService;
   /** For other areas (queue, playlists): which tracks a caller may see, as they see them. */
   reader: TrackReader;
+  /** For GET /search and its suggestions: the tracks' part. */
+  searcher: TrackSearchService;
 };
 
 /** Tracks: uploads (one request or chunked), the catalog, lyrics, streaming and downloads. */
@@ -27,6 +31,7 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
   const tracksRepository = new TracksRepository(scope);
   const recent = new RecentTracks();
   const tracks = new TracksService({ scope, tracks: tracksRepository, storage, events, clock, logger, recent, media, publicBaseUrl: config.publicBaseUrl });
+  const searcher = new TrackSearchService({ search: new TrackSearchRepository(scope), publicBaseUrl: config.publicBaseUrl });
   const recordAudio = (actor: Parameters<MediaService['recordAudio']>[0], track: TrackRow) =>
     media.recordAudio(actor, track.id, {
       file_key: track.file_key ?? '',
@@ -52,9 +57,11 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
   return {
     name: 'tracks',
     reader: createTrackReader(tracksRepository, config.publicBaseUrl),
+    searcher,
     routes: {
       tracks: tracksRoutes({
         tracks,
+        search: searcher,
         uploads: new UploadsService(pipeline),
         chunked: new ChunkedUploadsService(pipeline),
         files: new TrackFileService(pipeline, media, config.publicBaseUrl),

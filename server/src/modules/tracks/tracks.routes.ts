@@ -6,12 +6,14 @@ import { ok } from '../../platform/http/envelope.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { streamTrack, type StreamReply } from './track-streaming.js';
 import type { TracksService } from './tracks.service.js';
+import type { TrackSearchService } from './track-search.service.js';
 import type { TrackFileService } from './track-file.service.js';
 import { uploadsRoutes, withForm, type UploadsRoutesDeps } from './uploads.routes.js';
 import { z } from 'zod';
 
 export interface TracksRoutesDeps extends UploadsRoutesDeps {
   tracks: TracksService;
+  search: TrackSearchService;
   storage: ObjectStorage;
   files: TrackFileService;
 }
@@ -26,10 +28,11 @@ function reply(res: Response, result: StreamReply) {
   return { status: result.status, body: undefined };
 }
 
-export function tracksRoutes({ tracks, storage, files, ...uploads }: TracksRoutesDeps) {
+export function tracksRoutes({ tracks, search, storage, files, ...uploads }: TracksRoutesDeps) {
   return contractRoutes(contract.tracks, {
     ...uploadsRoutes(uploads),
     list: async ({ query, req }) => ({ status: 200, body: ok(await tracks.list(actorOf(req), query)) }),
+    search: async ({ query, req }) => ({ status: 200, body: ok(await search.searchTracks(actorOf(req), query)) }),
     batchDelete: async ({ body, req }) => ({ status: 200, body: ok(await tracks.batchDelete(signedInActor(req), body.track_ids)) }),
     batchUpdate: async ({ body, req }) => ({ status: 200, body: ok(await tracks.batchUpdate(signedInActor(req), body.track_ids, body.updates)) }),
     get: async ({ params, query, req }) => ({ status: 200, body: ok(await tracks.get(actorOf(req), params.id, query.secret)) }),

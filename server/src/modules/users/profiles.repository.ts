@@ -3,6 +3,7 @@ import { sql, type AliasableExpression, type Expression, type ExpressionBuilder,
 import type { Database, UserRow } from '../../platform/db/database.schema.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import { QueryTemplates } from '../../platform/db/query-templates.js';
+import { normalForm, notBlockedEitherWay, searchDoc, startsWith, textQuery, type TextQuery } from '../../platform/search/text-search.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 type ProfileDb = Database & { u: Database['users'] };
@@ -21,6 +22,8 @@ export interface ProfileFilter {
   /** Matches username; first and last name where the viewer may see them; email too when searchEmail. */
   search?: string | undefined;
   searchEmail?: boolean;
+  /** The search engine's query (GET /users/search): username, and names where the viewer may see them; users the viewer blocked are left out too. */
+  text?: string | undefined;
   /** The viewer (an admin) sees every field, so search may match private names. */
   privileged?: boolean;
   /** Admins also see deactivated and banned accounts. */
@@ -35,6 +38,10 @@ export interface Page {
 export type ProfileSort = { by: UserSortField; order: SortOrder } | { by: 'relevance'; query: string };
 
 const templates = new QueryTemplates();
+
+/** The engine's documents of a user (migration 0015): the username alone, and with the names. */
+const USERNAME_DOC = normalForm(sql`u.username::text`);
+const PERSON_DOC = searchDoc(sql`u.username::text`, sql`u.first_name`, sql`u.last_name`);
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -93,7 +100,26 @@ export class ProfilesRepository {
       if (filter.searchEmail) fields.push(eb('u.email', 'ilike', pattern));
       conditions.push(eb.or(fields));
     }
+    if (filter.text) conditions.push(this.textMatches(eb, textQuery(filter.text), filter.privileged ?? false, viewerId));
     return eb.and(conditions);
+  }
+
+  private textMatches(eb: ProfileEb, text: TextQuery, privileged: boolean, viewerId: string | null): Expression<SqlBool> {
+    const namesSeen = privileged ? sql<SqlBool>`true` : viewerId ? sql<SqlBool>`(u.is_public or u.id = ${viewerId})` : sql<SqlBool>`u.is_public`;
+    const matched = sql<SqlBool>`((${namesSeen} and ${text.matches(PERSON_DOC)}) or ${text.matches(USERNAME_DOC, { tokens: false })})`;
+    if (!viewerId) return matched;
+    const blocked = eb.exists(eb.selectFrom('blocks as nb').select('nb.blocked_id').where('nb.blocker_id', '=', viewerId).whereRef('nb.blocked_id', '=', 'u.id'));
+    return eb.and([matched, eb.not(blocked)]);
+  }
+
+  /** Usernames starting with the prefix (normal form), of accounts the viewer may see, through users_suggest_username. */
+  async usernamesStartingWith(prefix: string, limit: number, viewerId: string | null): Promise<{ id: string; username: string }[]> {
+    const range = startsWith(sql`u.username::text`, prefix);
+    const unblocked = viewerId ? notBlockedEitherWay(sql`u.id`, viewerId) : sql<SqlBool>`true`;
+    const { rows } = await sql<{ id: string; username: string }>`select u.id, u.username from users u
+      where u.deleted_at is null and u.is_active and not u.is_banned and u.is_verified and ${range.where} and ${unblocked}
+      order by ${range.order} limit ${limit}`.execute(this.db);
+    return rows;
   }
 
   /** GET /users/{id} and the like: the hottest read of the area, so its SQL is compiled once per shape. */
@@ -113,9 +139,10 @@ export class ProfilesRepository {
   async list(filter: ProfileFilter, sort: ProfileSort, page: Page, viewerId: string | null): Promise<{ rows: ProfileRow[]; total: number }> {
     let query = this.base(viewerId).where((eb) => this.matches(eb, filter, viewerId));
     if (sort.by === 'relevance') {
-      const exact = sort.query.toLowerCase();
+      const text = textQuery(sort.query);
       query = query
-        .orderBy((eb) => eb.case().when(eb.fn('lower', [eb.cast('u.username', 'text')]), '=', exact).then(0).when('u.username', 'ilike', `${escapeLike(sort.query)}%`).then(1).else(2).end())
+        .orderBy(text.tier([USERNAME_DOC], USERNAME_DOC))
+        .orderBy(text.closeness(PERSON_DOC), 'desc')
         .orderBy('follower_count', 'desc');
     } else {
       query = query.orderBy(`u.${sort.by}`, (ob) => (sort.order === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast()));

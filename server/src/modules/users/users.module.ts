@@ -1,6 +1,8 @@
 import './users.events.js';
+import type { Profile } from '@riff/contract';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
+import type { Searcher } from '../../platform/search/searcher.js';
 import type { MediaService } from '../media/media.service.js';
 import { createPeopleReader, type PeopleReader } from './people-reader.js';
 import { PreferencesRepository } from './preferences.repository.js';
@@ -15,6 +17,8 @@ export type UsersModule = RiffModule & {
   users: UsersRepository;
   /** For other areas (playlists' collaborators): accounts, blocks and profiles as others see them. */
   people: PeopleReader;
+  /** For GET /search and its suggestions: the users' part. */
+  searcher: Searcher<Profile>;
 };
 
 /** Accounts as others see them: profiles, follows, blocks, preferences, export and deletion. */
@@ -41,5 +45,12 @@ export function createUsersModule(platform: Platform, { media }: { media: MediaS
     accountData: { erase: (owner) => service.eraseOwnData(owner) },
     users,
     people: createPeopleReader(users, social),
+    searcher: {
+      search: async (actor, q, page) => {
+        const found = await service.search(actor, { q, ...page });
+        return { items: found.users, total: found.pagination.total };
+      },
+      suggest: (actor, prefix, limit) => service.suggestUsernames(actor, prefix, limit),
+    },
   };
 }

@@ -8,6 +8,7 @@ import type {
   UpdatePreferencesRequest,
   UpdateProfileRequest,
   UserExport,
+  Suggestion,
 } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { AccountDirectory } from '../../platform/accounts/account-data.js';
@@ -96,8 +97,14 @@ export class UsersService {
   async search(actor: Actor, query: SearchUsersQuery) {
     const window = pageWindow(query.page, query.limit);
     const sort: ProfileSort = { by: 'relevance', query: query.q };
-    const { rows, total } = await this.deps.profiles.list({ search: query.q, privileged: seesEveryAccount(actor) }, sort, window, actor.id);
+    const { rows, total } = await this.deps.profiles.list({ text: query.q, privileged: seesEveryAccount(actor) }, sort, window, actor.id);
     return this.pageOf(actor, rows, total, window);
+  }
+
+  /** The users' part of GET /search/suggestions: usernames of accounts others may see. */
+  async suggestUsernames(actor: Actor, prefix: string, limit: number): Promise<Suggestion[]> {
+    const rows = await this.deps.profiles.usernamesStartingWith(prefix, limit, actor.kind === 'user' ? actor.id : null);
+    return rows.map((row) => ({ type: 'user', id: row.id, text: row.username }));
   }
 
   async suggestions(actor: UserActor, limit: number) {

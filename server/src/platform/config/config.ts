@@ -24,6 +24,14 @@ const list = optionalString.transform((value) =>
   value === undefined ? [] : value.split(',').map((item) => item.trim()).filter(Boolean),
 );
 
+const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+
+/** Seconds between attempts, comma-separated: `1,2` is three attempts in all. */
+const retrySchedule = (fallback: number[]) =>
+  optionalString
+    .refine((value) => value === undefined || /^\d+(,\d+)*$/.test(value.replace(/\s+/g, '')), { message: 'must be whole seconds, comma-separated' })
+    .transform((value) => (value === undefined ? fallback : value.replace(/\s+/g, '').split(',').map(Number)));
+
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 
@@ -84,6 +92,11 @@ const EnvSchema = z.object({
   QUOTA_BYTES: integer(10 * GiB, 0),
   UPLOAD_SESSION_TTL_HOURS: integer(24, 1),
   CLEANUP_INTERVAL_SECONDS: integer(600, 0),
+  /** Webhooks (ADDENDUM): plain http receivers, and private addresses (for tests on loopback only). */
+  WEBHOOK_ALLOW_HTTP: flag,
+  WEBHOOK_ALLOW_PRIVATE: flag,
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule([5, 300, 1800, 7200, 18000, 36000, 36000]),
+  WEBHOOK_TIMEOUT_MS: integer(10_000, 1),
   WORKERS: z.enum(['0', '1']).default('1'),
   WORKER_CONCURRENCY: integer(2, 1),
   /**
@@ -159,6 +172,12 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
       /** sandbox (built in, the default) or stripe (needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET). */
       provider: env.PAYMENT_PROVIDER,
       stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL },
+    },
+    webhooks: {
+      allowHttp: env.WEBHOOK_ALLOW_HTTP,
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+      retryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     },
     webrtc: {
       stunUrls: env.STUN_URLS,

@@ -10,6 +10,7 @@ import type { QueueTables } from './tables/queue.tables.js';
 import type { SocialTables } from './tables/social.tables.js';
 import type { TrackSocialTables } from './tables/track-social.tables.js';
 import type { TracksTable, TracksTables } from './tables/tracks.tables.js';
+import type { WebhooksTables } from './tables/webhooks.tables.js';
 
 // Each area's tables live in tables/<area>.tables.ts; enum columns take their values from the
 // contract's tuples (the migrations' CHECK constraints list the same values, tested).
@@ -24,10 +25,11 @@ export type * from './tables/queue.tables.js';
 export type * from './tables/social.tables.js';
 export type * from './tables/track-social.tables.js';
 export type * from './tables/tracks.tables.js';
+export type * from './tables/webhooks.tables.js';
 export type { TrackFormat, TrackStatus } from '@riff/contract';
 
 /** The whole database as Kysely sees it: every area's tables. */
-export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & CommentsTables & QueueTables & TrackSocialTables & MarketplaceTables & DeveloperTables;
+export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & CommentsTables & QueueTables & TrackSocialTables & MarketplaceTables & DeveloperTables & WebhooksTables;
 
 export type TrackRow = Selectable<TracksTable>;
 

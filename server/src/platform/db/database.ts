@@ -20,6 +20,14 @@ export interface DatabaseHandle {
  * use is loaded. Both read count(*) and other int8 values as numbers, and dates as YYYY-MM-DD
  * strings (not midnight Dates).
  */
+/**
+ * The search engine's typo distance (platform/db/text-search.ts): pg_trgm's `<%` matches at word
+ * similarity 0.5 rather than its default 0.6, so one letter missing from a long word still finds
+ * it ("reykavik" is 0.58 from "reykjavik"). A session setting, since the operator reads it.
+ */
+const TYPO_DISTANCE = { name: 'pg_trgm.word_similarity_threshold', value: '0.5' } as const;
+const SESSION_OPTIONS = `-c ${TYPO_DISTANCE.name}=${TYPO_DISTANCE.value}`;
+
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
@@ -27,6 +35,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
+      options: SESSION_OPTIONS,
       max: options.poolSize ?? 10,
       // a server that accepts no connection must not hold a request for long: it fails fast and answers 503
       connectionTimeoutMillis: 3_000,
@@ -44,21 +53,23 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', ping: () => ping(db), close: () => db.destroy() };
   }
-  const [{ PGlite, types }, { citext }, { pg_trgm }, { PGliteDialect }] = await Promise.all([
+  const [{ PGlite, types }, { citext }, { pg_trgm }, { unaccent }, { PGliteDialect }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/citext'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/contrib/unaccent'),
     import('./pglite-dialect.js'),
   ]);
   const dir = path.join(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
   const pglite = await PGlite.create({
     dataDir: dir,
-    extensions: { citext, pg_trgm },
+    extensions: { citext, pg_trgm, unaccent },
     // the embedded database is for one process: modest buffers keep its memory near 200 MiB instead of 300+
     postgresqlconf: ['shared_buffers = 32MB'],
     parsers: { [types.INT8]: (value: string) => Number(value), [types.DATE]: (value: string) => value },
   });
+  await pglite.exec(`set ${TYPO_DISTANCE.name} = ${TYPO_DISTANCE.value}`);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: 'pglite', ping: () => ping(db), close: () => db.destroy() };
 }

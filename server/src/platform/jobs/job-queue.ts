@@ -22,6 +22,8 @@ export interface EnqueueOptions {
   /** At most one job with this key per `singletonSeconds` (a periodic job across instances). */
   singletonKey?: string;
   singletonSeconds?: number;
+  /** Not run before this many seconds from now (a retry on its own schedule). */
+  startAfterSeconds?: number;
 }
 
 export interface JobQueueOptions {
@@ -150,6 +152,7 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
       db: sqlExecutor(() => scope.db),
       ...(enqueueOptions.singletonKey ? { singletonKey: enqueueOptions.singletonKey } : {}),
       ...(enqueueOptions.singletonSeconds ? { singletonSeconds: enqueueOptions.singletonSeconds } : {}),
+      ...(enqueueOptions.startAfterSeconds ? { startAfter: enqueueOptions.startAfterSeconds } : {}),
     });
     // in a transaction the job is not visible yet: the workers look once it commits
     scope.afterCommit(nudge);

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { WEBHOOK_FAILURES_MAX, type WebhookEventType } from '@riff/contract';
+import type { Logger } from 'pino';
+import { systemActor } from '../../platform/access/actor.js';
+import type { SecretBox } from '../../platform/auth/secret-box.js';
+import type { Clock } from '../../platform/clock.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import type { MailQueue } from '../../platform/mail/mail-queue.js';
+import { disabledMail } from './webhook-mail.js';
+import { sendOnce, type AttemptResult } from './webhook-sender.js';
+import { signedHeaders } from './webhook-signature.js';
+import { checkWebhookUrl, type Resolve, type WebhookUrlRules } from './webhook-url-guard.js';
+import type { DeliveryRow, WebhookRow, WebhooksRepository } from './webhooks.repository.js';
+
+export const DELIVER_JOB = 'webhooks.deliver';
+
+export interface WebhookDeliveryConfig extends WebhookUrlRules {
+  /** Seconds before each retry: its length is the number of retries. */
+  retryScheduleSeconds: number[];
+  timeoutMs: number;
+}
+
+export interface WebhookDeliveriesDeps {
+  scope: DbScope;
+  webhooks: WebhooksRepository;
+  box: SecretBox;
+  jobs: JobQueue;
+  events: EventBus;
+  mail: MailQueue;
+  clock: Clock;
+  logger: Logger;
+  config: WebhookDeliveryConfig;
+  appBaseUrl: string;
+  /** The resolver the URL guard asks (tests give one that answers what they need). */
+  resolve?: Resolve;
+}
+
+/** The body of a message: what receivers parse and what the signature covers, byte for byte. */
+export function messageBody(type: WebhookEventType, at: Date, data: unknown): string {
+  return JSON.stringify({ type, timestamp: at.toISOString(), data });
+}
+
+/**
+ * Messages to webhooks: queued as deliveries and jobs, sent one attempt at a time in the workers
+ * (a slow receiver holds a worker, never a request), retried on the schedule with the same
+ * webhook-id, and counted against the webhook: a success clears its run of failures, and the
+ * failure that reaches WEBHOOK_FAILURES_MAX disables it, mails its owner and leaves an audit entry.
+ */
+export class WebhookDeliveries {
+  constructor(private readonly deps: WebhookDeliveriesDeps) {}
+
+  /** A new message to the webhook, in the caller's unit of work; nothing when this message exists already. */
+  async queue(webhook: WebhookRow, type: WebhookEventType, messageId: string, body: string): Promise<DeliveryRow | undefined> {
+    return this.deps.scope.transaction(async () => {
+      const delivery = await this.deps.webhooks.insertDelivery({ webhook_id: webhook.id, message_id: messageId, event_type: type, payload: body, next_attempt_at: this.deps.clock.now() });
+      if (delivery) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id });
+      return delivery;
+    });
+  }
+
+  /** A message sent here and now, one attempt, no retry (the test event): the delivery as it ended. */
+  async sendNow(webhook: WebhookRow, type: WebhookEventType, messageId: string, body: string): Promise<DeliveryRow> {
+    const delivery = await this.deps.webhooks.insertDelivery({ webhook_id: webhook.id, message_id: messageId, event_type: type, payload: body, next_attempt_at: null });
+    return (await this.deliver(delivery!.id, { retries: false })) ?? delivery!;
+  }
+
+  /** The message again (same webhook-id), queued now: a finished delivery becomes pending for one more attempt. */
+  async redeliver(delivery: DeliveryRow): Promise<DeliveryRow> {
+    return this.deps.scope.transaction(async () => {
+      const updated = await this.deps.webhooks.updateDelivery(delivery.id, { status: 'pending', next_attempt_at: this.deps.clock.now(), error: null });
+      await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, redelivery: true });
+      return updated ?? delivery;
+    });
+  }
+
+  /** The job: one attempt of a pending delivery, then its retry or its end. */
+  async deliver(deliveryId: string, options: { retries: boolean } = { retries: true }): Promise<DeliveryRow | undefined> {
+    const found = await this.deps.scope.transaction(() => this.deps.webhooks.lockDelivery(deliveryId));
+    if (!found || found.delivery.status !== 'pending') return found?.delivery;
+    const { delivery, webhook } = found;
+    if (!webhook.is_active) {
+      return this.deps.webhooks.updateDelivery(delivery.id, { status: 'failed', error: 'The webhook is not active', next_attempt_at: null });
+    }
+    const result = await this.attempt(webhook, delivery);
+    return this.settle(webhook, delivery, result, options.retries);
+  }
+
+  private async attempt(webhook: WebhookRow, delivery: DeliveryRow): Promise<AttemptResult> {
+    const { config, box, clock } = this.deps;
+    let target;
+    try {
+      target = await checkWebhookUrl(webhook.url, config, this.deps.resolve);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { ok: false, status: null, excerpt: null, durationMs: 0, error: error.message };
+    }
+    const now = clock.now();
+    const secrets = [box.open(webhook.secret_sealed)];
+    if (webhook.previous_secret_sealed && webhook.previous_secret_expires_at && webhook.previous_secret_expires_at > now) {
+      secrets.push(box.open(webhook.previous_secret_sealed));
+    }
+    return sendOnce(target, delivery.payload, signedHeaders(secrets, delivery.message_id, now, delivery.payload), config.timeoutMs);
+  }
+
+  private async settle(webhook: WebhookRow, delivery: DeliveryRow, result: AttemptResult, retries: boolean): Promise<DeliveryRow | undefined> {
+    const { webhooks, clock, config } = this.deps;
+    const now = clock.now();
+    const attempts = delivery.attempts + 1;
+    const delay = retries && !result.ok ? config.retryScheduleSeconds[attempts - 1] : undefined;
+    return this.deps.scope.transaction(async () => {
+      const counted = result.ok
+        ? (await webhooks.recordSuccess(webhook.id, now), undefined)
+        : await webhooks.recordFailure(webhook.id, now, WEBHOOK_FAILURES_MAX, `Disabled after ${WEBHOOK_FAILURES_MAX} failed deliveries in a row`);
+      const retry = delay !== undefined && !counted?.disabled;
+      const updated = await webhooks.updateDelivery(delivery.id, {
+        attempts,
+        status: result.ok ? 'succeeded' : retry ? 'pending' : 'failed',
+        response_status: result.status,
+        response_excerpt: result.excerpt,
+        duration_ms: result.durationMs,
+        error: result.error,
+        delivered_at: result.ok ? now : null,
+        next_attempt_at: retry ? new Date(now.getTime() + delay * 1000) : null,
+      });
+      if (retry) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id }, delay > 0 ? { startAfterSeconds: delay } : {});
+      if (counted?.disabled) await this.disabled(webhook, counted.failures);
+      return updated;
+    });
+  }
+
+  private async disabled(webhook: WebhookRow, failures: number): Promise<void> {
+    const reason = `Disabled after ${failures} failed deliveries in a row`;
+    await this.deps.events.record(systemActor(), 'webhook.disabled', {
+      subject: { resource: 'webhook', id: webhook.id },
+      data: { reason, consecutive_failures: failures },
+      userId: webhook.user_id,
+    });
+    const owner = await this.deps.webhooks.ownerContact(webhook.user_id);
+    if (owner?.email) await this.deps.mail.send(disabledMail(owner.email, owner.username, webhook, reason, this.deps.appBaseUrl));
+    this.deps.logger.warn({ webhookId: webhook.id, failures }, 'webhook disabled');
+  }
+}
+
+/** A message id: unique per message, shared by all its attempts (webhook-id). */
+export const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;

@@ -1,0 +1,56 @@
+import './webhooks.events.js';
+import type { Platform } from '../../platform/platform.js';
+import type { RiffModule } from '../../platform/module.js';
+import { webhookDispatcher, type WebhookSources } from './webhook-dispatcher.js';
+import { DELIVER_JOB, WebhookDeliveries } from './webhook-deliveries.service.js';
+import { webhookKeyVerifier } from './webhook-key-verifier.js';
+import type { Resolve } from './webhook-url-guard.js';
+import { WebhooksRepository } from './webhooks.repository.js';
+import { webhooksRoutes } from './webhooks.routes.js';
+import { WebhooksService } from './webhooks.service.js';
+
+const DAY_MS = 86_400_000;
+const KEPT_DAYS = 30;
+
+/**
+ * Outgoing webhooks: registration and management, delivery from the event bus through the job
+ * queue, and `whk_` keys that read the API as the webhook's owner.
+ */
+export function createWebhooksModule(platform: Platform, sources: WebhookSources, options: { resolve?: Resolve } = {}): RiffModule {
+  const { scope, config, clock, events, jobs, mail, logger, keys } = platform;
+  const webhooks = new WebhooksRepository(scope);
+  const box = keys.secretBox('webhook-secret');
+  const deliveries = new WebhookDeliveries({
+    scope,
+    webhooks,
+    box,
+    jobs,
+    events,
+    mail,
+    clock,
+    logger,
+    config: config.webhooks,
+    appBaseUrl: config.appBaseUrl,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
+  const service = new WebhooksService({ scope, webhooks, deliveries, box, events, clock, rules: config.webhooks, ...(options.resolve ? { resolve: options.resolve } : {}) });
+  return {
+    name: 'webhooks',
+    routes: { webhooks: webhooksRoutes(service) },
+    jobs: [
+      // one attempt per job: the retries follow WEBHOOK_RETRY_SCHEDULE, not the queue's backoff
+      { name: DELIVER_JOB, retryLimit: 0, expireInSeconds: 120, handle: ({ deliveryId }: { deliveryId: string }) => deliveries.deliver(deliveryId) },
+      {
+        name: 'webhooks.prune-deliveries',
+        everyMs: DAY_MS / 4,
+        handle: () => webhooks.deleteDeliveriesBefore(new Date(clock.now().getTime() - KEPT_DAYS * DAY_MS)),
+      },
+    ],
+    eventHandlers: [webhookDispatcher({ webhooks, deliveries, sources })],
+    keyVerifiers: [webhookKeyVerifier({ webhooks, activeUser: sources.activeUser })],
+    accountData: {
+      export: (owner) => service.exportFor(owner),
+      erase: async (owner) => ({ webhooks: await webhooks.deleteByUser(owner.id) }),
+    },
+  };
+}

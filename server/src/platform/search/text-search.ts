@@ -1,0 +1,110 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+
+/**
+ * The one search engine behind /search, /tracks/search, /users/search, /playlists/search and the
+ * product `q` (ADDENDUM "Search, suggestions, trending"), over the functions and indexes of
+ * migration 0015. A document is `riff_doc(a, b, c)`: the fields in their normal form (lower case,
+ * no accents). It matches a query when
+ *   - its tsvector matches websearch_to_tsquery of the query (quotes, `or`, `-word`), or
+ *   - every word of the query is in it: as a whole token, or (words of 3 characters or more) as a
+ *     substring or within typo distance (pg_trgm word similarity ≥ 0.5, so "metalica" finds "Metallica").
+ * Every arm is served by the document's GIN indexes; a word without three letters or digits in a
+ * row matches whole tokens only, as it has no trigram to look up ("a" as a substring would read every row). Punctuation separates words; `%` and `_` are never wildcards.
+ */
+export interface TextQuery {
+  /** The query in its normal form, words separated by one space. */
+  readonly phrase: string;
+  /** The document matches (indexes: `<table>_search_tsv` and `<table>_search_trgm`). */
+  matches(doc: RawBuilder<string>, options?: { tokens: boolean }): RawBuilder<SqlBool>;
+  /**
+   * How well it matches, best first: 0 a name equals the query, 1 starts with it, 2 holds it,
+   * 3 holds every word, 4 the document holds every word, 5 a typo away.
+   */
+  tier(names: RawBuilder<string>[], doc: RawBuilder<string>): RawBuilder<number>;
+  /** ts_rank of the document for the query, then how close its best-matching part is (for ties within a tier). */
+  closeness(doc: RawBuilder<string>): RawBuilder<number>;
+}
+
+const MAX_WORDS = 10;
+/** A word without 3 letters or digits in a row matches whole tokens only: it has no trigram to look up. */
+const HAS_TRIGRAM = /[\p{L}\p{N}]{3}/u;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** The fields of a row as one document: `riff_doc(a, b, c)`, exactly as the indexes of migration 0015 spell it. */
+export function searchDoc(a: RawBuilder<unknown>, b: RawBuilder<unknown> | null = null, c: RawBuilder<unknown> | null = null): RawBuilder<string> {
+  return sql<string>`riff_doc(${a}, ${b ?? sql`null`}, ${c ?? sql`null`})`;
+}
+
+/** One field in its normal form (the suggestion indexes read it in byte order). */
+export function normalForm(field: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`riff_norm(${field})`;
+}
+
+/** Rows whose field (in normal form) starts with the prefix, in byte order: a range of the suggestion index. */
+export function startsWith(field: RawBuilder<unknown>, prefix: string): { where: RawBuilder<SqlBool>; order: RawBuilder<string> } {
+  const key = sql<string>`riff_norm(${field}) collate "C"`;
+  return {
+    where: sql<SqlBool>`(${key} >= riff_norm(${prefix}) and ${key} < riff_norm(${prefix}) || chr(1114111))`,
+    order: key,
+  };
+}
+
+/**
+ * The words each of which must match, and those that must not (`-word`), read as websearch_to_tsquery
+ * reads them: quotes grouping words and `or` between words only loosen what its own arm matches.
+ */
+function wordsOf(phrase: string): { words: string[]; excluded: string[] } {
+  const words = new Set<string>();
+  const excluded = new Set<string>();
+  for (const raw of phrase.split(' ')) {
+    const word = raw.replace(/^"+|"+$/g, '');
+    if (word === '' || word.toLowerCase() === 'or') continue;
+    if (word.startsWith('-') && word.length > 1 && !raw.startsWith('"')) excluded.add(word.slice(1));
+    else words.add(word);
+  }
+  return { words: [...words].slice(0, MAX_WORDS), excluded: [...excluded].slice(0, MAX_WORDS) };
+}
+
+export function textQuery(q: string): TextQuery {
+  const phrase = q.trim().replace(/\s+/g, ' ');
+  const { words, excluded } = wordsOf(phrase);
+  const tsquery = sql`websearch_to_tsquery('simple', riff_norm(${phrase}))`;
+  const contains = (field: RawBuilder<string>, text: string) => sql<SqlBool>`${field} like ('%' || riff_norm(${escapeLike(text)}) || '%')`;
+  const everyWord = (field: RawBuilder<string>) => sql.join(words.map((word) => contains(field, word)), sql` and `);
+  const wordMatches = (doc: RawBuilder<string>, word: string, tokens: boolean) => {
+    const arms: RawBuilder<SqlBool>[] = [];
+    if (tokens) arms.push(sql<SqlBool>`to_tsvector('simple'::regconfig, ${doc}) @@ plainto_tsquery('simple', riff_norm(${word}))`);
+    if (HAS_TRIGRAM.test(word)) arms.push(contains(doc, word), sql<SqlBool>`riff_norm(${word}) <% ${doc}`);
+    return arms.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(arms, sql` or `)})`;
+  };
+  return {
+    phrase,
+    matches(doc, options = { tokens: true }) {
+      if (words.length === 0) return sql<SqlBool>`false`;
+      const arms = words.map((word) => wordMatches(doc, word, options.tokens));
+      for (const word of excluded) arms.push(sql<SqlBool>`not ${contains(doc, word)}`);
+      const all = sql.join(arms, sql` and `);
+      return options.tokens ? sql<SqlBool>`(to_tsvector('simple'::regconfig, ${doc}) @@ ${tsquery} or (${all}))` : sql<SqlBool>`(${all})`;
+    },
+    tier(names, doc) {
+      const any = (test: (name: RawBuilder<string>) => RawBuilder<SqlBool>) => sql.join(names.map(test), sql` or `);
+      return sql<number>`case
+        when ${any((name) => sql`${name} = riff_norm(${phrase})`)} then 0
+        when ${any((name) => sql`${name} like (riff_norm(${escapeLike(phrase)}) || '%')`)} then 1
+        when ${any((name) => contains(name, phrase))} then 2
+        when ${any((name) => sql`(${everyWord(name)})`)} then 3
+        when ${everyWord(doc)} then 4
+        else 5 end`;
+    },
+    closeness(doc) {
+      return sql<number>`(ts_rank(to_tsvector('simple'::regconfig, ${doc}), ${tsquery}) + word_similarity(riff_norm(${phrase}), ${doc}))`;
+    },
+  };
+}
+
+/** Search never shows a user who blocked the viewer or whom the viewer blocked, nor what they own. */
+export function notBlockedEitherWay(owner: RawBuilder<unknown>, viewerId: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from blocks b
+    where (b.blocker_id = ${owner} and b.blocked_id = ${viewerId}) or (b.blocker_id = ${viewerId} and b.blocked_id = ${owner}))`;
+}
