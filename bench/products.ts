@@ -14,6 +14,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../server/src/platform/db/database.js';
+import { searchDoc, textQuery } from '../server/src/platform/search/text-search.js';
 import { startRiff } from './bench-support.js';
 import { percentile } from './live-scenario.js';
 
@@ -97,7 +98,7 @@ try {
   // the plans of the list query at 100k, as the repository builds it (the filters of the second and third requests)
   for (const [label, where] of [
     ['type=pack, 5 to 50 USD', sql`status = 'active' and product_type = 'pack' and price_cents between 500 and 5000`],
-    ['q=tag42', sql`status = 'active' and (title || ' ' || coalesce(description, '')) ilike '%tag42%'`],
+    ['q=tag42', sql`status = 'active' and ${textQuery('tag42').matches(searchDoc(sql`title`, sql`description`))}`],
   ] as const) {
     for (const statement of [sql`select * from products where ${where} order by created_at desc, id desc limit 20`, sql`select count(*) from products where ${where}`]) {
       const plan = await sql<{ 'QUERY PLAN': string }>`explain analyze ${statement}`.execute(db);

@@ -84,6 +84,7 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_collaborations: 0,
       removed_products: 0,
       archived_products: 0,
+      removed_webhooks: 0,
     });
 
     // the address and the old username are free again

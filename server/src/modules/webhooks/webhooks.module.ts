@@ -50,7 +50,7 @@ export function createWebhooksModule(platform: Platform, sources: WebhookSources
     keyVerifiers: [webhookKeyVerifier({ webhooks, activeUser: sources.activeUser })],
     accountData: {
       export: (owner) => service.exportFor(owner),
-      erase: async (owner) => ({ webhooks: await webhooks.deleteByUser(owner.id) }),
+      erase: async (owner) => ({ removed_webhooks: await webhooks.deleteByUser(owner.id) }),
     },
   };
 }
