@@ -1,7 +1,7 @@
 import type { ProductLicenseType, ProductStatus, ProductType } from '@riff/contract';
 import { sql, type Insertable, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Database, ProductImagesTable, ProductLicensesTable, ProductPreviewsTable, ProductsTable } from '../../platform/db/database.schema.js';
-import { normalForm, notBlockedEitherWay, searchDoc, textQuery } from '../../platform/search/text-search.js';
+import { normalForm, notBlockedEitherWay, searchDoc, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 export type ProductRow = Selectable<ProductsTable>;
@@ -86,15 +86,15 @@ export class ProductsRepository {
     return (await this.db.selectFrom('exclusive_holds').select('product_id').where('product_id', '=', id).where('sold', '=', true).executeTakeFirst()) !== undefined;
   }
 
-  private filtered(filter: ProductFilter) {
+  private filtered(filter: ProductFilter, text?: TextQuery) {
     let query = this.db.selectFrom('products');
     if (filter.sellerId) query = query.where('seller_id', '=', filter.sellerId);
     if (filter.statuses) query = query.where('status', 'in', filter.statuses);
     if (filter.type) query = query.where('product_type', '=', filter.type);
     if (filter.minCents !== undefined) query = query.where('price_cents', '>=', filter.minCents);
     if (filter.maxCents !== undefined) query = query.where('price_cents', '<=', filter.maxCents);
-    if (filter.text) {
-      query = query.where(textQuery(filter.text).matches(PRODUCT_DOC));
+    if (text) {
+      query = query.where(text.matches(PRODUCT_DOC));
       if (filter.viewerId) query = query.where(notBlockedEitherWay(sql`seller_id`, filter.viewerId));
     }
     return query;
@@ -105,20 +105,21 @@ export class ProductsRepository {
    * would read every matching row in full; apart, the page walks an index in its order
    * (products_list) and the count reads that index alone.
    */
-  async list(filter: ProductFilter) {
+  list(filter: ProductFilter) {
+    return filter.text ? withTypoFallback(filter.text, (text) => this.listWith(filter, text)) : this.listWith(filter, undefined);
+  }
+
+  private async listWith(filter: ProductFilter, text: TextQuery | undefined) {
     const [rows, counted] = await Promise.all([
-      this.ordered(this.filtered(filter).selectAll(), filter.text).limit(filter.limit).offset(filter.offset).execute(),
-      this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+      this.ordered(this.filtered(filter, text).selectAll(), text).limit(filter.limit).offset(filter.offset).execute(),
+      this.filtered(filter, text).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(counted.count) };
   }
 
-  private ordered<Q extends SelectQueryBuilder<Database, 'products', ProductRow>>(query: Q, text: string | undefined): Q {
+  private ordered<Q extends SelectQueryBuilder<Database, 'products', ProductRow>>(query: Q, text: TextQuery | undefined): Q {
     let ordered = query;
-    if (text) {
-      const engine = textQuery(text);
-      ordered = ordered.orderBy(engine.tier([normalForm(sql`title`)], PRODUCT_DOC)).orderBy(engine.closeness(PRODUCT_DOC), 'desc') as Q;
-    }
+    if (text) ordered = ordered.orderBy(text.tier([normalForm(sql`title`)], PRODUCT_DOC)).orderBy(text.closeness(PRODUCT_DOC), 'desc') as Q;
     return ordered.orderBy('created_at', 'desc').orderBy('id', 'desc') as Q;
   }
 

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
-import { normalForm, notBlockedEitherWay, searchDoc, startsWith, textQuery } from '../../platform/search/text-search.js';
+import { normalForm, notBlockedEitherWay, searchDoc, startsWith, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { VisibleTracks } from './playlists.repository.js';
 
@@ -91,8 +91,11 @@ export class PlaylistLibraryRepository {
    * starting with it, holding it, holding every word, then the description, then typos), then
    * closeness, followers, editorial, newest. Favorites playlists are not searched.
    */
-  async search(actor: Actor, q: string, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
-    const text = textQuery(q);
+  search(actor: Actor, q: string, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
+    return withTypoFallback(q, (text) => this.searchWith(actor, text, page));
+  }
+
+  private async searchWith(actor: Actor, text: TextQuery, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
     const doc = searchDoc(sql`p.title`, sql`p.description`);
     const seen = actor.kind === 'user' ? sql`(p.is_public or p.user_id = ${actor.id}) and ${notBlockedEitherWay(sql`p.user_id`, actor.id)}` : sql`p.is_public`;
     const where = sql`not p.is_default_favorites and ${seen} and ${text.matches(doc)}`;

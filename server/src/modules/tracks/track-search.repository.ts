@@ -2,7 +2,8 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Actor } from '../../platform/access/actor.js';
 import type { TrackRow } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { normalForm, notBlockedEitherWay, searchDoc, startsWith, textQuery } from '../../platform/search/text-search.js';
+import { pageWithTotal } from '../../platform/db/page-total.js';
+import { notBlockedEitherWay, searchDoc, startsWith, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
 import { trackVisibleSql } from './tracks.policy.js';
 
 export interface TrackSearchFilter {
@@ -27,10 +28,10 @@ export class TrackSearchRepository {
     return this.scope.db;
   }
 
-  private where(actor: Actor, filter: TrackSearchFilter): RawBuilder<SqlBool> {
+  private where(actor: Actor, filter: TrackSearchFilter, text: TextQuery | undefined): RawBuilder<SqlBool> {
     const conditions: RawBuilder<SqlBool>[] = [trackVisibleSql(actor, 't')];
     conditions.push(this.unblocked(actor));
-    if (filter.q) conditions.push(textQuery(filter.q).matches(TRACK_DOC));
+    if (text) conditions.push(text.matches(TRACK_DOC));
     if (filter.genre) {
       conditions.push(sql<SqlBool>`(lower(t.genre) = lower(${filter.genre}) or t.genres @> ${JSON.stringify([filter.genre.toLowerCase()])}::jsonb)`);
     }
@@ -42,21 +43,27 @@ export class TrackSearchRepository {
     return sql<SqlBool>`${sql.join(conditions, sql` and `)}`;
   }
 
-  private order(filter: TrackSearchFilter): RawBuilder<unknown> {
-    if (filter.sort === 'popular') return sql`t.play_count desc, t.created_at desc, t.id`;
-    if (filter.sort === 'newest' || !filter.q) return sql`t.created_at desc, t.id`;
-    const text = textQuery(filter.q);
-    const names = [normalForm(sql`t.title`), normalForm(sql`t.artist`)];
-    return sql`${text.tier(names, TRACK_DOC)}, ${text.closeness(TRACK_DOC)} desc, t.play_count desc, t.created_at desc, t.id`;
+  /** Over the rows of the inner query (`m`), whose names and document are computed once each. */
+  private order(filter: TrackSearchFilter, text: TextQuery | undefined): RawBuilder<unknown> {
+    if (filter.sort === 'popular') return sql`m.play_count desc, m.created_at desc, m.id`;
+    if (filter.sort === 'newest' || !text) return sql`m.created_at desc, m.id`;
+    return sql`${text.tier([sql`m.n_title`, sql`m.n_artist`], sql`m.n_doc`)}, ${text.closeness(sql`m.n_doc`)} desc, m.play_count desc, m.created_at desc, m.id`;
   }
 
+  /** Matches in one statement with their total; without a match, the same with typo tolerance. */
   async search(actor: Actor, filter: TrackSearchFilter, page: { limit: number; offset: number }): Promise<{ rows: TrackRow[]; total: number }> {
-    const where = this.where(actor, filter);
-    const [{ rows }, { rows: counted }] = await Promise.all([
-      sql<TrackRow>`select t.* from tracks t where ${where} order by ${this.order(filter)} limit ${page.limit} offset ${page.offset}`.execute(this.db),
-      sql<{ n: number }>`select count(*) as n from tracks t where ${where}`.execute(this.db),
-    ]);
-    return { rows, total: Number(counted[0]?.n ?? 0) };
+    return filter.q ? withTypoFallback(filter.q, (text) => this.page(actor, filter, text, page)) : this.page(actor, filter, undefined, page);
+  }
+
+  private async page(actor: Actor, filter: TrackSearchFilter, text: TextQuery | undefined, page: { limit: number; offset: number }) {
+    const where = this.where(actor, filter, text);
+    // offset 0 keeps the inner query apart, so each row's normal forms are computed once, not once per use in the ranking
+    const { rows } = await sql<TrackRow & { n_title: string; n_artist: string; n_doc: string; total_count: number }>`
+      select m.*, count(*) over () as total_count from (
+        select t.*, riff_norm(t.title) as n_title, riff_norm(t.artist) as n_artist, ${TRACK_DOC} as n_doc from tracks t where ${where} offset 0
+      ) m order by ${this.order(filter, text)} limit ${page.limit} offset ${page.offset}`.execute(this.db);
+    const counted = await pageWithTotal(rows, async () => Number((await sql<{ n: number }>`select count(*) as n from tracks t where ${where}`.execute(this.db)).rows[0]?.n ?? 0));
+    return { rows: counted.rows.map(({ n_title: _title, n_artist: _artist, n_doc: _doc, ...row }) => row as TrackRow), total: counted.total };
   }
 
   /** Public track titles starting with the prefix, through tracks_suggest_title. */

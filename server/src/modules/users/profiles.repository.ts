@@ -3,7 +3,7 @@ import { sql, type AliasableExpression, type Expression, type ExpressionBuilder,
 import type { Database, UserRow } from '../../platform/db/database.schema.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import { QueryTemplates } from '../../platform/db/query-templates.js';
-import { normalForm, notBlockedEitherWay, searchDoc, startsWith, textQuery, type TextQuery } from '../../platform/search/text-search.js';
+import { normalForm, notBlockedEitherWay, searchDoc, startsWith, textQuery, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 type ProfileDb = Database & { u: Database['users'] };
@@ -24,6 +24,8 @@ export interface ProfileFilter {
   searchEmail?: boolean;
   /** The search engine's query (GET /users/search): username, and names where the viewer may see them; users the viewer blocked are left out too. */
   text?: string | undefined;
+  /** The engine's query for `text` (set by list: without typos first, then with them). */
+  engine?: TextQuery;
   /** The viewer (an admin) sees every field, so search may match private names. */
   privileged?: boolean;
   /** Admins also see deactivated and banned accounts. */
@@ -100,7 +102,7 @@ export class ProfilesRepository {
       if (filter.searchEmail) fields.push(eb('u.email', 'ilike', pattern));
       conditions.push(eb.or(fields));
     }
-    if (filter.text) conditions.push(this.textMatches(eb, textQuery(filter.text), filter.privileged ?? false, viewerId));
+    if (filter.engine) conditions.push(this.textMatches(eb, filter.engine, filter.privileged ?? false, viewerId));
     return eb.and(conditions);
   }
 
@@ -137,9 +139,10 @@ export class ProfilesRepository {
   }
 
   async list(filter: ProfileFilter, sort: ProfileSort, page: Page, viewerId: string | null): Promise<{ rows: ProfileRow[]; total: number }> {
+    if (filter.text && !filter.engine) return withTypoFallback(filter.text, (engine) => this.list({ ...filter, engine }, sort, page, viewerId));
     let query = this.base(viewerId).where((eb) => this.matches(eb, filter, viewerId));
     if (sort.by === 'relevance') {
-      const text = textQuery(sort.query);
+      const text = filter.engine ?? textQuery(sort.query);
       query = query
         .orderBy(text.tier([USERNAME_DOC], USERNAME_DOC))
         .orderBy(text.closeness(PERSON_DOC), 'desc')

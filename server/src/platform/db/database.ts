@@ -26,7 +26,12 @@ export interface DatabaseHandle {
  * it ("reykavik" is 0.58 from "reykjavik"). A session setting, since the operator reads it.
  */
 const TYPO_DISTANCE = { name: 'pg_trgm.word_similarity_threshold', value: '0.5' } as const;
-const SESSION_OPTIONS = `-c ${TYPO_DISTANCE.name}=${TYPO_DISTANCE.value}`;
+/**
+ * No parallel workers for one query: the API runs many small queries at once, and a search the
+ * planner over-estimates (expression indexes have no statistics of their own) paid more to start
+ * workers than to read its few rows.
+ */
+const SESSION_OPTIONS = `-c ${TYPO_DISTANCE.name}=${TYPO_DISTANCE.value} -c max_parallel_workers_per_gather=0`;
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {

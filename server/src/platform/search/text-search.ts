@@ -66,25 +66,42 @@ function wordsOf(phrase: string): { words: string[]; excluded: string[] } {
   return { words: [...words].slice(0, MAX_WORDS), excluded: [...excluded].slice(0, MAX_WORDS) };
 }
 
-export function textQuery(q: string): TextQuery {
+/**
+ * Runs a search without typo tolerance first, and with it only when that finds nothing: an exact
+ * word reads only the rows that hold it (a common word's near neighbours can be ten times as many),
+ * and a typo ("metalica") still finds what it meant.
+ */
+export async function withTypoFallback<T extends { total: number }>(q: string, run: (text: TextQuery) => Promise<T>): Promise<T> {
+  const exact = await run(textQuery(q, { typos: false }));
+  return exact.total > 0 ? exact : run(textQuery(q));
+}
+
+export function textQuery(q: string, options: { typos: boolean } = { typos: true }): TextQuery {
   const phrase = q.trim().replace(/\s+/g, ' ');
   const { words, excluded } = wordsOf(phrase);
+  const { typos } = options;
   const tsquery = sql`websearch_to_tsquery('simple', riff_norm(${phrase}))`;
   const contains = (field: RawBuilder<string>, text: string) => sql<SqlBool>`${field} like ('%' || riff_norm(${escapeLike(text)}) || '%')`;
   const everyWord = (field: RawBuilder<string>) => sql.join(words.map((word) => contains(field, word)), sql` and `);
-  const wordMatches = (doc: RawBuilder<string>, word: string, tokens: boolean) => {
-    const arms: RawBuilder<SqlBool>[] = [];
-    if (tokens) arms.push(sql<SqlBool>`to_tsvector('simple'::regconfig, ${doc}) @@ plainto_tsquery('simple', riff_norm(${word}))`);
-    if (HAS_TRIGRAM.test(word)) arms.push(contains(doc, word), sql<SqlBool>`riff_norm(${word}) <% ${doc}`);
-    return arms.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(arms, sql` or `)})`;
-  };
+  const long = words.filter((word) => HAS_TRIGRAM.test(word));
+  const short = words.filter((word) => !HAS_TRIGRAM.test(word));
   return {
     phrase,
     matches(doc, options = { tokens: true }) {
       if (words.length === 0) return sql<SqlBool>`false`;
-      const arms = words.map((word) => wordMatches(doc, word, options.tokens));
-      for (const word of excluded) arms.push(sql<SqlBool>`not ${contains(doc, word)}`);
-      const all = sql.join(arms, sql` and `);
+      // one condition per index, each word inside it: the index intersects the words itself, so the
+      // rarest word bounds the rows read whatever the planner guesses of each
+      const conditions: RawBuilder<SqlBool>[] = [];
+      if (short.length > 0) {
+        conditions.push(
+          options.tokens
+            ? sql<SqlBool>`to_tsvector('simple'::regconfig, ${doc}) @@ plainto_tsquery('simple', riff_norm(${short.join(' ')}))`
+            : sql<SqlBool>`(${sql.join(short.map((word) => contains(doc, word)), sql` and `)})`,
+        );
+      }
+      for (const word of long) conditions.push(typos ? sql<SqlBool>`riff_norm(${word}) <% ${doc}` : contains(doc, word));
+      for (const word of excluded) conditions.push(sql<SqlBool>`not ${contains(doc, word)}`);
+      const all = sql.join(conditions, sql` and `);
       return options.tokens ? sql<SqlBool>`(to_tsvector('simple'::regconfig, ${doc}) @@ ${tsquery} or (${all}))` : sql<SqlBool>`(${all})`;
     },
     tier(names, doc) {
