@@ -104,6 +104,15 @@ describe('registering and managing webhooks', () => {
     expect([refused.status, refused.body.error.code]).toEqual([400, 'LIMIT_REACHED']);
   });
 
+  it('counts the limit under a lock: with room for 2, two of 6 racing registrations succeed', async () => {
+    const owner = await createUser(suite.server);
+    for (let i = 0; i < 18; i += 1) await register(owner, { events: ['track.created'] });
+    const racing = await Promise.all(Array.from({ length: 6 }, () => suite.http.post('/webhooks', { token: owner.token, body: { url: receiver.url, events: ['*'] } })));
+    expect(racing.map((reply) => reply.status).sort()).toEqual([201, 201, 400, 400, 400, 400]);
+    expect(racing.filter((reply) => reply.status === 400).every((reply) => reply.body.error.code === 'LIMIT_REACHED')).toBe(true);
+    expect((await suite.http.get('/webhooks', { token: owner.token })).body.data.webhooks).toHaveLength(20);
+  });
+
   it('refuses bad bodies with 400 and stores nothing', async () => {
     const owner = await createUser(suite.server);
     for (const body of [
