@@ -72,7 +72,8 @@ describe('domain events become webhook events for the user they concern', () => 
     expect(byType('track.processed').data.actor).toBeNull();
     expect(byType('track.updated').data).toMatchObject({ fields: ['title'], track: { id: track.id } });
     expect(byType('track.liked').data).toMatchObject({ actor: { id: fan.id, username: fan.username }, track: { id: track.id } });
-    expect(byType('comment.created').data).toMatchObject({ actor: { id: fan.id }, comment: { id: comment.body.data.comment.id, track_id: track.id }, track: { id: track.id } });
+    // the comment as the owner reads it from the API
+    expect(byType('comment.created').data).toMatchObject({ actor: { id: fan.id }, comment: comment.body.data.comment, track: { id: track.id } });
     expect(byType('playlist.created').data).toMatchObject({ title: 'Mine', playlist: { title: 'Mine', user_id: owner.id } });
     expect(fanHook.received).toHaveLength(0);
 
@@ -104,9 +105,10 @@ describe('domain events become webhook events for the user they concern', () => 
     expect(payloads(buyerHook).map((payload) => payload.type).sort()).toEqual(['order.completed', 'order.created']);
     expect(payloads(sellerHook).map((payload) => payload.type).sort()).toEqual(['product.sold', 'user.followed']);
     const sold = payloads(sellerHook).find((payload) => payload.type === 'product.sold')!;
-    expect(sold.data).toMatchObject({ order_id: order.body.id, product: { id: product.id } });
+    // the product and the order as their user reads them from the API
+    expect(sold.data).toMatchObject({ order_id: order.body.id, product: { id: product.id, title: 'Free pack', seller_id: seller.id } });
     const completed = payloads(buyerHook).find((payload) => payload.type === 'order.completed')!;
-    expect(completed.data.order).toMatchObject({ id: order.body.id, total_cents: 0 });
+    expect(completed.data.order).toEqual((await suite.http.get(`/marketplace/orders/${order.body.id}`, { token: buyer.token })).body);
     const followed = payloads(sellerHook).find((payload) => payload.type === 'user.followed')!;
     expect(followed.data.follower).toMatchObject({ id: buyer.id, username: buyer.username });
   });

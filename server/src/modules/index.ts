@@ -1,3 +1,4 @@
+import { AppError } from '../platform/errors/app-error.js';
 import type { Platform } from '../platform/platform.js';
 import type { RiffModule } from '../platform/module.js';
 import { createAccountPagesModule } from './account-pages/account-pages.module.js';
@@ -22,6 +23,16 @@ import { createUsersModule } from './users/users.module.js';
  * Every area of the service, in the order their account data is exported and erased. Adding an
  * area is adding its folder and one line here.
  */
+/** A read that answers 403 or 404 to this caller, as nothing. */
+async function unlessRefused<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof AppError && (error.status === 403 || error.status === 404)) return undefined;
+    throw error;
+  }
+}
+
 export function createModules(platform: Platform): RiffModule[] {
   const audit = createAuditModule(platform);
   const media = createMediaModule(platform);
@@ -38,6 +49,9 @@ export function createModules(platform: Platform): RiffModule[] {
     tracks: (actor, ids) => tracks.reader.visibleTracks(actor, ids),
     profiles: (ids) => users.people.profiles(ids),
     playlist: (actor, id) => playlists.playlistFor(actor, id),
+    comment: (actor, id) => comments.commentFor(actor, id),
+    order: (actor, id) => unlessRefused(marketplace.orderFor(actor, id)),
+    product: (actor, id) => unlessRefused(marketplace.productFor(actor, id)),
   });
   const search = createSearchModule({ tracks: tracks.searcher, users: users.searcher, playlists: playlists.searcher, products: marketplace.searcher });
   // media before tracks: an erased account's derived files go before the tracks that name them;

@@ -1,4 +1,6 @@
 import './comments.events.js';
+import type { Comment } from '@riff/contract';
+import type { Actor } from '../../platform/access/actor.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
@@ -8,7 +10,13 @@ import { commentsRoutes } from './comments.routes.js';
 import { CommentsService } from './comments.service.js';
 
 /** Timestamped comments on tracks with one level of replies; a deleted track's comments go with it. */
-export function createCommentsModule(platform: Platform): RiffModule & { count: (trackId: string, since: Date | null) => Promise<number> } {
+export type CommentsModule = RiffModule & {
+  count: (trackId: string, since: Date | null) => Promise<number>;
+  /** For webhooks: a comment as this caller reads it, if they may. */
+  commentFor(actor: Actor, id: string): Promise<Comment | undefined>;
+};
+
+export function createCommentsModule(platform: Platform): CommentsModule {
   const comments = new CommentsRepository(platform.scope);
   const service = new CommentsService({
     scope: platform.scope,
@@ -27,6 +35,7 @@ export function createCommentsModule(platform: Platform): RiffModule & { count: 
   return {
     name: 'comments',
     count: (trackId, since) => comments.liveCountSince(trackId, since),
+    commentFor: (actor, id) => service.commentFor(actor, id),
     routes: { comments: commentsRoutes(service) },
     eventHandlers: [trackDeleted as unknown as EventHandler],
     accountData: {

@@ -1,4 +1,4 @@
-import type { CreateCommentRequest, ListCommentsQuery, ListRepliesQuery } from '@riff/contract';
+import type { Comment, CreateCommentRequest, ListCommentsQuery, ListRepliesQuery } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
@@ -36,11 +36,22 @@ export class CommentsService {
 
   /** A comment (not deleted) on a track the actor may see. */
   private async visibleComment(actor: Actor, id: string, options: { deleted: boolean }) {
+    const readable = await this.readable(actor, id, options);
+    if (!readable) throw notFound('Comment');
+    return readable;
+  }
+
+  private async readable(actor: Actor, id: string, options: { deleted: boolean }): Promise<{ comment: CommentRow; track: CommentedTrack } | undefined> {
     const comment = await this.comments.find(id);
-    if (!comment || (comment.deleted_at !== null && !options.deleted)) throw notFound('Comment');
+    if (!comment || (comment.deleted_at !== null && !options.deleted)) return undefined;
     const track = await this.comments.track(comment.track_id);
-    if (!track || !canSeeComments(actor, track)) throw notFound('Comment');
-    return { comment, track };
+    return track && canSeeComments(actor, track) ? { comment, track } : undefined;
+  }
+
+  /** One live comment as the actor reads it (webhooks' comment.created), or undefined where they may not. */
+  async commentFor(actor: Actor, id: string): Promise<Comment | undefined> {
+    const readable = await this.readable(actor, id, { deleted: false });
+    return readable && toCommentDto(readable.comment);
   }
 
   /** Authors the viewer does not see: those they blocked and those who blocked them. */

@@ -1,4 +1,5 @@
-import type { Product } from '@riff/contract';
+import type { Order, Product } from '@riff/contract';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Searcher } from '../../platform/search/searcher.js';
@@ -24,6 +25,9 @@ export interface MarketplaceModuleDeps {
 export type MarketplaceModule = RiffModule & {
   /** For GET /search: the products' part. */
   searcher: Searcher<Product>;
+  /** For webhooks: a product and an order as this caller reads them (GET /marketplace/products/{id}, /orders/{id}). */
+  productFor(actor: Actor, id: string): Promise<Product>;
+  orderFor(actor: UserActor, id: string): Promise<Order>;
 };
 
 export function createMarketplaceModule(platform: Platform, deps: MarketplaceModuleDeps): MarketplaceModule {
@@ -43,5 +47,7 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
       erase: (owner) => products.accountData.eraseFor(owner),
     },
     searcher: products.searcher,
+    productFor: products.product,
+    orderFor: (actor, id) => orders.orders.get(actor, id),
   };
 }

@@ -1,4 +1,5 @@
 import type { Product } from '@riff/contract';
+import type { Actor } from '../../platform/access/actor.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
 import type { Searcher } from '../../platform/search/searcher.js';
 import './products.events.js';
@@ -16,6 +17,7 @@ export function createProductsPart(parts: MarketplaceParts, repository: Products
   return {
     routes: productRoutes({ products, media, publicBaseUrl: parts.platform.config.publicBaseUrl }),
     accountData: new ProductAccountData(parts, repository),
+    product: (actor: Actor, id: string) => products.get(actor, id),
     searcher: {
       search: (actor, q, page) => products.list(actor, { q, ...page }),
       // products are found by search, not suggested (ADDENDUM names tracks, artists, users and playlists)

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Playlist, Profile, Track, WebhookEventType } from '@riff/contract';
+import type { Comment, Order, Playlist, Product, Profile, Track, WebhookEventType } from '@riff/contract';
 import { userActor, type UserActor } from '../../platform/access/actor.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
 import type { DomainEvent, EventHandler } from '../../platform/events/event-bus.js';
@@ -13,6 +13,9 @@ export interface WebhookSources {
   tracks(actor: UserActor, ids: readonly string[]): Promise<Map<string, Track>>;
   profiles(ids: readonly string[]): Promise<Map<string, Profile>>;
   playlist(actor: UserActor, id: string): Promise<Playlist | undefined>;
+  comment(actor: UserActor, id: string): Promise<Comment | undefined>;
+  order(actor: UserActor, id: string): Promise<Order | undefined>;
+  product(actor: UserActor, id: string): Promise<Product | undefined>;
 }
 
 type Concerns = 'track' | 'comment' | 'user' | 'playlist' | 'order' | 'product';
@@ -48,7 +51,8 @@ const messageIdOf = (event: DomainEvent) =>
  * Turns committed domain events into webhook messages (an after-commit handler of the event bus):
  * finds whom the event concerns (the track's owner for track.* and comment.created, the followed
  * user, the playlist's owner, the buyer, the seller), their active webhooks that asked for it, and
- * queues one message per webhook whose data is the resource as that user reads it, and the actor.
+ * queues one message per webhook whose data is the resource as that user reads it from the API (or
+ * its id, when it is gone or hidden since), the event's own details, and the actor.
  */
 export function webhookDispatcher(deps: { webhooks: WebhooksRepository; deliveries: WebhookDeliveries; sources: WebhookSources }): EventHandler {
   const { webhooks, deliveries, sources } = deps;
@@ -83,16 +87,16 @@ export function webhookDispatcher(deps: { webhooks: WebhooksRepository; deliveri
         return { ...base, ...data(event), track: (await sources.tracks(reader, [id])).get(id) ?? { id } };
       case 'comment': {
         const trackId = String(data(event).track_id);
-        return { ...base, comment: { id, ...data(event) }, track: (await sources.tracks(reader, [trackId])).get(trackId) ?? { id: trackId } };
+        return { ...base, comment: (await sources.comment(reader, id)) ?? { id, ...data(event) }, track: (await sources.tracks(reader, [trackId])).get(trackId) ?? { id: trackId } };
       }
       case 'user':
         return { ...base, follower: actor ?? null };
       case 'playlist':
         return { ...base, ...data(event), playlist: (await sources.playlist(reader, id)) ?? { id } };
       case 'order':
-        return { ...base, order: { id, ...data(event) } };
+        return { ...base, ...data(event), order: (await sources.order(reader, id)) ?? { id } };
       case 'product':
-        return { ...base, product: { id }, ...data(event) };
+        return { ...base, ...data(event), product: (await sources.product(reader, id)) ?? { id } };
     }
   };
 
