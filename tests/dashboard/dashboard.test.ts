@@ -84,8 +84,13 @@ describe('GET /dashboard', () => {
     expect(activity.find((entry) => entry.type === 'playlist.created')).toMatchObject({ icon: 'playlist', title: 'Created a playlist' });
     expect(activity.filter((entry) => entry.icon === 'upload').length).toBeGreaterThanOrEqual(3);
     expect(activity.map((entry) => entry.timestamp)).toEqual([...activity.map((entry) => entry.timestamp)].sort().reverse());
-    // sign-ins and other security records are not activity
+    // sign-ins and other security records are not activity, nor what the service did itself (a stream made ready)
     expect(activity.some((entry) => entry.type.startsWith('auth.'))).toBe(false);
+    await sql`insert into audit_logs (user_id, action, resource, resource_id, metadata) values (${me.id}, 'track.processed', 'track', ${first.id}, '{"stream_status":"ready"}')`.execute(
+      suite.server.riff.database.db,
+    );
+    const later = (await dashboard(me, '?activity_limit=50')).body.data.recent_activity as { type: string }[];
+    expect(later.some((entry) => entry.type === 'track.processed')).toBe(false);
     expect((await dashboard(me, '?activity_limit=1')).body.data.recent_activity).toHaveLength(1);
 
     const library = reply.body.data.library_preview;

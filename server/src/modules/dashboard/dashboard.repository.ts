@@ -16,6 +16,8 @@ export interface WindowCounts {
 
 /** User-facing actions of one's own audit log that the dashboard shows (not sign-ins and other security records). */
 const SHOWN_RESOURCES = ['track', 'comment', 'playlist', 'order', 'product', 'queue_session', 'api_key'];
+/** Entries the service records in one's log for what it did itself (a stream ready after an upload): not the user's activity. */
+const SERVICE_ACTIONS = ['track.processed'];
 
 /** Read-only SQL over other areas' tables: the dashboard is a view, it owns no data. */
 export class DashboardRepository {
@@ -57,6 +59,7 @@ export class DashboardRepository {
       .select(['id', 'action', 'resource', 'resource_id', 'metadata', 'created_at'])
       .where('user_id', '=', userId)
       .where((eb) => eb.or([eb('resource', 'in', SHOWN_RESOURCES), eb('action', '=', 'user.followed')]))
+      .where('action', 'not in', SERVICE_ACTIONS)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
