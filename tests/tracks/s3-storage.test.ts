@@ -20,6 +20,14 @@ beforeAll(async () => {
   client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
 });
 afterAll(async () => {
+  // the tracks' media jobs write to the bucket in the background: the stand-in must outlive them,
+  // or it loses a file under its feet and throws (a real S3 would not)
+  if (server && made.size > 0) {
+    const deadline = Date.now() + 60_000;
+    const busy = () =>
+      server.riff.database.db.selectFrom('tracks').select('id').where('id', 'in', [...made]).where('deleted_at', 'is', null).where('stream_status', 'in', ['pending', 'processing']).execute();
+    while ((await busy()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   await server?.close();
   await s3?.close();
 });
