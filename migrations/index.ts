@@ -15,6 +15,7 @@ import * as productListIndexes from './0013-product-list-indexes.js';
 import * as apiKeys from './0014-api-keys.js';
 import * as search from './0015-search.js';
 import * as webhooks from './0016-webhooks.js';
+import * as productCounts from './0017-product-counts.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-api-keys': apiKeys,
   '0015-search': search,
   '0016-webhooks': webhooks,
+  '0017-product-counts': productCounts,
 };

@@ -40,7 +40,7 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
   return {
     name: 'marketplace',
     routes: { marketplace: Object.assign({}, ...routeParts) as Record<string, unknown> },
-    jobs: [...orders.jobs],
+    jobs: [...products.jobs, ...orders.jobs],
     accountData: {
       // orders stay with the erasure: the users area anonymises the account row they name, and invoices keep their parties
       export: async (owner) => ({ ...(await products.accountData.exportFor(owner)), ...(await orders.orders.exportFor(owner)) }),

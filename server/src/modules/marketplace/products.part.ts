@@ -1,5 +1,6 @@
 import type { Product } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
+import type { ModuleJob } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
 import type { Searcher } from '../../platform/search/searcher.js';
 import './products.events.js';
@@ -17,6 +18,10 @@ export function createProductsPart(parts: MarketplaceParts, repository: Products
   return {
     routes: productRoutes({ products, media, publicBaseUrl: parts.platform.config.publicBaseUrl }),
     accountData: new ProductAccountData(parts, repository),
+    jobs: [
+      // a minute's product changes folded into one count row per (status, type): the list's total reads a handful of rows
+      { name: 'marketplace.fold-product-counts', everyMs: 60_000, retryLimit: 0, handle: () => repository.foldCountDeltas() },
+    ] satisfies ModuleJob[],
     product: (actor: Actor, id: string) => products.get(actor, id),
     searcher: {
       search: (actor, q, page) => products.list(actor, { q, ...page }),

@@ -1,7 +1,8 @@
 import type { ProductLicenseType, ProductStatus, ProductType } from '@riff/contract';
-import { sql, type Insertable, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
-import type { Database, ProductImagesTable, ProductLicensesTable, ProductPreviewsTable, ProductsTable } from '../../platform/db/database.schema.js';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { ProductImagesTable, ProductLicensesTable, ProductPreviewsTable, ProductsTable } from '../../platform/db/database.schema.js';
 import { normalForm, notBlockedEitherWay, searchDoc, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
+import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 export type ProductRow = Selectable<ProductsTable>;
@@ -101,26 +102,62 @@ export class ProductsRepository {
   }
 
   /**
-   * A page and the total, in two statements side by side: a count beside the page (count(*) over ())
-   * would read every matching row in full; apart, the page walks an index in its order
-   * (products_list) and the count reads that index alone.
+   * A page and the total. Without a text query, in two statements side by side: a count beside the
+   * page (count(*) over ()) would read every matching row in full; apart, the page walks an index in
+   * its order (products_list). A list of statuses and a type alone is counted from the triggers'
+   * deltas (migration 0017) rather than from the catalogue; a price range from an index range. With
+   * one, every match is ranked anyway, so page and total come from one statement.
    */
   list(filter: ProductFilter) {
-    return filter.text ? withTypoFallback(filter.text, (text) => this.listWith(filter, text)) : this.listWith(filter, undefined);
+    return filter.text ? withTypoFallback(filter.text, (text) => this.search(filter, text)) : this.listWith(filter);
   }
 
-  private async listWith(filter: ProductFilter, text: TextQuery | undefined) {
-    const [rows, counted] = await Promise.all([
-      this.ordered(this.filtered(filter, text).selectAll(), text).limit(filter.limit).offset(filter.offset).execute(),
-      this.filtered(filter, text).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  private async listWith(filter: ProductFilter) {
+    const [rows, total] = await Promise.all([
+      this.filtered(filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+      this.count(filter, undefined),
     ]);
-    return { rows, total: Number(counted.count) };
+    return { rows, total };
   }
 
-  private ordered<Q extends SelectQueryBuilder<Database, 'products', ProductRow>>(query: Q, text: TextQuery | undefined): Q {
-    let ordered = query;
-    if (text) ordered = ordered.orderBy(text.tier([normalForm(sql`title`)], PRODUCT_DOC)).orderBy(text.closeness(PRODUCT_DOC), 'desc') as Q;
-    return ordered.orderBy('created_at', 'desc').orderBy('id', 'desc') as Q;
+  private async search(filter: ProductFilter, text: TextQuery) {
+    // offset 0 keeps the inner query apart, so each row's normal forms are computed once, not once per use in the ranking
+    const matches = this.filtered(filter, text)
+      .selectAll()
+      .select([normalForm(sql`title`).as('n_title'), PRODUCT_DOC.as('n_doc')])
+      .offset(0)
+      .as('m');
+    const rows = await this.db
+      .selectFrom(matches)
+      .selectAll('m')
+      .select(totalCount())
+      .orderBy(text.tier([sql`m.n_title`], sql`m.n_doc`))
+      .orderBy(text.closeness(sql`m.n_doc`), 'desc')
+      .orderBy('m.created_at', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+    const counted = await pageWithTotal(rows, () => this.count(filter, text));
+    return { rows: counted.rows.map(({ n_title: _title, n_doc: _doc, ...row }) => row as ProductRow), total: counted.total };
+  }
+
+  private async count(filter: ProductFilter, text: TextQuery | undefined): Promise<number> {
+    const byKey = filter.statuses && !text && !filter.sellerId && filter.minCents === undefined && filter.maxCents === undefined;
+    if (!byKey) {
+      const counted = await this.filtered(filter, text).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      return Number(counted.count);
+    }
+    let deltas = this.db.selectFrom('product_count_deltas').select(sql<string>`coalesce(sum(delta), 0)`.as('count')).where('status', 'in', filter.statuses!);
+    if (filter.type) deltas = deltas.where('product_type', '=', filter.type);
+    return Number((await deltas.executeTakeFirstOrThrow()).count);
+  }
+
+  /** Folds the count deltas into one row per key (a periodic job); a reader's sum is the same before and after. */
+  async foldCountDeltas(): Promise<void> {
+    await sql`with folded as (delete from product_count_deltas returning status, product_type, delta)
+      insert into product_count_deltas (status, product_type, delta)
+      select status, product_type, sum(delta) from folded group by status, product_type having sum(delta) <> 0`.execute(this.db);
   }
 
   listBySeller(sellerId: string) {

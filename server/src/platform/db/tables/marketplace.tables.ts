@@ -198,8 +198,16 @@ export interface ProductDownloadsTable {
   created_at: CreatedAt;
 }
 
+/** What each (status, product_type) gained or lost, appended by triggers (migration 0017); their sum is the count. */
+export interface ProductCountDeltasTable {
+  status: ProductStatus;
+  product_type: ProductType;
+  delta: number;
+}
+
 export interface MarketplaceTables {
   products: ProductsTable;
+  product_count_deltas: ProductCountDeltasTable;
   product_licenses: ProductLicensesTable;
   product_images: ProductImagesTable;
   product_previews: ProductPreviewsTable;
