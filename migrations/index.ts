@@ -16,6 +16,7 @@ import * as apiKeys from './0014-api-keys.js';
 import * as search from './0015-search.js';
 import * as webhooks from './0016-webhooks.js';
 import * as productCounts from './0017-product-counts.js';
+import * as webhookAttemptLease from './0018-webhook-attempt-lease.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-search': search,
   '0016-webhooks': webhooks,
   '0017-product-counts': productCounts,
+  '0018-webhook-attempt-lease': webhookAttemptLease,
 };

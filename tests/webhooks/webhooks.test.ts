@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_FAILURES_MAX } from '@riff/contract';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
+import { runJob } from '../support/jobs.js';
 import { waitForMail } from '../support/mail.js';
 import { useTestServer } from '../support/suite.js';
 import { createPlaylist } from '../playlists/playlist-helpers.js';
@@ -281,6 +282,44 @@ describe('deliveries', () => {
     const [delivery] = await settled(owner, webhook.id, (list) => list[0]?.status === 'succeeded');
     expect(delivery.attempts).toBe(2);
     release?.();
+  });
+});
+
+describe('one attempt at a time', () => {
+  it('a redelivery asked for during a send, or a second job for it, sends nothing more; a job overtaken by a later attempt neither', async () => {
+    const own = await ownReceiver();
+    const owner = await createUser(suite.server);
+    const { webhook } = await register(owner, { events: ['track.created'] }, own.url);
+    let answer: (() => void) | undefined;
+    own.answer((res) => {
+      answer = () => res.writeHead(204).end();
+    });
+    await createTrack(suite.server, owner);
+    await own.waitFor(1);
+    const [sending] = (await deliveries(owner, webhook.id)).deliveries;
+    expect(sending).toMatchObject({ status: 'pending', attempts: 0 });
+
+    // while the first attempt waits for its answer: the same job again, and a redelivery through the API
+    await runJob(suite.server, 'webhooks.deliver', { deliveryId: sending.id, attempt: 0 });
+    const redelivered = await suite.http.post(`/webhooks/${webhook.id}/deliveries/${sending.id}/redeliver`, { token: owner.token });
+    expect(redelivered.status).toBe(202);
+    await runJob(suite.server, 'webhooks.deliver', { deliveryId: sending.id, attempt: 0, redelivery: true });
+    answer!();
+    const [sent] = await settled(owner, webhook.id, (list) => list[0]?.status === 'succeeded');
+    expect(sent).toMatchObject({ attempts: 1, response_status: 204 });
+
+    // a retry queued before that attempt comes late: the count moved on, nothing is sent
+    await runJob(suite.server, 'webhooks.deliver', { deliveryId: sending.id, attempt: 0 });
+    expect(own.received).toHaveLength(1);
+    expect((await deliveries(owner, webhook.id)).deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+
+    // a redelivery afterwards makes its one attempt with the same webhook-id
+    expect((await suite.http.post(`/webhooks/${webhook.id}/deliveries/${sending.id}/redeliver`, { token: owner.token })).status).toBe(202);
+    const requests = await own.waitFor(2);
+    expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
+    const [again] = await settled(owner, webhook.id, (list) => list[0]?.attempts === 2 && list[0].status === 'succeeded');
+    expect(again.attempts).toBe(2);
+    expect(own.received).toHaveLength(2);
   });
 });
 

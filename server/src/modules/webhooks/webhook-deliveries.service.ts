@@ -17,6 +17,19 @@ import type { DeliveryRow, WebhookRow, WebhooksRepository } from './webhooks.rep
 
 export const DELIVER_JOB = 'webhooks.deliver';
 
+/**
+ * A queued attempt: `attempt` is the delivery's count of attempts when it was queued, so a job
+ * overtaken by a later attempt (a retry after a redelivery) finds the count moved on and stops.
+ */
+export interface DeliverJob {
+  deliveryId: string;
+  attempt?: number;
+  redelivery?: boolean;
+}
+
+/** How long past the send's timeout an attempt's lease lasts (the guard's DNS lookup, the settling). */
+const LEASE_MARGIN_MS = 30_000;
+
 export interface WebhookDeliveryConfig extends WebhookUrlRules {
   /** Seconds before each retry: its length is the number of retries. */
   retryScheduleSeconds: number[];
@@ -56,7 +69,7 @@ export class WebhookDeliveries {
   async queue(webhook: WebhookRow, type: WebhookEventType, messageId: string, body: string): Promise<DeliveryRow | undefined> {
     return this.deps.scope.transaction(async () => {
       const delivery = await this.deps.webhooks.insertDelivery({ webhook_id: webhook.id, message_id: messageId, event_type: type, payload: body, next_attempt_at: this.deps.clock.now() });
-      if (delivery) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id });
+      if (delivery) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: 0 } satisfies DeliverJob);
       return delivery;
     });
   }
@@ -71,21 +84,35 @@ export class WebhookDeliveries {
   async redeliver(delivery: DeliveryRow): Promise<DeliveryRow> {
     return this.deps.scope.transaction(async () => {
       const updated = await this.deps.webhooks.updateDelivery(delivery.id, { status: 'pending', next_attempt_at: this.deps.clock.now(), error: null });
-      await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, redelivery: true });
-      return updated ?? delivery;
+      const current = updated ?? delivery;
+      await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: current.attempts, redelivery: true } satisfies DeliverJob);
+      return current;
     });
   }
 
-  /** The job: one attempt of a pending delivery, then its retry or its end. */
-  async deliver(deliveryId: string, options: { retries: boolean } = { retries: true }): Promise<DeliveryRow | undefined> {
-    const found = await this.deps.scope.transaction(() => this.deps.webhooks.lockDelivery(deliveryId));
-    if (!found || found.delivery.status !== 'pending') return found?.delivery;
-    const { delivery, webhook } = found;
-    if (!webhook.is_active) {
-      return this.deps.webhooks.updateDelivery(delivery.id, { status: 'failed', error: 'The webhook is not active', next_attempt_at: null });
-    }
-    const result = await this.attempt(webhook, delivery);
-    return this.settle(webhook, delivery, result, options.retries);
+  /**
+   * The job: one attempt of a pending delivery, then its retry or its end. The attempt holds a lease
+   * taken under the row's lock: a job for the same delivery meanwhile stops, as does one queued for
+   * an attempt already made.
+   */
+  async deliver(deliveryId: string, options: { retries: boolean; attempt?: number | undefined } = { retries: true }): Promise<DeliveryRow | undefined> {
+    const { webhooks, clock, config } = this.deps;
+    const claimed = await this.deps.scope.transaction(async (): Promise<{ settled: DeliveryRow | undefined } | { delivery: DeliveryRow; webhook: WebhookRow }> => {
+      const found = await webhooks.lockDelivery(deliveryId);
+      if (!found || found.delivery.status !== 'pending') return { settled: found?.delivery };
+      const { delivery, webhook } = found;
+      const now = clock.now();
+      const overtaken = options.attempt !== undefined && delivery.attempts !== options.attempt;
+      if (overtaken || (delivery.attempting_until !== null && delivery.attempting_until > now)) return { settled: delivery };
+      if (!webhook.is_active) {
+        return { settled: await webhooks.updateDelivery(delivery.id, { status: 'failed', error: 'The webhook is not active', next_attempt_at: null }) };
+      }
+      await webhooks.updateDelivery(delivery.id, { attempting_until: new Date(now.getTime() + config.timeoutMs + LEASE_MARGIN_MS) });
+      return { delivery, webhook };
+    });
+    if (!('webhook' in claimed)) return claimed.settled;
+    const result = await this.attempt(claimed.webhook, claimed.delivery);
+    return this.settle(claimed.webhook, claimed.delivery, result, options.retries);
   }
 
   private async attempt(webhook: WebhookRow, delivery: DeliveryRow): Promise<AttemptResult> {
@@ -124,8 +151,9 @@ export class WebhookDeliveries {
         error: result.error,
         delivered_at: result.ok ? now : null,
         next_attempt_at: retry ? new Date(now.getTime() + delay * 1000) : null,
+        attempting_until: null,
       });
-      if (retry) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id }, delay > 0 ? { startAfterSeconds: delay } : {});
+      if (retry) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: attempts } satisfies DeliverJob, delay > 0 ? { startAfterSeconds: delay } : {});
       if (counted?.disabled) await this.disabled(webhook, counted.failures);
       return updated;
     });

@@ -2,7 +2,7 @@ import './webhooks.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { webhookDispatcher, type WebhookSources } from './webhook-dispatcher.js';
-import { DELIVER_JOB, WebhookDeliveries } from './webhook-deliveries.service.js';
+import { DELIVER_JOB, WebhookDeliveries, type DeliverJob } from './webhook-deliveries.service.js';
 import { webhookKeyVerifier } from './webhook-key-verifier.js';
 import type { Resolve } from './webhook-url-guard.js';
 import { WebhooksRepository } from './webhooks.repository.js';
@@ -39,7 +39,7 @@ export function createWebhooksModule(platform: Platform, sources: WebhookSources
     routes: { webhooks: webhooksRoutes(service) },
     jobs: [
       // one attempt per job: the retries follow WEBHOOK_RETRY_SCHEDULE, not the queue's backoff
-      { name: DELIVER_JOB, retryLimit: 0, expireInSeconds: 120, handle: ({ deliveryId }: { deliveryId: string }) => deliveries.deliver(deliveryId) },
+      { name: DELIVER_JOB, retryLimit: 0, expireInSeconds: 120, handle: ({ deliveryId, attempt }: DeliverJob) => deliveries.deliver(deliveryId, { retries: true, attempt }) },
       {
         name: 'webhooks.prune-deliveries',
         everyMs: DAY_MS / 4,

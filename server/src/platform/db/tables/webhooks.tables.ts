@@ -40,6 +40,8 @@ export interface WebhookDeliveriesTable {
   duration_ms: number | null;
   error: string | null;
   next_attempt_at: Timestamp | null;
+  /** While an attempt is being sent: no other job makes one before this (migration 0018). */
+  attempting_until: Timestamp | null;
   created_at: CreatedAt;
   delivered_at: Timestamp | null;
 }
