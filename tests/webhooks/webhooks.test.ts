@@ -321,6 +321,31 @@ describe('one attempt at a time', () => {
     expect(again.attempts).toBe(2);
     expect(own.received).toHaveLength(2);
   });
+
+  it('a delivery whose job was lost with its worker is sent by the periodic resume; one with an attempt under way is left to it', async () => {
+    const own = await ownReceiver();
+    const owner = await createUser(suite.server);
+    const { webhook, secret } = await register(owner, { events: ['track.created'] }, own.url);
+    own.answer(204, 204);
+    await createTrack(suite.server, owner);
+    await createTrack(suite.server, owner);
+    await own.waitFor(2);
+    const [second, first] = await settled(owner, webhook.id, (list) => list.length === 2 && list.every((delivery) => delivery.status === 'succeeded'));
+    // as a worker that died in the middle of each send leaves them: pending, due 10 minutes ago, the first one's lease lapsed, the second's not
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    await db().updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: minutesAgo(10), attempting_until: minutesAgo(9) }).where('id', '=', first.id).execute();
+    await db().updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: minutesAgo(10), attempting_until: minutesAgo(-5) }).where('id', '=', second.id).execute();
+
+    expect(await runJob(suite.server, 'webhooks.resume-deliveries')).toBe(1);
+    const requests = await own.waitFor(3);
+    // the first message again, as signed for it
+    expect(requests[2]!.headers['webhook-id']).toBe(first.message_id);
+    expect(own.verify(requests[2]!, secret).type).toBe('track.created');
+    const list = await settled(owner, webhook.id, (rows) => rows.find((row) => row.id === first.id)?.status === 'succeeded');
+    expect(list.find((row) => row.id === first.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(list.find((row) => row.id === second.id)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(own.received).toHaveLength(3);
+  });
 });
 
 describe('the webhook key, the log, redelivery, the test event and the stats', () => {

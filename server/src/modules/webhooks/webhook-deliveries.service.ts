@@ -29,6 +29,9 @@ export interface DeliverJob {
 
 /** How long past the send's timeout an attempt's lease lasts (the guard's DNS lookup, the settling). */
 const LEASE_MARGIN_MS = 30_000;
+/** A pending delivery this long past its time, with no attempt under way, lost its job: it is queued again. */
+const STALLED_AFTER_MS = 2 * 60_000;
+const RESUMED_PER_RUN = 100;
 
 export interface WebhookDeliveryConfig extends WebhookUrlRules {
   /** Seconds before each retry: its length is the number of retries. */
@@ -78,6 +81,19 @@ export class WebhookDeliveries {
   async sendNow(webhook: WebhookRow, type: WebhookEventType, messageId: string, body: string): Promise<DeliveryRow> {
     const delivery = await this.deps.webhooks.insertDelivery({ webhook_id: webhook.id, message_id: messageId, event_type: type, payload: body, next_attempt_at: null });
     return (await this.deliver(delivery!.id, { retries: false })) ?? delivery!;
+  }
+
+  /**
+   * The periodic job: queues again the deliveries whose job was lost (a worker that died in the
+   * middle of a send, a queue restored from a backup). A job that was only late finds the attempt
+   * made, or under way, and stops.
+   */
+  async resumeStalled(): Promise<number> {
+    const now = this.deps.clock.now();
+    const stalled = await this.deps.webhooks.stalledDeliveries(new Date(now.getTime() - STALLED_AFTER_MS), now, RESUMED_PER_RUN);
+    for (const delivery of stalled) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: delivery.attempts } satisfies DeliverJob);
+    if (stalled.length > 0) this.deps.logger.warn({ deliveries: stalled.length }, 'webhook deliveries resumed after their job was lost');
+    return stalled.length;
   }
 
   /** The message again (same webhook-id), queued now: a finished delivery becomes pending for one more attempt. */

@@ -40,6 +40,7 @@ export function createWebhooksModule(platform: Platform, sources: WebhookSources
     jobs: [
       // one attempt per job: the retries follow WEBHOOK_RETRY_SCHEDULE, not the queue's backoff
       { name: DELIVER_JOB, retryLimit: 0, expireInSeconds: 120, handle: ({ deliveryId, attempt }: DeliverJob) => deliveries.deliver(deliveryId, { retries: true, attempt }) },
+      { name: 'webhooks.resume-deliveries', everyMs: 60_000, retryLimit: 0, handle: () => deliveries.resumeStalled() },
       {
         name: 'webhooks.prune-deliveries',
         everyMs: DAY_MS / 4,

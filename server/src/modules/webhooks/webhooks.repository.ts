@@ -128,6 +128,19 @@ export class WebhooksRepository {
     return { rows, total: Number(counted.n) };
   }
 
+  /** Pending deliveries due before `dueBefore` with no attempt under way at `now`, oldest first. */
+  stalledDeliveries(dueBefore: Date, now: Date, limit: number): Promise<Pick<DeliveryRow, 'id' | 'attempts'>[]> {
+    return this.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'attempts'])
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<', dueBefore)
+      .where((eb) => eb.or([eb('attempting_until', 'is', null), eb('attempting_until', '<', now)]))
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .execute();
+  }
+
   async deleteDeliveriesBefore(before: Date): Promise<number> {
     const result = await this.db.deleteFrom('webhook_deliveries').where('created_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
