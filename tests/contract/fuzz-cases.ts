@@ -426,7 +426,7 @@ export function buildRequest(route: AppRoute, fuzz: FuzzCase, accessToken: strin
         query.push([mutation.key.replace(/[&=#]/g, encodeURIComponent), encode(mutation.value)]);
         break;
       case 'query-set': {
-        const key = encodeURIComponent(mutation.key);
+        const key = percentEncode(mutation.key);
         for (let i = query.length - 1; i >= 0; i--) if (query[i]![0] === key) query.splice(i, 1);
         query.push([key, encode(mutation.value)]);
         break;
@@ -492,7 +492,7 @@ export function buildRequest(route: AppRoute, fuzz: FuzzCase, accessToken: strin
         break;
       }
       case 'refresh-cookie': {
-        headers['cookie'] = `refresh_token=${encodeURIComponent(mutation.value)}`;
+        headers['cookie'] = `refresh_token=${percentEncode(mutation.value)}`;
         if (mutation.origin !== undefined) headers['origin'] = mutation.origin;
         break;
       }

@@ -127,6 +127,19 @@ describe('GET /search', () => {
     // punctuation alone finds nothing rather than everything
     expect((await search('q=%25')).totals).toEqual({ tracks: 0, users: 0, playlists: 0, products: 0 });
   });
+
+  it('a query of quotes or exclusions alone has no word to find: every search answers 200 with nothing', async () => {
+    const user = await createUser(suite.server);
+    await createTrack(suite.server, user, { title: 'Not minus one' });
+    for (const q of ['"', '""', '-1', '-word -other', '" -x "', 'or', '-']) {
+      const encoded = encodeURIComponent(q);
+      expect((await search(`q=${encoded}`, user)).totals, q).toEqual({ tracks: 0, users: 0, playlists: 0, products: 0 });
+      for (const path of ['/tracks/search', '/users/search', '/playlists/search', '/marketplace/products']) {
+        const reply = await suite.http.get(`${path}?q=${encoded}`, { token: user.token });
+        expect([reply.status, path, q]).toEqual([200, path, q]);
+      }
+    }
+  });
 });
 
 describe('GET /tracks/search', () => {

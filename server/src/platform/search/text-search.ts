@@ -82,7 +82,8 @@ export function textQuery(q: string, options: { typos: boolean } = { typos: true
   const { typos } = options;
   const tsquery = sql`websearch_to_tsquery('simple', riff_norm(${phrase}))`;
   const contains = (field: RawBuilder<string>, text: string) => sql<SqlBool>`${field} like ('%' || riff_norm(${escapeLike(text)}) || '%')`;
-  const everyWord = (field: RawBuilder<string>) => sql.join(words.map((word) => contains(field, word)), sql` and `);
+  // a query of quotes or exclusions alone has no word to hold: it matches nothing (matches() says so), and its tiers stay valid SQL
+  const everyWord = (field: RawBuilder<string>) => (words.length === 0 ? sql<SqlBool>`false` : sql.join(words.map((word) => contains(field, word)), sql` and `));
   const long = words.filter((word) => HAS_TRIGRAM.test(word));
   const short = words.filter((word) => !HAS_TRIGRAM.test(word));
   return {
