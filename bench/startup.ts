@@ -39,12 +39,16 @@ async function startOnce(port: number): Promise<{ ms: number; child: ChildProces
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((reply) => reply.status, () => 0);
     if (ready === 200) return { ms: performance.now() - started, child };
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    if (performance.now() - started > 60_000) throw new Error('not ready within 60 s');
+    if (performance.now() - started > 60_000) {
+      await stop(child);
+      throw new Error('not ready within 60 s');
+    }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
 async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;

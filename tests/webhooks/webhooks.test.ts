@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_FAILURES_MAX } from '@riff/contract';
-import { createTrack, createUser, type TestUser } from '../support/factories.js';
-import { runJob } from '../support/jobs.js';
+import { createTrack, createUser } from '../support/factories.js';
 import { waitForMail } from '../support/mail.js';
 import { useTestServer } from '../support/suite.js';
 import { createPlaylist } from '../playlists/playlist-helpers.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { webhookHelpers } from './webhook-helpers.js';
 
 // loopback receivers over http: the address rule is lifted here (webhook-urls.test.ts keeps it);
 // retries come at once, three attempts in all; a receiver has 1 s to answer
@@ -21,45 +21,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-interface Created {
-  webhook: { id: string; api_key_prefix: string; is_active: boolean; events: string[] };
-  api_key: string;
-  secret: string;
-}
-
-async function register(owner: TestUser, body: Record<string, unknown> = {}, url = receiver.url): Promise<Created> {
-  const reply = await suite.http.post('/webhooks', { token: owner.token, body: { url, events: ['*'], ...body } });
-  expect(reply.status, reply.text).toBe(201);
-  return reply.body.data;
-}
-
-/** A receiver of its own for one test, so that counts are that test's. */
-async function ownReceiver() {
-  const own = await startReceiver();
-  onDone.push(own.close);
-  return own;
-}
-const onDone: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of onDone) await close();
-});
-
-const deliveries = async (owner: TestUser, webhookId: string, query = '') => {
-  const reply = await suite.http.get(`/webhooks/${webhookId}/deliveries${query}`, { token: owner.token });
-  expect(reply.status, reply.text).toBe(200);
-  return reply.body.data as { deliveries: any[]; pagination: { total: number } };
-};
-
-/** Waits until the webhook's deliveries match (the workers send them). */
-async function settled(owner: TestUser, webhookId: string, done: (list: any[]) => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const list = (await deliveries(owner, webhookId)).deliveries;
-    if (done(list)) return list;
-    if (Date.now() > deadline) throw new Error(`deliveries not settled: ${JSON.stringify(list)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const { register, ownReceiver, deliveries, settled } = webhookHelpers(suite, () => receiver.url);
 
 describe('registering and managing webhooks', () => {
   it('shows the key and secret once; lists, reads, changes and deletes; another user gets 404; the 21st is 400 LIMIT_REACHED', async () => {
@@ -282,69 +244,6 @@ describe('deliveries', () => {
     const [delivery] = await settled(owner, webhook.id, (list) => list[0]?.status === 'succeeded');
     expect(delivery.attempts).toBe(2);
     release?.();
-  });
-});
-
-describe('one attempt at a time', () => {
-  it('a redelivery asked for during a send, or a second job for it, sends nothing more; a job overtaken by a later attempt neither', async () => {
-    const own = await ownReceiver();
-    const owner = await createUser(suite.server);
-    const { webhook } = await register(owner, { events: ['track.created'] }, own.url);
-    let answer: (() => void) | undefined;
-    own.answer((res) => {
-      answer = () => res.writeHead(204).end();
-    });
-    await createTrack(suite.server, owner);
-    await own.waitFor(1);
-    const [sending] = (await deliveries(owner, webhook.id)).deliveries;
-    expect(sending).toMatchObject({ status: 'pending', attempts: 0 });
-
-    // while the first attempt waits for its answer: the same job again, and a redelivery through the API
-    await runJob(suite.server, 'webhooks.deliver', { deliveryId: sending.id, attempt: 0 });
-    const redelivered = await suite.http.post(`/webhooks/${webhook.id}/deliveries/${sending.id}/redeliver`, { token: owner.token });
-    expect(redelivered.status).toBe(202);
-    await runJob(suite.server, 'webhooks.deliver', { deliveryId: sending.id, attempt: 0, redelivery: true });
-    answer!();
-    const [sent] = await settled(owner, webhook.id, (list) => list[0]?.status === 'succeeded');
-    expect(sent).toMatchObject({ attempts: 1, response_status: 204 });
-
-    // a retry queued before that attempt comes late: the count moved on, nothing is sent
-    await runJob(suite.server, 'webhooks.deliver', { deliveryId: sending.id, attempt: 0 });
-    expect(own.received).toHaveLength(1);
-    expect((await deliveries(owner, webhook.id)).deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
-
-    // a redelivery afterwards makes its one attempt with the same webhook-id
-    expect((await suite.http.post(`/webhooks/${webhook.id}/deliveries/${sending.id}/redeliver`, { token: owner.token })).status).toBe(202);
-    const requests = await own.waitFor(2);
-    expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
-    const [again] = await settled(owner, webhook.id, (list) => list[0]?.attempts === 2 && list[0].status === 'succeeded');
-    expect(again.attempts).toBe(2);
-    expect(own.received).toHaveLength(2);
-  });
-
-  it('a delivery whose job was lost with its worker is sent by the periodic resume; one with an attempt under way is left to it', async () => {
-    const own = await ownReceiver();
-    const owner = await createUser(suite.server);
-    const { webhook, secret } = await register(owner, { events: ['track.created'] }, own.url);
-    own.answer(204, 204);
-    await createTrack(suite.server, owner);
-    await createTrack(suite.server, owner);
-    await own.waitFor(2);
-    const [second, first] = await settled(owner, webhook.id, (list) => list.length === 2 && list.every((delivery) => delivery.status === 'succeeded'));
-    // as a worker that died in the middle of each send leaves them: pending, due 10 minutes ago, the first one's lease lapsed, the second's not
-    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
-    await db().updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: minutesAgo(10), attempting_until: minutesAgo(9) }).where('id', '=', first.id).execute();
-    await db().updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: minutesAgo(10), attempting_until: minutesAgo(-5) }).where('id', '=', second.id).execute();
-
-    expect(await runJob(suite.server, 'webhooks.resume-deliveries')).toBe(1);
-    const requests = await own.waitFor(3);
-    // the first message again, as signed for it
-    expect(requests[2]!.headers['webhook-id']).toBe(first.message_id);
-    expect(own.verify(requests[2]!, secret).type).toBe('track.created');
-    const list = await settled(owner, webhook.id, (rows) => rows.find((row) => row.id === first.id)?.status === 'succeeded');
-    expect(list.find((row) => row.id === first.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
-    expect(list.find((row) => row.id === second.id)).toMatchObject({ status: 'pending', attempts: 0 });
-    expect(own.received).toHaveLength(3);
   });
 });
 

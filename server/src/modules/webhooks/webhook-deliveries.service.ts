@@ -90,7 +90,7 @@ export class WebhookDeliveries {
    */
   async resumeStalled(): Promise<number> {
     const now = this.deps.clock.now();
-    const stalled = await this.deps.webhooks.stalledDeliveries(new Date(now.getTime() - STALLED_AFTER_MS), now, RESUMED_PER_RUN);
+    const stalled = await this.deps.webhooks.takeStalledDeliveries(new Date(now.getTime() - STALLED_AFTER_MS), now, RESUMED_PER_RUN);
     for (const delivery of stalled) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: delivery.attempts } satisfies DeliverJob);
     if (stalled.length > 0) this.deps.logger.warn({ deliveries: stalled.length }, 'webhook deliveries resumed after their job was lost');
     return stalled.length;
@@ -131,15 +131,20 @@ export class WebhookDeliveries {
     return this.settle(claimed.webhook, claimed.delivery, result, options.retries);
   }
 
+  /** One send; a fault of ours on the way (a secret that no longer opens, say) is a failed attempt, never a delivery left under its lease. */
   private async attempt(webhook: WebhookRow, delivery: DeliveryRow): Promise<AttemptResult> {
-    const { config, box, clock } = this.deps;
-    let target;
     try {
-      target = await checkWebhookUrl(webhook.url, config, this.deps.resolve);
+      return await this.send(webhook, delivery);
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return { ok: false, status: null, excerpt: null, durationMs: 0, error: error.message };
+      if (error instanceof AppError) return { ok: false, status: null, excerpt: null, durationMs: 0, error: error.message };
+      this.deps.logger.error({ err: error, deliveryId: delivery.id }, 'webhook delivery could not be attempted');
+      return { ok: false, status: null, excerpt: null, durationMs: 0, error: 'The service could not send this message' };
     }
+  }
+
+  private async send(webhook: WebhookRow, delivery: DeliveryRow): Promise<AttemptResult> {
+    const { config, box, clock } = this.deps;
+    const target = await checkWebhookUrl(webhook.url, config, this.deps.resolve);
     const now = clock.now();
     const secrets = [box.open(webhook.secret_sealed)];
     if (webhook.previous_secret_sealed && webhook.previous_secret_expires_at && webhook.previous_secret_expires_at > now) {
@@ -154,6 +159,12 @@ export class WebhookDeliveries {
     const attempts = delivery.attempts + 1;
     const delay = retries && !result.ok ? config.retryScheduleSeconds[attempts - 1] : undefined;
     return this.deps.scope.transaction(async () => {
+      // a send that outlived its lease may have been overtaken by another attempt, which recorded its own result: this one is not counted again
+      const current = await webhooks.lockDelivery(delivery.id);
+      if (!current || current.delivery.status !== 'pending' || current.delivery.attempts !== delivery.attempts) {
+        this.deps.logger.warn({ deliveryId: delivery.id }, 'webhook attempt outlived its lease: its result is not recorded');
+        return current?.delivery;
+      }
       const counted = result.ok
         ? (await webhooks.recordSuccess(webhook.id, now), undefined)
         : await webhooks.recordFailure(webhook.id, now, WEBHOOK_FAILURES_MAX, `Disabled after ${WEBHOOK_FAILURES_MAX} failed deliveries in a row`);

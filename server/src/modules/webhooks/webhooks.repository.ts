@@ -128,17 +128,22 @@ export class WebhooksRepository {
     return { rows, total: Number(counted.n) };
   }
 
-  /** Pending deliveries due before `dueBefore` with no attempt under way at `now`, oldest first. */
-  stalledDeliveries(dueBefore: Date, now: Date, limit: number): Promise<Pick<DeliveryRow, 'id' | 'attempts'>[]> {
-    return this.db
+  /**
+   * Pending deliveries due before `dueBefore` with no attempt under way at `now`, oldest first, marked
+   * due now as they are taken: the next run takes others while these wait for their jobs.
+   */
+  async takeStalledDeliveries(dueBefore: Date, now: Date, limit: number): Promise<Pick<DeliveryRow, 'id' | 'attempts'>[]> {
+    const stalled = this.db
       .selectFrom('webhook_deliveries')
-      .select(['id', 'attempts'])
+      .select('id')
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<', dueBefore)
       .where((eb) => eb.or([eb('attempting_until', 'is', null), eb('attempting_until', '<', now)]))
       .orderBy('next_attempt_at')
       .limit(limit)
-      .execute();
+      .forUpdate()
+      .skipLocked();
+    return this.db.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('id', 'in', stalled).returning(['id', 'attempts']).execute();
   }
 
   async deleteDeliveriesBefore(before: Date): Promise<number> {
