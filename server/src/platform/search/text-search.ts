@@ -28,6 +28,7 @@ export interface TextQuery {
 const MAX_WORDS = 10;
 /** A word without 3 letters or digits in a row matches whole tokens only: it has no trigram to look up. */
 const HAS_TRIGRAM = /[\p{L}\p{N}]{3}/u;
+const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -59,9 +60,12 @@ function wordsOf(phrase: string): { words: string[]; excluded: string[] } {
   const excluded = new Set<string>();
   for (const raw of phrase.split(' ')) {
     const word = raw.replace(/^"+|"+$/g, '');
-    if (word === '' || word.toLowerCase() === 'or') continue;
-    if (word.startsWith('-') && word.length > 1 && !raw.startsWith('"')) excluded.add(word.slice(1));
-    else words.add(word);
+    if (word.toLowerCase() === 'or') continue;
+    const exclusion = word.startsWith('-') && word.length > 1 && !raw.startsWith('"');
+    const text = exclusion ? word.slice(1) : word;
+    // punctuation alone ("-", "&") is no word: as a substring it would match every name that holds it
+    if (!HAS_LETTER_OR_DIGIT.test(text)) continue;
+    (exclusion ? excluded : words).add(text);
   }
   return { words: [...words].slice(0, MAX_WORDS), excluded: [...excluded].slice(0, MAX_WORDS) };
 }
