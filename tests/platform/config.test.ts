@@ -16,6 +16,7 @@ describe('configuration', () => {
     // no FFMPEG_PATH and no PATH: the binary shipped in the npm package
     expect(config.ffmpegPath).toMatch(/@ffmpeg-installer[/\\][^/\\]+[/\\]ffmpeg(\.exe)?$/);
     expect(config.secureCookies).toBe(false);
+    expect(config.plays).toEqual({ anonymousPerAddress: 3, anonymousPeriodHours: 24 });
   });
 
   it.each([
@@ -30,6 +31,8 @@ describe('configuration', () => {
     ['PUBLIC_BASE_URL', 'ftp://x'],
     ['JWT_PRIVATE_KEY', 'not a pem'],
     ['SECRET_KEY', 'c2hvcnQ='],
+    ['ANONYMOUS_PLAYS_PER_ADDRESS', '0'],
+    ['ANONYMOUS_PLAYS_PERIOD_HOURS', 'a day'],
   ])('a bad %s stops the start with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

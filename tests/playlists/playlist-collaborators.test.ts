@@ -78,6 +78,41 @@ describe('collaborators', () => {
     expect(expectStatus(await owner.api.playlists.collaborators({ params: { id: playlist.id }, query: {} }), 200).body.data.pagination.total).toBe(1);
   });
 
+  it('a block ends the collaboration both ways: the blocked writer no longer reads nor adds, the blocker leaves their playlists', async () => {
+    const owner = await createUser(suite.server);
+    const [writer, bystander] = await Promise.all([1, 2].map(() => createUser(suite.server)));
+    const [a, b] = await seedTracks(suite.server, owner.id, 2);
+    const mine = await createPlaylist(owner, { is_public: false });
+    const theirs = await createPlaylist(writer!, { is_public: false });
+    await invite(owner, mine.id, writer!, 'write');
+    await invite(owner, mine.id, bystander!, 'read');
+    await invite(writer!, theirs.id, owner, 'write');
+    expectStatus(await writer!.api.playlists.addTrack({ params: { id: mine.id }, body: { track_id: a! } }), 200);
+
+    expectStatus(await owner.api.users.block({ params: { id: writer!.id } }), 200);
+    expect(errorOf(await writer!.api.playlists.get({ params: { id: mine.id } }))).toEqual([404, 'NOT_FOUND']);
+    expect(errorOf(await writer!.api.playlists.addTrack({ params: { id: mine.id }, body: { track_id: b! } }))).toEqual([404, 'NOT_FOUND']);
+    const listed = expectStatus(await writer!.api.playlists.list({ query: {} }), 200).body.data.playlists.map((playlist) => playlist.id);
+    expect(listed).not.toContain(mine.id);
+    // the blocker leaves the blocked user's playlists too
+    expect(errorOf(await owner.api.playlists.get({ params: { id: theirs.id } }))).toEqual([404, 'NOT_FOUND']);
+    expect((await readPlaylist(owner, mine.id)).playlist.collaborators!.map((c) => c.user_id)).toEqual([bystander!.id]);
+    expect(trackIdsOf((await readPlaylist(owner, mine.id)).playlist)).toEqual([a]);
+    // while the block lasts, neither can bring the other back
+    expect(errorOf(await owner.api.playlists.addCollaborator({ params: { id: mine.id }, body: { user_id: writer!.id, permission: 'write' } }))).toEqual([400, 'BAD_REQUEST']);
+    expect(errorOf(await writer!.api.playlists.addCollaborator({ params: { id: theirs.id }, body: { user_id: owner.id, permission: 'read' } }))).toEqual([400, 'BAD_REQUEST']);
+  });
+
+  it('a collaborator who blocks the owner leaves the playlist as well', async () => {
+    const owner = await createUser(suite.server);
+    const collaborator = await createUser(suite.server);
+    const playlist = await createPlaylist(owner, { is_public: false });
+    await invite(owner, playlist.id, collaborator, 'admin');
+    expectStatus(await collaborator.api.users.block({ params: { id: owner.id } }), 200);
+    expect(errorOf(await collaborator.api.playlists.get({ params: { id: playlist.id } }))).toEqual([404, 'NOT_FOUND']);
+    expect(expectStatus(await owner.api.playlists.collaborators({ params: { id: playlist.id }, query: {} }), 200).body.data.pagination.total).toBe(0);
+  });
+
   it('removes: an admin removes anyone, a collaborator may leave, others get 403; not a collaborator is 404', async () => {
     const owner = await createUser(suite.server);
     const [admin, a, b] = await Promise.all([1, 2, 3].map(() => createUser(suite.server)));

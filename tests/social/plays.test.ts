@@ -42,6 +42,32 @@ describe('plays', () => {
     expect(await playCount(owner, track.id)).toBe(3);
   });
 
+  it('one address counts at most 3 anonymous plays of a track per 24 h, whatever user agents it sends; signed-in plays are not bound', async () => {
+    const owner = await createUser(suite.server);
+    const [track, other] = [await createTrack(suite.server, owner), await createTrack(suite.server, owner)];
+    const play = (userAgent: string, id = track.id) =>
+      listenerApi(userAgent).social.play({ params: { id }, body: { duration_listened: 60 } }).then((reply) => expectStatus(reply, 200).body.data.counted);
+    const counted: boolean[] = [];
+    for (let i = 0; i < 30; i++) counted.push(await play(`rotating-agent-${i}`));
+    expect(counted.filter(Boolean)).toHaveLength(3);
+    expect(counted.slice(0, 3)).toEqual([true, true, true]);
+    expect(await playCount(owner, track.id)).toBe(3);
+    // concurrent plays from the address are no way around it
+    expect((await Promise.all(Array.from({ length: 10 }, (_, i) => play(`burst-agent-${i}`)))).filter(Boolean)).toHaveLength(0);
+    // the bound is per track, and signed-in listeners are counted by the per-user rule alone
+    expect(await play('rotating-agent-0', other.id)).toBe(true);
+    const fan = await createUser(suite.server);
+    expect(expectStatus(await fan.api.social.play({ params: { id: track.id }, body: { duration_listened: 60 } }), 200).body.data.counted).toBe(true);
+    expect(await playCount(owner, track.id)).toBe(4);
+    // uncounted plays still feed the stats as reported plays, not as counted ones
+    const stats = expectStatus(await owner.api.social.stats({ params: { id: track.id }, query: { period: '7d' } }), 200).body.data.stats;
+    expect(stats.play_count).toBe(4);
+    // a new period starts 24 h after the first counted play
+    offsetMs += 24 * 60 * 60_000;
+    expect(await play('rotating-agent-new')).toBe(true);
+    expect(await playCount(owner, track.id)).toBe(5);
+  });
+
   it('an anonymous listener is stored as a hash, never the address or the user agent', async () => {
     const owner = await createUser(suite.server);
     const track = await createTrack(suite.server, owner);

@@ -39,7 +39,11 @@ export function createModules(platform: Platform): RiffModule[] {
   const tracks = createTracksModule(platform, { media: media.media });
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
-  const queue = createQueueModule(platform, { tracks: tracks.reader, activeUser: (id) => users.activeUser!(id) });
+  const queue = createQueueModule(platform, {
+    tracks: tracks.reader,
+    activeUser: (id) => users.activeUser!(id),
+    blockedEitherWay: (a, b) => users.people.blockedEitherWay(a, b),
+  });
   const playlists = createPlaylistsModule(platform, { tracks: tracks.reader, people: users.people });
   const comments = createCommentsModule(platform);
   const social = createSocialModule(platform, { favorites: playlists.favorites, tracks: tracks.tracks, comments: comments.count });

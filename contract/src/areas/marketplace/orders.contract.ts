@@ -62,7 +62,9 @@ export const ordersContract = {
     method: 'GET',
     path: '/marketplace/orders/:id',
     summary: 'An order',
-    description: 'Not enveloped. The buyer (and the sellers of its items) may read it; another user gets 403 (SPEC).',
+    description:
+      'Not enveloped. The buyer only; another user gets 403 (SPEC), a seller of its items too: a seller sees their own lines ' +
+      'through the invoice, the data export (marketplace_sales) and the seller stats, never the buyer’s checkout.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     responses: { 200: OrderSchema, ...errors(400, 401, 403, 404) },
@@ -86,9 +88,9 @@ export const ordersContract = {
     path: '/marketplace/orders/:id/invoice',
     summary: 'The invoice of an order',
     description:
-      'A PDF (application/pdf) by default; `{invoice}` (not enveloped) with `Accept: application/json`. For the buyer and ' +
-      'the sellers of its items (another user: 403, as for the order), of completed and refunded orders (another order ' +
-      'has no invoice: 404). Issued the first time it is asked for: the next number of the year (INV-<year>-<six ' +
+      'A PDF (application/pdf) by default; `{invoice}` (not enveloped) with `Accept: application/json`. For the buyer (every ' +
+      'line) and the sellers of its items (their own lines, discount and total summed over them; another user: 403, as for ' +
+      'the order), of completed and refunded orders (another order has no invoice: 404). Issued the first time it is asked for: the next number of the year (INV-<year>-<six ' +
       'digits>, sequential without gaps) and the parties as they are then; every later read gives the same invoice. ' +
       'Money in integer cents: each line is its price less its share of the discount, and the total is the sum of the lines.',
     // Accept picks the media type: openapi.json lists the PDF beside the JSON

@@ -138,7 +138,8 @@ const sessions = {
     summary: 'Add a track to a shared session',
     description:
       'Any signed-in user holding the token; appended at the end. A track you may not see is 404; a full session (1,000 ' +
-      'items) is 400 LIMIT_REACHED.' +
+      'items) is 400 LIMIT_REACHED. A user who blocks the host, or whom the host blocks, is 403 (a block also ends each ' +
+      'one’s membership of the other’s sessions).' +
       LIVE,
     metadata: userRoute,
     pathParams: SessionTokenParamsSchema,

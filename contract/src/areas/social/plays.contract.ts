@@ -7,6 +7,8 @@ import { SecretField } from '../tracks/tracks.schemas.js';
 import {
   HISTORY_MIN_SECONDS,
   HistoryEnvelope,
+  ANONYMOUS_PLAYS_PER_ADDRESS,
+  ANONYMOUS_PLAYS_PERIOD_HOURS,
   PLAY_COUNT_SECONDS,
   PLAY_WINDOW_MINUTES,
   PlayEnvelope,
@@ -35,7 +37,10 @@ export const playsContract = c.router({
       `if it is shorter, and at most once per listener per track per ${PLAY_WINDOW_MINUTES} minutes. The listener is the ` +
       'signed-in user, else a keyed hash of the address and user agent (the address itself is never stored). Signed-in plays ' +
       `of ${HISTORY_MIN_SECONDS} s or more go into the listening history, unless privacy.show_listening_history is off in ` +
-      'the preferences. Every reported play feeds the owner’s stats. At most 120 reports a minute per listener (429).',
+      'the preferences. Every reported play feeds the owner’s stats. At most 120 reports a minute per listener (429). ' +
+      `Anonymous plays from one address, whatever user agents it sends, count at most ${ANONYMOUS_PLAYS_PER_ADDRESS} times per ` +
+      `track per ${ANONYMOUS_PLAYS_PERIOD_HOURS} hours (the defaults of ANONYMOUS_PLAYS_PER_ADDRESS and ` +
+      'ANONYMOUS_PLAYS_PERIOD_HOURS); a play beyond that still answers 200, with counted: false.',
     metadata: optionalAuth,
     pathParams: IdParamsSchema,
     query: z.object({ secret: SecretField }),

@@ -21,6 +21,13 @@ export type TagSource = (typeof TAG_SOURCES)[number];
 export const PLAY_COUNT_SECONDS = 30;
 /** …and once per listener per track in this window. */
 export const PLAY_WINDOW_MINUTES = 30;
+/**
+ * Anonymous listeners are told apart by address and user agent, and a user agent costs nothing to
+ * change: one address has at most this many counted plays of a track per period (by default; the
+ * server's ANONYMOUS_PLAYS_PER_ADDRESS and ANONYMOUS_PLAYS_PERIOD_HOURS set them).
+ */
+export const ANONYMOUS_PLAYS_PER_ADDRESS = 3;
+export const ANONYMOUS_PLAYS_PERIOD_HOURS = 24;
 /** Signed-in plays at least this long go into the listening history. */
 export const HISTORY_MIN_SECONDS = 5;
 export const RECOMMENDATIONS_MAX = 20;

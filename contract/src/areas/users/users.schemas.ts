@@ -223,7 +223,7 @@ export const UserExportSchema = named(
     playlist_follows: z.array(ExportedPlaylistFollowSchema).describe('Playlists you follow'),
     marketplace_products: z.array(ProductSchema).describe('The products you sell, in every status'),
     marketplace_orders: z.array(OrderSchema).describe('Your orders as a buyer, newest first (kept after an account is deleted, as invoices must be)'),
-    marketplace_sales: z.array(OrderSchema).describe('Orders with an item of yours, newest first, as you may read them'),
+    marketplace_sales: z.array(OrderSchema).describe('Orders with an item of yours, newest first, each with your lines only and their amounts (no payment details, no other seller’s lines)'),
     api_keys: z.array(ApiKeySchema).describe('Your developer API keys (their prefixes; the keys themselves are not kept)'),
     webhooks: z.array(WebhookSchema).describe('Your webhooks (their key prefixes; keys and secrets are not exported)'),
   }),

@@ -43,6 +43,30 @@ export function toOrderDto(order: OrderRow, items: OrderItemRow[]): Order {
   };
 }
 
+/**
+ * An order as one of its sellers sees it among their sales: only that seller's lines, the amounts
+ * of those lines, and nothing of the payment. Another seller's lines, the buyer's checkout (whose
+ * address lets its holder pay or decline) and a promo code of another seller are the buyer's business.
+ */
+export function toSaleDto(order: OrderRow, items: OrderItemRow[], sellerId: string): Order {
+  const own = items.filter((item) => item.seller_id === sellerId);
+  const subtotal = own.reduce((sum, item) => sum + Number(item.price_cents), 0);
+  const discount = own.reduce((sum, item) => sum + Number(item.discount_cents), 0);
+  const whole = toOrderDto(order, own);
+  return {
+    ...whole,
+    subtotal_cents: subtotal,
+    discount_amount_cents: discount,
+    total_cents: subtotal - discount,
+    total_amount: majorUnits(subtotal - discount),
+    // a code discounts only its own seller's lines: without a discount here, the code is another seller's
+    promo_code_id: discount > 0 ? order.promo_code_id : null,
+    payment_provider_payment_id: null,
+    payment_intent: null,
+    payment: { provider: order.payment_provider, checkout_url: null, expires_at: null },
+  };
+}
+
 /** Groups items by order, keeping their order. */
 export function itemsByOrder(items: OrderItemRow[]): Map<string, OrderItemRow[]> {
   const map = new Map<string, OrderItemRow[]>();

@@ -1,12 +1,15 @@
-import { isOwner, isOwnerOrAdmin } from '../../platform/access/ownership.js';
+import { isOwner } from '../../platform/access/ownership.js';
 import type { Actor } from '../../platform/access/actor.js';
 import type { OrderItemRow, OrderRow } from './orders.repository.js';
 
-/** The buyer, the sellers of its items, admins. */
-export const canReadOrder = (actor: Actor, order: OrderRow, items: OrderItemRow[]) =>
-  (order.buyer_id !== null && isOwnerOrAdmin(actor, order.buyer_id)) || items.some((item) => item.seller_id !== null && isOwner(actor, item.seller_id));
-
+/**
+ * The order itself (its lines of every seller, the buyer's checkout) is the buyer's alone. Sellers
+ * see their own lines through their sales: the invoice, the data export, the stats.
+ */
 export const isBuyer = (actor: Actor, order: OrderRow) => order.buyer_id !== null && isOwner(actor, order.buyer_id);
+
+/** A seller of at least one of the order's lines. */
+export const sellsIn = (actor: Actor, items: OrderItemRow[]) => items.some((item) => item.seller_id !== null && isOwner(actor, item.seller_id));
 
 /** The seller of every item (or an admin) may refund at any time. */
 export const canRefundAsSeller = (actor: Actor, items: OrderItemRow[]) =>

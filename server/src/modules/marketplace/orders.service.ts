@@ -6,8 +6,8 @@ import { AppError, forbidden, notFound, unavailable } from '../../platform/error
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { discountLines, type PricedLine } from './order-pricing.js';
 import { isExclusiveItem, type OrderSettlement } from './order-settlement.js';
-import { itemsByOrder, toOrderDto } from './orders.mapper.js';
-import { canReadOrder, canRefundAsSeller, isBuyer } from './orders.policy.js';
+import { itemsByOrder, toOrderDto, toSaleDto } from './orders.mapper.js';
+import { canRefundAsSeller, isBuyer, sellsIn } from './orders.policy.js';
 import { pickLicense, type LicenseRow, type OrderItemRow, type OrderRow, type OrdersRepository, type ProductRow, type PromoCodeRow } from './orders.repository.js';
 import type { PaymentProvider } from './payments/payment-provider.js';
 
@@ -25,14 +25,15 @@ interface Line extends PricedLine {
   license: LicenseRow | undefined;
 }
 
-/** An order and its items as the caller may read them: 404 when unknown, 403 for another user's (SPEC, not 404). */
-export async function readableOrder(orders: OrdersRepository, actor: UserActor, id: string): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
+/** An order and its items, 404 when unknown; who may see what of it is the caller's to check. */
+export async function findOrder(orders: OrdersRepository, id: string): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
   const order = await orders.find(id);
   if (!order) throw notFound('Order');
-  const items = await orders.itemsOf([id]);
-  if (!canReadOrder(actor, order, items)) throw forbidden('This order is not yours');
-  return { order, items };
+  return { order, items: await orders.itemsOf([id]) };
 }
+
+/** Another user's order is 403, not 404: the order routes name that status (a seller of its lines included). */
+const notYours = () => forbidden('This order is not yours');
 
 const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 const invalidPromo = () => new AppError('INVALID_PROMO_CODE', 'This promo code is unknown, expired or used up');
@@ -146,17 +147,20 @@ export class OrdersService {
     return rows.map((row) => toOrderDto(row, items.get(row.id) ?? []));
   }
 
-  /** The data export: the account's orders as a buyer and as a seller. */
+  /** The data export: the account's orders as a buyer, and its sales with its own lines only. */
   async exportFor(owner: UserActor): Promise<{ marketplace_orders: Order[]; marketplace_sales: Order[] }> {
     const { orders } = this.deps;
     const [bought, sold] = await Promise.all([orders.listForBuyer(owner.id), orders.listForSeller(owner.id)]);
     const items = itemsByOrder(await orders.itemsOf([...new Set([...bought, ...sold].map((row) => row.id))]));
-    const dto = (row: OrderRow) => toOrderDto(row, items.get(row.id) ?? []);
-    return { marketplace_orders: bought.map(dto), marketplace_sales: sold.map(dto) };
+    return {
+      marketplace_orders: bought.map((row) => toOrderDto(row, items.get(row.id) ?? [])),
+      marketplace_sales: sold.map((row) => toSaleDto(row, items.get(row.id) ?? [], owner.id)),
+    };
   }
 
   async get(actor: UserActor, id: string): Promise<Order> {
-    const { order, items } = await readableOrder(this.deps.orders, actor, id);
+    const { order, items } = await findOrder(this.deps.orders, id);
+    if (!isBuyer(actor, order)) throw notYours();
     return toOrderDto(order, items);
   }
 
@@ -167,9 +171,8 @@ export class OrdersService {
       const order = await orders.findForUpdate(id);
       if (!order) throw notFound('Order');
       const items = await orders.itemsOf([id]);
-      if (!canReadOrder(actor, order, items)) throw forbidden('This order is not yours');
       const asSeller = canRefundAsSeller(actor, items);
-      if (!asSeller && !isBuyer(actor, order)) throw forbidden('Only the buyer or the seller may refund this order');
+      if (!asSeller && !isBuyer(actor, order)) throw notYours();
       if (order.status !== 'completed') throw new AppError('INVALID_TRANSITION', `A ${order.status} order cannot be refunded`);
       if (!asSeller && order.refund_deadline && clock.now().getTime() > order.refund_deadline.getTime()) {
         throw new AppError('REFUND_WINDOW_CLOSED', `The refund window closed on ${order.refund_deadline.toISOString()}`);
@@ -184,7 +187,9 @@ export class OrdersService {
           });
       }
       const refunded = await settlement.refunded(actor, order, body.reason ?? null);
-      return toOrderDto(refunded ?? (await orders.find(id))!, items);
+      const result = refunded ?? (await orders.find(id))!;
+      // the seller who refunds reads it as their sale (the buyer's payment details stay the buyer's)
+      return isBuyer(actor, order) || !sellsIn(actor, items) ? toOrderDto(result, items) : toSaleDto(result, items, actor.id);
     });
   }
 }

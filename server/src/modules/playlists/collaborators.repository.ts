@@ -76,6 +76,23 @@ export class CollaboratorsRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /**
+   * Ends every collaboration between two users, both ways: each one's part in the other's
+   * playlists. Returns the (playlist, user) pairs removed.
+   */
+  async removeBetween(a: string, b: string): Promise<{ playlist_id: string; user_id: string }[]> {
+    return this.db
+      .deleteFrom('playlist_collaborators')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', b), eb('playlist_id', 'in', eb.selectFrom('playlists').select('id').where('user_id', '=', a))]),
+          eb.and([eb('user_id', '=', a), eb('playlist_id', 'in', eb.selectFrom('playlists').select('id').where('user_id', '=', b))]),
+        ]),
+      )
+      .returning(['playlist_id', 'user_id'])
+      .execute();
+  }
+
   async setShare(playlistId: string, tokenHash: string | null, expiresAt: Date | null): Promise<void> {
     await this.db.updateTable('playlists').set({ share_token_hash: tokenHash, share_expires_at: expiresAt }).where('id', '=', playlistId).execute();
   }

@@ -1,6 +1,10 @@
 // The playlists area's domain events, each recorded in the transaction of its change (an audit
 // entry, and the owner's webhooks for the playlist.* types of the webhook table). Likes are entries
 // of the favorites playlist: their events are recorded by FavoritesService.
+import '../users/users.events.js';
+import type { EventHandler } from '../../platform/events/event-bus.js';
+import type { CollaboratorsRepository } from './collaborators.repository.js';
+
 type Nothing = Record<string, never>;
 
 declare module '../../platform/events/event-map.js' {
@@ -22,4 +26,19 @@ declare module '../../platform/events/event-map.js' {
   }
 }
 
-export {};
+/**
+ * A block ends the collaboration, both ways: the blocked user leaves every playlist of the blocker
+ * and the blocker every playlist of the blocked user. It runs in the block's own transaction, so
+ * no request after the block finds either one still collaborating; adding them again is refused
+ * while the block lasts (CollaboratorsService).
+ */
+export function endCollaborationsOnBlock(collaborators: CollaboratorsRepository): EventHandler<'user.blocked'> {
+  return {
+    name: 'playlists.end-collaborations-on-block',
+    types: ['user.blocked'],
+    delivery: 'in-transaction',
+    handle: async (event) => {
+      if (event.actorId && event.subject.id) await collaborators.removeBetween(event.actorId, event.subject.id);
+    },
+  };
+}

@@ -1,6 +1,7 @@
-import './playlists.events.js';
+import { endCollaborationsOnBlock } from './playlists.events.js';
 import type { Playlist } from '@riff/contract';
 import type { Platform } from '../../platform/platform.js';
+import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Searcher } from '../../platform/search/searcher.js';
 import type { Actor } from '../../platform/access/actor.js';
@@ -55,6 +56,7 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
   return {
     name: 'playlists',
     routes: { playlists: Object.assign({}, ...routeParts) as Record<string, unknown> },
+    eventHandlers: [endCollaborationsOnBlock(collaborators) as unknown as EventHandler],
     accountData: { export: (owner) => accountData.exportFor(owner), erase: (owner) => accountData.eraseFor(owner) },
     favorites,
     playlistFor: async (actor, id) => reader.summaries(actor, await playlists.findViews([id], actor.id, reader.visible(actor)))[0],

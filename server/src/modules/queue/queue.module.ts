@@ -1,4 +1,5 @@
-import './queue.events.js';
+import type { EventHandler } from '../../platform/events/event-bus.js';
+import { leaveSessionsOnBlock } from './queue.events.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
@@ -16,6 +17,8 @@ export interface QueueModuleDeps {
   tracks: TrackReader;
   /** The accounts area's check that a token's user may still act (for the live socket). */
   activeUser(id: string): Promise<UserRow | undefined>;
+  /** The users area's read port for blocks: who blocks whom (either way). */
+  blockedEitherWay(a: string, b: string): Promise<boolean>;
 }
 
 /**
@@ -25,21 +28,24 @@ export interface QueueModuleDeps {
 export function createQueueModule(platform: Platform, deps: QueueModuleDeps): RiffModule {
   const { scope, events, clock, config, logger, signer } = platform;
   const queue = new QueueService({ scope, queues: new QueueRepository(scope), tracks: deps.tracks, events, clock });
+  const sessionRows = new SessionsRepository(scope);
   const hub = createLiveHub({ redisUrl: config.redisUrl, logger });
   const sessions = new SessionsService({
     scope,
-    sessions: new SessionsRepository(scope),
+    sessions: sessionRows,
     queue,
     tracks: deps.tracks,
     events,
     clock,
     live: hub,
+    blockedEitherWay: deps.blockedEitherWay,
     publicBaseUrl: config.publicBaseUrl,
   });
   return {
     name: 'queue',
     routes: { queue: queueRoutes(queue, sessions) },
     sockets: [createLiveSocket({ sessions, hub, signer, loadActiveUser: deps.activeUser, logger })],
+    eventHandlers: [leaveSessionsOnBlock(sessionRows) as unknown as EventHandler],
     jobs: [{ name: 'queue.sessions.prune', retryLimit: 0, everyMs: 60 * 60_000, handle: () => sessions.prune() }],
     accountData: {
       export: async (owner) => ({ queue: await queue.exportFor(owner), ...(await sessions.exportFor(owner)) }),

@@ -119,6 +119,19 @@ export class SessionsRepository {
       .execute();
   }
 
+  /** Each user leaves the sessions the other hosts (both ways). */
+  async leaveBetween(a: string, b: string): Promise<void> {
+    await this.db
+      .deleteFrom('queue_session_participants')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', b), eb('session_id', 'in', eb.selectFrom('queue_sessions').select('id').where('host_id', '=', a))]),
+          eb.and([eb('user_id', '=', a), eb('session_id', 'in', eb.selectFrom('queue_sessions').select('id').where('host_id', '=', b))]),
+        ]),
+      )
+      .execute();
+  }
+
   /** The host and every other user who joined. */
   async participantsCount(sessionId: string, hostId: string): Promise<number> {
     const row = await this.db

@@ -36,6 +36,8 @@ export interface SessionsServiceDeps {
   events: EventBus;
   clock: Clock;
   live: LiveHub;
+  /** Whether either user blocks the other (the users area's read port). */
+  blockedEitherWay(a: string, b: string): Promise<boolean>;
   publicBaseUrl: string;
 }
 
@@ -62,6 +64,11 @@ export class SessionsService {
     const session = await this.deps.sessions.findLive(hashToken(token), this.now, lock);
     if (!session) throw gone();
     return session;
+  }
+
+  /** Whoever joins (adds, listens, chats) must not block the host nor be blocked by them: 403. */
+  private async admit(actor: UserActor, session: SessionWithHost): Promise<void> {
+    if (actor.id !== session.host_id && (await this.deps.blockedEitherWay(actor.id, session.host_id))) throw forbidden('You cannot join this session');
   }
 
   private async render(actor: Actor, session: SessionWithHost, token: string) {
@@ -149,7 +156,7 @@ export class SessionsService {
   }
 
   async addItem(actor: UserActor, token: string, trackId: string) {
-    await this.live(token);
+    await this.admit(actor, await this.live(token));
     await this.deps.tracks.assertVisible(actor, [trackId]);
     const now = this.now;
     const item = await this.deps.scope.transaction(async () => {
@@ -189,6 +196,7 @@ export class SessionsService {
   /** A socket subscribes: the caller joins, and gets the session as they see it with the last chat messages. */
   async subscribe(actor: UserActor, token: string) {
     const session = await this.live(token);
+    await this.admit(actor, session);
     await this.deps.sessions.join(session.id, actor.id, this.now);
     const chat = await this.deps.sessions.lastMessages(session.id, CHAT_HISTORY_LIMIT);
     return { sessionId: session.id, session: await this.render(actor, session, token), chat: chat.map(toChatMessageDto) };
@@ -211,6 +219,7 @@ export class SessionsService {
     const now = this.now;
     return this.deps.scope.transaction(async () => {
       const session = await this.live(token, true);
+      await this.admit(actor, session);
       const row = await this.deps.sessions.insertMessage({ id: randomUUID(), session_id: session.id, user_id: actor.id, text, created_at: now });
       await this.deps.sessions.join(session.id, actor.id, now);
       await this.deps.sessions.touch(session.id, { updated_at: now, expires_at: this.expiry(now) });

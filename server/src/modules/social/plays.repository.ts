@@ -9,6 +9,8 @@ export interface PlayInput {
   trackId: string;
   userId: string | null;
   listener: string;
+  /** An anonymous play's address (hashed), bounded per track and period; null for a signed-in play. */
+  address: string | null;
   source: PlaySource;
   playlistId: string | null;
   duration: number;
@@ -21,6 +23,12 @@ export interface PlayInput {
   now: Date;
 }
 
+/** Counted anonymous plays of one track from one address: at most `max` per `periodHours`. */
+export interface AddressBound {
+  max: number;
+  periodHours: number;
+}
+
 export interface PeriodCounts {
   plays: number;
   listeners: number;
@@ -30,7 +38,10 @@ export interface PeriodCounts {
 
 /** All SQL of plays, the listening history and the owner's stats. */
 export class PlaysRepository {
-  constructor(private readonly scope: DbScope) {}
+  constructor(
+    private readonly scope: DbScope,
+    private readonly bound: AddressBound,
+  ) {}
 
   private get db() {
     return this.scope.db;
@@ -40,10 +51,15 @@ export class PlaysRepository {
    * One statement, so one round trip and atomic without a transaction: the listener's window row
    * is inserted, or moved when its last counted play is 30 minutes old (the unique key makes
    * concurrent plays of one listener wait for each other, and only the first passes the WHERE);
-   * only then play_count goes up. The play itself is recorded for the stats, and the history
-   * entry unless the user turned the history off (privacy.show_listening_history false).
+   * then an anonymous play takes one of its address's counted plays of the period (the same unique
+   * key rule: concurrent plays from one address are counted one after the other, and one past the
+   * bound is not); only then play_count goes up. A play refused by the address bound still moves
+   * its listener's window: that listener could not have counted in it anyway. The play itself is
+   * recorded for the stats, and the history entry unless the user turned the history off
+   * (privacy.show_listening_history false).
    */
   async record(play: PlayInput): Promise<boolean> {
+    const period = this.bound.periodHours;
     const result = await sql<{ counted: boolean }>`
       with win as (
         insert into track_play_windows (track_id, listener, counted_at)
@@ -52,13 +68,27 @@ export class PlaysRepository {
           where track_play_windows.counted_at <= excluded.counted_at - make_interval(mins => ${PLAY_WINDOW_MINUTES}::int)
         returning track_id
       ),
+      addr as (
+        insert into track_play_address_windows as w (track_id, address, period_start, plays)
+        select track_id, ${play.address}::text, ${play.now}::timestamptz, 1 from win where ${play.address}::text is not null
+        on conflict (track_id, address) do update set
+          plays = case when w.period_start <= excluded.period_start - make_interval(hours => ${period}::int) then 1 else w.plays + 1 end,
+          period_start = case when w.period_start <= excluded.period_start - make_interval(hours => ${period}::int) then excluded.period_start else w.period_start end
+          where w.period_start <= excluded.period_start - make_interval(hours => ${period}::int) or w.plays < ${this.bound.max}::int
+        returning track_id
+      ),
+      counted as (
+        select track_id from win where ${play.address}::text is null
+        union all
+        select track_id from addr
+      ),
       bump as (
-        update tracks set play_count = play_count + 1 where id = (select track_id from win) returning id
+        update tracks set play_count = play_count + 1 where id = (select track_id from counted) returning id
       ),
       played as (
         insert into track_plays (track_id, user_id, listener, source, playlist_id, duration_listened, completed, counted, played_at)
         select ${play.trackId}::uuid, ${play.userId}::uuid, ${play.listener}, ${play.source}, ${play.playlistId}::uuid,
-               ${play.duration}::double precision, ${play.completed}::boolean, exists (select 1 from win), ${play.now}::timestamptz
+               ${play.duration}::double precision, ${play.completed}::boolean, exists (select 1 from counted), ${play.now}::timestamptz
       ),
       history as (
         insert into listening_history (user_id, track_id, source, duration_listened, played_at)
@@ -67,7 +97,7 @@ export class PlaysRepository {
           select 1 from user_preferences
            where user_id = ${play.userId}::uuid and settings -> 'privacy' ->> 'show_listening_history' = 'false')
       )
-      select exists (select 1 from win) as counted`.execute(this.db);
+      select exists (select 1 from counted) as counted`.execute(this.db);
     return result.rows[0]?.counted === true;
   }
 

@@ -45,6 +45,16 @@ export class PlaysService {
     return `a:${createHmac('sha256', this.deps.listenerKey).update(origin).digest('base64url')}`;
   }
 
+  /**
+   * An anonymous play's address alone, keyed and hashed like the listener (another input, so it
+   * never equals a listener's hash): the bound on counted plays per address holds whatever user
+   * agent is sent. A signed-in play has none (its listener is the user).
+   */
+  private addressOf(actor: Actor): string | null {
+    if (actor.kind === 'user') return null;
+    return `ip:${createHmac('sha256', this.deps.listenerKey).update(`address\n${actor.origin.ip ?? ''}`).digest('base64url')}`;
+  }
+
   async play(actor: Actor, trackId: string, body: PlayRequest, secret?: string) {
     const track = await this.deps.tracks.streamable(actor, trackId, secret);
     const listener = this.listenerOf(actor);
@@ -56,6 +66,7 @@ export class PlaysService {
       trackId: track.id,
       userId,
       listener,
+      address: this.addressOf(actor),
       source: body.source,
       playlistId: body.playlist_id ?? null,
       duration,

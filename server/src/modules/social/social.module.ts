@@ -38,7 +38,7 @@ export function createSocialModule(platform: Platform, { favorites, tracks, comm
   });
   const plays = new PlaysService({
     scope,
-    plays: new PlaysRepository(scope),
+    plays: new PlaysRepository(scope, { max: config.plays.anonymousPerAddress, periodHours: config.plays.anonymousPeriodHours }),
     social,
     tracks,
     events,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { MEDIA_TRANSCODERS, PAYMENT_PROVIDERS } from '@riff/contract';
+import { ANONYMOUS_PLAYS_PER_ADDRESS, ANONYMOUS_PLAYS_PERIOD_HOURS, MEDIA_TRANSCODERS, PAYMENT_PROVIDERS } from '@riff/contract';
 import { findFfmpeg } from '../media/ffmpeg-path.js';
 
 const optionalString = z
@@ -85,6 +85,9 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
   RATE_LIMIT_PER_MINUTE: integer(1200, 1),
+  /** Counted anonymous plays of one track from one address per period (a user agent is free to change). */
+  ANONYMOUS_PLAYS_PER_ADDRESS: integer(ANONYMOUS_PLAYS_PER_ADDRESS, 1),
+  ANONYMOUS_PLAYS_PERIOD_HOURS: integer(ANONYMOUS_PLAYS_PERIOD_HOURS, 1),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0),
   UPLOAD_MAX_BYTES: integer(512 * MiB, 1),
   UPLOAD_CHUNK_MAX_BYTES: integer(16 * MiB, 1),
@@ -191,6 +194,7 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    plays: { anonymousPerAddress: env.ANONYMOUS_PLAYS_PER_ADDRESS, anonymousPeriodHours: env.ANONYMOUS_PLAYS_PERIOD_HOURS },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     uploads: {
       maxFileBytes: env.UPLOAD_MAX_BYTES,

@@ -3,9 +3,10 @@ import type { UserActor } from '../../../platform/access/actor.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { UserRow } from '../../../platform/db/database.schema.js';
 import type { DbScope } from '../../../platform/db/transactions.js';
-import { notFound } from '../../../platform/errors/app-error.js';
+import { forbidden, notFound } from '../../../platform/errors/app-error.js';
 import type { PeopleReader } from '../../users/people-reader.js';
-import { readableOrder } from '../orders.service.js';
+import { isBuyer, sellsIn } from '../orders.policy.js';
+import { findOrder } from '../orders.service.js';
 import type { OrderItemRow, OrderRow, OrdersRepository } from '../orders.repository.js';
 import type { InvoiceNumbers } from './invoice-numbers.js';
 import type { InvoiceRow, InvoicesRepository } from './invoices.repository.js';
@@ -34,11 +35,15 @@ export class InvoicesService {
   constructor(private readonly deps: InvoicesServiceDeps) {}
 
   async invoiceOf(actor: UserActor, orderId: string): Promise<Invoice> {
-    // as for the order itself (SPEC): another user's is 403
-    const { order, items } = await readableOrder(this.deps.orders, actor, orderId);
+    // as for the order itself: another user's is 403
+    const { order, items } = await findOrder(this.deps.orders, orderId);
+    const buyer = isBuyer(actor, order);
+    if (!buyer && !sellsIn(actor, items)) throw forbidden('This order is not yours');
     if (!INVOICED.has(order.status)) throw notFound('Invoice');
     const row = (await this.deps.invoices.findByOrder(orderId)) ?? (await this.issue(orderId, items));
-    return toInvoice(row, order, items);
+    const invoice = toInvoice(row, order, items);
+    // a seller reads the lines they sold (and their amounts), never another seller's part of the order
+    return buyer ? invoice : sellerPart(invoice, items, actor.id);
   }
 
   /** Issues the order's invoice under the order's row lock, so two first reads take one number. */
@@ -78,6 +83,18 @@ export class InvoicesService {
     const name = user ? nameOf(user) : ((await this.deps.people.profiles([only])).get(only)?.username ?? 'Former seller');
     return { id: only, name, email: null };
   }
+}
+
+/** The invoice cut to one seller's lines, its totals summed over them. */
+function sellerPart(invoice: Invoice, items: OrderItemRow[], sellerId: string): Invoice {
+  const own = new Set(items.filter((item) => item.seller_id === sellerId).map((item) => item.id));
+  const lines = invoice.lines.filter((_, index) => own.has(items[index]!.id));
+  return {
+    ...invoice,
+    lines,
+    discount_cents: lines.reduce((sum, line) => sum + line.discount_cents, 0),
+    total_cents: lines.reduce((sum, line) => sum + line.total_cents, 0),
+  };
 }
 
 const party = (value: unknown): InvoiceParty => (typeof value === 'string' ? JSON.parse(value) : value) as InvoiceParty;

@@ -64,6 +64,14 @@ export interface TrackPlayWindowsTable {
   counted_at: Timestamp;
 }
 
+/** Counted anonymous plays of a track from one address (hashed) since period_start. */
+export interface TrackPlayAddressWindowsTable {
+  track_id: string;
+  address: string;
+  period_start: Timestamp;
+  plays: number;
+}
+
 export interface TrackPlaysTable {
   id: Generated<string>;
   track_id: string;
@@ -101,6 +109,7 @@ export interface TrackSocialTables {
   track_reposts: TrackRepostsTable;
   track_shares: TrackSharesTable;
   track_play_windows: TrackPlayWindowsTable;
+  track_play_address_windows: TrackPlayAddressWindowsTable;
   track_plays: TrackPlaysTable;
   listening_history: ListeningHistoryTable;
   track_downloads: TrackDownloadsTable;
