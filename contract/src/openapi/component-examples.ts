@@ -571,6 +571,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   User: user,
   UserReply: { user },
   Profile: profile,
+  Gender: 'Female',
   ProfileReply: { profile },
   UserPage: { users: [profile], pagination: onePage(1) },
   UserSuggestions: { users: [profile] },
@@ -604,7 +605,9 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     shares: [{ track_id: TRACK_ID, platform: 'link', shared_at: UPDATED }],
     listening_history: [{ track_id: TRACK_ID, played_at: UPDATED, duration_listened: 184.5, source: 'track' }],
     comments: [comment],
-    queue,
+    // each id once per example (validators of examples read a repeated id as a second schema): the
+    // queue holds a track deleted since, not one listed above
+    queue: { ...queue, items: [{ ...queueItem, track_id: 'a7b8c9d0-e1f2-4a3b-8c4d-5e6f7a8b9c0d', track: null }] },
     queue_sessions: [exportedSession],
     queue_chat_messages: [exportedChat],
     playlists: [
@@ -766,7 +769,12 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   ProductPreview: productPreview,
   ProductFile: product.file,
   ProductList: [product],
-  ProductRemoval: { id: PRODUCT_ID, result: 'archived', product: { ...product, status: 'archived' } },
+  ProductCategory: 'pack',
+  LicenseType: 'premium',
+  LicenseTypeInput: 'standard',
+  ProductLicenseType: 'commercial',
+  // the product appears once (validators of examples read a repeated id as a second schema)
+  ProductRemoval: { id: PRODUCT_ID, result: 'deleted', product: null },
   ProductLicenseInput: { license_type: 'commercial', price_cents: 4999, terms_text: 'Unlimited streams, one commercial release' },
   CreateProductRequest: {
     title: 'Night Drive stems',
