@@ -94,6 +94,8 @@ describe('openapi.json for code generators', () => {
         return name ? [`${at} copies ${name}`] : [];
       });
     expect(copies).toEqual([]);
+    // OpenAPI 3.0 reads nullable only beside a type (Redocly's nullable-type-sibling)
+    expect(schemaNodes().filter(({ schema }) => schema['nullable'] === true && schema['type'] === undefined).map(({ at }) => at)).toEqual([]);
     expect(schemas['PlaylistCollaborator']).toMatchObject({ properties: { user: { allOf: [{ $ref: '#/components/schemas/Profile' }] } } });
     expect(schemas['QueueItem']).toMatchObject({ properties: { track: { allOf: [{ $ref: '#/components/schemas/Track' }], nullable: true } } });
   });

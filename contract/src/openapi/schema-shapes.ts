@@ -7,7 +7,8 @@
  * - an integer that can pass 2^31 − 1 (bytes, sizes, counts, sums of cents) says `format: int64`,
  *   or typed languages map it to a 32-bit int that overflows on a 10 GiB quota;
  * - an inline copy of a named schema (made when the contract adds a description or null to it) is
- *   a reference to it, so generators emit one type instead of a copy per place.
+ *   a reference to it, so generators emit one type instead of a copy per place; a nullable one is
+ *   `allOf: [$ref]` beside `nullable: true` and the referenced schema's `type`.
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -52,10 +53,22 @@ function walkSchemas(node: Json, visit: (schema: JsonObject, name: string | unde
   }
 }
 
+/** The type of the schema a nullable reference (`allOf: [$ref]` beside `nullable`) names. */
+function nullableReferenceType(schema: JsonObject, schemas: Record<string, JsonObject>): Json | undefined {
+  const members = schema['allOf'];
+  if (schema['nullable'] !== true || schema['type'] !== undefined || !Array.isArray(members) || members.length !== 1 || !isObject(members[0])) return undefined;
+  const ref = members[0]['$ref'];
+  return typeof ref === 'string' && ref.startsWith(SCHEMA_REF) ? schemas[ref.slice(SCHEMA_REF.length)]?.['type'] : undefined;
+}
+
 export function shapeForGenerators(document: JsonObject): void {
+  const schemas = (document['components'] as { schemas: Record<string, JsonObject> }).schemas;
   walkSchemas(document, (schema, name) => {
     if (typeof schema['pattern'] === 'string') schema['pattern'] = unescapeSlashes(schema['pattern']);
     if (schema['type'] === 'integer' && schema['format'] === undefined && canPassInt32(name, schema)) schema['format'] = 'int64';
+    // OpenAPI 3.0 reads `nullable` only beside a `type` (Redocly: nullable-type-sibling): the referenced schema's
+    const type = nullableReferenceType(schema, schemas);
+    if (type !== undefined) schema['type'] = type;
   });
 }
 
