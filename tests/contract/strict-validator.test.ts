@@ -129,6 +129,10 @@ describe('the strict reply validator', () => {
 
   it('turns nullable into the type null beside the type, and leaves the members of allOf open', () => {
     expect(toJsonSchema({ type: 'string', nullable: true, example: 'a' })).toEqual({ type: ['string', 'null'] });
+    // a nullable reference: null, or what the referenced schema allows (its type beside nullable is for OpenAPI 3.0 readers)
+    expect(toJsonSchema({ type: 'object', nullable: true, allOf: [{ $ref: '#/components/schemas/Person' }] })).toEqual({
+      anyOf: [{ type: 'null' }, { type: 'object', allOf: [{ $ref: 'https://riff.invalid/openapi.json#/definitions/Person' }] }],
+    });
     expect(toJsonSchema({ allOf: [{ type: 'object', properties: { a: { type: 'string' } } }] })).toEqual({ allOf: [{ type: 'object', properties: { a: { type: 'string' } } }] });
     expect(toJsonSchema({ type: 'object', properties: { a: { type: 'string' } } })).toEqual({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false });
   });

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prismDocument } from './prism-document.js';
 import { createStrictValidator, describeStrictViolations, type StrictValidator, type StrictViolation } from './strict-validator.js';
 
 const require = createRequire(import.meta.url);
@@ -90,7 +91,7 @@ async function launch(options: PrismOptions, port: number): Promise<PrismServer>
     `--errors=${options.errors ?? true}`,
     '--verboseLevel',
     options.logLevel ?? 'warn',
-    document,
+    prismDocument(document),
   ];
   if (options.mode === 'proxy') {
     if (!options.upstream) throw new Error('prism proxy needs an upstream');

@@ -51,6 +51,7 @@ const SCHEMA_REF = '#/components/schemas/';
 const OPENAPI_ONLY = new Set(['example', 'nullable', 'discriminator', 'xml', 'externalDocs']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
+const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'];
 const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not']);
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -71,6 +72,8 @@ export function toJsonSchema(schema: unknown, options: { closeObjects?: boolean 
     // a member of allOf sees only its own properties: closing it would refuse its siblings'
     if (close && !inAllOf && isObject(out['properties']) && out['additionalProperties'] === undefined) out['additionalProperties'] = false;
     if (node['nullable'] === true) {
+      // a nullable reference (allOf: [$ref] beside nullable and type): null, or what the reference allows
+      if (COMPOSITIONS.some((key) => Array.isArray(out[key]))) return { anyOf: [{ type: 'null' }, out] };
       if (typeof out['type'] === 'string') out['type'] = [out['type'], 'null'];
       else if (out['type'] === undefined) return { anyOf: [{ type: 'null' }, out] };
     }

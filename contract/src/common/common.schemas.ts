@@ -61,10 +61,18 @@ export const PaginationQuerySchema = z.object({
 });
 export type PaginationQuery = z.infer<typeof PaginationQuerySchema>;
 
-/** A user id in a path, or the word `me` for the caller (the id first: a union that fails a branch pays for an issue). */
+/** The text of a UUID (any version, either case), as zod's uuid() accepts it, for patterns that allow more. */
+const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+/**
+ * A user id in a path, or the word `me` for the caller (the id first: a union that fails a branch
+ * pays for an issue). Documented as a string with the pattern of both, so generated clients and
+ * mocks know what fits.
+ */
 export const UserIdOrMeSchema = withOpenApi(z.union([UuidSchema, z.literal('me')]), {
   type: 'string',
   oneOf: undefined,
+  pattern: `^(?:${UUID_PATTERN}|me)$`,
   description: 'A user id (UUID) or the word me',
 });
 

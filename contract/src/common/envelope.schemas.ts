@@ -41,12 +41,26 @@ export const ErrorEnvelopeSchema = named(
 );
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
-/** Success with (env): `{"success":true,"data":…}`. */
-export const envelope = <T extends ZodTypeAny>(data: T) =>
-  z.object({
+/**
+ * The component name of the envelope around a named payload: TrackReply → TrackReplyEnvelope,
+ * TrackPage → TrackPageEnvelope, Message → MessageEnvelope. One name per payload (payload names
+ * are unique), so generated clients share one type per reply shape instead of inventing one per
+ * operation.
+ */
+export const envelopeName = (payload: string) => `${payload}Envelope`;
+
+/**
+ * Success with (env): `{"success":true,"data":…}`. Around a named payload the envelope is named
+ * too (see envelopeName).
+ */
+export const envelope = <T extends ZodTypeAny>(data: T) => {
+  const schema = z.object({
     success: z.literal(true),
     data,
   });
+  const payload = (data as { metaOpenApi?: { title?: unknown } }).metaOpenApi?.title;
+  return typeof payload === 'string' ? named(envelopeName(payload), schema) : schema;
+};
 
 /** Declares error replies, all in the error envelope: `responses: { 200: X, ...errors(400, 404) }`. */
 export function errors<const S extends readonly ErrorStatus[]>(

@@ -235,6 +235,20 @@ const track: Track = {
   updated_at: UPDATED,
 };
 
+const OTHER_TRACK_ID = 'a7b8c9d0-e1f2-4a3b-8c4d-5e6f7a8b9c0d';
+const otherTrack: Track = {
+  ...track,
+  id: OTHER_TRACK_ID,
+  creator_id: OTHER_USER_ID,
+  title: 'Harbour Lights',
+  artist: 'Theo Marsh',
+  album: null,
+  file_id: OTHER_TRACK_ID,
+  file_path: `/api/v1/tracks/${OTHER_TRACK_ID}/stream`,
+  play_count: 41,
+  like_count: 3,
+};
+
 const preferences: Preferences = {
   notifications: { email_new_follower: true, email_comments: true, email_purchases: true, email_product_updates: false, push_enabled: false },
   privacy: { show_activity: true, show_listening_history: false, allow_messages_from: 'followers', do_not_sell: false },
@@ -571,6 +585,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   User: user,
   UserReply: { user },
   Profile: profile,
+  Gender: 'Female',
   ProfileReply: { profile },
   UserPage: { users: [profile], pagination: onePage(1) },
   UserSuggestions: { users: [profile] },
@@ -604,7 +619,9 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     shares: [{ track_id: TRACK_ID, platform: 'link', shared_at: UPDATED }],
     listening_history: [{ track_id: TRACK_ID, played_at: UPDATED, duration_listened: 184.5, source: 'track' }],
     comments: [comment],
-    queue,
+    // each id once per example (validators of examples read a repeated id as a second schema): the
+    // queue holds another artist's track, not one listed above
+    queue: { ...queue, items: [{ ...queueItem, track_id: OTHER_TRACK_ID, track: otherTrack }] },
     queue_sessions: [exportedSession],
     queue_chat_messages: [exportedChat],
     playlists: [
@@ -766,7 +783,12 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   ProductPreview: productPreview,
   ProductFile: product.file,
   ProductList: [product],
-  ProductRemoval: { id: PRODUCT_ID, result: 'archived', product: { ...product, status: 'archived' } },
+  ProductCategory: 'pack',
+  LicenseType: 'premium',
+  LicenseTypeInput: 'standard',
+  ProductLicenseType: 'commercial',
+  // the product appears once (validators of examples read a repeated id as a second schema)
+  ProductRemoval: { id: PRODUCT_ID, result: 'deleted', product: null },
   ProductLicenseInput: { license_type: 'commercial', price_cents: 4999, terms_text: 'Unlimited streams, one commercial release' },
   CreateProductRequest: {
     title: 'Night Drive stems',

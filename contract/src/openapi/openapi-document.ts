@@ -6,6 +6,7 @@ import { requiredScope, routeMeta } from '../common/route-meta.js';
 import { AREA_DESCRIPTIONS, contract } from '../riff.contract.js';
 import { COMPONENT_EXAMPLES } from './component-examples.js';
 import { headerComponentName, headerComponents, responseHeaders } from './response-headers.js';
+import { referenceCopies, shapeForGenerators } from './schema-shapes.js';
 
 export const API_VERSION = '1.2.0';
 
@@ -152,26 +153,18 @@ const COMPOSED = ['type', '$ref', 'allOf', 'oneOf', 'anyOf'];
 const TIMESTAMP_EXAMPLE = '2026-11-21T10:00:00.000Z';
 
 /**
- * Two repairs the generator needs for OpenAPI 3.0 and its validators:
- * - a nullable reference (`allOf: [$ref]` beside `nullable`) still refuses null in 3.0, so the
- *   referenced schema is inlined with `nullable: true`;
- * - a date-time without an example would be mocked without milliseconds, which the contract's
- *   timestamps (RFC 3339 with milliseconds) refuse, so it gets one.
+ * Repairs the generator needs for OpenAPI 3.0 and its validators. A date-time without an example
+ * would be mocked without milliseconds, which the contract's timestamps (RFC 3339 with
+ * milliseconds) refuse, so it gets one. A nullable reference stays `allOf: [$ref]` beside
+ * `nullable: true`, the form generators read as "that type or null" (an inlined copy would be one
+ * more type per place; tests/support/prism.ts inlines them for Prism alone, which reads `nullable`
+ * only beside a `type`).
  */
-function repairSchemas(value: unknown, components: Record<string, unknown>): unknown {
-  if (Array.isArray(value)) return value.map((item) => repairSchemas(item, components));
+function repairSchemas(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => repairSchemas(item));
   if (!value || typeof value !== 'object') return value;
   const record = value as Record<string, unknown>;
-  const allOf = record['allOf'];
-  if (record['nullable'] === true && Array.isArray(allOf) && allOf.length === 1) {
-    const ref = (allOf[0] as { $ref?: string }).$ref;
-    const target = ref?.startsWith('#/components/schemas/') ? components[ref.slice('#/components/schemas/'.length)] : undefined;
-    if (target && typeof target === 'object') {
-      const { title: _title, ...inlined } = structuredClone(target) as Record<string, unknown>;
-      return repairSchemas({ ...inlined, nullable: true }, components);
-    }
-  }
-  const repaired = Object.fromEntries(Object.entries(record).map(([key, child]) => [key, repairSchemas(child, components)]));
+  const repaired = Object.fromEntries(Object.entries(record).map(([key, child]) => [key, repairSchemas(child)]));
   if (repaired['format'] === 'date-time' && repaired['example'] === undefined) repaired['example'] = TIMESTAMP_EXAMPLE;
   // In 3.0, `nullable` does not widen an enum: null is allowed only when the enum lists it.
   if (repaired['nullable'] === true && Array.isArray(repaired['enum']) && !repaired['enum'].includes(null)) repaired['enum'] = [...repaired['enum'], null];
@@ -234,13 +227,21 @@ function closeReplySchemas(document: Record<string, unknown>): void {
   }
 }
 
-/** Every named schema gets its example (component-examples.ts); schemas no longer referenced are dropped. */
+/**
+ * Every named schema gets its example (component-examples.ts; an envelope's is its payload's in the
+ * envelope); schemas no longer referenced are dropped.
+ */
 function finishComponents(document: Record<string, unknown>): void {
   const components = document['components'] as { schemas: Record<string, Record<string, unknown>> };
   for (const [name, schema] of Object.entries(components.schemas)) {
     if (COMPONENT_EXAMPLES[name] !== undefined) schema['example'] = structuredClone(COMPONENT_EXAMPLES[name]) as Json;
   }
-  // A nullable reference is inlined (see repairSchemas), which can leave its component unused.
+  for (const schema of Object.values(components.schemas)) {
+    const payload = (schema['properties'] as { data?: { $ref?: string } } | undefined)?.data?.$ref?.slice('#/components/schemas/'.length);
+    const example = payload === undefined ? undefined : components.schemas[payload]?.['example'];
+    if (schema['example'] === undefined && example !== undefined) schema['example'] = { success: true, data: structuredClone(example) as Json };
+  }
+  // A copy replaced by its reference (schema-shapes.ts) can leave a component unused.
   let dropped = true;
   while (dropped) {
     dropped = false;
@@ -325,9 +326,15 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           '`{"success":true,"data":…}` (register, login, refresh, stream-token, export and system replies are the object itself; each ' +
           'operation\'s schema shows which); every failure uses `{"success":false,"error":{"code","message","details"?,"request_id"}}`. ' +
           'Timestamps are RFC 3339 in UTC with milliseconds; identifiers are UUIDs.',
+        // who answers for the API; no address is published beyond the server that serves it
+        contact: { name: 'Riff maintainers' },
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
-      servers: [{ url: 'http://127.0.0.1:8080', description: 'Local server (npm start)' }],
+      // Relative first: a generated client's default base URL is the origin that serves the document, not a developer's machine.
+      servers: [
+        { url: '/', description: 'The server that serves this document' },
+        { url: 'http://127.0.0.1:8080', description: 'Local server (npm start)' },
+      ],
       tags: Object.entries(AREA_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
       components: {
         securitySchemes: {
@@ -366,9 +373,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
     },
   );
-  const components = (document.components?.schemas ?? {}) as Record<string, unknown>;
-  const repaired = repairSchemas({ ...document, openapi: '3.0.3' }, components) as Record<string, unknown>;
+  const repaired = repairSchemas({ ...document, openapi: '3.0.3' }) as Record<string, unknown>;
   (repaired['components'] as Record<string, unknown>)['headers'] = headerComponents();
+  referenceCopies(repaired as JsonObject);
+  shapeForGenerators(repaired as JsonObject);
   finishComponents(repaired);
   closeReplySchemas(repaired);
   noteAmbiguousPaths(repaired['paths'] as Record<string, Record<string, OpenApiOperation>>);

@@ -10,7 +10,8 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Rec
   'X-Request-Id': {
     description: 'The id of this request: the caller’s own X-Request-Id when it sent a sane one, else a new UUID. Quote it when reporting a problem.',
     required: true,
-    schema: { type: 'string' },
+    // the server echoes a caller's id only when it matches this (request-log.middleware), else sends a UUID
+    schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]{1,128}$' },
     example: '3f9a7c1e-5b2d-4e8f-a6c0-1d9b7e5f3a2c',
   },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 }, example: 30 },
@@ -42,7 +43,8 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Rec
   ETag: {
     description:
       'Strong validator: of the file (its MD5) on streams and downloads, sent back in If-None-Match or If-Range; of the queue ' +
-      '(its version, quoted) on /queue, sent back in If-Match.',
+      '(its version, quoted) on /queue and of a playlist (its snapshot_id, quoted) on its reads and writes, sent back in ' +
+      'If-None-Match on a read (304 while current) or If-Match on a write (412 when stale).',
     schema: { type: 'string' },
     example: '"9e107d9d372bb6826bd81d3542a419d6"',
   },
@@ -99,6 +101,13 @@ const OPERATION_HEADERS: Record<string, Record<string, ResponseHeaderName[]>> = 
   'queue.addItem': { '201': ['ETag'] },
   'queue.removeItem': { '200': ['ETag'] },
   'queue.clear': { '200': ['ETag'] },
+  // the playlist's snapshot_id, for If-None-Match on reads and If-Match on the next write
+  'playlists.get': { '200': ['ETag'], '304': ['ETag'] },
+  'playlists.favorites': { '200': ['ETag'], '304': ['ETag'] },
+  'playlists.update': { '200': ['ETag'] },
+  'playlists.addTrack': { '200': ['ETag'] },
+  'playlists.removeTrack': { '200': ['ETag'] },
+  'playlists.reorder': { '200': ['ETag'] },
 };
 
 /** The headers a reply of this operation and status carries. */

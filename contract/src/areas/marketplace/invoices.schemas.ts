@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
 import { named } from '../../common/openapi-meta.js';
-import { PRODUCT_LICENSE_TYPES } from './marketplace-enums.schemas.js';
-import { CurrencySchema } from './products.schemas.js';
+import { CurrencySchema, ProductLicenseTypeSchema } from './products.schemas.js';
 
 /** INV-<year>-<six digits>, sequential per year without gaps. */
 export const InvoiceNumberSchema = z.string().regex(/^INV-\d{4}-\d{6,}$/, 'must be INV-<year>-<six digits>');
@@ -22,7 +21,7 @@ export const InvoiceLineSchema = named(
   z.object({
     product_id: UuidSchema,
     title: z.string(),
-    license_type: z.enum(PRODUCT_LICENSE_TYPES).nullable(),
+    license_type: ProductLicenseTypeSchema.nullable(),
     price_cents: z.number().int().min(0).describe('The price copied into the order, integer cents'),
     discount_cents: z.number().int().min(0).describe('This line’s share of the promo discount'),
     total_cents: z.number().int().min(0).describe('price_cents − discount_cents'),

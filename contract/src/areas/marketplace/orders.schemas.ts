@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { ORDER_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, PRODUCT_LICENSE_TYPES } from './marketplace-enums.schemas.js';
+import { ProductLicenseTypeSchema } from './products.schemas.js';
 
 /** Orders, payments, refunds and downloads (SPEC "Order", ADDENDUM Part 2 "Marketplace"). */
 export const ORDER_MAX_ITEMS = 50;
@@ -26,11 +27,12 @@ export const OrderItemSchema = named(
     order_id: UuidSchema,
     product_id: UuidSchema,
     title: z.string().describe('The product’s title when the order was made'),
-    license_type: z.enum(PRODUCT_LICENSE_TYPES).nullable().describe('The license bought; null when the product had none and was bought at its price'),
+    // a named enum keeps no description of its own here (it would become the enum's): see the item's
+    license_type: ProductLicenseTypeSchema.nullable(),
     price: MajorUnits,
     price_cents: Cents,
     discount_cents: Cents.describe('This item’s share of the order’s discount'),
-  }),
+  }).describe('A product bought. license_type: the license bought; null when the product had none and was bought at its price.'),
 );
 
 export const OrderPaymentSchema = named(

@@ -46,16 +46,21 @@ const termsText = z.string().max(PRODUCT_LICENSE_TERMS_MAX);
 
 /** Both spellings: standard/commercial are read as basic/premium (LICENSE_TYPE_ALIASES). */
 export const LICENSE_TYPE_INPUTS = ['standard', 'commercial', ...LICENSE_TYPES] as const satisfies ReadonlyArray<keyof typeof LICENSE_TYPE_ALIASES | (typeof LICENSE_TYPES)[number]>;
-const licenseTypeInput = z
-  .enum(LICENSE_TYPE_INPUTS)
-  .describe('standard → basic, commercial → premium, exclusive; replies spell basic, premium, exclusive');
+// The enums are named, so a generated client has one type for each (and a nullable one refers to it).
+const licenseTypeInput = named(
+  'LicenseTypeInput',
+  z.enum(LICENSE_TYPE_INPUTS).describe('standard → basic, commercial → premium, exclusive; replies spell basic, premium, exclusive'),
+);
+export const ProductLicenseTypeSchema = named('ProductLicenseType', z.enum(PRODUCT_LICENSE_TYPES));
+const categorySchema = named('ProductCategory', z.enum(PRODUCT_CATEGORIES));
+const licenseTypeSchema = named('LicenseType', z.enum(LICENSE_TYPES));
 
 export const ProductLicenseSchema = named(
   'ProductLicense',
   z.object({
     id: UuidSchema,
     product_id: UuidSchema,
-    license_type: z.enum(PRODUCT_LICENSE_TYPES),
+    license_type: ProductLicenseTypeSchema,
     price_cents: z.number().int().min(0),
     terms_text: z.string().nullable(),
     is_available: z.boolean().describe('false once an exclusive license of the product is sold'),
@@ -107,10 +112,10 @@ export const ProductSchema = named(
     price: z.number().min(0).describe('In major units'),
     currency: z.string(),
     product_type: z.enum(PRODUCT_TYPES),
-    category: z.enum(PRODUCT_CATEGORIES).nullable(),
+    category: categorySchema.nullable(),
     bpm: z.number().int().nullable(),
     musical_key: z.string().nullable(),
-    license_type: z.enum(LICENSE_TYPES).nullable(),
+    license_type: licenseTypeSchema.nullable(),
     status: z.enum(PRODUCT_STATUSES),
     track_id: UuidSchema.nullable(),
     avg_rating: z.number().min(1).max(5).nullable().describe('Mean of the reviews’ ratings (2 decimals); null while there are none'),
@@ -128,7 +133,7 @@ export type Product = z.infer<typeof ProductSchema>;
 
 export const LicenseInputSchema = named(
   'ProductLicenseInput',
-  z.object({ license_type: z.enum(PRODUCT_LICENSE_TYPES), price_cents: priceCents, terms_text: termsText.nullable().optional() }),
+  z.object({ license_type: ProductLicenseTypeSchema, price_cents: priceCents, terms_text: termsText.nullable().optional() }),
 );
 
 const licenses = z
@@ -145,7 +150,7 @@ export const CreateProductRequestSchema = named(
     currency: CurrencySchema.optional().describe('ISO 4217, default USD'),
     product_type: z.enum(PRODUCT_TYPES),
     description: description.optional(),
-    category: z.enum(PRODUCT_CATEGORIES).optional(),
+    category: categorySchema.optional(),
     license_type: licenseTypeInput.optional(),
     bpm: bpm.optional(),
     musical_key: musicalKey.optional(),
@@ -162,7 +167,7 @@ export const UpdateProductRequestSchema = named(
     description: description.nullable().optional().describe('null clears it'),
     price: price.optional(),
     currency: CurrencySchema.optional(),
-    category: z.enum(PRODUCT_CATEGORIES).nullable().optional(),
+    category: categorySchema.nullable().optional(),
     license_type: licenseTypeInput.nullable().optional(),
     bpm: bpm.nullable().optional(),
     musical_key: musicalKey.nullable().optional(),
@@ -177,7 +182,7 @@ export type UpdateProductRequest = z.infer<typeof UpdateProductRequestSchema>;
 
 export const CreateLicenseRequestSchema = named(
   'CreateProductLicenseRequest',
-  z.object({ license_type: z.enum(PRODUCT_LICENSE_TYPES), price_cents: priceCents, terms_text: termsText.nullable().optional() }),
+  z.object({ license_type: ProductLicenseTypeSchema, price_cents: priceCents, terms_text: termsText.nullable().optional() }),
 );
 export type CreateLicenseRequest = z.infer<typeof CreateLicenseRequestSchema>;
 

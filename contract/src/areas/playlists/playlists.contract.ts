@@ -1,5 +1,4 @@
 import { initContract } from '@ts-rest/core';
-import { z } from 'zod';
 import { IdParamsSchema, MessageSchema } from '../../common/common.schemas.js';
 import { envelope, errors } from '../../common/envelope.schemas.js';
 import { publicRoute, userRoute } from '../../common/route-meta.js';
@@ -21,6 +20,7 @@ import {
   PlaylistCollaboratorParamsSchema,
   PlaylistDetailQuerySchema,
   PlaylistEnvelope,
+  PlaylistIfNoneMatchHeadersSchema,
   PlaylistIfMatchHeadersSchema,
   PlaylistListQuerySchema,
   PlaylistPageEnvelope,
@@ -72,10 +72,12 @@ const playlistCore = {
     summary: 'Your favorites playlist',
     description:
       'The playlist your likes fill (is_default_favorites, private, title "Favorites"), made empty on first read. Removing a ' +
-      'track from it unlikes the track.',
+      'track from it unlikes the track. Served with ETag (the snapshot_id, quoted) and Cache-Control: private, no-cache; ' +
+      'If-None-Match with the current ETag answers 304.',
     metadata: userRoute,
     query: PlaylistDetailQuerySchema,
-    responses: { 200: PlaylistEnvelope, ...errors(400, 401, 403) },
+    headers: PlaylistIfNoneMatchHeadersSchema,
+    responses: { 200: PlaylistEnvelope, 304: c.noBody(), ...errors(400, 401, 403) },
   },
   shared: {
     method: 'GET',
@@ -100,7 +102,7 @@ const playlistCore = {
     metadata: userRoute,
     pathParams: IdParamsSchema,
     query: PlaylistDetailQuerySchema,
-    headers: z.object({ 'if-none-match': z.string().max(1024).optional().describe('The ETag you hold: 304 while it is current') }),
+    headers: PlaylistIfNoneMatchHeadersSchema,
     responses: { 200: PlaylistEnvelope, 304: c.noBody(), ...errors(400, 401, 403, 404) },
   },
   update: {

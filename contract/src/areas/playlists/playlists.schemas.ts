@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageOf, PaginationQuerySchema, queryInt, ShareTokenSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
-import { named } from '../../common/openapi-meta.js';
+import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { TrackSchema } from '../tracks/tracks.schemas.js';
 import { ProfileSchema } from '../users/users.schemas.js';
 
@@ -176,7 +176,11 @@ export const ImportPlaylistRequestSchema = named(
   z.object({
     title: title.optional().describe('Default: the title inside the file, else "Imported playlist"'),
     format: z.enum(PLAYLIST_EXCHANGE_FORMATS).describe('m3u covers M3U and extended M3U8'),
-    content: z.string().min(1).describe(`The playlist file’s text, at most ${PLAYLIST_IMPORT_MAX_BYTES} bytes in UTF-8 (413 beyond)`),
+    // No character can be shorter than a byte in UTF-8, so the byte limit bounds the length too
+    // (documented for clients; the server counts the bytes).
+    content: withOpenApi(z.string().min(1).describe(`The playlist file’s text, at most ${PLAYLIST_IMPORT_MAX_BYTES} bytes in UTF-8 (413 beyond)`), {
+      maxLength: PLAYLIST_IMPORT_MAX_BYTES,
+    }),
   }),
 );
 export type ImportPlaylistRequest = z.infer<typeof ImportPlaylistRequestSchema>;
@@ -225,6 +229,11 @@ export const PlaylistDetailQuerySchema = z.object({
 export const PlaylistExportQuerySchema = z.object({ format: z.enum(PLAYLIST_EXCHANGE_FORMATS) });
 
 /** If-Match on playlist writes: the snapshot_id, bare or quoted as an ETag, or `*`. */
+/** If-None-Match on a playlist read: the ETag you hold (a list, weak ones too, or `*`). */
+export const PlaylistIfNoneMatchHeadersSchema = z.object({
+  'if-none-match': z.string().max(1024).optional().describe('The ETag you hold: 304 while it is current'),
+});
+
 export const PlaylistIfMatchHeadersSchema = z.object({
   'if-match': z
     .string()

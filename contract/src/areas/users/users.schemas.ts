@@ -19,6 +19,8 @@ export const MESSAGE_AUDIENCES = ['everyone', 'followers', 'nobody'] as const;
 export const AUDIO_QUALITIES = ['low', 'normal', 'high', 'lossless'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 export type Gender = (typeof GENDERS)[number];
+/** Named, so a generated client has one Gender type (and a nullable one refers to it). */
+export const GenderSchema = named('Gender', z.enum(GENDERS));
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
 /**
@@ -38,7 +40,7 @@ export const UserSchema = named(
     banner_url: z.string().nullable(),
     bio: z.string().nullable(),
     birthdate: z.string().nullable(),
-    gender: z.enum(GENDERS).nullable(),
+    gender: GenderSchema.nullable(),
     location: z.string().nullable(),
     social_links: z.record(z.string()),
     role: z.enum(USER_ROLES),
@@ -88,7 +90,7 @@ export const ProfileSchema = named(
     banner_url: z.string().nullable().optional(),
     location: z.string().nullable().optional(),
     birthdate: z.string().nullable().optional(),
-    gender: z.enum(GENDERS).nullable().optional(),
+    gender: GenderSchema.nullable().optional(),
     social_links: z.record(z.string()).optional(),
     role: z.enum(USER_ROLES).optional(),
     is_verified: z.boolean().optional(),
@@ -140,7 +142,7 @@ export const UpdateProfileRequestSchema = named(
     avatar: WebUrlSchema.nullable().optional().describe('Absolute http(s) URL of the profile picture'),
     banner_url: WebUrlSchema.nullable().optional().describe('Absolute http(s) URL'),
     birthdate: BirthdateSchema.nullable().optional(),
-    gender: z.enum(GENDERS).nullable().optional(),
+    gender: GenderSchema.nullable().optional(),
     is_public: z.boolean().optional(),
     social_links: SocialLinksSchema.optional(),
   }),

@@ -28,10 +28,12 @@ export function playlistCoreRoutes(services: { playlists: PlaylistsService; trac
   return {
     list: async ({ query, req }) => ({ status: 200, body: ok(await playlists.list(signedInActor(req), query)) }),
     create: async ({ body, req }) => ({ status: 201, body: ok({ playlist: await playlists.create(signedInActor(req), body) }) }),
-    favorites: async ({ query, req, res }) => {
+    favorites: async ({ query, headers, req, res }) => {
       const { playlist, version } = await playlists.favorites(signedInActor(req), window(query));
       tag(res, version);
+      // each like changes it: a cache asks again each time (If-None-Match: 304)
       res.setHeader('Cache-Control', 'private, no-cache');
+      if (isCurrent(headers['if-none-match'], version)) return { status: 304, body: undefined };
       return { status: 200, body: ok({ playlist }) };
     },
     shared: async ({ params, query, req }) => ({ status: 200, body: ok(await playlists.shared(actorOf(req), hashShareToken(params.token), window(query))) }),
