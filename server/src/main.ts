@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     throw error;
   }
   // Listen at once: /healthz and /docs answer while the database opens; the rest is 503 until ready.
-  let handler: RequestListener = createBootApp();
+  let handler: RequestListener = createBootApp(config.publicBaseUrl);
   let stopping = false;
   const server = createHttpServer((req, res) => {
     // while draining, every reply closes its connection so keep-alive clients do not hold us open

@@ -1,11 +1,16 @@
 /**
  * /docs as a third party meets it: the served document points "Try it out" at the server that
  * served it (forwarded headers count only behind a trusted proxy), the intro describes the areas
- * that exist, and optional authentication is not drawn as a closed padlock.
+ * that exist, optional authentication is not drawn as a closed padlock, the page lists the
+ * authentication schemes and error codes and finds an operation by name (docs-page.test.ts), and
+ * its Content-Security-Policy upgrades requests to https only when the service's URL is https.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AREA_DESCRIPTIONS, contract } from '@riff/contract';
+import { createBootApp } from '../../server/src/platform/http/boot-app.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let plain: TestServer;
@@ -15,7 +20,8 @@ beforeAll(async () => {
   // The document route is not an operation of openapi.json: Prism in front would add nothing.
   [plain, proxied] = await Promise.all([
     startTestServer({ RIFF_TEST_PRISM_PROXY: '0' }),
-    startTestServer({ RIFF_TEST_PRISM_PROXY: '0', TRUST_PROXY: 'true' }),
+    // behind a TLS proxy: the service's public URL is https
+    startTestServer({ RIFF_TEST_PRISM_PROXY: '0', TRUST_PROXY: 'true', PUBLIC_BASE_URL: 'https://api.riff.example' }),
   ]);
 });
 afterAll(async () => {
@@ -63,10 +69,11 @@ describe('the padlock of /docs', () => {
   /** The isAuthorized selector wrapper that /docs/init.js hands Swagger UI. */
   async function padlockWrapper() {
     const script = await (await fetch(`${plain.directUrl}/docs/init.js`)).text();
-    let options: { plugins?: (() => { statePlugins: { auth: { wrapSelectors: Record<string, Wrapper> } } })[] } = {};
+    let options: { plugins?: (() => { statePlugins?: { auth: { wrapSelectors: Record<string, Wrapper> } } })[] } = {};
     runInNewContext(script, { window: {}, SwaggerUIBundle: (given: typeof options) => (options = given) });
-    expect(options.plugins).toHaveLength(1);
-    return options.plugins![0]!().statePlugins.auth.wrapSelectors['isAuthorized']!;
+    const padlock = options.plugins?.map((plugin) => plugin()).find((plugin) => plugin.statePlugins?.auth);
+    expect(padlock).toBeDefined();
+    return padlock!.statePlugins!.auth.wrapSelectors['isAuthorized']!;
   }
 
   // Swagger UI's own rule (auth selectors, 5.x): a requirement is met when every scheme it names is authorized.
@@ -92,5 +99,40 @@ describe('the padlock of /docs', () => {
   it('documents optional authentication as optional', async () => {
     const { paths } = await servedDocument(plain);
     expect(paths['/api/v1/tracks/{id}']!['get']!.security).toEqual([{}, { bearerAuth: [] }, { apiKeyAuth: [] }]);
+  });
+});
+
+describe('the Content-Security-Policy of /docs', () => {
+  const csp = async (url: string) => (await fetch(url)).headers.get('content-security-policy') ?? '';
+
+  // upgrade-insecure-requests on a plain-http address makes the browser fetch the page's script and
+  // style over https, which nobody answers: the page stays blank.
+  it('does not upgrade requests to https when the public URL is http', async () => {
+    const policy = await csp(`${plain.directUrl}/docs`);
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain('upgrade-insecure-requests');
+    expect(await csp(`${plain.directUrl}/api/v1/openapi.json`)).not.toContain('upgrade-insecure-requests');
+  });
+
+  it('upgrades requests to https when the public URL is https', async () => {
+    expect(await csp(`${proxied.directUrl}/docs`)).toContain('upgrade-insecure-requests');
+    expect(await csp(`${proxied.directUrl}/healthz`)).toContain('upgrade-insecure-requests');
+  });
+
+  it('follows the public URL while the service starts, too', async () => {
+    for (const [publicUrl, upgrades] of [
+      ['http://192.168.1.20:8080', false],
+      ['https://api.riff.example', true],
+    ] as const) {
+      const server = createServer(createBootApp(publicUrl));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const policy = await csp(`http://127.0.0.1:${(server.address() as AddressInfo).port}/docs`);
+        expect(policy).toContain("default-src 'self'");
+        expect(policy.includes('upgrade-insecure-requests')).toBe(upgrades);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
   });
 });

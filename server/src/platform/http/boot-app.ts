@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { docsRouter } from './docs.routes.js';
+import { helmetOptions } from './security-headers.middleware.js';
 
 /**
  * What the process serves while the database opens and migrates: /healthz (the process is alive),
  * /docs and the OpenAPI document; /readyz and every other route answer 503 UNAVAILABLE with
  * Retry-After until the service is ready.
  */
-export function createBootApp(): Express {
+export function createBootApp(publicBaseUrl: string): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:'] } } }));
+  app.use(helmet(helmetOptions(publicBaseUrl)));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

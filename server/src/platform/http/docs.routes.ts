@@ -3,26 +3,16 @@ import path from 'node:path';
 import express, { Router, type Request } from 'express';
 import { API_PREFIX } from '@riff/contract';
 import { buildOpenApiDocument } from '@riff/contract/openapi';
+import { docsPage } from './docs-page.js';
 
 const require = createRequire(import.meta.url);
 const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
-const DOCS_HTML = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Riff API reference</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-</head>
-<body>
-<div id="swagger-ui"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script src="/docs/init.js"></script>
-</body>
-</html>
-`;
-
 /**
+ * Swagger UI's own filter matches only tag names and paths, and the document is too long for a
+ * browser's find (Swagger UI draws an operation's details only when it is opened): operationFilter
+ * keeps the operations whose tag, method, path, operationId or summary hold every word typed.
+ *
  * Swagger UI counts an empty security requirement (`{}`: credentials optional) as authorized, so
  * operations with optional authentication showed a closed padlock before any credentials were
  * entered. The plugin makes the padlock reflect only the credentials actually entered.
@@ -40,12 +30,37 @@ const INIT_JS = `const optionalSecurityPadlock = () => ({
     },
   },
 });
+const operationFilter = () => ({
+  fn: {
+    opsFilter: (taggedOps, phrase) => {
+      const words = String(phrase).toLowerCase().split(/\\s+/).filter(Boolean);
+      if (words.length === 0) return taggedOps;
+      const text = (value) => (value === undefined || value === null ? '' : String(value).toLowerCase());
+      return taggedOps
+        .map((tagObj, tag) => {
+          const operations = tagObj && typeof tagObj.get === 'function' ? tagObj.get('operations') : undefined;
+          if (!operations || typeof operations.filter !== 'function') return null;
+          const found = operations.filter((entry) => {
+            const operation = entry.get('operation');
+            const haystack = [tag, entry.get('method'), entry.get('path'), operation && operation.get('operationId'), operation && operation.get('summary')]
+              .map(text)
+              .join(' ');
+            return words.every((word) => haystack.includes(word));
+          });
+          return found.size > 0 ? tagObj.set('operations', found) : null;
+        })
+        .filter((tagObj) => tagObj !== null);
+    },
+  },
+});
 window.ui = SwaggerUIBundle({
   url: '${API_PREFIX}/openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
+  filter: true,
+  displayOperationId: true,
   persistAuthorization: false,
-  plugins: [optionalSecurityPadlock],
+  plugins: [optionalSecurityPadlock, operationFilter],
 });
 `;
 
@@ -78,8 +93,11 @@ export function docsRouter(): Router {
     }
     res.type('application/json').send(text);
   });
+  let page: string | undefined;
   router.get('/docs', (_req, res) => {
-    res.type('html').send(DOCS_HTML);
+    document ??= buildOpenApiDocument();
+    page ??= docsPage(document);
+    res.type('html').send(page);
   });
   router.get('/docs/init.js', (_req, res) => {
     res.type('application/javascript').send(INIT_JS);

@@ -61,7 +61,7 @@ export function createHttpApp(parts: HttpAppParts): HttpHandler {
   const { config } = parts;
   const front: Middleware[] = [
     requestLog(parts.logger),
-    securityHeaders(),
+    securityHeaders(config.publicBaseUrl),
     corsMiddleware(config.corsOrigins),
     requestLimitMiddleware(parts.limits.create('requests', requestCeiling(config.rateLimitPerMinute))),
   ];
