@@ -17,6 +17,7 @@ import * as search from './0015-search.js';
 import * as webhooks from './0016-webhooks.js';
 import * as productCounts from './0017-product-counts.js';
 import * as webhookAttemptLease from './0018-webhook-attempt-lease.js';
+import * as refreshSuccessor from './0019-refresh-successor.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016-webhooks': webhooks,
   '0017-product-counts': productCounts,
   '0018-webhook-attempt-lease': webhookAttemptLease,
+  '0019-refresh-successor': refreshSuccessor,
 };

@@ -85,6 +85,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
   RATE_LIMIT_PER_MINUTE: integer(1200, 1),
+  /**
+   * Seconds a rotated refresh token may be presented again and get the same successor (tabs that
+   * refresh at once); after that a replay is theft and ends the login. 0 turns the grace off; at
+   * most 5 minutes, since the replayed token is worth a live one for that long.
+   */
+  REFRESH_REUSE_GRACE_SECONDS: integer(30, 0).pipe(z.number().max(300)),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0),
   UPLOAD_MAX_BYTES: integer(512 * MiB, 1),
   UPLOAD_CHUNK_MAX_BYTES: integer(16 * MiB, 1),
@@ -191,6 +197,7 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    refreshReuseGraceMs: env.REFRESH_REUSE_GRACE_SECONDS * 1000,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     uploads: {
       maxFileBytes: env.UPLOAD_MAX_BYTES,
