@@ -18,6 +18,7 @@ import * as webhooks from './0016-webhooks.js';
 import * as productCounts from './0017-product-counts.js';
 import * as webhookAttemptLease from './0018-webhook-attempt-lease.js';
 import * as playAddressWindows from './0019-play-address-windows.js';
+import * as refreshSuccessor from './0020-refresh-successor.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017-product-counts': productCounts,
   '0018-webhook-attempt-lease': webhookAttemptLease,
   '0019-play-address-windows': playAddressWindows,
+  '0020-refresh-successor': refreshSuccessor,
 };

@@ -7,10 +7,14 @@ import {
   type InitClientReturn,
 } from '@ts-rest/core';
 import { contract, routeMeta, TokenResponseSchema, type RiffContract } from '@riff/contract';
+import { crossTabCoordinator, soloCoordinator, type AnnouncedPair, type CrossTabOptions } from './cross-tab.js';
+import { defaultSessionHint, type SessionHint } from './session-hint.js';
 
 export { contract } from '@riff/contract';
 export type * from '@riff/contract';
 export { ResponseValidationError, UnknownStatusError } from '@ts-rest/core';
+export type { CrossTabOptions, LockManagerLike } from './cross-tab.js';
+export { memorySessionHint, storageSessionHint, type SessionHint } from './session-hint.js';
 
 /** Where the client keeps the tokens between calls (memory by default; bring your own storage). */
 export interface TokenStore {
@@ -44,8 +48,21 @@ export interface RiffClientOptions {
   validateResponse?: boolean;
   /** Extra headers on every request (e.g. X-Request-Id). */
   headers?: Record<string, string>;
-  /** Called when a refresh is refused (400, 401 or 403): the session is over and the tokens are cleared. */
+  /**
+   * Called when a refresh is refused (400, 401 or 403): the session is over and the tokens are
+   * cleared. Not called when there was no session to renew (a first visit).
+   */
   onSessionExpired?: () => void;
+  /**
+   * Whether a refresh cookie is worth trying when the client holds no token (default: a flag in
+   * localStorage where there is one, else memory).
+   */
+  sessionHint?: SessionHint;
+  /**
+   * Refreshes one at a time across the browser's tabs (Web Locks, else BroadcastChannel), each new
+   * pair passed to the tabs of the same user. Default: on where there is a document (browsers), off elsewhere.
+   */
+  crossTab?: boolean | CrossTabOptions;
   /** The fetch to use (default: globalThis.fetch at call time). */
   fetch?: typeof globalThis.fetch;
   /** Fetch credentials mode (default 'include', so browsers send the refresh_token cookie). */
@@ -62,6 +79,19 @@ type HeaderMap = Record<string, string>;
 
 const lowerCaseKeys = (headers: HeaderMap = {}): HeaderMap =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+
+/** The `sub` of a JWT, read without checking it: only to tell whose pair another tab announced. */
+function subjectOf(token: string): string | undefined {
+  try {
+    const payload = token.split('.')[1];
+    if (!payload) return undefined;
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const sub = (JSON.parse(json) as { sub?: unknown }).sub;
+    return typeof sub === 'string' ? sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const withBearer = (headers: HeaderMap, token: string | undefined): HeaderMap =>
   token ? { ...headers, authorization: `Bearer ${token}` } : headers;
@@ -122,8 +152,13 @@ export interface RiffClientHelpers {
   loginTwoFactor(body: TwoFactorLoginBody): Promise<LoginReply>;
   /** Revokes the refresh token family on the server and forgets the tokens, whatever the server answers. */
   logout(): Promise<LogoutReply>;
-  /** Rotates the tokens now (shared with any refresh under way); false when it did not succeed. */
+  /**
+   * Rotates the tokens now (shared with any refresh under way, in this tab and others); false when
+   * it did not succeed, or when there is no session to renew (no token and no session hint).
+   */
   refresh(): Promise<boolean>;
+  /** Stops listening to other tabs (only needed for clients made and dropped repeatedly). */
+  close(): void;
 }
 
 export type RiffClient = RiffApi & RiffClientHelpers;
@@ -150,29 +185,59 @@ export function createRiffClient(options: RiffClientOptions): RiffClient {
   const sendRoute = (args: ApiFetcherArgs, headers: HeaderMap): Promise<FetchReply> =>
     send(args.path, { ...args.fetchOptions, method: args.method, headers, body: requestBody(args) });
 
-  /** Rotates the refresh token (body when stored, else the cookie). Concurrent callers share one request. */
+  const sessionHint = options.sessionHint ?? defaultSessionHint();
+  /** Another tab's new pair is taken when it is for the user this client holds tokens of. */
+  const adopt = async (pair: AnnouncedPair) => {
+    const current = await tokens.getAccessToken();
+    if (!current || subjectOf(current) !== pair.subject || current === pair.access_token) return;
+    await tokens.setAccessToken(pair.access_token);
+    await tokens.setRefreshToken?.(pair.refresh_token);
+  };
+  const crossTab = options.crossTab ?? 'document' in globalThis;
+  const coordinator = crossTab ? crossTabCoordinator(crossTab === true ? {} : crossTab, (pair) => void adopt(pair)) : soloCoordinator;
+
+  /** One refresh request (body when stored, else the cookie); true when a new pair is kept. */
+  const rotate = async (): Promise<boolean> => {
+    const refreshToken = await tokens.getRefreshToken?.();
+    // nothing to present and no cookie known: a first visit, not an expired session
+    if (!refreshToken && !(await tokens.getAccessToken()) && !(await sessionHint.get())) return false;
+    const reply = await send(`${baseUrl}${contract.auth.refresh.path}`, {
+      method: 'POST',
+      headers: { ...baseHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify(refreshToken ? { refresh_token: refreshToken } : {}),
+    });
+    const pair = reply.status === 200 ? TokenResponseSchema.safeParse(reply.body) : undefined;
+    if (pair?.success) {
+      await tokens.setAccessToken(pair.data.access_token);
+      await tokens.setRefreshToken?.(pair.data.refresh_token);
+      await sessionHint.set(true);
+      const subject = subjectOf(pair.data.access_token);
+      if (subject) coordinator.announce({ subject, access_token: pair.data.access_token, refresh_token: pair.data.refresh_token });
+      return true;
+    }
+    if (reply.status === 400 || reply.status === 401 || reply.status === 403) {
+      await tokens.setAccessToken(undefined);
+      await tokens.setRefreshToken?.(undefined);
+      await sessionHint.set(false);
+      options.onSessionExpired?.();
+    }
+    // 429, 5xx or a malformed pair: the session may still be fine; the caller gets its 401.
+    return false;
+  };
+
+  /**
+   * Rotates the tokens: concurrent callers in this tab share one request, and other tabs wait
+   * for it; a tab that waited and meanwhile got the new pair from another tab sends none.
+   */
   const refreshOnce = (): Promise<boolean> => {
     refreshing ??= (async () => {
       try {
-        const refreshToken = await tokens.getRefreshToken?.();
-        const reply = await send(`${baseUrl}${contract.auth.refresh.path}`, {
-          method: 'POST',
-          headers: { ...baseHeaders, 'content-type': 'application/json' },
-          body: JSON.stringify(refreshToken ? { refresh_token: refreshToken } : {}),
+        const before = await tokens.getAccessToken();
+        return await coordinator.exclusive(async () => {
+          const now = await tokens.getAccessToken();
+          if (now && now !== before) return true;
+          return rotate();
         });
-        const pair = reply.status === 200 ? TokenResponseSchema.safeParse(reply.body) : undefined;
-        if (pair?.success) {
-          await tokens.setAccessToken(pair.data.access_token);
-          await tokens.setRefreshToken?.(pair.data.refresh_token);
-          return true;
-        }
-        if (reply.status === 400 || reply.status === 401 || reply.status === 403) {
-          await tokens.setAccessToken(undefined);
-          await tokens.setRefreshToken?.(undefined);
-          options.onSessionExpired?.();
-        }
-        // 429, 5xx or a malformed pair: the session may still be fine; the caller gets its 401.
-        return false;
       } finally {
         refreshing = undefined;
       }
@@ -216,6 +281,7 @@ export function createRiffClient(options: RiffClientOptions): RiffClient {
     if (reply.status === 200 && !reply.body.requires_2fa) {
       await tokens.setAccessToken(reply.body.token.access_token);
       await tokens.setRefreshToken?.(reply.body.token.refresh_token);
+      await sessionHint.set(true);
     }
     return reply;
   };
@@ -231,9 +297,11 @@ export function createRiffClient(options: RiffClientOptions): RiffClient {
       } finally {
         await tokens.setAccessToken(undefined);
         await tokens.setRefreshToken?.(undefined);
+        await sessionHint.set(false);
       }
     },
     refresh: refreshOnce,
+    close: () => coordinator.close(),
   };
   return Object.assign(client, helpers);
 }

@@ -42,4 +42,15 @@ describe('client multipart bodies', () => {
     expect(done.status).toBe(201);
     if (done.status === 201) expect(done.body.data.md5).toBe(md5(bytes));
   });
+
+  it('types a file part as a Blob (or File), so a string there does not compile', () => {
+    const client = createRiffClient({ baseUrl: suite.server.baseUrl });
+    const upload = (file: Blob) => client.tracks.upload({ body: { title: 'typed', file } });
+    // never called: what is checked here is that `npm run typecheck` refuses the line below
+    const wrong = () =>
+      // @ts-expect-error a file part is a Blob or File, not a string
+      client.tracks.upload({ body: { title: 'typed', file: 'tone.mp3' } });
+    expect(typeof upload).toBe('function');
+    expect(typeof wrong).toBe('function');
+  });
 });

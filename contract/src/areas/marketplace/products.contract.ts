@@ -4,7 +4,7 @@ import { IdParamsSchema } from '../../common/common.schemas.js';
 import { errors } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { optionalAuth, userRoute } from '../../common/route-meta.js';
-import { binaryField } from '../tracks/tracks.schemas.js';
+import { binaryField, fileField } from '../tracks/tracks.schemas.js';
 import {
   CreateLicenseRequestSchema,
   CreateProductRequestSchema,
@@ -132,7 +132,7 @@ export const productsContract = c.router({
     metadata: userRoute,
     contentType: 'multipart/form-data',
     pathParams: IdParamsSchema,
-    body: named('AddProductImageRequest', z.object({ file: binaryField('The image') })).optional(),
+    body: named('AddProductImageRequest', z.object({ file: fileField('The image') })).optional(),
     responses: { 201: ProductImageSchema, ...errors(400, 401, 403, 404, 413, 415) },
   },
   removeImage: {
@@ -166,7 +166,7 @@ export const productsContract = c.router({
     metadata: userRoute,
     contentType: 'multipart/form-data',
     pathParams: IdParamsSchema,
-    body: named('AddProductPreviewRequest', z.object({ file: binaryField('The audio') })).optional(),
+    body: named('AddProductPreviewRequest', z.object({ file: fileField('The audio') })).optional(),
     responses: { 201: ProductPreviewSchema, ...errors(400, 401, 403, 404, 413, 415) },
   },
   removePreview: {
@@ -204,7 +204,7 @@ export const productsContract = c.router({
     metadata: userRoute,
     contentType: 'multipart/form-data',
     pathParams: IdParamsSchema,
-    body: named('PutProductFileRequest', z.object({ file: binaryField('The zip or audio file') })).optional(),
+    body: named('PutProductFileRequest', z.object({ file: fileField('The zip or audio file') })).optional(),
     responses: { 200: ProductSchema, ...errors(400, 401, 403, 404, 413, 415) },
   },
 });

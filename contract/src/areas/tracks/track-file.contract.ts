@@ -4,7 +4,7 @@ import { IdParamsSchema, UuidSchema } from '../../common/common.schemas.js';
 import { errors } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { userRoute } from '../../common/route-meta.js';
-import { binaryField, TrackEnvelope } from './tracks.schemas.js';
+import { TrackEnvelope, fileField } from './tracks.schemas.js';
 
 const c = initContract();
 
@@ -21,7 +21,7 @@ export const trackFileContract = c.router({
     metadata: userRoute,
     contentType: 'multipart/form-data',
     pathParams: IdParamsSchema,
-    body: named('ReplaceTrackFileRequest', z.object({ file: binaryField('The audio file') })).optional(),
+    body: named('ReplaceTrackFileRequest', z.object({ file: fileField('The audio file') })).optional(),
     responses: { 200: TrackEnvelope, ...errors(400, 401, 403, 404, 413, 415) },
   },
   restoreVersion: {

@@ -70,7 +70,15 @@ export const UpdateTrackRequestSchema = named(
 );
 export type UpdateTrackRequest = z.infer<typeof UpdateTrackRequestSchema>;
 
+/** The bytes of a binary reply: a stream on the server, read by the client as a Blob. */
 export const binaryField = (description: string) => withOpenApi(z.any(), { type: 'string', format: 'binary', description });
+
+/**
+ * A file part of a multipart request: a Blob (or File). Typed only: the server streams file parts
+ * past the schema, so nothing is checked here at run time.
+ */
+export const fileField = (description: string) =>
+  withOpenApi(z.any() as unknown as z.ZodType<Blob, z.ZodAnyDef, Blob>, { type: 'string', format: 'binary', description });
 
 export const QuotaSchema = named(
   'Quota',

@@ -4,7 +4,7 @@ import { MessageSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema } from '..
 import { envelope, errors } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { userRoute } from '../../common/route-meta.js';
-import { ChunkFields, QuotaSchema, TrackEnvelope, TrackSchema, binaryField } from './tracks.schemas.js';
+import { ChunkFields, QuotaSchema, TrackEnvelope, TrackSchema, fileField } from './tracks.schemas.js';
 
 const c = initContract();
 
@@ -24,7 +24,7 @@ export const uploadsContract = c.router({
     body: named(
       'UploadTrackRequest',
       z.object({
-        file: binaryField('The audio file'),
+        file: fileField('The audio file'),
         title: z.string().max(255).optional(),
         is_public: z.enum(['true', 'false']).optional(),
       }),
@@ -72,7 +72,7 @@ export const uploadsContract = c.router({
       'in plain digits), and the file part `chunk`, in any order. Re-sending a chunk number replaces it.',
     metadata: userRoute,
     contentType: 'multipart/form-data',
-    body: named('UploadChunkRequest', z.object({ ...ChunkFields, chunk: binaryField('The chunk bytes') })).optional(),
+    body: named('UploadChunkRequest', z.object({ ...ChunkFields, chunk: fileField('The chunk bytes') })).optional(),
     responses: {
       200: envelope(
         named(

@@ -5,7 +5,7 @@ import { errors } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { optionalAuth, userRoute } from '../../common/route-meta.js';
 import { AvatarQuerySchema } from '../media/media.schemas.js';
-import { binaryField } from '../tracks/tracks.schemas.js';
+import { binaryField, fileField } from '../tracks/tracks.schemas.js';
 import { ProfileEnvelope } from './users.schemas.js';
 
 const c = initContract();
@@ -22,7 +22,7 @@ export const avatarContract = c.router({
       'URL of GET /users/{id}/avatar. Not an image: 400 INVALID_IMAGE; over 10 MiB: 413 PAYLOAD_TOO_LARGE.',
     metadata: userRoute,
     contentType: 'multipart/form-data',
-    body: named('SetAvatarRequest', z.object({ file: binaryField('The image') })).optional(),
+    body: named('SetAvatarRequest', z.object({ file: fileField('The image') })).optional(),
     responses: { 200: ProfileEnvelope, ...errors(400, 401, 403, 413, 415) },
   },
   removeAvatar: {

@@ -18,7 +18,16 @@ export function createAuthModule(platform: Platform, deps: { users: UsersReposit
   const { config, scope, events, signer, clock, hasher, limits, keys, mail } = platform;
   const { users } = deps;
   const authRepository = new AuthRepository(scope);
-  const sessions = new SessionService({ scope, users, auth: authRepository, events, signer, clock });
+  const sessions = new SessionService({
+    scope,
+    users,
+    auth: authRepository,
+    events,
+    signer,
+    clock,
+    successorBox: keys.secretBox('refresh-successor'),
+    reuseGraceMs: config.refreshReuseGraceMs,
+  });
   const twoFactor = new TwoFactorService({
     scope,
     users,

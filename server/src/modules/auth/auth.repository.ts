@@ -62,25 +62,43 @@ export class AuthRepository {
     return this.db.selectFrom('refresh_tokens').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Rotation happens once: false when another request rotated or revoked it first. */
-  async markRotated(id: string, now: Date): Promise<boolean> {
+  /**
+   * Rotation happens once: false when another request rotated or revoked it first. The sealed
+   * successor is kept with it for the reuse grace; seals of the family older than `sealsBefore`
+   * are dropped, their grace being over.
+   */
+  async markRotated(id: string, now: Date, successorSealed: string | null, sealsBefore: Date): Promise<boolean> {
     const result = await this.db
       .updateTable('refresh_tokens')
-      .set({ rotated_at: now })
+      .set({ rotated_at: now, successor_sealed: successorSealed })
       .where('id', '=', id)
       .where('rotated_at', 'is', null)
       .where('revoked_at', 'is', null)
+      .returning('family_id')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (!result) return false;
+    await this.db
+      .updateTable('refresh_tokens')
+      .set({ successor_sealed: null })
+      .where('family_id', '=', result.family_id)
+      .where('rotated_at', '<', sealsBefore)
+      .where('successor_sealed', 'is not', null)
+      .execute();
+    return true;
   }
 
   async revokeFamily(familyId: string, now: Date): Promise<void> {
-    await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+    await this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now, successor_sealed: null })
+      .where('family_id', '=', familyId)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   /** Ends every login of the user, except the family `keepFamilyId` when given. */
   async revokeAllForUser(userId: string, now: Date, keepFamilyId?: string): Promise<void> {
-    let query = this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+    let query = this.db.updateTable('refresh_tokens').set({ revoked_at: now, successor_sealed: null }).where('user_id', '=', userId).where('revoked_at', 'is', null);
     if (keepFamilyId) query = query.where('family_id', '!=', keepFamilyId);
     await query.execute();
   }

@@ -4,12 +4,13 @@ import type { Clock } from '../../platform/clock.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import type { SecretBox } from '../../platform/auth/secret-box.js';
 import { constantTimeEqualText, randomToken, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { TokenSigner } from '../../platform/auth/token-signer.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { onSession } from './auth.events.js';
-import type { AuthRepository } from './auth.repository.js';
+import type { AuthRepository, RefreshTokenRow } from './auth.repository.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const DAY = 24 * 60 * 60 * 1000;
@@ -31,7 +32,14 @@ interface SessionDeps {
   events: EventBus;
   signer: TokenSigner;
   clock: Clock;
+  /** Seals the successor kept with a rotated token. */
+  successorBox: SecretBox;
+  /** How long a rotated token may be presented again and get its successor (0: never). */
+  reuseGraceMs: number;
 }
+
+/** A rotated token's successors are followed this far at most (each within its own grace). */
+const MAX_SUCCESSOR_CHAIN = 8;
 
 function parseRefreshToken(token: string): { id: string; secret: string } | undefined {
   const [id, secret, ...rest] = token.split('.');
@@ -41,7 +49,8 @@ function parseRefreshToken(token: string): { id: string; secret: string } | unde
 
 /**
  * Access tokens (JWT, 15 minutes) and refresh tokens (opaque `<id>.<secret>`, stored hashed,
- * rotated on every use, in families so that replaying a rotated one revokes them all).
+ * rotated on every use, in families so that replaying a rotated one after the reuse grace revokes
+ * them all).
  */
 export class SessionService {
   constructor(private readonly deps: SessionDeps) {}
@@ -52,50 +61,106 @@ export class SessionService {
 
   /** A new refresh token (of a new login, or the next of `familyId`), recorded with where the caller is. */
   async issue(actor: Actor, user: UserRow, rememberMe: boolean, familyId: string = randomUUID()): Promise<IssuedSession> {
-    const id = randomToken(15);
-    const secret = randomToken(32);
+    return this.record(actor, user, rememberMe, familyId, { id: randomToken(15), secret: randomToken(32) });
+  }
+
+  private async record(actor: Actor, user: UserRow, rememberMe: boolean, familyId: string, token: { id: string; secret: string }): Promise<IssuedSession> {
     const lifetime = refreshLifetimeMs(rememberMe);
     await this.deps.auth.insertRefreshToken({
-      id,
+      id: token.id,
       familyId,
       userId: user.id,
-      secretHash: sha256Hex(secret),
+      secretHash: sha256Hex(token.secret),
       rememberMe,
       expiresAt: new Date(this.deps.clock.now().getTime() + lifetime),
       ip: actor.origin.ip,
       userAgent: actor.origin.userAgent,
     });
+    return this.pair(user, `${token.id}.${token.secret}`, lifetime);
+  }
+
+  private async pair(user: UserRow, refreshToken: string, refreshMaxAgeMs: number): Promise<IssuedSession> {
     return {
       access_token: await this.accessToken(user),
-      refresh_token: `${id}.${secret}`,
+      refresh_token: refreshToken,
       token_type: 'Bearer',
       expires_in: ACCESS_TOKEN_TTL_SECONDS,
-      refreshMaxAgeMs: lifetime,
+      refreshMaxAgeMs,
     };
   }
 
+  /** The stored row of a well-formed token whose secret matches, else undefined. */
+  private async rowOf(token: string): Promise<RefreshTokenRow | undefined> {
+    const parsed = parseRefreshToken(token);
+    const row = parsed ? await this.deps.auth.findRefreshToken(parsed.id) : undefined;
+    if (!parsed || !row || !constantTimeEqualText(row.secret_hash, sha256Hex(parsed.secret))) return undefined;
+    return row;
+  }
+
+  /**
+   * Rotation: the token is marked rotated and a successor issued. A rotated token presented again
+   * within the reuse grace (two tabs refreshing with the same cookie at once, a reply lost on the
+   * way) is answered with the same successor and a new access token; presented later, it was
+   * stolen or replayed, and the whole family is revoked.
+   */
   async rotate(actor: Actor, presented: string): Promise<IssuedSession> {
     const now = this.deps.clock.now();
-    const parsed = parseRefreshToken(presented);
-    const row = parsed ? await this.deps.auth.findRefreshToken(parsed.id) : undefined;
-    if (!parsed || !row || !constantTimeEqualText(row.secret_hash, sha256Hex(parsed.secret))) {
-      throw new AppError('UNAUTHENTICATED', 'Invalid refresh token');
-    }
+    const row = await this.rowOf(presented);
+    if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid refresh token');
     if (row.revoked_at) throw new AppError('UNAUTHENTICATED', 'This session has ended');
-    if (row.rotated_at) {
-      await this.revokeForReuse(actor, row.family_id, row.user_id);
-    }
+    if (row.rotated_at) return this.successorWithinGrace(actor, row);
     if (row.expires_at <= now) throw new AppError('TOKEN_EXPIRED', 'The refresh token has expired');
     const user = await this.deps.users.findActiveById(row.user_id);
     if (!user) throw new AppError('UNAUTHENTICATED', 'This account cannot sign in');
 
+    const next = { id: randomToken(15), secret: randomToken(32) };
+    const { reuseGraceMs, successorBox } = this.deps;
+    const sealed = reuseGraceMs > 0 ? successorBox.seal(`${next.id}.${next.secret}`) : null;
     const issued = await this.deps.scope.transaction(async () => {
-      if (!(await this.deps.auth.markRotated(row.id, now))) return undefined;
-      return this.issue(actor, user, row.remember_me, row.family_id);
+      if (!(await this.deps.auth.markRotated(row.id, now, sealed, new Date(now.getTime() - reuseGraceMs)))) return undefined;
+      return this.record(actor, user, row.remember_me, row.family_id, next);
     });
-    // another request rotated it between our read and our write: the same token was used twice
-    if (!issued) return this.revokeForReuse(actor, row.family_id, row.user_id);
-    return issued;
+    if (issued) return issued;
+    // another request rotated (or revoked) it between our read and our write: the same token twice at once
+    const rotatedMeanwhile = await this.deps.auth.findRefreshToken(row.id);
+    if (rotatedMeanwhile?.revoked_at) throw new AppError('UNAUTHENTICATED', 'This session has ended');
+    return this.successorWithinGrace(actor, rotatedMeanwhile ?? row);
+  }
+
+  /**
+   * The live token that replaced a rotated one, followed along the family while every step was
+   * rotated within the grace; the family is revoked when a step is older (or unreadable).
+   */
+  private async successorWithinGrace(actor: Actor, rotated: RefreshTokenRow): Promise<IssuedSession> {
+    const now = this.deps.clock.now();
+    const graceStart = now.getTime() - this.deps.reuseGraceMs;
+    let current = rotated;
+    let token: string | undefined;
+    for (let step = 0; current.rotated_at; step++) {
+      const sealed = current.successor_sealed;
+      if (step >= MAX_SUCCESSOR_CHAIN || !sealed || current.rotated_at.getTime() < graceStart) {
+        return this.revokeForReuse(actor, rotated.family_id, rotated.user_id);
+      }
+      token = this.openSeal(sealed);
+      const next = token ? await this.rowOf(token) : undefined;
+      if (!token || !next || next.family_id !== rotated.family_id) return this.revokeForReuse(actor, rotated.family_id, rotated.user_id);
+      if (next.revoked_at) throw new AppError('UNAUTHENTICATED', 'This session has ended');
+      current = next;
+    }
+    if (!token) return this.revokeForReuse(actor, rotated.family_id, rotated.user_id);
+    if (current.expires_at <= now) throw new AppError('TOKEN_EXPIRED', 'The refresh token has expired');
+    const user = await this.deps.users.findActiveById(current.user_id);
+    if (!user) throw new AppError('UNAUTHENTICATED', 'This account cannot sign in');
+    return this.pair(user, token, current.expires_at.getTime() - now.getTime());
+  }
+
+  /** A seal made under another SECRET_KEY cannot be opened: then there is no successor to give. */
+  private openSeal(sealed: string): string | undefined {
+    try {
+      return this.deps.successorBox.open(sealed);
+    } catch {
+      return undefined;
+    }
   }
 
   private async revokeForReuse(actor: Actor, familyId: string, userId: string): Promise<never> {
@@ -106,20 +171,16 @@ export class SessionService {
 
   /** The family of a live (not rotated, revoked or expired) refresh token of this user, else undefined. */
   async liveFamilyOf(presented: string, userId: string): Promise<string | undefined> {
-    const parsed = parseRefreshToken(presented);
-    const row = parsed ? await this.deps.auth.findRefreshToken(parsed.id) : undefined;
-    if (!parsed || !row || row.user_id !== userId || !constantTimeEqualText(row.secret_hash, sha256Hex(parsed.secret))) return undefined;
+    const row = await this.rowOf(presented);
+    if (!row || row.user_id !== userId) return undefined;
     if (row.revoked_at || row.rotated_at || row.expires_at <= this.deps.clock.now()) return undefined;
     return row.family_id;
   }
 
   /** Ends the login the token belongs to, if it is the caller's. */
   async revoke(presented: string, userId: string): Promise<boolean> {
-    const parsed = parseRefreshToken(presented);
-    const row = parsed ? await this.deps.auth.findRefreshToken(parsed.id) : undefined;
-    if (!parsed || !row || row.user_id !== userId || !constantTimeEqualText(row.secret_hash, sha256Hex(parsed.secret))) {
-      return false;
-    }
+    const row = await this.rowOf(presented);
+    if (!row || row.user_id !== userId) return false;
     await this.deps.auth.revokeFamily(row.family_id, this.deps.clock.now());
     return true;
   }

@@ -6,6 +6,7 @@ export type KeyPurpose =
   | 'job-data'
   | 'totp-secret'
   | 'recovery-code'
+  | 'refresh-successor'
   | 'webhook-secret'
   | 'track-secret-link'
   | 'play-listener'

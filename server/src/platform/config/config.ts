@@ -88,6 +88,12 @@ const EnvSchema = z.object({
   /** Counted anonymous plays of one track from one address per period (a user agent is free to change). */
   ANONYMOUS_PLAYS_PER_ADDRESS: integer(ANONYMOUS_PLAYS_PER_ADDRESS, 1),
   ANONYMOUS_PLAYS_PERIOD_HOURS: integer(ANONYMOUS_PLAYS_PERIOD_HOURS, 1),
+  /**
+   * Seconds a rotated refresh token may be presented again and get the same successor (tabs that
+   * refresh at once); after that a replay is theft and ends the login. 0 turns the grace off; at
+   * most 5 minutes, since the replayed token is worth a live one for that long.
+   */
+  REFRESH_REUSE_GRACE_SECONDS: integer(30, 0).pipe(z.number().max(300)),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0),
   UPLOAD_MAX_BYTES: integer(512 * MiB, 1),
   UPLOAD_CHUNK_MAX_BYTES: integer(16 * MiB, 1),
@@ -195,6 +201,7 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     trustProxy: env.TRUST_PROXY,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     plays: { anonymousPerAddress: env.ANONYMOUS_PLAYS_PER_ADDRESS, anonymousPeriodHours: env.ANONYMOUS_PLAYS_PERIOD_HOURS },
+    refreshReuseGraceMs: env.REFRESH_REUSE_GRACE_SECONDS * 1000,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     uploads: {
       maxFileBytes: env.UPLOAD_MAX_BYTES,

@@ -60,6 +60,8 @@ export interface RefreshTokensTable {
   expires_at: Timestamp;
   rotated_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** The token that replaced this one (sealed), kept for the reuse grace after rotated_at. */
+  successor_sealed: Generated<string | null>;
   ip_address: string | null;
   user_agent: string | null;
   created_at: CreatedAt;
