@@ -102,8 +102,9 @@ describe('the media pipeline through the API', () => {
     const { fetched, segments, variants } = await playAll(master);
     expect(variants.map((variant) => variant.attributes.BANDWIDTH)).toHaveLength(2);
     expect(segments).toBeGreaterThanOrEqual(4); // 14 s in 6 s segments, two variants
-    const playlists = fetched.filter((item) => item.url.endsWith('.m3u8'));
-    const media = fetched.filter((item) => !item.url.endsWith('.m3u8'));
+    const isPlaylist = (url: string) => new URL(url).pathname.endsWith('.m3u8');
+    const playlists = fetched.filter((item) => isPlaylist(item.url));
+    const media = fetched.filter((item) => !isPlaylist(item.url));
     expect(new Set(playlists.map((item) => item.cacheControl))).toEqual(new Set(['public, max-age=60']));
     expect(new Set(media.map((item) => item.cacheControl))).toEqual(new Set(['public, max-age=31536000, immutable']));
   });
