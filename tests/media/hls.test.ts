@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../../server/src/modules/media/ffmpeg-process.js';
 import { stagingPrefix, transcodeToHls } from '../../server/src/modules/media/hls-transcoder.js';
-import { withToken } from '../../server/src/modules/media/hls-playlists.js';
+import { withQuery } from '../../server/src/modules/media/hls-playlists.js';
 import { ffmpegPathFrom } from '../../server/src/platform/media/ffmpeg-path.js';
 import { createLocalStorage } from '../../server/src/platform/storage/local-storage.js';
 import type { ObjectStorage } from '../../server/src/platform/storage/object-storage.js';
@@ -154,11 +154,11 @@ describe('HLS transcoding', () => {
     expect(await storage.size('media/track-f/v1/hls/master.m3u8')).toBeUndefined();
   });
 
-  it('adds a token to every URI of a playlist', () => {
+  it('adds a query to every URI of a playlist', () => {
     const variant = '#EXTM3U\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:6.0,\nsegment-00000.m4s\n#EXT-X-ENDLIST\n';
-    const tokened = parsePlaylist(withToken(variant, 'a.b+c'));
-    expect(tokened.segments[0]!.uri).toBe('segment-00000.m4s?token=a.b%2Bc');
-    expect(tokened.segments[0]!.map!.uri).toBe('init.mp4?token=a.b%2Bc');
+    const tokened = parsePlaylist(withQuery(variant, { v: 'run-1', playback: 'a.b+c' }));
+    expect(tokened.segments[0]!.uri).toBe('segment-00000.m4s?v=run-1&playback=a.b%2Bc');
+    expect(tokened.segments[0]!.map!.uri).toBe('init.mp4?v=run-1&playback=a.b%2Bc');
   });
 });
 

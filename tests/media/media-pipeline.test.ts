@@ -31,13 +31,14 @@ async function openMedia(env: Record<string, string> = {}) {
   });
   const jobsSchema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
   const handle: PlatformHandle = await openPlatform(config, { jobsSchema });
-  const module: MediaModule = createMediaModule(handle.platform);
+  const module: MediaModule = createMediaModule(handle.platform, { activeUser: async () => undefined });
   for (const { everyMs: _everyMs, ...job } of module.jobs ?? []) handle.platform.jobs.define(job);
   for (const handler of module.eventHandlers ?? []) handle.platform.events.subscribe(handler);
   await handle.platform.jobs.start();
   return {
     platform: handle.platform,
     media: module.media,
+    hls: module.hls,
     async close() {
       if (handle.platform.database.kind === 'postgres') await sql.raw(`drop schema if exists ${jobsSchema} cascade`).execute(handle.platform.database.db);
       await handle.close();
@@ -117,7 +118,7 @@ describe('the media pipeline', () => {
     expect(row.waveform_path).toBe(`/api/v1/tracks/${track.id}/waveform`);
     expect(row.cover_art_path).toBe(`/api/v1/tracks/${track.id}/cover`);
 
-    const { key } = await context.media.hlsKey(stranger, track.id, 'master.m3u8');
+    const { key } = await context.hls.open(stranger, track.id, 'master.m3u8');
     const master = parsePlaylist((await readObject(context.platform.storage, key)).toString('utf8'));
     expect(master.playlists?.map((playlist) => playlist.attributes.CODECS)).toEqual(['mp4a.40.2', 'mp4a.40.2']);
 
@@ -172,7 +173,7 @@ describe('the media pipeline', () => {
     const track = await createTrackWithAudio(context, owner, tagged, { seconds: 8 });
     const old = await replaceAudio(context, owner, track.id, await makeAudio('mp3', { seconds: 1, frequency: 900 }));
     await context.platform.jobs.runDue();
-    const { key } = await context.media.hlsKey(owner, track.id, 'master.m3u8');
+    const { key } = await context.hls.open(owner, track.id, 'master.m3u8');
     expect(await context.platform.storage.size(key)).toBeGreaterThan(0);
     await context.media.forgetTrack(track.id);
     expect(await context.platform.storage.size(key)).toBeUndefined();

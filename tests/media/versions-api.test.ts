@@ -2,11 +2,14 @@
  * Versions of a track's audio through the API (ADDENDUM "Versions"): replace, list, restore, at
  * most 10 kept with their files, counted against the quota, every file gone with the track.
  */
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeAudio } from '../support/audio.js';
 import { createTrack, createUser } from '../support/factories.js';
-import { runDueJobs } from '../support/jobs.js';
+import { runDueJobs, runJob } from '../support/jobs.js';
+import { parsePlaylist, probeDuration } from '../support/media.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
 
@@ -15,6 +18,40 @@ const suite = useTestServer({ WORKERS: '0' });
 
 
 const fileOf = (bytes: Buffer, name: string) => new File([new Uint8Array(bytes)], name);
+
+async function get(url: string) {
+  const reply = await fetch(url);
+  const body = Buffer.from(await reply.arrayBuffer());
+  const code = reply.status >= 400 ? (JSON.parse(body.toString('utf8')) as { error: { code: string } }).error.code : undefined;
+  return { status: reply.status, code, retryAfter: reply.headers.get('retry-after'), body };
+}
+
+/** The 160k variant as a player reads it from the master: its URI, its init and segment URIs, and the audio they join into. */
+async function playVariant(masterUrl: string) {
+  const master = await get(masterUrl);
+  expect(master.status).toBe(200);
+  const variant = new URL(parsePlaylist(master.body.toString('utf8')).playlists![0]!.uri, masterUrl).toString();
+  const playlist = parsePlaylist((await get(variant)).body.toString('utf8'));
+  const uris = [playlist.segments[0]!.map!.uri, ...playlist.segments.map((segment) => segment.uri)].map((uri) => new URL(uri, variant).toString());
+  const parts: Buffer[] = [];
+  for (const uri of uris) {
+    const reply = await get(uri);
+    expect(reply.status, uri).toBe(200);
+    parts.push(reply.body);
+  }
+  return { variant, uris, audio: Buffer.concat(parts) };
+}
+
+/** Seconds of audio ffprobe decodes from fMP4 bytes. */
+async function decodedSeconds(bytes: Buffer) {
+  const folder = await mkdtemp(path.join(tmpdir(), 'riff-versions-'));
+  try {
+    await writeFile(path.join(folder, 'joined.mp4'), bytes);
+    return await probeDuration(path.join(folder, 'joined.mp4'));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
 
 describe('versions of a track’s audio', () => {
   it('PUT /file replaces the audio, keeps the title, runs the pipeline again; the list shows both; restore brings the first back', async () => {
@@ -50,6 +87,52 @@ describe('versions of a track’s audio', () => {
     expect(Number(streamed.headers.get('content-length'))).toBe(mp3Size);
     await streamed.arrayBuffer();
     expect(expectStatus(await owner.api.tracks.restoreVersion({ params: { id: track.id, versionId: first.id } }), 409).body.error.code).toBe('CONFLICT');
+    await runDueJobs(suite.server);
+  });
+
+  it('PUT /file: the reply says pending; the HLS answers as before a first run until the new audio’s exists, never the old one’s; then it plays the new audio', async () => {
+    const owner = await createUser(suite.server);
+    const track = await createTrack(suite.server, owner, { seconds: 3 });
+    await runDueJobs(suite.server);
+    const masterUrl = `${suite.server.baseUrl}/api/v1/tracks/${track.id}/hls/master.m3u8`;
+    const old = await playVariant(masterUrl);
+    expect(await decodedSeconds(old.audio)).toBeCloseTo(3, 0);
+    const oldRun = new URL(old.variant).searchParams.get('v');
+
+    // what a track answers before its first run
+    const fresh = await createTrack(suite.server, owner, { seconds: 1 });
+    const unprocessed = await get(`${suite.server.baseUrl}/api/v1/tracks/${fresh.id}/hls/master.m3u8`);
+    expect([unprocessed.status, unprocessed.code, unprocessed.retryAfter]).toEqual([404, 'MEDIA_NOT_READY', '5']);
+    const notYet = [unprocessed.status, unprocessed.code, unprocessed.retryAfter];
+
+    const wav = await makeAudio('wav', { seconds: 9 });
+    const replaced = expectStatus(await owner.api.tracks.replaceFile({ params: { id: track.id }, body: { file: fileOf(wav, 'longer.wav') } }), 200).body.data.track;
+    expect(replaced).toMatchObject({ duration: 9, stream_status: 'pending', stream_manifest_url: null });
+    expect(expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track.stream_status).toBe('pending');
+    for (const url of [masterUrl, old.variant, ...old.uris]) {
+      const reply = await get(url);
+      expect([reply.status, reply.code, reply.retryAfter], url).toEqual(notYet);
+    }
+    // the old audio's HLS files are gone
+    const storage = suite.server.riff.storage;
+    const segments = async () => ((await readdir(storage.localPath(`media/${track.id}`)!, { recursive: true }).catch(() => [])) as string[]).filter((file) => file.endsWith('.m4s'));
+    expect(await segments()).toEqual([]);
+
+    // a job of the old audio's run that comes late changes nothing
+    expect(oldRun).toEqual(expect.any(String));
+    expect(await runJob(suite.server, 'media.hls', { trackId: track.id, runId: oldRun })).toBe('stale');
+    expect(expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track.stream_status).toBe('pending');
+    expect((await get(masterUrl)).status).toBe(404);
+
+    await runDueJobs(suite.server);
+    const ready = expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track;
+    expect(ready.stream_status).toBe('ready');
+    expect(ready.stream_manifest_url).toMatch(new RegExp(`/api/v1/tracks/${track.id}/hls/master\\.m3u8$`));
+    const current = await playVariant(masterUrl);
+    expect(Math.abs((await decodedSeconds(current.audio)) - 9)).toBeLessThan(0.5);
+    expect(new URL(current.variant).searchParams.get('v')).not.toBe(oldRun);
+    // a URI written for the old audio never reaches the new one's files
+    for (const url of [old.variant, ...old.uris]) expect(await get(url).then((reply) => [reply.status, reply.code]), url).toEqual([404, 'NOT_FOUND']);
     await runDueJobs(suite.server);
   });
 

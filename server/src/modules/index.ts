@@ -35,7 +35,8 @@ async function unlessRefused<T>(read: Promise<T>): Promise<T | undefined> {
 
 export function createModules(platform: Platform): RiffModule[] {
   const audit = createAuditModule(platform);
-  const media = createMediaModule(platform);
+  // users is made below: playback tokens ask it only when a request comes
+  const media = createMediaModule(platform, { activeUser: (id) => users.activeUser!(id) });
   const tracks = createTracksModule(platform, { media: media.media });
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });

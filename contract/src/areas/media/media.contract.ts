@@ -10,6 +10,11 @@ import { HlsCallbackRequestSchema, HlsSegmentParamsSchema, HlsVariantParamsSchem
 const c = initContract();
 
 const streamToken = z.object({ token: z.string().max(4096).optional().describe('Stream token (private tracks)'), secret: SecretField });
+/** What the server writes into the URIs of its playlists: clients follow those URIs as they are. */
+const hlsChildQuery = streamToken.extend({
+  playback: z.string().max(4096).optional().describe('Playback token of a private track, written by the server into its playlists'),
+  v: z.string().max(100).optional().describe('The generation of the stream the URI was written for; another one is 404'),
+});
 // any: clients hand a non-JSON body over as text or a Blob, as they read it
 const playlist = c.otherResponse({
   contentType: 'application/vnd.apple.mpegurl',
@@ -49,8 +54,11 @@ export const mediaPipelineContract = c.router({
     summary: 'HLS master playlist',
     description:
       'Two variants (160k, 64k), AAC-LC in fMP4 segments of 6 s. Public tracks need no credential; private tracks need the ' +
-      'owner’s stream token (?token= or bearer), and the playlists then carry that token on every URI. Cache-Control: ' +
-      'max-age=60 (private on private tracks). 404 MEDIA_NOT_READY with Retry-After until the stream is ready.',
+      'owner’s stream token (?token= or bearer). Every URI of the playlists carries the stream’s generation (v); on a private ' +
+      'track opened with a stream token they also carry a playback token (playback) good only for this track’s child ' +
+      'playlists and segments of this generation, for the track’s duration plus 30 minutes (at most 12 h), so playback ' +
+      'outlasts the 5-minute stream token. Cache-Control: max-age=60 (private on private tracks). 404 MEDIA_NOT_READY with ' +
+      'Retry-After until the stream is ready, and again while a new audio is processed.',
     metadata: streamRoute,
     pathParams: IdParamsSchema,
     query: streamToken,
@@ -60,10 +68,12 @@ export const mediaPipelineContract = c.router({
     method: 'GET',
     path: '/tracks/:id/hls/:variant/index.m3u8',
     summary: 'HLS variant playlist',
-    description: 'The playlist of one variant (160k or 64k); Cache-Control as the master’s.',
+    description:
+      'The playlist of one variant (160k or 64k); Cache-Control as the master’s. Accepts the playback token the master wrote ' +
+      '(expired: 401 TOKEN_EXPIRED; another track’s: 401); a URI of a replaced stream (v) is 404.',
     metadata: streamRoute,
     pathParams: HlsVariantParamsSchema.pick({ id: true, variant: true }),
-    query: streamToken,
+    query: hlsChildQuery,
     responses: { 200: playlist, ...errors(400, 401, 404) },
   },
   hlsSegment: {
@@ -72,10 +82,10 @@ export const mediaPipelineContract = c.router({
     summary: 'HLS init or media segment',
     description:
       'init.mp4 or segment-NNNNN.m4s (fMP4). Public tracks: Cache-Control public, max-age=31536000, immutable; private: ' +
-      'private. On S3 storage: 302 to a presigned URL.',
+      'private. On S3 storage: 302 to a presigned URL. Playback token and v as for the variant playlist.',
     metadata: streamRoute,
     pathParams: HlsSegmentParamsSchema,
-    query: streamToken,
+    query: hlsChildQuery,
     responses: { 200: c.otherResponse({ contentType: 'audio/mp4', body: binaryField('An fMP4 segment') }), 302: c.noBody(), ...errors(400, 401, 404) },
   },
   versions: {

@@ -57,11 +57,13 @@ export function masterPlaylist(variants: (VariantStats & { variant: HlsVariant }
 }
 
 /**
- * The playlist with `token` added to every URI it names (child playlists, the init segment,
- * segments), so that a plain HLS player keeps the stream token of a private track on every request.
+ * The playlist with `query` added to every URI it names (child playlists, the init segment,
+ * segments): the generation, and on a private track the credential a plain HLS player sends on.
  */
-export function withToken(playlist: string, token: string, name: 'token' | 'secret' = 'token'): string {
-  const add = (uri: string) => `${uri}${uri.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(token)}`;
+export function withQuery(playlist: string, query: Record<string, string>): string {
+  const extra = new URLSearchParams(query).toString();
+  if (!extra) return playlist;
+  const add = (uri: string) => `${uri}${uri.includes('?') ? '&' : '?'}${extra}`;
   return playlist
     .split('\n')
     .map((line) => {

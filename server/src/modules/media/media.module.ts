@@ -1,24 +1,40 @@
 import './media.events.js';
+import type { UserRow } from '../../platform/db/database.schema.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { ModuleJob, RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
+import { HlsStreams } from './hls-streams.js';
 import { MediaRepository } from './media.repository.js';
 import { mediaRoutes } from './media.routes.js';
 import { MEDIA_JOB_RETRIES, MEDIA_JOBS, MediaService, type MediaJobData } from './media.service.js';
+import { PlaybackTokens } from './playback-token.js';
 
 export type MediaModule = RiffModule & {
   /** For the tracks and users modules: recordAudio, restoreVersion, status, versions, waveform, cover, avatars. */
   media: MediaService;
+  /** Reading a track's HLS: who may, which run's files, what the playlists' URIs carry. */
+  hls: HlsStreams;
 };
+
+export interface MediaModuleDeps {
+  /** The user behind a playback token, if they may still act (the users area's). */
+  activeUser(id: string): Promise<UserRow | undefined>;
+}
 
 /**
  * The media pipeline: HLS, waveform and cover jobs on the platform's queue, audio versions and
  * avatars. The tracks module records each new audio through it; tracks.status reads it.
  */
-export function createMediaModule(platform: Platform): MediaModule {
+export function createMediaModule(platform: Platform, deps: MediaModuleDeps): MediaModule {
+  const repository = new MediaRepository(platform.scope);
+  const hls = new HlsStreams({
+    media: repository,
+    tokens: new PlaybackTokens({ signer: platform.signer, clock: platform.clock }),
+    activeUser: (id) => deps.activeUser(id),
+  });
   const media = new MediaService({
     scope: platform.scope,
-    media: new MediaRepository(platform.scope),
+    media: repository,
     storage: platform.storage,
     jobs: platform.jobs,
     events: platform.events,
@@ -52,11 +68,12 @@ export function createMediaModule(platform: Platform): MediaModule {
   return {
     name: 'media',
     routes: {
-      media: mediaRoutes({ media, storage: platform.storage, clock: platform.clock, callbackSecret: platform.config.media.callbackSecret }),
+      media: mediaRoutes({ media, hls, storage: platform.storage, clock: platform.clock, callbackSecret: platform.config.media.callbackSecret }),
     },
     jobs,
     eventHandlers: [trackDeleted as unknown as EventHandler],
     accountData: { erase: (owner, options) => media.eraseFor(owner, options) },
     media,
+    hls,
   };
 }

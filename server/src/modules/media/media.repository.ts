@@ -62,16 +62,20 @@ export class MediaRepository {
   }
 
   /**
-   * A new run for the track's current audio: both jobs pending, stream_status pending. The files of
-   * the previous run stay named here until the new ones replace them (then they are removed).
+   * A new run for the track's current audio: both jobs pending, stream_status pending. The HLS of
+   * the previous run is another audio's: it is no longer named here (never served for this one)
+   * and its prefix is returned, for its files to be removed once this commits. The waveform and
+   * cover stay named until the new ones replace them, unserved meanwhile (waveform_state pending).
    */
-  async startRun(trackId: string, run: { runId: string; versionId: string | null; transcoder: MediaTranscoder }): Promise<void> {
+  async startRun(trackId: string, run: { runId: string; versionId: string | null; transcoder: MediaTranscoder }): Promise<{ replacedHls: string | null }> {
+    const before = await this.db.selectFrom('track_media').select(['hls_prefix']).where('track_id', '=', trackId).forUpdate().executeTakeFirst();
     const fresh = {
       run_id: run.runId,
       version_id: run.versionId,
       transcoder: run.transcoder,
       hls_state: 'pending' as const,
       hls_progress: 0,
+      hls_prefix: null,
       waveform_state: 'pending' as const,
       message: null,
     };
@@ -81,6 +85,7 @@ export class MediaRepository {
       .onConflict((conflict) => conflict.column('track_id').doUpdateSet({ ...fresh, updated_at: new Date() }))
       .execute();
     await this.setTrackColumns(trackId, { stream_status: 'pending', status_message: null, stream_manifest_url: null });
+    return { replacedHls: before?.hls_prefix ?? null };
   }
 
   /** Marks the run's HLS job started; false when the run is no longer the track's (the audio changed since). */

@@ -1,18 +1,19 @@
 import type { RiffRequest as Request, RiffResponse as Response } from '../../platform/http/http-exchange.js';
 import { contractRoutes } from '../../platform/http/contract-routes.js';
 import { contract } from '@riff/contract';
-import type { Actor } from '../../platform/access/actor.js';
 import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, notFound } from '../../platform/errors/app-error.js';
 import { ok } from '../../platform/http/envelope.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { verifyCallback } from './callback-signature.js';
-import { withToken } from './hls-playlists.js';
+import { withQuery } from './hls-playlists.js';
+import type { HlsAccess, HlsStreams } from './hls-streams.js';
 import type { MediaService } from './media.service.js';
 
 export interface MediaRoutesDeps {
   media: MediaService;
+  hls: HlsStreams;
   storage: ObjectStorage;
   clock: Clock;
   callbackSecret: string | undefined;
@@ -22,34 +23,21 @@ export interface MediaRoutesDeps {
 const PRESIGNED_SECONDS = 5 * 60;
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 
-/**
- * The stream token the caller authenticated with (as ?token= or as a bearer), to be carried on
- * every URI of a private track's playlists, so a plain HLS player that sends no header works.
- */
-function streamToken(req: Request, actor: Actor): string | undefined {
-  if (actor.kind !== 'user' || actor.via !== 'stream_token') return undefined;
-  const query = (req.query as Record<string, unknown>)['token'];
-  if (typeof query === 'string') return query;
-  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-}
-
 /** ADDENDUM: segments of public tracks immutable for a year, playlists a minute; private: private. */
 function cacheControl(isPublic: boolean, kind: 'playlist' | 'segment'): string {
   if (!isPublic) return kind === 'playlist' ? 'private, max-age=60' : 'private, max-age=31536000, immutable';
   return kind === 'playlist' ? 'public, max-age=60' : 'public, max-age=31536000, immutable';
 }
 
-export function mediaRoutes({ media, storage, clock, callbackSecret }: MediaRoutesDeps) {
-  async function playlist(req: Request, res: Response, trackId: string, name: string, secret: string | undefined) {
+export function mediaRoutes({ media, hls, storage, clock, callbackSecret }: MediaRoutesDeps) {
+  async function playlist(req: Request, res: Response, trackId: string, name: string, access: HlsAccess) {
     const actor = actorOf(req);
-    const { key, track } = await media.hlsKey(actor, trackId, name, secret);
-    const text = (await storage.get(key).then((body) => body.toArray())).map((chunk: Buffer) => chunk.toString('utf8')).join('');
-    const token = track.is_public ? undefined : streamToken(req, actor);
-    res.setHeader('Cache-Control', cacheControl(track.is_public, 'playlist'));
+    const file = await hls.open(actor, trackId, name, access);
+    const text = (await storage.get(file.key).then((body) => body.toArray())).map((chunk: Buffer) => chunk.toString('utf8')).join('');
+    const query = await hls.childQuery(actor, file, access);
+    res.setHeader('Cache-Control', cacheControl(file.track.is_public, 'playlist'));
     res.setHeader('Content-Type', PLAYLIST_TYPE);
-    // a private track opened by its secret link keeps the secret on every URI, as a stream token would be kept
-    const body = token ? withToken(text, token) : !track.is_public && secret ? withToken(text, secret, 'secret') : text;
-    return { status: 200 as const, body };
+    return { status: 200 as const, body: withQuery(text, query) };
   }
 
   return contractRoutes(contract.media, {
@@ -65,10 +53,12 @@ export function mediaRoutes({ media, storage, clock, callbackSecret }: MediaRout
       cover.body.on('error', () => res.destroy());
       return { status: 200, body: cover.body };
     },
-    hlsMaster: ({ params, query, req, res }) => playlist(req, res, params.id, 'master.m3u8', query.secret),
-    hlsVariant: ({ params, query, req, res }) => playlist(req, res, params.id, `${params.variant}/index.m3u8`, query.secret),
+    hlsMaster: ({ params, query, req, res }) => playlist(req, res, params.id, 'master.m3u8', { secret: query.secret }),
+    hlsVariant: ({ params, query, req, res }) =>
+      playlist(req, res, params.id, `${params.variant}/index.m3u8`, { secret: query.secret, playback: query.playback, generation: query.v }),
     hlsSegment: async ({ params, query, req, res }) => {
-      const { key, track } = await media.hlsKey(actorOf(req), params.id, `${params.variant}/${params.file}`, query.secret);
+      const access = { secret: query.secret, playback: query.playback, generation: query.v };
+      const { key, track } = await hls.open(actorOf(req), params.id, `${params.variant}/${params.file}`, access);
       const contentType = 'audio/mp4';
       const presigned = await storage.presignedGetUrl(key, { expiresInSeconds: PRESIGNED_SECONDS, contentType });
       if (presigned) {

@@ -110,7 +110,10 @@ export class MediaService {
     return this.deps.scope.transaction(async () => {
       const runId = randomUUID();
       const version = await this.repo.currentVersion(trackId);
-      await this.repo.startRun(trackId, { runId, versionId: version?.id ?? null, transcoder: this.deps.transcoder });
+      const { replacedHls } = await this.repo.startRun(trackId, { runId, versionId: version?.id ?? null, transcoder: this.deps.transcoder });
+      if (replacedHls) {
+        this.deps.scope.afterCommit(() => this.deps.storage.deletePrefix(replacedHls).catch((error: unknown) => this.deps.logger.warn({ err: error, trackId }, 'could not delete a replaced HLS')));
+      }
       await this.deps.jobs.enqueue<MediaJobData>(MEDIA_JOBS.hls, { trackId, runId });
       await this.deps.jobs.enqueue<MediaJobData>(MEDIA_JOBS.waveform, { trackId, runId });
       return runId;
@@ -171,16 +174,6 @@ export class MediaService {
     const media = await this.repo.media(trackId);
     if (!media?.cover_key || !media.cover_content_type) throw notFound('Cover');
     return { body: await this.deps.storage.get(media.cover_key), contentType: media.cover_content_type, size: await this.deps.storage.size(media.cover_key) };
-  }
-
-  /** The storage key of a published HLS file of a track the caller may see (`name`: master.m3u8 or `<variant>/<file>`). */
-  async hlsKey(actor: Actor, trackId: string, name: string, secret?: string): Promise<{ key: string; track: MediaTrack }> {
-    const track = await this.visible(actor, trackId, secret);
-    const media = await this.repo.media(trackId);
-    if (track.stream_status !== 'ready' || !media?.hls_prefix) {
-      throw new AppError('MEDIA_NOT_READY', 'The stream is not ready yet', { headers: { 'Retry-After': '5' } });
-    }
-    return { key: `${media.hls_prefix}${name}`, track };
   }
 
   // ---- the jobs

@@ -78,11 +78,13 @@ export class TrackFileService {
           md5: file.md5,
           original_filename: file.filename ? file.filename.replace(/^.*[\\/]/, '').slice(0, 255) : null,
         });
-        const updated = await tracks.update(trackId, columns);
-        if (!updated) throw notFound('Track');
+        if (!(await tracks.update(trackId, columns))) throw notFound('Track');
         await tracks.removeIntent(key);
         await this.media.recordAudio(actor, trackId, { ...columns, file_key: key });
         await events.record(actor, 'track.updated', { subject: { resource: 'track', id: trackId }, data: { fields: ['file'] }, userId: owner });
+        // read after the pipeline was queued: the reply shows the new audio's stream as pending, not the old one's as ready
+        const updated = await tracks.findLive(trackId);
+        if (!updated) throw notFound('Track');
         return updated;
       });
       return { track: toTrackDto(track, actor, this.publicBaseUrl) };

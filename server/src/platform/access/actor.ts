@@ -1,7 +1,10 @@
 import type { UserRow } from '../db/database.schema.js';
 
-/** How a signed-in caller proved who they are. */
-export type AuthMethod = 'bearer' | 'stream_token' | 'api_key' | 'webhook_key';
+/**
+ * How a signed-in caller proved who they are. `playback_token`: a token the media area wrote into
+ * a private track's playlists, good for that track's HLS alone (the area checks it itself).
+ */
+export type AuthMethod = 'bearer' | 'stream_token' | 'playback_token' | 'api_key' | 'webhook_key';
 
 /** Where a request came from: recorded with audit entries and events. */
 export interface RequestOrigin {

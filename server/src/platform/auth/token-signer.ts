@@ -5,12 +5,26 @@ import { SignJWT, jwtVerify, exportJWK, calculateJwkThumbprint, errors as joseEr
 
 export type PublicJwk = JWK & { kty: string; kid: string; alg: string; use: string };
 
-export type TokenAudience = 'api' | 'stream' | 'chat';
+/**
+ * What a token is for. `playback` is never accepted by the authenticator: the one area that
+ * issues such a token checks it itself, with its grant, on the few routes it is good for.
+ */
+export type TokenAudience = 'api' | 'stream' | 'chat' | 'playback';
 
 export interface TokenClaims {
   sub: string;
   /** The user's token_version when the token was issued. */
   tv: number;
+  /** What a narrowly scoped token is good for (e.g. one resource), as short strings; absent on ordinary tokens. */
+  grant?: Record<string, string>;
+}
+
+export interface TokenTimeOptions {
+  /**
+   * The time the token is issued or checked at, for tokens whose lifetime is an area's rule
+   * measured on the service's clock; the real time otherwise.
+   */
+  now?: Date;
 }
 
 export class TokenInvalidError extends Error {
@@ -20,13 +34,24 @@ export class TokenInvalidError extends Error {
 }
 
 export interface TokenSigner {
-  sign(claims: TokenClaims, audience: TokenAudience, ttlSeconds: number): Promise<string>;
-  verify(token: string, audience: TokenAudience): Promise<TokenClaims>;
+  sign(claims: TokenClaims, audience: TokenAudience, ttlSeconds: number, options?: TokenTimeOptions): Promise<string>;
+  verify(token: string, audience: TokenAudience, options?: TokenTimeOptions): Promise<TokenClaims>;
   jwks(): { keys: PublicJwk[] };
 }
 
 const ISSUER = 'riff';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A grant is a few short strings: anything else in the claim makes the token invalid. */
+const GRANT_KEYS = 8;
+const GRANT_VALUE = 200;
+
+function readGrant(value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TokenInvalidError(false);
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > GRANT_KEYS || entries.some(([, item]) => typeof item !== 'string' || item.length > GRANT_VALUE)) throw new TokenInvalidError(false);
+  return Object.fromEntries(entries) as Record<string, string>;
+}
 /** How far ahead of our clock an `iat` may be (another instance's clock). */
 const IAT_SKEW_SECONDS = 30;
 
@@ -71,30 +96,34 @@ export async function createTokenSigner(privateKey: KeyObject): Promise<TokenSig
   const publicJwk: PublicJwk = { ...jwk, kty: jwk.kty ?? 'OKP', kid, alg, use: 'sig' };
 
   return {
-    async sign(claims, audience, ttlSeconds) {
-      return new SignJWT({ tv: claims.tv })
+    async sign(claims, audience, ttlSeconds, options = {}) {
+      const issuedAt = Math.floor((options.now ?? new Date()).getTime() / 1000);
+      return new SignJWT({ tv: claims.tv, ...(claims.grant ? { grant: claims.grant } : {}) })
         .setProtectedHeader({ alg, kid, typ: 'JWT' })
         .setSubject(claims.sub)
         .setIssuer(ISSUER)
         .setAudience(audience)
-        .setIssuedAt()
-        .setExpirationTime(`${ttlSeconds}s`)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + ttlSeconds)
         .sign(privateKey);
     },
-    async verify(token, audience) {
+    async verify(token, audience, options = {}) {
+      const now = options.now ?? new Date();
       try {
         const { payload } = await jwtVerify(token, publicKey, {
           issuer: ISSUER,
           audience,
           algorithms: [alg],
           requiredClaims: ['sub', 'exp', 'iat'],
+          currentDate: now,
         });
         const tv = payload['tv'];
         if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof tv !== 'number' || !Number.isSafeInteger(tv)) {
           throw new TokenInvalidError(false);
         }
-        if ((payload.iat ?? Infinity) > Date.now() / 1000 + IAT_SKEW_SECONDS) throw new TokenInvalidError(false);
-        return { sub: payload.sub, tv };
+        if ((payload.iat ?? Infinity) > now.getTime() / 1000 + IAT_SKEW_SECONDS) throw new TokenInvalidError(false);
+        const grant = readGrant(payload['grant']);
+        return { sub: payload.sub, tv, ...(grant ? { grant } : {}) };
       } catch (error) {
         if (error instanceof TokenInvalidError) throw error;
         throw new TokenInvalidError(error instanceof joseErrors.JWTExpired);
