@@ -75,8 +75,12 @@ export async function openPage(executable: string, url: string): Promise<Browser
         waiting.set(id, { resolve, reject });
         socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
       });
-    const { targetId } = (await send('Target.createTarget', { url })) as { targetId: string };
+    const { targetId } = (await send('Target.createTarget', { url: 'about:blank' })) as { targetId: string };
     const { sessionId } = (await send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
+    // the page in front and focused, so its timers and rendering are not throttled as a background tab's
+    await send('Page.bringToFront', {}, sessionId);
+    await send('Emulation.setFocusEmulationEnabled', { enabled: true }, sessionId);
+    await send('Page.navigate', { url }, sessionId);
 
     const evaluate = async <T>(expression: string): Promise<T> => {
       const reply = (await send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, sessionId)) as {
