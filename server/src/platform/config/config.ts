@@ -82,6 +82,8 @@ const EnvSchema = z.object({
   CORS_ORIGINS: list.refine((origins) => origins.every((origin) => URL.canParse(origin)), {
     message: 'must be a comma-separated list of origins such as https://app.example.com',
   }),
+  /** How long a browser may reuse a CORS preflight answer; Chrome caps it at 7200 s, Firefox at 86400 s. */
+  CORS_MAX_AGE_SECONDS: integer(7200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
   RATE_LIMIT_PER_MINUTE: integer(1200, 1),
@@ -188,6 +190,7 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
       turnTtlSeconds: env.TURN_TTL_SECONDS,
     },
     corsOrigins: env.CORS_ORIGINS.map((origin) => new URL(origin).origin),
+    corsMaxAgeSeconds: env.CORS_MAX_AGE_SECONDS,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,

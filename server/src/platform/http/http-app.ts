@@ -62,7 +62,7 @@ export function createHttpApp(parts: HttpAppParts): HttpHandler {
   const front: Middleware[] = [
     requestLog(parts.logger),
     securityHeaders(),
-    corsMiddleware(config.corsOrigins),
+    corsMiddleware(config.corsOrigins, config.corsMaxAgeSeconds),
     requestLimitMiddleware(parts.limits.create('requests', requestCeiling(config.rateLimitPerMinute))),
   ];
   const router = createContractRouter(contract, parts.routes, {
