@@ -88,6 +88,12 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
   RATE_LIMIT_PER_MINUTE: integer(1200, 1),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0),
+  /** After a refusal made before the body is read whole, how much of the rest is read and discarded (so the client sees the answer) before the connection closes. */
+  REQUEST_DRAIN_MAX_BYTES: integer(4 * MiB),
+  REQUEST_DRAIN_TIMEOUT_MS: integer(10_000),
+  /** A body slower than this on average (bytes per second; 0: no minimum) after the grace period is cut with 408. */
+  MIN_REQUEST_BODY_RATE: integer(240),
+  MIN_REQUEST_BODY_RATE_GRACE_MS: integer(5_000),
   UPLOAD_MAX_BYTES: integer(512 * MiB, 1),
   UPLOAD_CHUNK_MAX_BYTES: integer(16 * MiB, 1),
   UPLOAD_MAX_CHUNKS: integer(10_000, 1),
@@ -195,6 +201,12 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     trustProxy: env.TRUST_PROXY,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    requestBodies: {
+      drainMaxBytes: env.REQUEST_DRAIN_MAX_BYTES,
+      drainTimeoutMs: env.REQUEST_DRAIN_TIMEOUT_MS,
+      minBytesPerSecond: env.MIN_REQUEST_BODY_RATE,
+      minRateGraceMs: env.MIN_REQUEST_BODY_RATE_GRACE_MS,
+    },
     uploads: {
       maxFileBytes: env.UPLOAD_MAX_BYTES,
       maxChunkBytes: env.UPLOAD_CHUNK_MAX_BYTES,
