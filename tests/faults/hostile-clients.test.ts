@@ -10,7 +10,8 @@ describe.skipIf(!faultSuiteEnabled)('hostile clients', () => {
   let baseline: number;
 
   beforeAll(async () => {
-    server = await startTestServer({ DATABASE_URL: '', REDIS_URL: '', RIFF_TEST_PRISM_PROXY: '0' });
+    // no minimum body rate here: the stalled bodies below test the idle cut (the minimum rate has its own test, request-bodies.test.ts)
+    server = await startTestServer({ DATABASE_URL: '', REDIS_URL: '', RIFF_TEST_PRISM_PROXY: '0', MIN_REQUEST_BODY_RATE: '0' });
     expect((await rawRequest(server.directUrl, 'GET /api/v1/users HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status).toBe(200);
     baseline = await openFdCount();
   });

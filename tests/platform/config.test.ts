@@ -27,6 +27,7 @@ describe('configuration', () => {
     ['STORAGE_DRIVER', 'ftp'],
     ['LOG_LEVEL', 'loud'],
     ['CORS_ORIGINS', 'not a url'],
+    ['CORS_MAX_AGE_SECONDS', '-1'],
     ['SMTP_URL', 'mail.example.com'],
     ['PUBLIC_BASE_URL', 'ftp://x'],
     ['JWT_PRIVATE_KEY', 'not a pem'],

@@ -104,6 +104,28 @@ describe('request ids and headers', () => {
   });
 });
 
+describe('CORS preflights', () => {
+  it('may be cached by the browser: Access-Control-Max-Age, 7200 s unless CORS_MAX_AGE_SECONDS says otherwise', async () => {
+    const preflight = (baseUrl: string) =>
+      request(baseUrl, 'OPTIONS', '/api/v1/tracks', { headers: { origin: 'https://app.riff.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    const standard = await preflight(suite.server.baseUrl);
+    expect(standard.status).toBe(204);
+    expect(standard.headers.get('access-control-max-age')).toBe('7200');
+    const other = await startTestServer({ CORS_ORIGINS: 'https://app.riff.example', CORS_MAX_AGE_SECONDS: '600' });
+    try {
+      const reply = await preflight(other.baseUrl);
+      expect(reply.status).toBe(204);
+      expect(reply.headers.get('access-control-allow-origin')).toBe('https://app.riff.example');
+      expect(reply.headers.get('access-control-max-age')).toBe('600');
+      // an ordinary request carries no Max-Age (it only means something on a preflight)
+      const plain = await request(other.baseUrl, 'GET', '/api/v1/tracks', { headers: { origin: 'https://app.riff.example' } });
+      expect(plain.headers.get('access-control-max-age')).toBeNull();
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('per-address request limit', () => {
   it('answers 429 RATE_LIMITED with Retry-After past RATE_LIMIT_PER_MINUTE, but never on health checks', async () => {
     const limited = await startTestServer({ RATE_LIMIT_PER_MINUTE: '5' });

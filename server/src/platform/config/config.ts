@@ -82,6 +82,8 @@ const EnvSchema = z.object({
   CORS_ORIGINS: list.refine((origins) => origins.every((origin) => URL.canParse(origin)), {
     message: 'must be a comma-separated list of origins such as https://app.example.com',
   }),
+  /** How long a browser may reuse a CORS preflight answer; Chrome caps it at 7200 s, Firefox at 86400 s. */
+  CORS_MAX_AGE_SECONDS: integer(7200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
   RATE_LIMIT_PER_MINUTE: integer(1200, 1),
@@ -95,6 +97,12 @@ const EnvSchema = z.object({
    */
   REFRESH_REUSE_GRACE_SECONDS: integer(30, 0).pipe(z.number().max(300)),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0),
+  /** After a refusal made before the body is read whole, how much of the rest is read and discarded (so the client sees the answer) before the connection closes. */
+  REQUEST_DRAIN_MAX_BYTES: integer(4 * MiB),
+  REQUEST_DRAIN_TIMEOUT_MS: integer(10_000),
+  /** A body slower than this on average (bytes per second; 0: no minimum) after the grace period is cut with 408. */
+  MIN_REQUEST_BODY_RATE: integer(240),
+  MIN_REQUEST_BODY_RATE_GRACE_MS: integer(5_000),
   UPLOAD_MAX_BYTES: integer(512 * MiB, 1),
   UPLOAD_CHUNK_MAX_BYTES: integer(16 * MiB, 1),
   UPLOAD_MAX_CHUNKS: integer(10_000, 1),
@@ -197,12 +205,19 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
       turnTtlSeconds: env.TURN_TTL_SECONDS,
     },
     corsOrigins: env.CORS_ORIGINS.map((origin) => new URL(origin).origin),
+    corsMaxAgeSeconds: env.CORS_MAX_AGE_SECONDS,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     plays: { anonymousPerAddress: env.ANONYMOUS_PLAYS_PER_ADDRESS, anonymousPeriodHours: env.ANONYMOUS_PLAYS_PERIOD_HOURS },
     refreshReuseGraceMs: env.REFRESH_REUSE_GRACE_SECONDS * 1000,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    requestBodies: {
+      drainMaxBytes: env.REQUEST_DRAIN_MAX_BYTES,
+      drainTimeoutMs: env.REQUEST_DRAIN_TIMEOUT_MS,
+      minBytesPerSecond: env.MIN_REQUEST_BODY_RATE,
+      minRateGraceMs: env.MIN_REQUEST_BODY_RATE_GRACE_MS,
+    },
     uploads: {
       maxFileBytes: env.UPLOAD_MAX_BYTES,
       maxChunkBytes: env.UPLOAD_CHUNK_MAX_BYTES,

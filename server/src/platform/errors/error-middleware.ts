@@ -1,5 +1,6 @@
 import type { RiffRequest, RiffResponse } from '../http/http-exchange.js';
 import { RequestValidationError } from '../http/request-validation-error.js';
+import { replyBeforeBody } from '../http/request-body.js';
 import type { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../db/db-errors.js';
 import { AppError, unavailable, type ValidationIssue } from './app-error.js';
@@ -109,7 +110,7 @@ export function replyWithError(error: unknown, req: RiffRequest, res: RiffRespon
     return;
   }
   for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-  res.status(appError.status).json({
+  const envelope = {
     success: false,
     error: {
       code: appError.code,
@@ -117,7 +118,12 @@ export function replyWithError(error: unknown, req: RiffRequest, res: RiffRespon
       ...(appError.details ? { details: appError.details } : {}),
       request_id: String(req.id),
     },
-  });
+  };
+  res.status(appError.status);
+  // a refusal before the body is read whole (413, 401, 415 ...): the client must still see it
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (replyBeforeBody(req, res, JSON.stringify(envelope))) return;
+  res.json(envelope);
 }
 
 export const notFound = (req: Pick<RiffRequest, 'method' | 'path'>) => new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`);

@@ -4,13 +4,15 @@ import type { Middleware } from './middleware-chain.js';
 const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Deprecation', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 /**
- * CORS for the configured origins, with credentials. Most requests carry no Origin (servers,
+ * CORS for the configured origins, with credentials. A preflight answer may be reused by the
+ * browser for maxAgeSeconds (Access-Control-Max-Age), so a page does not send an OPTIONS before
+ * each of its calls. Most requests carry no Origin (servers,
  * players, same-origin pages): what `cors` answers to those depends on nothing in the request, so
  * it runs once at start-up against a recorder and such requests get the recorded headers; a
  * request with an Origin, and every preflight, goes through `cors` itself.
  */
-export function corsMiddleware(origins: string[]): Middleware {
-  const full = cors({ origin: origins, credentials: true, exposedHeaders: EXPOSED_HEADERS }) as Middleware;
+export function corsMiddleware(origins: string[], maxAgeSeconds: number): Middleware {
+  const full = cors({ origin: origins, credentials: true, exposedHeaders: EXPOSED_HEADERS, maxAge: maxAgeSeconds }) as Middleware;
   // by lower-case name, each with the name as cors spelled it (the reply keeps that spelling)
   const recorded = new Map<string, [string, string]>();
   const recorder = {

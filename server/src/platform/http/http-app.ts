@@ -17,6 +17,7 @@ import type { InFlight } from './in-flight.js';
 import { createJsonBodyParser } from './json-body.middleware.js';
 import { runChain, type Middleware } from './middleware-chain.js';
 import { rejectNulCharacters } from './nul-guard.middleware.js';
+import { requestBodyGuard } from './request-body.js';
 import { securityHeaders } from './security-headers.middleware.js';
 
 export interface HttpAppParts {
@@ -61,12 +62,13 @@ export function createHttpApp(parts: HttpAppParts): HttpHandler {
   const { config } = parts;
   const front: Middleware[] = [
     requestLog(parts.logger),
+    requestBodyGuard(config.requestBodies),
     securityHeaders(config.publicBaseUrl),
-    corsMiddleware(config.corsOrigins),
+    corsMiddleware(config.corsOrigins, config.corsMaxAgeSeconds),
     requestLimitMiddleware(parts.limits.create('requests', requestCeiling(config.rateLimitPerMinute))),
   ];
   const router = createContractRouter(contract, parts.routes, {
-    middleware: [createJsonBodyParser('1mb'), rejectNulCharacters, createAuthenticator(parts.authenticator)],
+    middleware: [createJsonBodyParser(1024 * 1024, config.requestBodies.drainMaxBytes), rejectNulCharacters, createAuthenticator(parts.authenticator)],
     replies: config.replyValidation,
     inFlight: parts.inFlight,
   });

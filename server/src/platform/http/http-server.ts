@@ -1,27 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '@riff/contract';
 import { exchangeClasses } from './http-exchange.js';
+import { replyOnSocket } from './socket-reply.js';
 
-/** ADDENDUM: the headers must arrive within 10 s; a body idle for 30 s is cut. */
+/** The headers must arrive within 10 s; a body idle for 30 s is cut. */
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const IDLE_TIMEOUT_MS = 30_000;
 /** A bound on a whole request, so a body trickling a byte at a time cannot hold a connection for ever; large enough for a 512 MiB upload at 1 MB/s. */
 export const REQUEST_TIMEOUT_MS = 15 * 60_000;
 /** A request line longer than this that overflows the header limit is a long URL (414), not large headers (431). */
 const LONG_REQUEST_LINE = 8 * 1024;
-/** How long a socket that was answered with an error may take to close its side before it is cut. */
-const LINGER_MS = 2_000;
 
 export interface HttpServerOptions {
   headersTimeoutMs?: number;
   idleTimeoutMs?: number;
   requestTimeoutMs?: number;
 }
-
-const envelope = (code: ErrorCode, message: string, requestId: string) =>
-  JSON.stringify({ success: false, error: { code, message, request_id: requestId } });
 
 /** Node's own refusals (the parser's and the timeouts'), as status, code and message. */
 function describeClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): [number, ErrorCode, string] {
@@ -40,20 +36,6 @@ function describeClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer
     default:
       return [400, 'BAD_REQUEST', 'The request is not valid HTTP'];
   }
-}
-
-/**
- * Writes an enveloped error straight to the socket, then closes it. A request in flight is left to
- * see its client go away (its response object untouched), as it would on an abort, so it cleans up
- * the same way.
- */
-function replyOnSocket(socket: Duplex, status: number, code: ErrorCode, message: string, requestId: string = randomUUID()): void {
-  const body = envelope(code, message, requestId);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-  );
-  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
 const requestIdOf = (exchange: { res: ServerResponse } | undefined) => {

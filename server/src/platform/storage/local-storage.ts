@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, rm, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { concatFiles } from './file-concat.js';
@@ -10,44 +10,81 @@ import { OpenFiles, readExactly } from './open-files.js';
 /** Bytes a write holds before pushing back: room for several 64 KiB reads, written together (writev). */
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
-/** Files under one folder. A write goes to a temporary name first and is renamed into place. */
+/** How often a write retries when another one removed its emptied folder between the mkdir and the write. */
+const FOLDER_RACE_RETRIES = 5;
+
+/**
+ * Files under one folder. A write goes to a temporary name first and is renamed into place.
+ * Folders exist only while they hold something: a write makes its folders as it starts, a failed
+ * write removes the ones it made, and a delete or move removes the folders it leaves empty (a
+ * refused upload leaves no trace, not even an empty tracks/ folder).
+ */
 export function createLocalStorage(root: string): ObjectStorage & Required<Pick<ObjectStorage, 'concat' | 'readRange'>> {
   const resolve = (key: string) => {
     assertSafeKey(key);
     return path.join(root, ...key.split('/'));
   };
   const files = new OpenFiles();
+
+  /** Removes `folder` and its parents while they are empty, up to `boundary` (which stays). */
+  async function prune(folder: string, boundary = root): Promise<void> {
+    for (let current = folder; current !== boundary && current.startsWith(boundary + path.sep); current = path.dirname(current)) {
+      try {
+        await rmdir(current);
+      } catch {
+        // not empty (another file lives there) or already gone: the folders above are in use or gone too
+        return;
+      }
+    }
+  }
+
+  /**
+   * Runs `step` (which creates `file`) once its folder exists. Another call may prune the folder
+   * between the mkdir and the step (ENOENT): the folder is made again. Says which folder this
+   * call made first, if any, so that a failure can remove what it made.
+   */
+  async function inFolder<T>(file: string, step: () => Promise<T>): Promise<{ value: T; made: string | undefined }> {
+    let made: string | undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        // mkdir itself fails with ENOENT when a parent goes while it works down the path
+        made ??= await mkdir(path.dirname(file), { recursive: true });
+        return { value: await step(), made };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= FOLDER_RACE_RETRIES) {
+          if (made) await prune(path.dirname(file), path.dirname(made));
+          throw error;
+        }
+      }
+    }
+  }
+
+  /** Writes a new file under a temporary name with `write`, then renames it to `target`; on failure nothing of it stays. */
+  async function writeNew(target: string, write: (out: FileHandle) => Promise<void>): Promise<void> {
+    const temporary = `${target}.${randomUUID()}.partial`;
+    const { value: out, made } = await inFolder(temporary, () => open(temporary, 'wx'));
+    try {
+      await write(out);
+      // a write stream on the handle closes it itself (-1 then)
+      if (out.fd !== -1) await out.close();
+      await rename(temporary, target);
+      files.drop(target);
+    } catch (error) {
+      if (out.fd !== -1) await out.close().catch(() => undefined);
+      await rm(temporary, { force: true });
+      await prune(path.dirname(target), made ? path.dirname(made) : root);
+      throw error;
+    }
+  }
+
   return {
     kind: 'local',
     async put(key, body) {
-      const target = resolve(key);
-      await mkdir(path.dirname(target), { recursive: true });
-      const temporary = `${target}.${randomUUID()}.partial`;
-      try {
-        await pipeline(body, createWriteStream(temporary, { flags: 'wx', highWaterMark: WRITE_BUFFER_BYTES }));
-        await rename(temporary, target);
-        files.drop(target);
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
-      }
+      await writeNew(resolve(key), (out) => pipeline(body, out.createWriteStream({ highWaterMark: WRITE_BUFFER_BYTES })));
     },
     async concat(sources, key) {
-      const target = resolve(key);
       const paths = sources.map(resolve);
-      await mkdir(path.dirname(target), { recursive: true });
-      const temporary = `${target}.${randomUUID()}.partial`;
-      const out = await open(temporary, 'wx');
-      try {
-        await concatFiles(out, paths);
-        await out.close();
-        await rename(temporary, target);
-        files.drop(target);
-      } catch (error) {
-        await out.close().catch(() => undefined);
-        await rm(temporary, { force: true });
-        throw error;
-      }
+      await writeNew(resolve(key), (out) => concatFiles(out, paths));
     },
     async get(key, range) {
       const file = resolve(key);
@@ -74,24 +111,27 @@ export function createLocalStorage(root: string): ObjectStorage & Required<Pick<
       }
     },
     async delete(key) {
-      files.drop(resolve(key));
-      await unlink(resolve(key)).catch((error: NodeJS.ErrnoException) => {
+      const file = resolve(key);
+      files.drop(file);
+      await unlink(file).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
       });
+      await prune(path.dirname(file));
     },
     async move(from, to) {
       const source = resolve(from);
       const target = resolve(to);
-      await mkdir(path.dirname(target), { recursive: true });
       files.drop(source);
       files.drop(target);
-      await rename(source, target);
-      // the folder the object came from is left empty more often than not: it goes too
-      await rmdir(path.dirname(source)).catch(() => undefined);
+      // a missing source is ENOENT too: after the retries it is reported as such
+      await inFolder(target, () => rename(source, target));
+      await prune(path.dirname(source));
     },
     async deletePrefix(prefix) {
-      files.dropUnder(resolve(prefix.replace(/\/$/, '')) + path.sep);
-      await rm(resolve(prefix.replace(/\/$/, '')), { recursive: true, force: true });
+      const folder = resolve(prefix.replace(/\/$/, ''));
+      files.dropUnder(folder + path.sep);
+      await rm(folder, { recursive: true, force: true });
+      await prune(path.dirname(folder));
     },
     async presignedGetUrl() {
       return undefined;
