@@ -11,6 +11,7 @@ import { contract, routeMeta, TokenResponseSchema, type RiffContract } from '@ri
 export { contract } from '@riff/contract';
 export type * from '@riff/contract';
 export { ResponseValidationError, UnknownStatusError } from '@ts-rest/core';
+export * from './live-messages.js';
 
 /** Where the client keeps the tokens between calls (memory by default; bring your own storage). */
 export interface TokenStore {

@@ -1,3 +1,4 @@
+import { keyIsLive } from '../platform/auth/authenticate.middleware.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { Platform } from '../platform/platform.js';
 import type { RiffModule } from '../platform/module.js';
@@ -39,7 +40,12 @@ export function createModules(platform: Platform): RiffModule[] {
   const tracks = createTracksModule(platform, { media: media.media });
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
-  const queue = createQueueModule(platform, { tracks: tracks.reader, activeUser: (id) => users.activeUser!(id) });
+  // the key verifiers are the modules' (developer and webhook keys), listed below
+  const queue = createQueueModule(platform, {
+    tracks: tracks.reader,
+    activeUser: (id) => users.activeUser!(id),
+    keyIsLive: (key) => keyIsLive(modules.flatMap((module) => module.keyVerifiers ?? []), key),
+  });
   const playlists = createPlaylistsModule(platform, { tracks: tracks.reader, people: users.people });
   const comments = createCommentsModule(platform);
   const social = createSocialModule(platform, { favorites: playlists.favorites, tracks: tracks.tracks, comments: comments.count });
@@ -56,7 +62,7 @@ export function createModules(platform: Platform): RiffModule[] {
   const search = createSearchModule({ tracks: tracks.searcher, users: users.searcher, playlists: playlists.searcher, products: marketplace.searcher });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
-  return [
+  const modules: RiffModule[] = [
     createSystemModule(platform),
     auth,
     users,
@@ -75,4 +81,5 @@ export function createModules(platform: Platform): RiffModule[] {
     createDashboardModule(platform),
     createAccountPagesModule(platform),
   ];
+  return modules;
 }

@@ -29,6 +29,7 @@ export function createAuthModule(platform: Platform, deps: { users: UsersReposit
     recoveryCodeKey: keys.key('recovery-code'),
     failures: policyLimiter(limits, '2fa-failures'),
     clock,
+    revocations: platform.revocations,
   });
   const auth = new AuthService({
     scope,
@@ -48,6 +49,7 @@ export function createAuthModule(platform: Platform, deps: { users: UsersReposit
       resetMail: policyLimiter(limits, 'reset-mail'),
     },
     appBaseUrl: config.appBaseUrl,
+    revocations: platform.revocations,
   });
   const trustedOrigins = [new URL(config.publicBaseUrl).origin, ...config.corsOrigins];
   return {

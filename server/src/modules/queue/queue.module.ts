@@ -1,9 +1,11 @@
 import './queue.events.js';
+import type { KeyRef } from '../../platform/auth/token-signer.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import { createLiveHub } from './live-hub.js';
+import { createPresenceStore } from './live-presence.js';
 import { createLiveSocket } from './live-socket.js';
 import { QueueRepository } from './queue.repository.js';
 import { queueRoutes } from './queue.routes.js';
@@ -16,6 +18,8 @@ export interface QueueModuleDeps {
   tracks: TrackReader;
   /** The accounts area's check that a token's user may still act (for the live socket). */
   activeUser(id: string): Promise<UserRow | undefined>;
+  /** Whether the key a token was minted from is still live (the areas that issue keys answer). */
+  keyIsLive(key: KeyRef): Promise<boolean>;
 }
 
 /**
@@ -25,7 +29,7 @@ export interface QueueModuleDeps {
 export function createQueueModule(platform: Platform, deps: QueueModuleDeps): RiffModule {
   const { scope, events, clock, config, logger, signer } = platform;
   const queue = new QueueService({ scope, queues: new QueueRepository(scope), tracks: deps.tracks, events, clock });
-  const hub = createLiveHub({ redisUrl: config.redisUrl, logger });
+  const hub = createLiveHub(platform.broadcaster);
   const sessions = new SessionsService({
     scope,
     sessions: new SessionsRepository(scope),
@@ -39,7 +43,18 @@ export function createQueueModule(platform: Platform, deps: QueueModuleDeps): Ri
   return {
     name: 'queue',
     routes: { queue: queueRoutes(queue, sessions) },
-    sockets: [createLiveSocket({ sessions, hub, signer, loadActiveUser: deps.activeUser, logger })],
+    sockets: [
+      createLiveSocket({
+        sessions,
+        hub,
+        presence: createPresenceStore({ redisUrl: config.redisUrl, logger }),
+        revocations: platform.revocations,
+        signer,
+        loadActiveUser: deps.activeUser,
+        keyIsLive: deps.keyIsLive,
+        logger,
+      }),
+    ],
     jobs: [{ name: 'queue.sessions.prune', retryLimit: 0, everyMs: 60 * 60_000, handle: () => sessions.prune() }],
     accountData: {
       export: async (owner) => ({ queue: await queue.exportFor(owner), ...(await sessions.exportFor(owner)) }),

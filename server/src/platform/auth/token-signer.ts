@@ -7,10 +7,18 @@ export type PublicJwk = JWK & { kty: string; kid: string; alg: string; use: stri
 
 export type TokenAudience = 'api' | 'stream' | 'chat';
 
+/** An API or webhook key, named by its prefix (`riff_`, `whk_`) and id. */
+export interface KeyRef {
+  prefix: string;
+  id: string;
+}
+
 export interface TokenClaims {
   sub: string;
   /** The user's token_version when the token was issued. */
   tv: number;
+  /** The key the token was minted with, when a key minted it: the token dies with that key. */
+  key?: KeyRef;
 }
 
 export class TokenInvalidError extends Error {
@@ -27,6 +35,15 @@ export interface TokenSigner {
 
 const ISSUER = 'riff';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const KEY_PREFIX = /^[a-z]{1,10}_$/;
+
+/** The `key` claim: absent, or exactly a key reference (anything else makes the token invalid). */
+function keyClaim(value: unknown): KeyRef | undefined | false {
+  if (value === undefined) return undefined;
+  const key = value as Partial<KeyRef> | null;
+  if (typeof key?.prefix !== 'string' || !KEY_PREFIX.test(key.prefix) || typeof key.id !== 'string' || !UUID.test(key.id)) return false;
+  return { prefix: key.prefix, id: key.id };
+}
 /** How far ahead of our clock an `iat` may be (another instance's clock). */
 const IAT_SKEW_SECONDS = 30;
 
@@ -72,7 +89,7 @@ export async function createTokenSigner(privateKey: KeyObject): Promise<TokenSig
 
   return {
     async sign(claims, audience, ttlSeconds) {
-      return new SignJWT({ tv: claims.tv })
+      return new SignJWT({ tv: claims.tv, ...(claims.key ? { key: { prefix: claims.key.prefix, id: claims.key.id } } : {}) })
         .setProtectedHeader({ alg, kid, typ: 'JWT' })
         .setSubject(claims.sub)
         .setIssuer(ISSUER)
@@ -94,7 +111,9 @@ export async function createTokenSigner(privateKey: KeyObject): Promise<TokenSig
           throw new TokenInvalidError(false);
         }
         if ((payload.iat ?? Infinity) > Date.now() / 1000 + IAT_SKEW_SECONDS) throw new TokenInvalidError(false);
-        return { sub: payload.sub, tv };
+        const key = keyClaim(payload['key']);
+        if (key === false) throw new TokenInvalidError(false);
+        return { sub: payload.sub, tv, ...(key ? { key } : {}) };
       } catch (error) {
         if (error instanceof TokenInvalidError) throw error;
         throw new TokenInvalidError(error instanceof joseErrors.JWTExpired);
