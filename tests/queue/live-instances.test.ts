@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTrack, createUser } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectStatus, typedApi } from '../support/typed-api.js';
-import { chatToken, connectLive, liveUrl, type LiveClient } from './live-client.js';
+import { chatToken, closeOf, connectLive, liveUrl } from './live-client.js';
 
-const closeOf = (client: LiveClient) => new Promise<{ code: number; reason: string }>((resolve) => client.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
 const NEW_PASSWORD = 'another long password 77';
 
 const shared = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);

@@ -10,13 +10,12 @@ import { createTrack, createUser, type TestUser } from '../support/factories.js'
 import { tokenFromMail, waitForMail } from '../support/mail.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { chatToken, connectLive, liveUrl, type LiveClient } from './live-client.js';
+import { chatToken, closeOf, connectLive, liveUrl } from './live-client.js';
 
 const suite = useTestServer({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
 const NEW_PASSWORD = 'another long password 77';
 
 const live = async (user: TestUser) => connectLive(liveUrl(suite.server, await chatToken(suite.server, user)));
-const closeOf = (client: LiveClient) => new Promise<{ code: number; reason: string }>((resolve) => client.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
 
 /** A host's session with a guest in it: the guest has two sockets (a chat token's and a stream token's), both subscribed. */
 async function guestInSession() {
@@ -54,7 +53,7 @@ async function expectGuestCutOff(setup: Awaited<ReturnType<typeof guestInSession
 describe('revoked credentials close the live sockets at once', () => {
   it('a password change closes every socket of the user (4401), the silent ones too', async () => {
     const setup = await guestInSession();
-    const closes = setup.guestSockets.map(closeOf);
+    const closes = setup.guestSockets.map((socket) => closeOf(socket));
     const changed = expectStatus(
       await setup.guest.api.auth.passwordChange({ body: { current_password: setup.guest.password, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD } }),
       200,
@@ -65,7 +64,7 @@ describe('revoked credentials close the live sockets at once', () => {
 
   it('a password reset closes them', async () => {
     const setup = await guestInSession();
-    const closes = setup.guestSockets.map(closeOf);
+    const closes = setup.guestSockets.map((socket) => closeOf(socket));
     await suite.http.post('/auth/password/reset-request', { body: { email: setup.guest.email } });
     const token = tokenFromMail(await waitForMail(suite.server.outboxDir, setup.guest.email, 'password-reset'));
     expect((await suite.http.post('/auth/password/reset', { body: { token, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD } })).status).toBe(200);
@@ -79,21 +78,21 @@ describe('revoked credentials close the live sockets at once', () => {
     const secret = started.body.data.secret as string;
     const code = generateHOTP(decodeBase32IgnorePadding(secret), BigInt(Math.floor(Date.now() / 30_000)), 6);
     expect((await suite.http.post('/auth/2fa/verify', { token: guest.token, body: { code, secret } })).status).toBe(200);
-    const closes = setup.guestSockets.map(closeOf);
+    const closes = setup.guestSockets.map((socket) => closeOf(socket));
     expect((await suite.http.post('/auth/2fa/disable', { token: guest.token, body: { password: guest.password } })).status).toBe(200);
     await expectGuestCutOff(setup, closes, /Two-factor/);
   });
 
   it('deactivating the account closes them', async () => {
     const setup = await guestInSession();
-    const closes = setup.guestSockets.map(closeOf);
+    const closes = setup.guestSockets.map((socket) => closeOf(socket));
     expectStatus(await setup.guest.api.users.remove({ params: { id: setup.guest.id } }), 200);
     await expectGuestCutOff(setup, closes, /deactivated/);
   });
 
   it('deleting the account closes them', async () => {
     const setup = await guestInSession();
-    const closes = setup.guestSockets.map(closeOf);
+    const closes = setup.guestSockets.map((socket) => closeOf(socket));
     const deleted = await suite.http.delete('/users/me', { token: setup.guest.token, body: { confirm_text: 'DELETE', password: setup.guest.password } });
     expect(deleted.status).toBe(200);
     await expectGuestCutOff(setup, closes, /deleted/);
