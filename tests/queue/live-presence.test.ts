@@ -4,6 +4,7 @@
  * matches the contract's schema of live messages.
  */
 import { describe, expect, it } from 'vitest';
+import { parseLiveMessage, type LiveServerMessage } from '@riff/client';
 import { LiveServerMessageSchema } from '@riff/contract';
 import { createUser, type TestUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
@@ -16,12 +17,15 @@ const live = async (user: TestUser) => connectLive(liveUrl(suite.server, await c
 const who = (user: TestUser) => ({ id: user.id, username: user.username });
 const byName = (users: TestUser[]) => users.map(who).sort((a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0));
 
-/** Every message received parses with the contract's schema, as a frontend would parse it. */
+/** Every message received parses with the contract's schema, and through @riff/client as a frontend would parse it. */
 function expectContractShaped(client: LiveClient) {
   for (const message of client.received) {
     const parsed = LiveServerMessageSchema.safeParse(message);
     expect(parsed.success, `${JSON.stringify(message).slice(0, 300)}: ${parsed.error?.message ?? ''}`).toBe(true);
+    const typed: LiveServerMessage | undefined = parseLiveMessage(JSON.stringify(message));
+    expect(typed?.type).toBe(message.type);
   }
+  expect(parseLiveMessage('{"type":"presence","session_token":"t","data":{}}')).toBeUndefined();
 }
 
 describe('presence in a shared session', () => {

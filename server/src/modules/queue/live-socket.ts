@@ -190,6 +190,8 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
           return fail(connection, 'LIMIT_REACHED', `At most ${MAX_SUBSCRIPTIONS} sessions per connection`, token);
         }
         const { sessionId, session, chat } = await deps.sessions.subscribe(connection.actor, token);
+        // closed (or revoked) meanwhile: it must not enter the presence it can no longer leave
+        if (connection.ws.readyState !== connection.ws.OPEN) return;
         const already = connection.subscriptions.has(sessionId);
         connection.subscriptions.set(sessionId, token);
         enqueue(connection, async () => ({ type: 'subscribed', session_token: token, data: { session, chat } }));
