@@ -15,6 +15,7 @@ export type * from '@riff/contract';
 export { ResponseValidationError, UnknownStatusError } from '@ts-rest/core';
 export type { CrossTabOptions, LockManagerLike } from './cross-tab.js';
 export { memorySessionHint, storageSessionHint, type SessionHint } from './session-hint.js';
+export * from './live-messages.js';
 
 /** Where the client keeps the tokens between calls (memory by default; bring your own storage). */
 export interface TokenStore {

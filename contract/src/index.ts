@@ -30,6 +30,7 @@ export * from './areas/comments/comments.contract.js';
 export * from './areas/marketplace/marketplace-enums.schemas.js';
 export * from './areas/queue/queue.schemas.js';
 export * from './areas/queue/queue.contract.js';
+export * from './areas/queue/live-messages.schemas.js';
 export * from './areas/playlists/playlists.schemas.js';
 export * from './areas/playlists/playlists.contract.js';
 export * from './areas/playlists/playlist-library.contract.js';

@@ -105,9 +105,9 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   comments: 'Timestamped comments on tracks, with one level of replies',
   queue:
     'Your play queue, synced between devices (versioned, If-Match), and shared listening sessions reached by a share token. ' +
-    'Live updates of a session (items, playback, chat, end) come over the WebSocket GET /api/v1/ws?token=<chat or stream token> ' +
+    'Live updates of a session (items, playback, chat, presence, end) come over the WebSocket GET /api/v1/ws?token=<chat or stream token> ' +
     '(not an HTTP operation, so not listed here): send {"type":"subscribe","session_token"}, receive {"type","session_token","data"}; ' +
-    'the message formats are in docs/live-sessions.md.',
+    'the message formats are in docs/live-sessions.md and, as zod schemas, in @riff/contract (LiveClientMessageSchema, LiveServerMessageSchema).',
   playlists:
     'Playlists with ordered tracks (snapshot_id, ETag, If-Match), collaborators with read, write or admin, share links, ' +
     'copies and followers, your favorites playlist (your likes), import and export (M3U8, XSPF), search, recommendations and analytics',

@@ -16,6 +16,17 @@ export interface LiveClient {
   close(): Promise<void>;
 }
 
+/** The close code and reason of the client's socket, once the server closes it (within `ms`). */
+export function closeOf(client: LiveClient, ms = 15_000): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the socket was not closed within ${ms} ms`)), ms);
+    client.ws.once('close', (code, reason) => {
+      clearTimeout(timer);
+      resolve({ code, reason: reason.toString() });
+    });
+  });
+}
+
 export const liveUrl = (server: TestServer, token: string) => `${server.directUrl.replace(/^http/, 'ws')}/api/v1/ws?token=${encodeURIComponent(token)}`;
 
 export async function chatToken(server: TestServer, user: TestUser): Promise<string> {

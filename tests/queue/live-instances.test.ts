@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTrack, createUser } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectStatus, typedApi } from '../support/typed-api.js';
-import { chatToken, connectLive, liveUrl } from './live-client.js';
+import { chatToken, closeOf, connectLive, liveUrl } from './live-client.js';
+
+const NEW_PASSWORD = 'another long password 77';
 
 const shared = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 
@@ -61,6 +63,57 @@ describe.skipIf(!shared)('live sessions across instances (Redis pub/sub)', () =>
       expectStatus(await host.api.queue.endSession({ params: { token } }), 200);
       expect((await onB.next('ended')).data).toEqual({ reason: 'ended' });
       expect(onB.received.filter((message) => message.type === 'chat').map((message) => message.data.message.text)).toEqual(['from A', 'from B']);
+    } finally {
+      await Promise.all([onA.close(), onB.close()]);
+    }
+  });
+
+  it('revoking credentials through A closes the user’s sockets on B at once (password change, API key)', async () => {
+    const user = await createUser(a);
+    const host = await createUser(a);
+    const session = expectStatus(await host.api.queue.createSession({ body: {} }), 201).body.data.session;
+    const created = expectStatus(await user.api.developer.createApiKey({ body: { name: 'live', scopes: ['read', 'write'] } }), 201).body.data;
+    const byKey = expectStatus(await typedApi(b, { headers: { 'x-api-key': created.key } }).auth.chatToken(), 200).body.data.token;
+    const keySocket = await connectLive(liveUrl(b, byKey));
+    const ownSocket = await connectLive(liveUrl(b, await chatToken(a, user)));
+    for (const socket of [keySocket, ownSocket]) {
+      socket.send({ type: 'subscribe', session_token: session.token });
+      await socket.next('subscribed');
+    }
+    const keyClosed = closeOf(keySocket);
+    expectStatus(await user.api.developer.revokeApiKey({ params: { id: created.api_key.id } }), 200);
+    expect(await keyClosed).toEqual({ code: 4401, reason: expect.stringMatching(/API key was revoked/) });
+    // the user's own socket on B outlives the key, not the password change
+    ownSocket.send({ type: 'unsubscribe', session_token: session.token });
+    await ownSocket.next('unsubscribed');
+    const ownClosed = closeOf(ownSocket);
+    expectStatus(await user.api.auth.passwordChange({ body: { current_password: user.password, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD } }), 200);
+    expect(await ownClosed).toEqual({ code: 4401, reason: expect.stringMatching(/password was changed/) });
+  });
+
+  it('presence is the same on both instances: the host on A sees the guest on B arrive and leave', async () => {
+    const host = await createUser(a);
+    const guest = await createUser(a);
+    const session = expectStatus(await host.api.queue.createSession({ body: {} }), 201).body.data.session;
+    const token = session.token;
+    const onA = await connectLive(liveUrl(a, await chatToken(a, host)));
+    const onB = await connectLive(liveUrl(b, await chatToken(a, guest)));
+    const names = [host, guest].map((user) => ({ id: user.id, username: user.username })).sort((x, y) => (x.username < y.username ? -1 : 1));
+    try {
+      onA.send({ type: 'subscribe', session_token: token });
+      await onA.next('subscribed');
+      await onA.next('presence');
+      onB.send({ type: 'subscribe', session_token: token });
+      await onB.next('subscribed');
+      const arrived = { participants: names, participants_count: 2, joined: { id: guest.id, username: guest.username } };
+      expect((await onA.next('presence')).data).toEqual(arrived);
+      expect((await onB.next('presence')).data).toEqual(arrived);
+      await onB.close();
+      expect((await onA.next('presence')).data).toEqual({
+        participants: [{ id: host.id, username: host.username }],
+        participants_count: 2,
+        left: { id: guest.id, username: guest.username },
+      });
     } finally {
       await Promise.all([onA.close(), onB.close()]);
     }

@@ -259,19 +259,26 @@ describe('the live channel (WebSocket /api/v1/ws)', () => {
 
   it('puts sessions hosted and chat messages in the export, and erases them with the account', async () => {
     const { host, session } = await hostWithQueue();
+    const guest = await createUser(suite.server);
     const socket = await live(host);
+    const guestSocket = await live(guest);
     socket.send({ type: 'subscribe', session_token: session.token });
     await socket.next('subscribed');
+    guestSocket.send({ type: 'subscribe', session_token: session.token });
+    await guestSocket.next('subscribed');
     socket.send({ type: 'chat', session_token: session.token, text: 'hello' });
     await socket.next('chat');
     const exported = await suite.http.get('/users/me/export', { token: host.token });
     expect(exported.body.queue_sessions).toEqual([expect.objectContaining({ title: 'Friday', track_ids: session.items.map((item) => item.track_id) })]);
     expect(exported.body.queue_chat_messages).toEqual([expect.objectContaining({ text: 'hello' })]);
+    const hostClosed = new Promise<number>((resolve) => socket.ws.once('close', (code) => resolve(code)));
     const deleted = await suite.http.delete('/users/me', { token: host.token, body: { confirm_text: 'DELETE', password: host.password } });
     expect(deleted.status).toBe(200);
-    expect((await socket.next('ended')).data).toEqual({ reason: 'ended' });
+    // the guest hears the end; the deleted host's own socket is closed
+    expect((await guestSocket.next('ended')).data).toEqual({ reason: 'ended' });
+    expect(await hostClosed).toBe(4401);
     expect(codeOf(await suite.api.queue.getSession({ params: { token: session.token } }))).toEqual([404, 'NOT_FOUND']);
-    await socket.close();
+    await Promise.all([socket.close(), guestSocket.close()]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { keyIsLive } from '../platform/auth/authenticate.middleware.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { Platform } from '../platform/platform.js';
 import type { RiffModule } from '../platform/module.js';
@@ -40,10 +41,12 @@ export function createModules(platform: Platform): RiffModule[] {
   const tracks = createTracksModule(platform, { media: media.media });
   const users = createUsersModule(platform, { media: media.media });
   const auth = createAuthModule(platform, { users: users.users });
+  // the key verifiers are the modules' (developer and webhook keys), listed below
   const queue = createQueueModule(platform, {
     tracks: tracks.reader,
     activeUser: (id) => users.activeUser!(id),
     blockedEitherWay: (a, b) => users.people.blockedEitherWay(a, b),
+    keyIsLive: (key) => keyIsLive(modules.flatMap((module) => module.keyVerifiers ?? []), key),
   });
   const playlists = createPlaylistsModule(platform, { tracks: tracks.reader, people: users.people });
   const comments = createCommentsModule(platform);
@@ -61,7 +64,7 @@ export function createModules(platform: Platform): RiffModule[] {
   const search = createSearchModule({ tracks: tracks.searcher, users: users.searcher, playlists: playlists.searcher, products: marketplace.searcher });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
-  return [
+  const modules: RiffModule[] = [
     createSystemModule(platform),
     auth,
     users,
@@ -80,4 +83,5 @@ export function createModules(platform: Platform): RiffModule[] {
     createDashboardModule(platform),
     createAccountPagesModule(platform),
   ];
+  return modules;
 }

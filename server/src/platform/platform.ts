@@ -3,8 +3,10 @@ import type { Config } from './config/config.js';
 import { createAccountDirectory, type AccountDirectory } from './accounts/account-data.js';
 import { createKeyRing, type KeyRing } from './auth/key-ring.js';
 import { createPasswordHasher, type PasswordHasher } from './auth/password-hasher.js';
+import { createRevocations, type Revocations } from './auth/revocations.js';
 import { loadSecretKey } from './auth/secret-key.js';
 import { createTokenSigner, loadPrivateKey, type TokenSigner } from './auth/token-signer.js';
+import { createBroadcaster, type Broadcaster } from './broadcast/broadcaster.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrateWhenReachable, openDatabase, type DatabaseHandle } from './db/database.js';
 import { createDbScope, type DbScope } from './db/transactions.js';
@@ -36,6 +38,10 @@ export interface Platform {
   hasher: PasswordHasher;
   signer: TokenSigner;
   keys: KeyRing;
+  /** Channels every instance hears (Redis pub/sub with REDIS_URL, in-process otherwise). */
+  broadcaster: Broadcaster;
+  /** Tells every instance that a user's (or a key's) credentials were revoked. */
+  revocations: Revocations;
   /** Every module's part of a user's account (export, erasure). */
   accounts: AccountDirectory & { join: ReturnType<typeof createAccountDirectory>['join'] };
 }
@@ -54,7 +60,7 @@ export interface PlatformOverrides {
 
 export interface PlatformHandle {
   platform: Platform;
-  /** Releases what the platform holds: running jobs, mail, rate-limit connections, the database. */
+  /** Releases what the platform holds: running jobs, mail, Redis connections, the database. */
   close(): Promise<void>;
 }
 
@@ -79,6 +85,7 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
   const jobs = createJobQueue(scope, logger, { concurrency: config.workerConcurrency, schema: overrides.jobsSchema });
   const limits = await createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff', logger });
   const events = new EventsRepository(scope);
+  const broadcaster = createBroadcaster({ redisUrl: config.redisUrl, logger });
   jobs.define({
     name: 'events.prune',
     retryLimit: 0,
@@ -100,6 +107,8 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
     hasher: createPasswordHasher(),
     signer,
     keys,
+    broadcaster,
+    revocations: createRevocations(scope, broadcaster),
     accounts: createAccountDirectory(),
   };
   return {
@@ -108,6 +117,7 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
       await jobs.stop(config.shutdownTimeoutMs);
       await mailer.close();
       await limits.close();
+      await broadcaster.close();
       await database.close();
     },
   };

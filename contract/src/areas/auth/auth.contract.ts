@@ -222,7 +222,10 @@ export const authContract = c.router({
     method: 'GET',
     path: '/chat/token',
     summary: 'Issue a chat token',
-    description: 'A JWT with audience chat, valid 10 minutes.',
+    description:
+      'A JWT with audience chat, valid 10 minutes: it opens the live socket (GET /api/v1/ws), on which its holder chats ' +
+      'as the user. With an API key, the key needs scope write (or admin): a read-only key or a webhook key is 403 ' +
+      'INSUFFICIENT_SCOPE. A token minted with a key dies with the key (its sockets are closed when the key is revoked).',
     metadata: userRoute,
     responses: {
       200: envelope(named('ChatToken', z.object({ token: z.string(), expires_in: z.number().int() }))),

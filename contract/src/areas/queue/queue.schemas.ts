@@ -83,6 +83,7 @@ export const IfMatchHeadersSchema = z.object({
 });
 
 export const SessionUserSchema = named('SessionUser', z.object({ id: UuidSchema, username: z.string() }));
+export type SessionUser = z.infer<typeof SessionUserSchema>;
 const formerUser = named('SessionUserOrNull', SessionUserSchema.nullable().describe('null once that account was deleted'));
 
 export const QueueSessionItemSchema = named(

@@ -38,6 +38,7 @@ export function createAuthModule(platform: Platform, deps: { users: UsersReposit
     recoveryCodeKey: keys.key('recovery-code'),
     failures: policyLimiter(limits, '2fa-failures'),
     clock,
+    revocations: platform.revocations,
   });
   const auth = new AuthService({
     scope,
@@ -57,6 +58,7 @@ export function createAuthModule(platform: Platform, deps: { users: UsersReposit
       resetMail: policyLimiter(limits, 'reset-mail'),
     },
     appBaseUrl: config.appBaseUrl,
+    revocations: platform.revocations,
   });
   const trustedOrigins = [new URL(config.publicBaseUrl).origin, ...config.corsOrigins];
   return {

@@ -1,6 +1,7 @@
 import type { LoginRequest, PasswordResetConfirmRequest, RegisterRequest, TwoFactorLoginRequest } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
-import type { Actor, UserActor } from '../../platform/access/actor.js';
+import { scopeAllows, type Actor, type UserActor } from '../../platform/access/actor.js';
+import type { Revocations } from '../../platform/auth/revocations.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
@@ -49,6 +50,7 @@ export interface AuthServiceDeps {
   clock: Clock;
   limits: AuthLimits;
   appBaseUrl: string;
+  revocations: Revocations;
 }
 
 export type LoginResult =
@@ -212,6 +214,7 @@ export class AuthService {
       if (!id) return undefined;
       await this.deps.users.bumpTokenVersion(id, { password_hash: passwordHash, password_changed_at: now });
       await this.deps.auth.revokeAllForUser(id, now);
+      this.deps.revocations.revoke({ userId: id, reason: 'password_reset' });
       await this.deps.events.record(actor, 'auth.password_reset', { subject: onUser(id), data: {}, userId: id });
       return id;
     });
@@ -244,6 +247,7 @@ export class AuthService {
     await this.deps.scope.transaction(async () => {
       await this.deps.users.bumpTokenVersion(user.id, { password_hash: passwordHash, password_changed_at: now });
       await this.deps.auth.revokeAllForUser(user.id, now, keepFamily);
+      this.deps.revocations.revoke({ userId: user.id, reason: 'password_changed' });
       await this.deps.events.record(actor, 'auth.password_changed', { subject: onUser(user.id), data: { kept_current_session: Boolean(keepFamily) } });
       if (user.email) await this.deps.mail.send(passwordChangedMail(user.email, user.username, now));
     });
@@ -254,13 +258,20 @@ export class AuthService {
     };
   }
 
+  /** Minted from a key, a token names it and dies with it (the key's revocation ends it and what it opened). */
+  private claimsOf(actor: UserActor) {
+    return { sub: actor.id, tv: actor.user.token_version, ...(actor.key ? { key: actor.key } : {}) };
+  }
+
   async streamToken(actor: UserActor) {
-    const token = await this.deps.signer.sign({ sub: actor.id, tv: actor.user.token_version }, 'stream', STREAM_TOKEN_TTL_SECONDS);
+    const token = await this.deps.signer.sign(this.claimsOf(actor), 'stream', STREAM_TOKEN_TTL_SECONDS);
     return { token, expires_in: STREAM_TOKEN_TTL_SECONDS };
   }
 
+  /** A chat token posts chat lines as its user: a key that may only read does not get one. */
   async chatToken(actor: UserActor) {
-    const token = await this.deps.signer.sign({ sub: actor.id, tv: actor.user.token_version }, 'chat', CHAT_TOKEN_TTL_SECONDS);
+    if (!scopeAllows(actor, 'write')) throw new AppError('INSUFFICIENT_SCOPE', 'A chat token lets its holder write: it needs an API key with scope write');
+    const token = await this.deps.signer.sign(this.claimsOf(actor), 'chat', CHAT_TOKEN_TTL_SECONDS);
     return { token, expires_in: CHAT_TOKEN_TTL_SECONDS };
   }
 

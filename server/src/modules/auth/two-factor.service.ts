@@ -9,6 +9,7 @@ import type { UserRow } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, rateLimited } from '../../platform/errors/app-error.js';
 import type { PasswordHasher } from '../../platform/auth/password-hasher.js';
+import type { Revocations } from '../../platform/auth/revocations.js';
 import { constantTimeEqualText, randomToken } from '../../platform/auth/secure-random.js';
 import type { SecretBox } from '../../platform/auth/secret-box.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
@@ -34,6 +35,7 @@ export interface TwoFactorDeps {
   /** Wrong 2FA login codes per user: five lock 2FA login for 15 minutes. */
   failures: Limiter;
   clock: Clock;
+  revocations: Revocations;
 }
 
 const normalizeSecret = (secret: string) => secret.replace(/[\s=]/g, '').toUpperCase();
@@ -115,6 +117,7 @@ export class TwoFactorService {
         two_factor_last_step: null,
       });
       await this.deps.auth.deleteRecoveryCodes(user.id);
+      this.deps.revocations.revoke({ userId: user.id, reason: 'two_factor_disabled' });
       await this.deps.events.record(actor, 'auth.2fa_disabled', { subject: onUser(user.id), data: {} });
     });
     return { message: 'Two-factor authentication is off' };

@@ -16,17 +16,23 @@ export interface ApiKeyVerifierDeps {
 
 /** Resolves a `riff_` key: found by its hash, not expired, its owner active; records its use at most once a minute. */
 export function developerKeyVerifier(deps: ApiKeyVerifierDeps): ApiKeyVerifier {
+  const expired = (row: { expires_at: Date | null }, now: Date) => row.expires_at !== null && row.expires_at.getTime() <= now.getTime();
   return {
     prefix: API_KEY_PREFIX,
     async verify(key) {
       const row = await deps.keys.findByHash(sha256Hex(key));
       const now = deps.clock.now();
-      if (!row || (row.expires_at !== null && row.expires_at.getTime() <= now.getTime())) return undefined;
+      if (!row || expired(row, now)) return undefined;
       const user = await deps.activeUser(row.user_id);
       if (!user) return undefined;
       const since = new Date(now.getTime() - MINUTE_MS);
       if (row.last_used_at === null || row.last_used_at < since) await deps.keys.touch(row.id, now, since);
       return { keyId: row.id, user, scopes: row.scopes, via: 'api_key' };
+    },
+    // a revoked key's row is gone
+    async isLive(keyId) {
+      const row = await deps.keys.find(keyId);
+      return row !== undefined && !expired(row, deps.clock.now());
     },
   };
 }

@@ -1,5 +1,6 @@
 import { API_KEY_PREFIX, API_KEY_RANDOM_LENGTH, API_KEY_SHOWN_LENGTH, API_KEYS_PER_USER_MAX, type ApiKey, type CreateApiKeyRequest } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
+import type { Revocations } from '../../platform/auth/revocations.js';
 import { randomBase62, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
@@ -14,6 +15,7 @@ export interface ApiKeysServiceDeps {
   keys: ApiKeysRepository;
   events: EventBus;
   clock: Clock;
+  revocations: Revocations;
 }
 
 /** Creating, listing and revoking a user's developer keys. Using a key is api-key-verifier.ts. */
@@ -46,11 +48,13 @@ export class ApiKeysService {
   }
 
   async revoke(actor: UserActor, id: string): Promise<{ message: string }> {
-    const { scope, keys, events } = this.deps;
+    const { scope, keys, events, revocations } = this.deps;
     await scope.transaction(async () => {
       const key = await keys.find(id);
       if (!key || !canManageApiKey(actor, key)) throw notFound('API key');
       await keys.remove(id);
+      // what was opened with the key, or with a token minted from it, ends now (live sockets)
+      revocations.revoke({ userId: key.user_id, keyId: id, reason: 'key_revoked' });
       await events.record(actor, 'api_key.revoked', { subject: { resource: 'api_key', id }, data: { name: key.name, prefix: key.prefix } });
     });
     return { message: 'API key revoked' };

@@ -1,10 +1,12 @@
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import { leaveSessionsOnBlock } from './queue.events.js';
+import type { KeyRef } from '../../platform/auth/token-signer.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import { createLiveHub } from './live-hub.js';
+import { createPresenceStore } from './live-presence.js';
 import { createLiveSocket } from './live-socket.js';
 import { QueueRepository } from './queue.repository.js';
 import { queueRoutes } from './queue.routes.js';
@@ -19,6 +21,8 @@ export interface QueueModuleDeps {
   activeUser(id: string): Promise<UserRow | undefined>;
   /** The users area's read port for blocks: who blocks whom (either way). */
   blockedEitherWay(a: string, b: string): Promise<boolean>;
+  /** Whether the key a token was minted from is still live (the areas that issue keys answer). */
+  keyIsLive(key: KeyRef): Promise<boolean>;
 }
 
 /**
@@ -29,7 +33,7 @@ export function createQueueModule(platform: Platform, deps: QueueModuleDeps): Ri
   const { scope, events, clock, config, logger, signer } = platform;
   const queue = new QueueService({ scope, queues: new QueueRepository(scope), tracks: deps.tracks, events, clock });
   const sessionRows = new SessionsRepository(scope);
-  const hub = createLiveHub({ redisUrl: config.redisUrl, logger });
+  const hub = createLiveHub(platform.broadcaster);
   const sessions = new SessionsService({
     scope,
     sessions: sessionRows,
@@ -44,7 +48,18 @@ export function createQueueModule(platform: Platform, deps: QueueModuleDeps): Ri
   return {
     name: 'queue',
     routes: { queue: queueRoutes(queue, sessions) },
-    sockets: [createLiveSocket({ sessions, hub, signer, loadActiveUser: deps.activeUser, logger })],
+    sockets: [
+      createLiveSocket({
+        sessions,
+        hub,
+        presence: createPresenceStore({ redisUrl: config.redisUrl, logger }),
+        revocations: platform.revocations,
+        signer,
+        loadActiveUser: deps.activeUser,
+        keyIsLive: deps.keyIsLive,
+        logger,
+      }),
+    ],
     eventHandlers: [leaveSessionsOnBlock(sessionRows) as unknown as EventHandler],
     jobs: [{ name: 'queue.sessions.prune', retryLimit: 0, everyMs: 60 * 60_000, handle: () => sessions.prune() }],
     accountData: {

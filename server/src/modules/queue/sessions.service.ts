@@ -202,6 +202,12 @@ export class SessionsService {
     return { sessionId: session.id, session: await this.render(actor, session, token), chat: chat.map(toChatMessageDto) };
   }
 
+  /** How many have joined the session (as its participants_count), or undefined once it is gone. */
+  async participantsCount(sessionId: string): Promise<number | undefined> {
+    const session = await this.deps.sessions.findLiveById(sessionId, this.now);
+    return session ? this.deps.sessions.participantsCount(session.id, session.host_id) : undefined;
+  }
+
   /**
    * A live update's session, read once for all its subscribers, to render as each one sees it (with
    * their token); undefined once the session is gone.

@@ -37,6 +37,7 @@ export function createUsersModule(platform: Platform, { media }: { media: MediaS
     hasher,
     clock,
     media,
+    revocations: platform.revocations,
   });
   return {
     name: 'users',

@@ -12,6 +12,7 @@ import type {
 } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { AccountDirectory } from '../../platform/accounts/account-data.js';
+import type { Revocations } from '../../platform/auth/revocations.js';
 import type { PasswordHasher } from '../../platform/auth/password-hasher.js';
 import { randomToken } from '../../platform/auth/secure-random.js';
 import type { Clock } from '../../platform/clock.js';
@@ -45,6 +46,7 @@ export interface UsersServiceDeps {
   clock: Clock;
   /** The media pipeline: the avatar's images. */
   media: Pick<MediaService, 'setAvatar' | 'removeAvatar' | 'avatar'>;
+  revocations: Revocations;
 }
 
 export type UserIdOrMe = string;
@@ -184,6 +186,7 @@ export class UsersService {
     const now = this.deps.clock.now();
     await this.deps.scope.transaction(async () => {
       await this.deps.users.bumpTokenVersion(id, { deleted_at: now, is_active: false });
+      this.deps.revocations.revoke({ userId: id, reason: 'deactivated' });
       await this.record(actor, 'user.deactivated', id, {});
     });
     return { message: 'The account is deactivated' };
@@ -357,6 +360,7 @@ export class UsersService {
         two_factor_pending_secret: null,
         deleted_at: now,
       });
+      this.deps.revocations.revoke({ userId: owner.id, reason: 'deleted' });
       await this.record(owner, 'user.deleted', owner.id, { reason: body.reason ?? null, keep_public_tracks: keepPublicTracks, ...counts });
     });
     return { message: 'Your account has been deleted' };

@@ -1,3 +1,5 @@
+import type { ApiKeyScope } from '@riff/contract';
+import type { KeyRef } from '../auth/token-signer.js';
 import type { UserRow } from '../db/database.schema.js';
 
 /**
@@ -26,6 +28,8 @@ export interface UserActor extends ActorBase {
   via: AuthMethod;
   /** What an API or webhook key may do; undefined for a user's own tokens (everything they may do). */
   scopes?: readonly string[];
+  /** The key the caller came with, or that their token was minted from; undefined for a user's own tokens. */
+  key?: KeyRef;
 }
 
 /** Nobody signed in: public and optional routes. */
@@ -52,8 +56,13 @@ export type Actor = UserActor | AnonymousActor | SystemActor;
 
 const NO_ORIGIN: RequestOrigin = { ip: null, userAgent: null, requestId: null };
 
-export function userActor(user: UserRow, via: AuthMethod, origin: RequestOrigin = NO_ORIGIN, scopes?: readonly string[]): UserActor {
-  return { kind: 'user', id: user.id, user, isAdmin: user.is_admin, via, origin, ...(scopes ? { scopes } : {}) };
+export function userActor(user: UserRow, via: AuthMethod, origin: RequestOrigin = NO_ORIGIN, scopes?: readonly string[], key?: KeyRef): UserActor {
+  return { kind: 'user', id: user.id, user, isAdmin: user.is_admin, via, origin, ...(scopes ? { scopes } : {}), ...(key ? { key } : {}) };
+}
+
+/** Whether a key-held caller's scopes allow `scope` (admin allows everything); a user's own tokens allow all. */
+export function scopeAllows(actor: UserActor, scope: Exclude<ApiKeyScope, 'admin'>): boolean {
+  return actor.scopes === undefined || actor.scopes.includes(scope) || actor.scopes.includes('admin');
 }
 
 export function anonymousActor(origin: RequestOrigin = NO_ORIGIN): AnonymousActor {

@@ -7,7 +7,7 @@ import type { UserRow } from '../db/database.schema.js';
 import { anonymousActor, userActor, type AuthMethod, type RequestOrigin, type UserActor } from '../access/actor.js';
 import type { ApiKeyLimits } from './api-key-limits.js';
 import { originOf } from '../access/request-actor.js';
-import { TokenInvalidError, type TokenAudience, type TokenSigner } from './token-signer.js';
+import { TokenInvalidError, type KeyRef, type TokenAudience, type TokenSigner } from './token-signer.js';
 
 /** Who a key speaks for: its owner (who may still act), what it may do, and the counter it spends. */
 export interface KeyHolder {
@@ -23,6 +23,17 @@ export interface ApiKeyVerifier {
   prefix: string;
   /** The holder of a live key (not revoked, not expired, its owner active), else undefined. */
   verify(key: string): Promise<KeyHolder | undefined>;
+  /**
+   * Whether the key of this id is still live (not revoked, not expired), for the tokens minted
+   * with it. A kind of key without it mints no token that outlives a request.
+   */
+  isLive?(keyId: string): Promise<boolean>;
+}
+
+/** Whether the key a token was minted from is still live: a token dies with its key. */
+export async function keyIsLive(verifiers: readonly ApiKeyVerifier[], key: KeyRef): Promise<boolean> {
+  const verifier = verifiers.find((candidate) => candidate.prefix === key.prefix);
+  return verifier?.isLive ? verifier.isLive(key.id) : false;
 }
 
 export interface AuthenticatorDeps {
@@ -76,10 +87,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
       try {
         const claims = await deps.signer.verify(token, audience);
         const user = await deps.loadActiveUser(claims.sub);
-        if (!user || user.token_version !== claims.tv) {
+        if (!user || user.token_version !== claims.tv || (claims.key && !(await keyIsLive(deps.keyVerifiers, claims.key)))) {
           throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
         }
-        return userActor(user, audience === 'stream' ? 'stream_token' : 'bearer', origin);
+        return userActor(user, audience === 'stream' ? 'stream_token' : 'bearer', origin, undefined, claims.key);
       } catch (error) {
         if (!(error instanceof TokenInvalidError)) throw error;
         lastError = error;
@@ -102,7 +113,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
     if (!holder.scopes.includes(needed) && !holder.scopes.includes('admin')) {
       throw new AppError('INSUFFICIENT_SCOPE', `This operation needs an API key with scope ${needed}`);
     }
-    return userActor(holder.user, holder.via, origin, holder.scopes);
+    return userActor(holder.user, holder.via, origin, holder.scopes, { prefix: verifier!.prefix, id: holder.keyId });
   }
 
   async function authenticate(req: Request, res: Response, route: AppRoute, meta: RouteMeta, origin: RequestOrigin): Promise<void> {

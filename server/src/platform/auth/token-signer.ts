@@ -11,12 +11,20 @@ export type PublicJwk = JWK & { kty: string; kid: string; alg: string; use: stri
  */
 export type TokenAudience = 'api' | 'stream' | 'chat' | 'playback';
 
+/** An API or webhook key, named by its prefix (`riff_`, `whk_`) and id. */
+export interface KeyRef {
+  prefix: string;
+  id: string;
+}
+
 export interface TokenClaims {
   sub: string;
   /** The user's token_version when the token was issued. */
   tv: number;
   /** What a narrowly scoped token is good for (e.g. one resource), as short strings; absent on ordinary tokens. */
   grant?: Record<string, string>;
+  /** The key the token was minted with, when a key minted it: the token dies with that key. */
+  key?: KeyRef;
 }
 
 export interface TokenTimeOptions {
@@ -52,6 +60,17 @@ function readGrant(value: unknown): Record<string, string> | undefined {
   if (entries.length > GRANT_KEYS || entries.some(([, item]) => typeof item !== 'string' || item.length > GRANT_VALUE)) throw new TokenInvalidError(false);
   return Object.fromEntries(entries) as Record<string, string>;
 }
+
+const KEY_PREFIX = /^[a-z]{1,10}_$/;
+
+/** The `key` claim: absent, or exactly a key reference (anything else makes the token invalid). */
+function keyClaim(value: unknown): KeyRef | undefined | false {
+  if (value === undefined) return undefined;
+  const key = value as Partial<KeyRef> | null;
+  if (typeof key?.prefix !== 'string' || !KEY_PREFIX.test(key.prefix) || typeof key.id !== 'string' || !UUID.test(key.id)) return false;
+  return { prefix: key.prefix, id: key.id };
+}
+
 /** How far ahead of our clock an `iat` may be (another instance's clock). */
 const IAT_SKEW_SECONDS = 30;
 
@@ -98,7 +117,11 @@ export async function createTokenSigner(privateKey: KeyObject): Promise<TokenSig
   return {
     async sign(claims, audience, ttlSeconds, options = {}) {
       const issuedAt = Math.floor((options.now ?? new Date()).getTime() / 1000);
-      return new SignJWT({ tv: claims.tv, ...(claims.grant ? { grant: claims.grant } : {}) })
+      return new SignJWT({
+        tv: claims.tv,
+        ...(claims.grant ? { grant: claims.grant } : {}),
+        ...(claims.key ? { key: { prefix: claims.key.prefix, id: claims.key.id } } : {}),
+      })
         .setProtectedHeader({ alg, kid, typ: 'JWT' })
         .setSubject(claims.sub)
         .setIssuer(ISSUER)
@@ -123,7 +146,9 @@ export async function createTokenSigner(privateKey: KeyObject): Promise<TokenSig
         }
         if ((payload.iat ?? Infinity) > now.getTime() / 1000 + IAT_SKEW_SECONDS) throw new TokenInvalidError(false);
         const grant = readGrant(payload['grant']);
-        return { sub: payload.sub, tv, ...(grant ? { grant } : {}) };
+        const key = keyClaim(payload['key']);
+        if (key === false) throw new TokenInvalidError(false);
+        return { sub: payload.sub, tv, ...(grant ? { grant } : {}), ...(key ? { key } : {}) };
       } catch (error) {
         if (error instanceof TokenInvalidError) throw error;
         throw new TokenInvalidError(error instanceof joseErrors.JWTExpired);
