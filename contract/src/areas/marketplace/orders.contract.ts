@@ -63,7 +63,7 @@ export const ordersContract = {
     path: '/marketplace/orders/:id',
     summary: 'An order',
     description:
-      'Not enveloped. The buyer only; another user gets 403 (SPEC), a seller of its items too: a seller sees their own lines ' +
+      'Not enveloped. The buyer only; another user gets 403, a seller of its items too: a seller sees their own lines ' +
       'through the invoice, the data export (marketplace_sales) and the seller stats, never the buyer’s checkout.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
