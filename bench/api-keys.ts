@@ -40,13 +40,25 @@ try {
   const file = path.join(tmpdir(), 'riff-bench-keys.wav');
   await makeWav(file, MiB);
   const { body, contentType } = multipartBody({ title: 'bench keys', is_public: 'true' }, 'file', file);
-  const uploaded = await fetch(`${riff.baseUrl}/api/v1/tracks`, { method: 'POST', body, headers: { authorization: `Bearer ${users[0]!.accessToken}`, 'content-type': contentType }, duplex: 'half' } as RequestInit);
+  const uploaded = await fetch(`${riff.baseUrl}/api/v1/tracks`, {
+    method: 'POST',
+    body,
+    headers: { authorization: `Bearer ${users[0]!.accessToken}`, 'content-type': contentType },
+    duplex: 'half',
+  } as RequestInit);
   if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status}`);
   const trackUrl = `${riff.baseUrl}/api/v1/tracks/${(await uploaded.json()).data.track.id}`;
 
   const rotating = (headersOf: (i: number) => Record<string, string>) => {
     let next = 0;
-    return [{ setupRequest: (request: autocannon.Request) => ({ ...request, headers: { ...request.headers, ...headersOf(next++) } }) }];
+    return [
+      {
+        setupRequest: (request: autocannon.Request) => ({
+          ...request,
+          headers: { ...request.headers, ...headersOf(next++) },
+        }),
+      },
+    ];
   };
   const bearer = () => rotating((i) => ({ authorization: `Bearer ${users[i % USERS]!.accessToken}` }));
   const apiKey = () => rotating((i) => ({ 'x-api-key': keys[i % keys.length]! }));
@@ -68,9 +80,13 @@ try {
   const ratio = rate.key / rate.bearer;
   console.log(`| GET /tracks/{id} (${database}${process.env.REDIS_URL ? ' + Redis' : ''}) | req/s | p99 |`);
   console.log('|---|---|---|');
-  console.log(`| bearer token | ${rate.bearer.toFixed(0)} | ${mean(figures.bearer.map((run) => run.p99)).toFixed(0)} ms |`);
+  console.log(
+    `| bearer token | ${rate.bearer.toFixed(0)} | ${mean(figures.bearer.map((run) => run.p99)).toFixed(0)} ms |`,
+  );
   console.log(`| API key | ${rate.key.toFixed(0)} | ${mean(figures.key.map((run) => run.p99)).toFixed(0)} ms |`);
-  console.log(`\nratio key/bearer ${ratio.toFixed(2)} (goal ≥ 0.80: ${ratio >= 0.8 && bad === 0 ? 'met' : 'NOT met'}); non-2xx or errors: ${bad}; ${rounds} round(s) of ${seconds} s each, alternated.`);
+  console.log(
+    `\nratio key/bearer ${ratio.toFixed(2)} (goal ≥ 0.80: ${ratio >= 0.8 && bad === 0 ? 'met' : 'NOT met'}); non-2xx or errors: ${bad}; ${rounds} round(s) of ${seconds} s each, alternated.`,
+  );
 } finally {
   await riff.stop();
   await rm(riff.dataDir, { recursive: true, force: true });

@@ -50,8 +50,10 @@ async function connect(): Promise<Query> {
   });
   await migrateToLatest(new Kysely({ dialect: new PGliteDialect(pglite) }));
   const query: Query = async (text, values) => (await pglite.query<Record<string, unknown>>(text, values)).rows;
-  if (process.env.SEED_USER_ID) await seed(query, process.env.SEED_USER_ID, process.env.SEED_TRACK_ID!, Number(process.env.SEED_TRACKS ?? 1));
-  if (process.env.SEED_PLAYLIST_ID) await seedPlaylist(query, { userId: process.env.SEED_PLAYLIST_USER_ID!, playlistId: process.env.SEED_PLAYLIST_ID });
+  if (process.env.SEED_USER_ID)
+    await seed(query, process.env.SEED_USER_ID, process.env.SEED_TRACK_ID!, Number(process.env.SEED_TRACKS ?? 1));
+  if (process.env.SEED_PLAYLIST_ID)
+    await seedPlaylist(query, { userId: process.env.SEED_PLAYLIST_USER_ID!, playlistId: process.env.SEED_PLAYLIST_ID });
   return query;
 }
 
@@ -112,14 +114,20 @@ const server = createServer(async (req, res) => {
     if (match) {
       const start = Number(match[1]);
       const end = Math.min(Number(match[2]), size - 1);
-      res.writeHead(206, { 'content-type': 'audio/wav', 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}`, 'accept-ranges': 'bytes' });
+      res.writeHead(206, {
+        'content-type': 'audio/wav',
+        'content-length': end - start + 1,
+        'content-range': `bytes ${start}-${end}/${size}`,
+        'accept-ranges': 'bytes',
+      });
       return createReadStream(file, { start, end }).pipe(res);
     }
     res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': size });
     return createReadStream(file).pipe(res);
   }
   try {
-    if (req.method === 'POST' && url === `${BARE_LIVE_PATH}/change`) return json(res, 200, JSON.parse(await liveChange(req)));
+    if (req.method === 'POST' && url === `${BARE_LIVE_PATH}/change`)
+      return json(res, 200, JSON.parse(await liveChange(req)));
     const playlist = BARE_PLAYLIST_ROUTE.exec(url);
     if (playlist) {
       const body = await barePlaylist(query, playlist[1]!);

@@ -41,7 +41,11 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 async function spawnServer(args: string[], port: number, dataDir: string, env: Record<string, string>): Promise<Child> {
   // BENCH_CPU_PROF=<folder>: each server writes a V8 CPU profile there when it stops
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, ...args], { cwd: root, env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, ...args], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   // /readyz: /healthz answers while the database is still opening
   await waitFor(`http://127.0.0.1:${port}/readyz`);
   return {
@@ -67,7 +71,12 @@ export async function startRiff(port: number, env: Record<string, string> = {}):
 
 /** A bare Node server doing the same I/O, for the baseline (bench/bare-server.ts); `env` names its file and seed rows. */
 export function startBare(port: number, dataDir: string, env: Record<string, string> = {}): Promise<Child> {
-  return spawnServer(['--import', 'tsx', '--conditions=@riff/source', path.join(root, 'bench', 'bare-server.ts')], port, dataDir, env);
+  return spawnServer(
+    ['--import', 'tsx', '--conditions=@riff/source', path.join(root, 'bench', 'bare-server.ts')],
+    port,
+    dataDir,
+    env,
+  );
 }
 
 export interface BenchUser {
@@ -86,7 +95,11 @@ export async function signInUser(riff: Child): Promise<BenchUser> {
   const email = `bench-${randomUUID().slice(0, 12)}@example.test`;
   const password = 'benchmark password 1';
   const post = (pathname: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${riff.baseUrl}/api/v1${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${riff.baseUrl}/api/v1${pathname}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const registered = await post('/auth/register', { email, password, password_confirmation: password });
   if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${await registered.text()}`);
   const id: string = (await registered.json()).user.id;
@@ -124,19 +137,28 @@ export async function makeWav(file: string, bytes: number): Promise<void> {
 }
 
 /** A streamed multipart body: fields, then the file part read from disk. */
-export function multipartBody(fields: Record<string, string>, fileField: string, file: string, range?: { start: number; end: number }) {
+export function multipartBody(
+  fields: Record<string, string>,
+  fileField: string,
+  file: string,
+  range?: { start: number; end: number },
+) {
   const boundary = `----riffbench${Date.now()}`;
   const head =
     Object.entries(fields)
       .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="bench.wav"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+      .join('') +
+    `--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="bench.wav"\r\nContent-Type: application/octet-stream\r\n\r\n`;
   const tail = `\r\n--${boundary}--\r\n`;
   async function* parts() {
     yield Buffer.from(head);
     yield* createReadStream(file, range ?? {});
     yield Buffer.from(tail);
   }
-  return { body: Readable.toWeb(Readable.from(parts())) as ReadableStream, contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Readable.toWeb(Readable.from(parts())) as ReadableStream,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 export async function sizeOf(file: string) {
@@ -147,11 +169,17 @@ export async function sizeOf(file: string) {
  * Runs `work` while sampling the process's resident memory every 20 ms: answers the largest rise
  * above the RSS at the start (VmHWM alone would hide it under an earlier peak).
  */
-export async function measure<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; seconds: number; rssBefore: number; rssPeak: number; growth: number }> {
+export async function measure<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; seconds: number; rssBefore: number; rssPeak: number; growth: number }> {
   const rssBefore = (await memoryOf(pid)).rss;
   let rssPeak = rssBefore;
   const sampler = setInterval(() => {
-    memoryOf(pid).then((memory) => (rssPeak = Math.max(rssPeak, memory.rss)), () => undefined);
+    memoryOf(pid).then(
+      (memory) => (rssPeak = Math.max(rssPeak, memory.rss)),
+      () => undefined,
+    );
   }, 20);
   const started = performance.now();
   try {

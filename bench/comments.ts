@@ -39,9 +39,14 @@ async function seed(db: Db): Promise<void> {
   for (const [name, id] of Object.entries(ids)) {
     await sql`
       insert into tracks (id, creator_id, title, genres, tags, duration, bitrate, sample_rate, file_size, format, file_key, md5, original_filename, status, is_public)
-      values (${id}, ${userIds[0]}, ${`bench ${name}`}, '[]', '[]', 240, 1411, 44100, 1000, 'wav', ${`bench/${id}`}, md5(${id}), 'bench.wav', 'completed', true)`.execute(db);
+      values (${id}, ${userIds[0]}, ${`bench ${name}`}, '[]', '[]', 240, 1411, 44100, 1000, 'wav', ${`bench/${id}`}, md5(${id}), 'bench.wav', 'completed', true)`.execute(
+      db,
+    );
   }
-  for (const [id, count] of [[ids.small, SMALL], [ids.big, BIG]] as const) {
+  for (const [id, count] of [
+    [ids.small, SMALL],
+    [ids.big, BIG],
+  ] as const) {
     const started = performance.now();
     // spread over the last `count` minutes, at positions 0–239 s, by 200 authors
     await sql`
@@ -67,7 +72,9 @@ async function unseed(db: Db): Promise<void> {
 async function drive(url: string, duration: number): Promise<{ latencies: number[]; rps: number; non2xx: number }> {
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration }, (error, done) => (error ? reject(error) : resolve(done)));
+    const instance = autocannon({ url, connections, duration }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    );
     instance.on('response', (_client, _status, _bytes, time) => latencies.push(time));
   });
   return { latencies, rps: result.requests.average, non2xx: result.non2xx };
@@ -98,23 +105,36 @@ try {
   for (const [name, target] of Object.entries(targets)) {
     const check = await fetch(`${riff.baseUrl}/api/v1${target}`);
     const body = await check.json();
-    if (check.status !== 200 || body.data.comments.length !== 20) throw new Error(`${name}: ${check.status} ${JSON.stringify(body).slice(0, 200)}`);
+    if (check.status !== 200 || body.data.comments.length !== 20)
+      throw new Error(`${name}: ${check.status} ${JSON.stringify(body).slice(0, 200)}`);
     await drive(`${riff.baseUrl}/api/v1${target}`, 1); // warm-up
   }
-  console.log(`${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${connections} connections, ${seconds} s per run, ${rounds} round(s); load average ${loadavg().map((v) => v.toFixed(1)).join(' ')}`);
+  console.log(
+    `${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${connections} connections, ${seconds} s per run, ${rounds} round(s); load average ${loadavg()
+      .map((v) => v.toFixed(1))
+      .join(' ')}`,
+  );
   for (let round = 1; round <= rounds; round++) {
     for (const [name, target] of Object.entries(targets)) {
       const run = await drive(`${riff.baseUrl}/api/v1${target}`, seconds);
       if (run.non2xx > 0) throw new Error(`${name}: ${run.non2xx} replies were not 2xx`);
       samples.get(name)!.push(...run.latencies);
       rates.get(name)!.push(run.rps);
-      console.log(`round ${round}: ${name.padEnd(34)} p95 ${p95(run.latencies).toFixed(1)} ms, ${run.rps.toFixed(0)} req/s`);
+      console.log(
+        `round ${round}: ${name.padEnd(34)} p95 ${p95(run.latencies).toFixed(1)} ms, ${run.rps.toFixed(0)} req/s`,
+      );
     }
   }
-  console.log(`\nall rounds (load average now ${loadavg().map((v) => v.toFixed(1)).join(' ')}):`);
+  console.log(
+    `\nall rounds (load average now ${loadavg()
+      .map((v) => v.toFixed(1))
+      .join(' ')}):`,
+  );
   for (const name of Object.keys(targets)) {
     const average = rates.get(name)!.reduce((a, b) => a + b, 0) / rates.get(name)!.length;
-    console.log(`  ${name.padEnd(34)} p95 ${p95(samples.get(name)!).toFixed(1).padStart(6)} ms   ${average.toFixed(0).padStart(5)} req/s`);
+    console.log(
+      `  ${name.padEnd(34)} p95 ${p95(samples.get(name)!).toFixed(1).padStart(6)} ms   ${average.toFixed(0).padStart(5)} req/s`,
+    );
   }
   const ratio = p95(samples.get('big, page 1 (100k comments)')!) / p95(samples.get('small, page 1 (100 comments)')!);
   console.log(`\np95 ratio, page 1 at 100k / at 100: ${ratio.toFixed(2)} (goal ≤ 2)`);

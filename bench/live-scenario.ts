@@ -22,14 +22,27 @@ export function attachBareLive(server: Server, query: Query): (req: IncomingMess
   const sockets = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     if (req.url !== BARE_LIVE_PATH) return socket.destroy();
-    sockets.handleUpgrade(req, socket, head, (ws) => ws.on('message', () => ws.send(JSON.stringify({ type: 'subscribed' }))));
+    sockets.handleUpgrade(req, socket, head, (ws) =>
+      ws.on('message', () => ws.send(JSON.stringify({ type: 'subscribed' }))),
+    );
   });
   return async (req) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const change = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { kind: LiveChange; position_seconds: number; session_token: string };
-    await query('update queue_sessions set position_seconds = $1, updated_at = now() where token_hash = $2', [change.position_seconds, change.session_token]);
-    const message = JSON.stringify({ type: MESSAGE_OF[change.kind], session_token: change.session_token, data: { position_seconds: change.position_seconds } });
+    const change = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      kind: LiveChange;
+      position_seconds: number;
+      session_token: string;
+    };
+    await query('update queue_sessions set position_seconds = $1, updated_at = now() where token_hash = $2', [
+      change.position_seconds,
+      change.session_token,
+    ]);
+    const message = JSON.stringify({
+      type: MESSAGE_OF[change.kind],
+      session_token: change.session_token,
+      data: { position_seconds: change.position_seconds },
+    });
     for (const client of sockets.clients) client.send(message);
     return '{"success":true}';
   };
@@ -48,14 +61,20 @@ interface LiveTarget {
 async function riffTarget(riff: Child, trackId: string): Promise<LiveTarget> {
   const json = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
   const host = await signInUser(riff);
-  const created = await fetch(`${riff.baseUrl}/api/v1/queue/session`, { method: 'POST', headers: json(host.accessToken), body: JSON.stringify({ title: 'bench' }) });
+  const created = await fetch(`${riff.baseUrl}/api/v1/queue/session`, {
+    method: 'POST',
+    headers: json(host.accessToken),
+    body: JSON.stringify({ title: 'bench' }),
+  });
   if (created.status !== 201) throw new Error(`session: ${created.status} ${await created.text()}`);
   const sessionToken: string = (await created.json()).data.session.token;
   const socketUrls: string[] = [];
   for (let i = 0; i < Math.ceil(LIVE_CLIENTS / MAX_SOCKETS_PER_USER); i++) {
     const listener = await signInUser(riff);
     const chat = await fetch(`${riff.baseUrl}/api/v1/chat/token`, { headers: json(listener.accessToken) });
-    socketUrls.push(`${riff.baseUrl.replace('http', 'ws')}/api/v1/ws?token=${encodeURIComponent((await chat.json()).data.token)}`);
+    socketUrls.push(
+      `${riff.baseUrl.replace('http', 'ws')}/api/v1/ws?token=${encodeURIComponent((await chat.json()).data.token)}`,
+    );
   }
   const session = `${riff.baseUrl}/api/v1/queue/session/${sessionToken}`;
   return {
@@ -64,7 +83,11 @@ async function riffTarget(riff: Child, trackId: string): Promise<LiveTarget> {
     change: (kind, position_seconds) =>
       kind === 'playback'
         ? fetch(session, { method: 'PUT', headers: json(host.accessToken), body: JSON.stringify({ position_seconds }) })
-        : fetch(`${session}/items`, { method: 'POST', headers: json(host.accessToken), body: JSON.stringify({ track_id: trackId }) }),
+        : fetch(`${session}/items`, {
+            method: 'POST',
+            headers: json(host.accessToken),
+            body: JSON.stringify({ track_id: trackId }),
+          }),
   };
 }
 
@@ -74,7 +97,10 @@ function bareTarget(bare: Child): LiveTarget {
     socketUrls: [`${bare.baseUrl.replace('http', 'ws')}${BARE_LIVE_PATH}`],
     sessionToken,
     change: (kind, position_seconds) =>
-      fetch(`${bare.baseUrl}${BARE_LIVE_PATH}/change`, { method: 'POST', body: JSON.stringify({ kind, position_seconds, session_token: sessionToken }) }),
+      fetch(`${bare.baseUrl}${BARE_LIVE_PATH}/change`, {
+        method: 'POST',
+        body: JSON.stringify({ kind, position_seconds, session_token: sessionToken }),
+      }),
   };
 }
 
@@ -111,7 +137,11 @@ async function drive(target: LiveTarget, sockets: WebSocket[], kind: LiveChange,
             // this process stands for 200 clients on one thread: it reads what it needs, not whole sessions
             const text = raw.toString();
             if (!text.startsWith(`{"type":"${MESSAGE_OF[kind]}"`)) return;
-            if (kind === 'playback' && (JSON.parse(text) as { data: { position_seconds: number } }).data.position_seconds !== i) return;
+            if (
+              kind === 'playback' &&
+              (JSON.parse(text) as { data: { position_seconds: number } }).data.position_seconds !== i
+            )
+              return;
             latencies.push(performance.now() - started);
             ws.off('message', onMessage);
             resolve();
@@ -134,7 +164,12 @@ export const percentile = (values: number[], p: number) => {
 type Latencies = Record<LiveChange, { riff: number[]; bare: number[] }>;
 
 /** Both servers in turns, `rounds` times, each kind of change: every latency of each. `trackId`: a public track to add. */
-export async function liveFanout(riff: Child, bare: Child, trackId: string, options: { rounds: number; changes: number }): Promise<Latencies> {
+export async function liveFanout(
+  riff: Child,
+  bare: Child,
+  trackId: string,
+  options: { rounds: number; changes: number },
+): Promise<Latencies> {
   const targets = { riff: await riffTarget(riff, trackId), bare: bareTarget(bare) };
   const sockets = { riff: await connect(targets.riff, LIVE_CLIENTS), bare: await connect(targets.bare, LIVE_CLIENTS) };
   const latencies: Latencies = { playback: { riff: [], bare: [] }, items: { riff: [], bare: [] } };

@@ -29,7 +29,21 @@ const MiB = 1024 * 1024;
 
 async function tone(minutes: number, channels: number): Promise<string> {
   const file = path.join(work, `tone-${minutes}m-${channels}ch.wav`);
-  await run(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=330:duration=${minutes * 60}:sample_rate=44100`, '-ac', String(channels), '-c:a', 'pcm_s16le', file]);
+  await run(ffmpeg, [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=330:duration=${minutes * 60}:sample_rate=44100`,
+    '-ac',
+    String(channels),
+    '-c:a',
+    'pcm_s16le',
+    file,
+  ]);
   return file;
 }
 
@@ -43,7 +57,9 @@ async function bareHls(input: string): Promise<void> {
   const out = await mkdtemp(path.join(work, 'bare-'));
   for (const variant of HLS_VARIANTS) await mkdir(path.join(out, variant));
   const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
-  const command = [ffmpeg, '-hide_banner', '-nostdin', '-nostats', '-i', input, ...hlsFfmpegArgs()].map(quote).join(' ');
+  const command = [ffmpeg, '-hide_banner', '-nostdin', '-nostats', '-i', input, ...hlsFfmpegArgs()]
+    .map(quote)
+    .join(' ');
   await new Promise<void>((resolve, reject) => {
     const child = spawn('sh', ['-c', `${command} 2>/dev/null`], { cwd: out, stdio: 'ignore' });
     child.on('error', reject);
@@ -73,15 +89,27 @@ try {
   for (let round = 0; round < rounds; round++) {
     bare.push(await time(() => bareHls(input)));
     const root = await mkdtemp(path.join(work, 'job-'));
-    job.push(await time(() => transcodeToHls(input, { storage: createLocalStorage(root), prefix: 'media/bench/run/hls/' }, { ffmpegPath: ffmpeg })));
+    job.push(
+      await time(() =>
+        transcodeToHls(
+          input,
+          { storage: createLocalStorage(root), prefix: 'media/bench/run/hls/' },
+          { ffmpegPath: ffmpeg },
+        ),
+      ),
+    );
     await rm(root, { recursive: true, force: true });
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
   console.log('\n| measure | figure | goal |');
   console.log('|---|---|---|');
-  console.log(`| waveform, ${waveformMinutes}-minute WAV: peak RSS growth | ${((peak - before) / MiB).toFixed(1)} MiB (${waveformSeconds.toFixed(1)} s) | ≤ 64 MiB |`);
-  console.log(`| HLS, ${hlsMinutes}-minute WAV: bare ffmpeg / job (median of ${rounds}) | ${(median(bare) / median(job)).toFixed(2)} (${median(bare).toFixed(2)} s / ${median(job).toFixed(2)} s) | ≥ 0.9 |`);
+  console.log(
+    `| waveform, ${waveformMinutes}-minute WAV: peak RSS growth | ${((peak - before) / MiB).toFixed(1)} MiB (${waveformSeconds.toFixed(1)} s) | ≤ 64 MiB |`,
+  );
+  console.log(
+    `| HLS, ${hlsMinutes}-minute WAV: bare ffmpeg / job (median of ${rounds}) | ${(median(bare) / median(job)).toFixed(2)} (${median(bare).toFixed(2)} s / ${median(job).toFixed(2)} s) | ≥ 0.9 |`,
+  );
 } finally {
   await rm(work, { recursive: true, force: true });
 }

@@ -30,7 +30,14 @@ export function playRequests(): Pick<autocannon.Options, 'method' | 'headers' | 
     body: PLAY_BODY,
     requests: [
       {
-        setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'content-type': 'application/json', 'user-agent': `bench-listener-${run}-${sent++}` } }),
+        setupRequest: (request) => ({
+          ...request,
+          headers: {
+            ...request.headers,
+            'content-type': 'application/json',
+            'user-agent': `bench-listener-${run}-${sent++}`,
+          },
+        }),
       },
     ],
   };
@@ -66,13 +73,25 @@ async function readJson(req: IncomingMessage): Promise<{ duration_listened?: unk
 }
 
 /** The bare server's POST /tracks/{id}/play: parse, read the track, one statement. */
-export async function barePlay(query: Query, trackId: string, req: IncomingMessage): Promise<{ counted: boolean } | undefined> {
+export async function barePlay(
+  query: Query,
+  trackId: string,
+  req: IncomingMessage,
+): Promise<{ counted: boolean } | undefined> {
   const body = await readJson(req);
   const duration = Number(body.duration_listened);
   const [track] = await query(BARE_TRACK_SQL, [trackId]);
   if (!track || track['is_public'] !== true) return undefined;
   const length = Number(track['duration']);
-  const listener = `a:${createHash('sha256').update(`${req.socket.remoteAddress ?? ''}\n${req.headers['user-agent'] ?? ''}`).digest('base64url')}`;
-  const [row] = await query(BARE_PLAY_SQL, [trackId, listener, duration >= Math.min(30, length), duration, length > 0 && duration >= length]);
+  const listener = `a:${createHash('sha256')
+    .update(`${req.socket.remoteAddress ?? ''}\n${req.headers['user-agent'] ?? ''}`)
+    .digest('base64url')}`;
+  const [row] = await query(BARE_PLAY_SQL, [
+    trackId,
+    listener,
+    duration >= Math.min(30, length),
+    duration,
+    length > 0 && duration >= length,
+  ]);
   return { counted: row?.['counted'] === true };
 }

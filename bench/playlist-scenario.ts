@@ -22,7 +22,10 @@ export async function seedPlaylist(query: Query, ids: { userId: string; playlist
      from generate_series(1, ${PLAYLIST_TRACKS}) as i`,
     [ids.userId],
   );
-  await query(`insert into playlists (id, user_id, title, description, is_public) values ($1, $2, 'Ten thousand', 'A long one', true)`, [ids.playlistId, ids.userId]);
+  await query(
+    `insert into playlists (id, user_id, title, description, is_public) values ($1, $2, 'Ten thousand', 'A long one', true)`,
+    [ids.playlistId, ids.userId],
+  );
   await query(
     `insert into playlist_tracks (playlist_id, track_id, added_by, position)
      select $1, id, $2::uuid, (row_number() over (order by created_at, id)) - 1 from tracks where creator_id = $2::uuid`,
@@ -45,8 +48,12 @@ export const PLAYLIST_PAGE = 100;
 export async function barePlaylist(query: Query, playlistId: string): Promise<string | undefined> {
   const [playlist] = await query('select * from playlists where id = $1', [playlistId]);
   if (!playlist) return undefined;
-  const visible = 'from playlist_tracks pt join tracks t on t.id = pt.track_id where pt.playlist_id = $1 and t.deleted_at is null and t.is_public';
+  const visible =
+    'from playlist_tracks pt join tracks t on t.id = pt.track_id where pt.playlist_id = $1 and t.deleted_at is null and t.is_public';
   const [counted] = await query(`select count(*) as n ${visible}`, [playlistId]);
-  const tracks = await query(`select pt.id as entry_id, pt.position, pt.added_by, pt.added_at, t.* ${visible} order by pt.position limit ${PLAYLIST_PAGE}`, [playlistId]);
+  const tracks = await query(
+    `select pt.id as entry_id, pt.position, pt.added_by, pt.added_at, t.* ${visible} order by pt.position limit ${PLAYLIST_PAGE}`,
+    [playlistId],
+  );
   return JSON.stringify({ success: true, data: { playlist: { ...playlist, track_count: counted?.n, tracks } } });
 }

@@ -27,7 +27,24 @@ const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('bench:products runs on PostgreSQL: set DATABASE_URL');
 
 const run = randomUUID().slice(0, 8);
-const WORDS = ['night', 'drive', 'neon', 'dust', 'velvet', 'echo', 'ember', 'tide', 'glass', 'orbit', 'moss', 'static', 'bloom', 'signal', 'harbor', 'lumen'];
+const WORDS = [
+  'night',
+  'drive',
+  'neon',
+  'dust',
+  'velvet',
+  'echo',
+  'ember',
+  'tide',
+  'glass',
+  'orbit',
+  'moss',
+  'static',
+  'bloom',
+  'signal',
+  'harbor',
+  'lumen',
+];
 const REQUESTS = [
   { name: 'newest active (default page of 20)', query: '' },
   { name: 'type=pack, 5 to 50 USD', query: '?type=pack&min_price=5&max_price=50' },
@@ -72,7 +89,9 @@ async function p95(url: string): Promise<{ p95: number; rps: number }> {
   const latencies: number[] = [];
   await autocannon({ url, connections, duration: 1 });
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration: seconds }, (error, done) => (error ? reject(error) : resolve(done)));
+    const instance = autocannon({ url, connections, duration: seconds }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    );
     instance.on('response', (_client, status, _bytes, time) => {
       if (status !== 200) reject(new Error(`${url}: ${status}`));
       latencies.push(time);
@@ -84,30 +103,47 @@ async function p95(url: string): Promise<{ p95: number; rps: number }> {
 const riff = await startRiff(8951, { RATE_LIMIT_PER_MINUTE: '100000000' });
 try {
   const figures = new Map<string, { small?: { p95: number; rps: number }; large?: { p95: number; rps: number } }>();
-  for (const [size, from, to] of [['small', 1, 1_000], ['large', 1_001, 100_000]] as const) {
+  for (const [size, from, to] of [
+    ['small', 1, 1_000],
+    ['large', 1_001, 100_000],
+  ] as const) {
     const seeded = performance.now();
     for (let start = from; start <= to; start += 20_000) await seed(start, Math.min(start + 19_999, to));
-    console.log(`seeded products ${from} to ${to} in ${((performance.now() - seeded) / 1000).toFixed(1)} s; load average ${loadavg().map((v) => v.toFixed(1)).join(' ')}`);
+    console.log(
+      `seeded products ${from} to ${to} in ${((performance.now() - seeded) / 1000).toFixed(1)} s; load average ${loadavg()
+        .map((v) => v.toFixed(1))
+        .join(' ')}`,
+    );
     for (const request of REQUESTS) {
       const measured = await p95(`${riff.baseUrl}/api/v1/marketplace/products${request.query}`);
       figures.set(request.name, { ...figures.get(request.name), [size]: measured });
-      console.log(`${size === 'small' ? '1k' : '100k'}: ${request.name}: p95 ${measured.p95.toFixed(1)} ms, ${measured.rps.toFixed(0)} req/s`);
+      console.log(
+        `${size === 'small' ? '1k' : '100k'}: ${request.name}: p95 ${measured.p95.toFixed(1)} ms, ${measured.rps.toFixed(0)} req/s`,
+      );
     }
   }
   console.log('\n| GET /marketplace/products (PostgreSQL) | p95 at 1k | p95 at 100k | ratio | goal ≤ 2× |');
   console.log('|---|---|---|---|---|');
   for (const [name, { small, large }] of figures) {
     const ratio = large!.p95 / Math.max(small!.p95, 0.1);
-    console.log(`| ${name} | ${small!.p95.toFixed(1)} ms | ${large!.p95.toFixed(1)} ms | ${ratio.toFixed(2)} | ${ratio <= 2 ? 'met' : 'not met'} |`);
+    console.log(
+      `| ${name} | ${small!.p95.toFixed(1)} ms | ${large!.p95.toFixed(1)} ms | ${ratio.toFixed(2)} | ${ratio <= 2 ? 'met' : 'not met'} |`,
+    );
   }
   // the plans at 100k of the page and of the count, for the second request and a search (the repository
   // ranks a search's matches and counts them in one statement; the plain count shows what reading them costs)
   for (const [label, where] of [
     ['type=pack, 5 to 50 USD', sql`status = 'active' and product_type = 'pack' and price_cents between 500 and 5000`],
     // as the first pass of withTypoFallback (typos only when nothing matches as written)
-    ['q=solstice', sql`status = 'active' and ${textQuery('solstice', { typos: false }).matches(searchDoc(sql`title`, sql`description`))}`],
+    [
+      'q=solstice',
+      sql`status = 'active' and ${textQuery('solstice', { typos: false }).matches(searchDoc(sql`title`, sql`description`))}`,
+    ],
   ] as const) {
-    for (const statement of [sql`select * from products where ${where} order by created_at desc, id desc limit 20`, sql`select count(*) from products where ${where}`]) {
+    for (const statement of [
+      sql`select * from products where ${where} order by created_at desc, id desc limit 20`,
+      sql`select count(*) from products where ${where}`,
+    ]) {
       const plan = await sql<{ 'QUERY PLAN': string }>`explain analyze ${statement}`.execute(db);
       console.log(`\nplan, ${label}:\n${plan.rows.map((row) => row['QUERY PLAN']).join('\n')}`);
     }

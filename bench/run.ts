@@ -10,7 +10,17 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { MiB, makeWav, memoryOf, multipartBody, signIn, sizeOf, startBare, startRiff, type Child } from './bench-support.js';
+import {
+  MiB,
+  makeWav,
+  memoryOf,
+  multipartBody,
+  signIn,
+  sizeOf,
+  startBare,
+  startRiff,
+  type Child,
+} from './bench-support.js';
 import { LIVE_CLIENTS, liveFanout, percentile } from './live-scenario.js';
 import { barePlayPath, playRequests, riffPlayPath } from './play-scenario.js';
 import { bareUpload, chunkedUpload, oneRequestUpload, type UploadFigures } from './upload-scenarios.js';
@@ -22,7 +32,9 @@ const seconds = quick ? 3 : 10;
 const warmUpSeconds = quick ? 1 : 5;
 const rounds = quick ? 1 : 2;
 // one upload is a noisy figure on a shared machine (the page cache's writeback lands on one run or the other)
-const uploadRounds = Number(args.find((arg) => arg.startsWith('--upload-rounds='))?.slice('--upload-rounds='.length) ?? (quick ? 1 : 4));
+const uploadRounds = Number(
+  args.find((arg) => arg.startsWith('--upload-rounds='))?.slice('--upload-rounds='.length) ?? (quick ? 1 : 4),
+);
 const uploadMiB = quick ? 32 : 256;
 const LIST_TRACKS = 20;
 const database = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
@@ -65,7 +77,11 @@ const optionsOf = (url: string, scenario: HttpScenario, duration: number): autoc
 
 async function load(url: string, scenario: HttpScenario) {
   const result = await autocannon(optionsOf(url, scenario, seconds));
-  return { rate: scenario.throughput ? result.throughput.average : result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
+  return {
+    rate: scenario.throughput ? result.throughput.average : result.requests.average,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors,
+  };
 }
 
 /** Bare and Riff in turns, `rounds` times each, so drift on a shared machine touches both. */
@@ -116,9 +132,19 @@ function uploadRow(label: string, riff: UploadFigures, bare: UploadFigures, goal
   };
 }
 
-async function uploadTrack(riff: Child, token: string, file: string, title: string): Promise<{ id: string; creator_id: string }> {
+async function uploadTrack(
+  riff: Child,
+  token: string,
+  file: string,
+  title: string,
+): Promise<{ id: string; creator_id: string }> {
   const { body, contentType } = multipartBody({ title, is_public: 'true' }, 'file', file);
-  const response = await fetch(`${riff.baseUrl}/api/v1/tracks`, { method: 'POST', body, headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, duplex: 'half' } as RequestInit);
+  const response = await fetch(`${riff.baseUrl}/api/v1/tracks`, {
+    method: 'POST',
+    body,
+    headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+    duplex: 'half',
+  } as RequestInit);
   const reply = await response.json();
   if (response.status !== 201) throw new Error(`upload failed: ${JSON.stringify(reply)}`);
   return reply.data.track;
@@ -129,7 +155,9 @@ async function waitForMedia(riff: Child, token: string, ids: string[]): Promise<
   const deadline = Date.now() + 5 * 60_000;
   for (const id of ids) {
     for (;;) {
-      const reply = await fetch(`${riff.baseUrl}/api/v1/tracks/${id}/status`, { headers: { authorization: `Bearer ${token}` } });
+      const reply = await fetch(`${riff.baseUrl}/api/v1/tracks/${id}/status`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const { data } = (await reply.json()) as { data: { stream_status: string; waveform_ready: boolean } };
       if (data.stream_status === 'error' || (data.stream_status === 'ready' && data.waveform_ready)) break;
       if (Date.now() > deadline) throw new Error(`track ${id}: media still ${data.stream_status} after five minutes`);
@@ -145,7 +173,9 @@ function table(rows: Row[]): string {
     (row.goal.p99Ratio === undefined || (row.p99Ratio ?? Infinity) <= row.goal.p99Ratio) &&
     (row.goal.p95Ms === undefined || (row.p95Ms ?? Infinity) <= row.goal.p95Ms);
   const goalOf = (goal: Row['goal']) =>
-    goal.p95Ms !== undefined ? `p95 ≤ ${goal.p95Ms} ms` : `≥ ${goal.ratio}${goal.p99Ratio ? `, p99 ≤ ${goal.p99Ratio}×` : ''}`;
+    goal.p95Ms !== undefined
+      ? `p95 ≤ ${goal.p95Ms} ms`
+      : `≥ ${goal.ratio}${goal.p99Ratio ? `, p99 ≤ ${goal.p99Ratio}×` : ''}`;
   const lines = [
     `| path (${database}) | Riff | bare | ratio | p99 Riff/bare | goal | met |`,
     '|---|---|---|---|---|---|---|',
@@ -165,7 +195,10 @@ await makeWav(smallFile, MiB);
 await makeWav(uploadFile, uploadMiB * MiB);
 const uploadBytes = await sizeOf(uploadFile);
 
-const riff = await startRiff(18_331, { UPLOAD_MAX_BYTES: String(uploadBytes + MiB), QUOTA_BYTES: String(8 * 1024 * MiB) });
+const riff = await startRiff(18_331, {
+  UPLOAD_MAX_BYTES: String(uploadBytes + MiB),
+  QUOTA_BYTES: String(8 * 1024 * MiB),
+});
 let bare: Child | undefined;
 const rows: Row[] = [];
 try {
@@ -177,12 +210,35 @@ try {
   await waitForMedia(riff, token, [track.id, ...others.map((other) => other.id)]);
   bare = await startBare(18_332, riff.dataDir, {
     SERVE_FILE: streamFile,
-    ...(process.env.DATABASE_URL ? {} : { SEED_USER_ID: track.creator_id, SEED_TRACK_ID: track.id, SEED_TRACKS: String(LIST_TRACKS) }),
+    ...(process.env.DATABASE_URL
+      ? {}
+      : { SEED_USER_ID: track.creator_id, SEED_TRACK_ID: track.id, SEED_TRACKS: String(LIST_TRACKS) }),
   });
   const scenarios: HttpScenario[] = [
-    { group: 'reads', path: 'GET /tracks/{id}, anonymous', riffUrl: `/api/v1/tracks/${track.id}`, bareUrl: `/tracks/${track.id}`, connections: 32, goal: { ratio: 0.75, p99Ratio: 2 } },
-    { group: 'reads', path: 'GET /tracks (20 a page)', riffUrl: '/api/v1/tracks', bareUrl: '/tracks', connections: 32, goal: { ratio: 0.75, p99Ratio: 2 } },
-    { group: 'reads', path: 'GET /users/{id}', riffUrl: `/api/v1/users/${track.creator_id}`, bareUrl: `/users/${track.creator_id}`, connections: 32, goal: { ratio: 0.75, p99Ratio: 2 } },
+    {
+      group: 'reads',
+      path: 'GET /tracks/{id}, anonymous',
+      riffUrl: `/api/v1/tracks/${track.id}`,
+      bareUrl: `/tracks/${track.id}`,
+      connections: 32,
+      goal: { ratio: 0.75, p99Ratio: 2 },
+    },
+    {
+      group: 'reads',
+      path: 'GET /tracks (20 a page)',
+      riffUrl: '/api/v1/tracks',
+      bareUrl: '/tracks',
+      connections: 32,
+      goal: { ratio: 0.75, p99Ratio: 2 },
+    },
+    {
+      group: 'reads',
+      path: 'GET /users/{id}',
+      riffUrl: `/api/v1/users/${track.creator_id}`,
+      bareUrl: `/users/${track.creator_id}`,
+      connections: 32,
+      goal: { ratio: 0.75, p99Ratio: 2 },
+    },
     {
       group: 'writes',
       path: 'POST /tracks/{id}/play (a new listener each)',
@@ -193,17 +249,42 @@ try {
       request: playRequests(),
       goal: { ratio: 0.6 },
     },
-    { group: 'streams', path: '64 KiB Range of /stream', riffUrl: `/api/v1/tracks/${track.id}/stream`, bareUrl: '/file', connections: 16, headers: { range: 'bytes=1048576-1114111' }, goal: { ratio: 0.8 } },
-    { group: 'streams', path: 'whole 32 MiB /stream', riffUrl: `/api/v1/tracks/${track.id}/stream`, bareUrl: '/file', connections: 4, throughput: true, goal: { ratio: 0.8 } },
+    {
+      group: 'streams',
+      path: '64 KiB Range of /stream',
+      riffUrl: `/api/v1/tracks/${track.id}/stream`,
+      bareUrl: '/file',
+      connections: 16,
+      headers: { range: 'bytes=1048576-1114111' },
+      goal: { ratio: 0.8 },
+    },
+    {
+      group: 'streams',
+      path: 'whole 32 MiB /stream',
+      riffUrl: `/api/v1/tracks/${track.id}/stream`,
+      bareUrl: '/file',
+      connections: 4,
+      throughput: true,
+      goal: { ratio: 0.8 },
+    },
   ];
   for (const scenario of scenarios) {
     if (only && only !== scenario.group) continue;
-    rows.push(await compare({ ...scenario, riffUrl: riff.baseUrl + scenario.riffUrl, bareUrl: bare.baseUrl + scenario.bareUrl }));
+    rows.push(
+      await compare({
+        ...scenario,
+        riffUrl: riff.baseUrl + scenario.riffUrl,
+        bareUrl: bare.baseUrl + scenario.bareUrl,
+      }),
+    );
     console.error(`done: ${scenario.path}`);
   }
   if (!only || only === 'live') {
     const live = await liveFanout(riff, bare, track.id, { rounds, changes: quick ? 20 : 50 });
-    for (const [kind, label] of [['playback', 'a playback change'], ['items', 'an added item (the session read for each)']] as const) {
+    for (const [kind, label] of [
+      ['playback', 'a playback change'],
+      ['items', 'an added item (the session read for each)'],
+    ] as const) {
       const [riffP95, bareP95] = [percentile(live[kind].riff, 0.95), percentile(live[kind].bare, 0.95)];
       rows.push({
         path: `live session, ${LIVE_CLIENTS} sockets: ${label} heard by each`,
@@ -219,7 +300,11 @@ try {
   }
   if (!only || only === 'uploads') {
     // in turns as well: bare, one request, chunked, `uploadRounds` times
-    const runs: { bare: UploadFigures[]; one: UploadFigures[]; chunked: UploadFigures[] } = { bare: [], one: [], chunked: [] };
+    const runs: { bare: UploadFigures[]; one: UploadFigures[]; chunked: UploadFigures[] } = {
+      bare: [],
+      one: [],
+      chunked: [],
+    };
     for (let round = 0; round < uploadRounds; round++) {
       runs.bare.push(await bareUpload(bare, uploadFile, uploadBytes));
       runs.one.push(await oneRequestUpload(riff, token, uploadFile, uploadBytes));
@@ -230,7 +315,9 @@ try {
     rows.push(uploadRow(`upload ${uploadMiB} MiB, 16 MiB chunks`, meanUpload(runs.chunked), baseline, 0.6));
   }
   console.log(table(rows));
-  console.log(`\nRiff RSS at the end: ${((await memoryOf(riff.process.pid!)).rss / MiB).toFixed(0)} MiB; ${seconds} s per run, ${rounds} round(s) each, ${uploadRounds} upload(s) of each kind, alternated.`);
+  console.log(
+    `\nRiff RSS at the end: ${((await memoryOf(riff.process.pid!)).rss / MiB).toFixed(0)} MiB; ${seconds} s per run, ${rounds} round(s) each, ${uploadRounds} upload(s) of each kind, alternated.`,
+  );
 } finally {
   await bare?.stop();
   await riff.stop();

@@ -35,8 +35,12 @@ const db = opened.db;
 await migrateToLatest(db);
 
 /** An 8-letter word of its own for each number, the same in SQL (seeding) and here (asking). */
-const wordSql = (n: RawBuilder<unknown>) => sql`(select string_agg(chr(97 + get_byte(decode(md5('w' || ${n}), 'hex'), k) % 26), '' order by k) from generate_series(0, 7) k)`;
-const word = (n: number) => [...createHash('md5').update(`w${n}`).digest().subarray(0, 8)].map((byte) => String.fromCharCode(97 + (byte % 26))).join('');
+const wordSql = (n: RawBuilder<unknown>) =>
+  sql`(select string_agg(chr(97 + get_byte(decode(md5('w' || ${n}), 'hex'), k) % 26), '' order by k) from generate_series(0, 7) k)`;
+const word = (n: number) =>
+  [...createHash('md5').update(`w${n}`).digest().subarray(0, 8)]
+    .map((byte) => String.fromCharCode(97 + (byte % 26)))
+    .join('');
 
 const COMMON = ['love', 'night', 'dream', 'fire', 'heart', 'summer', 'light', 'dance', 'blue', 'rain'];
 const common = (n: number) => `${COMMON[n % COMMON.length]}${n % 20 === 0 ? '' : String.fromCharCode(97 + (n % 20))}`;
@@ -45,7 +49,9 @@ const artistWord = (i: number) => word(2_000_000 + Math.floor(i / 20));
 
 const owner = await sql<{ id: string }>`
   insert into users (email, username, slug, is_verified)
-  values (${`bench-search-${run}@example.test`}, ${`bench_search_${run}`}, ${`bench-search-${run}`}, true) returning id`.execute(db);
+  values (${`bench-search-${run}@example.test`}, ${`bench_search_${run}`}, ${`bench-search-${run}`}, true) returning id`.execute(
+  db,
+);
 const ownerId = owner.rows[0]!.id;
 
 /** Tracks numbered from `from` to `to`: the same rows whatever the batch sizes. */
@@ -66,10 +72,16 @@ async function seed(from: number, to: number) {
 /** p95 of requests each built by `next` (a different query each time). */
 async function p95(baseUrl: string, next: () => string): Promise<{ p95: number; rps: number }> {
   const latencies: number[] = [];
-  const options = { url: baseUrl, connections, requests: [{ setupRequest: (request: object) => ({ ...request, path: next() }) }] };
+  const options = {
+    url: baseUrl,
+    connections,
+    requests: [{ setupRequest: (request: object) => ({ ...request, path: next() }) }],
+  };
   await autocannon({ ...options, duration: 1 });
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ ...options, duration: seconds }, (error, done) => (error ? reject(error) : resolve(done)));
+    const instance = autocannon({ ...options, duration: seconds }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    );
     instance.on('response', (_client, status, _bytes, time) => {
       if (status !== 200) reject(new Error(`${status}`));
       latencies.push(time);
@@ -83,19 +95,41 @@ const search = (q: string) => `/api/v1/search?q=${encodeURIComponent(q)}&type=tr
 const KINDS = (seeded: number) => [
   { name: '/search: a title word', next: () => search(titleWord(1 + randomInt(seeded))) },
   { name: '/search: a title word with a typo', next: () => search(typo(titleWord(1 + randomInt(seeded)))) },
-  { name: '/search: artist and a common word', next: () => { const i = 1 + randomInt(seeded); return search(`${artistWord(i)} ${common(i % 200)}`); } },
-  { name: '/search (all four lists): a title word', next: () => `/api/v1/search?q=${titleWord(1 + randomInt(seeded))}` },
-  { name: '/search/suggestions: 3 letters', next: () => `/api/v1/search/suggestions?q=${titleWord(1 + randomInt(seeded)).slice(0, 3)}` },
-  { name: '/search/suggestions: 1 letter', next: () => `/api/v1/search/suggestions?q=${String.fromCharCode(97 + randomInt(26))}` },
+  {
+    name: '/search: artist and a common word',
+    next: () => {
+      const i = 1 + randomInt(seeded);
+      return search(`${artistWord(i)} ${common(i % 200)}`);
+    },
+  },
+  {
+    name: '/search (all four lists): a title word',
+    next: () => `/api/v1/search?q=${titleWord(1 + randomInt(seeded))}`,
+  },
+  {
+    name: '/search/suggestions: 3 letters',
+    next: () => `/api/v1/search/suggestions?q=${titleWord(1 + randomInt(seeded)).slice(0, 3)}`,
+  },
+  {
+    name: '/search/suggestions: 1 letter',
+    next: () => `/api/v1/search/suggestions?q=${String.fromCharCode(97 + randomInt(26))}`,
+  },
 ];
 
 const riff = await startRiff(8961, { RATE_LIMIT_PER_MINUTE: '100000000' });
 try {
   const figures = new Map<string, { small?: { p95: number; rps: number }; large?: { p95: number; rps: number } }>();
-  for (const [size, from, to] of [['small', 1, SMALL], ['large', SMALL + 1, LARGE]] as const) {
+  for (const [size, from, to] of [
+    ['small', 1, SMALL],
+    ['large', SMALL + 1, LARGE],
+  ] as const) {
     const seeded = performance.now();
     for (let start = from; start <= to; start += 100_000) await seed(start, Math.min(start + 99_999, to));
-    console.log(`seeded tracks ${from} to ${to} in ${((performance.now() - seeded) / 1000).toFixed(1)} s; load average ${loadavg().map((v) => v.toFixed(1)).join(' ')}`);
+    console.log(
+      `seeded tracks ${from} to ${to} in ${((performance.now() - seeded) / 1000).toFixed(1)} s; load average ${loadavg()
+        .map((v) => v.toFixed(1))
+        .join(' ')}`,
+    );
     for (const kind of KINDS(to)) {
       const measured = await p95(riff.baseUrl, kind.next);
       figures.set(kind.name, { ...figures.get(kind.name), [size]: measured });
@@ -108,7 +142,9 @@ try {
     const ratio = large!.p95 / Math.max(small!.p95, 0.1);
     const suggestions = name.startsWith('/search/suggestions');
     const met = ratio <= 2 && (!suggestions || large!.p95 <= 30);
-    console.log(`| ${name} | ${small!.p95.toFixed(1)} ms | ${large!.p95.toFixed(1)} ms | ${ratio.toFixed(2)} | ≤ 2×${suggestions ? ', ≤ 30 ms' : ''}: ${met ? 'met' : 'not met'} |`);
+    console.log(
+      `| ${name} | ${small!.p95.toFixed(1)} ms | ${large!.p95.toFixed(1)} ms | ${ratio.toFixed(2)} | ≤ 2×${suggestions ? ', ≤ 30 ms' : ''}: ${met ? 'met' : 'not met'} |`,
+    );
   }
   // the statements as the tracks' searcher builds them (track-search.repository.ts), for one query of each kind
   const doc = searchDoc(sql`t.title`, sql`t.artist`, sql`t.album`);
@@ -119,9 +155,18 @@ try {
   const range = startsWith(sql`t.title`, titleWord(4242).slice(0, 3));
   const plans: [string, RawBuilder<unknown>][] = [
     ['search, a title word (as written)', page(textQuery(titleWord(4242), { typos: false }))],
-    ['search, artist and a common word (as written)', page(textQuery(`${artistWord(4242)} ${common(4242 % 200)}`, { typos: false }))],
-    ['search, a title word with a typo (typos, after nothing was found as written)', page(textQuery(typo(titleWord(4242))))],
-    ['suggestions, 3 letters (titles)', sql`select t.id, t.title from tracks t where t.is_public and t.deleted_at is null and ${range.where} order by ${range.order} limit 10`],
+    [
+      'search, artist and a common word (as written)',
+      page(textQuery(`${artistWord(4242)} ${common(4242 % 200)}`, { typos: false })),
+    ],
+    [
+      'search, a title word with a typo (typos, after nothing was found as written)',
+      page(textQuery(typo(titleWord(4242)))),
+    ],
+    [
+      'suggestions, 3 letters (titles)',
+      sql`select t.id, t.title from tracks t where t.is_public and t.deleted_at is null and ${range.where} order by ${range.order} limit 10`,
+    ],
   ];
   for (const [label, statement] of plans) {
     const plan = await sql<{ 'QUERY PLAN': string }>`explain analyze ${statement}`.execute(db);

@@ -18,7 +18,11 @@ export interface Upload {
 interface Operation {
   name: string;
   weight: number;
-  build(user: SoakUser, other: SoakUser, pick: <T>(items: T[]) => T): { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer };
+  build(
+    user: SoakUser,
+    other: SoakUser,
+    pick: <T>(items: T[]) => T,
+  ): { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer };
 }
 
 const json = { 'content-type': 'application/json' };
@@ -27,10 +31,26 @@ const API = '/api/v1';
 function operations(users: SoakUser[], upload: Upload): Operation[] {
   const anyTrack = (pick: <T>(items: T[]) => T) => pick(pick(users).trackIds);
   return [
-    { name: 'GET /tracks', weight: 20, build: (_u, _o, pick) => ({ method: 'GET', path: `${API}/tracks?limit=20&page=${pick([1, 1, 1, 2, 3])}` }) },
-    { name: 'GET /tracks?q', weight: 5, build: (_u, _o, pick) => ({ method: 'GET', path: `${API}/tracks?q=${pick(['soak', 'tone', 'edit'])}&limit=10` }) },
-    { name: 'GET /tracks/{id}', weight: 20, build: (_u, _o, pick) => ({ method: 'GET', path: `${API}/tracks/${anyTrack(pick)}` }) },
-    { name: 'GET /users/{id}', weight: 15, build: (_u, other) => ({ method: 'GET', path: `${API}/users/${other.id}` }) },
+    {
+      name: 'GET /tracks',
+      weight: 20,
+      build: (_u, _o, pick) => ({ method: 'GET', path: `${API}/tracks?limit=20&page=${pick([1, 1, 1, 2, 3])}` }),
+    },
+    {
+      name: 'GET /tracks?q',
+      weight: 5,
+      build: (_u, _o, pick) => ({ method: 'GET', path: `${API}/tracks?q=${pick(['soak', 'tone', 'edit'])}&limit=10` }),
+    },
+    {
+      name: 'GET /tracks/{id}',
+      weight: 20,
+      build: (_u, _o, pick) => ({ method: 'GET', path: `${API}/tracks/${anyTrack(pick)}` }),
+    },
+    {
+      name: 'GET /users/{id}',
+      weight: 15,
+      build: (_u, other) => ({ method: 'GET', path: `${API}/users/${other.id}` }),
+    },
     {
       name: 'PUT /users/me',
       weight: 10,
@@ -38,11 +58,23 @@ function operations(users: SoakUser[], upload: Upload): Operation[] {
         method: 'PUT',
         path: `${API}/users/me`,
         headers: json,
-        body: JSON.stringify({ bio: `soak bio ${Math.random().toString(36).slice(2)}`, location: pick(['Lisbon', 'Oslo', null]), first_name: pick(['Ana', 'Bo']) }),
+        body: JSON.stringify({
+          bio: `soak bio ${Math.random().toString(36).slice(2)}`,
+          location: pick(['Lisbon', 'Oslo', null]),
+          first_name: pick(['Ana', 'Bo']),
+        }),
       }),
     },
-    { name: 'POST /users/{id}/follow', weight: 7, build: (_u, other) => ({ method: 'POST', path: `${API}/users/${other.id}/follow` }) },
-    { name: 'DELETE /users/{id}/follow', weight: 7, build: (_u, other) => ({ method: 'DELETE', path: `${API}/users/${other.id}/follow` }) },
+    {
+      name: 'POST /users/{id}/follow',
+      weight: 7,
+      build: (_u, other) => ({ method: 'POST', path: `${API}/users/${other.id}/follow` }),
+    },
+    {
+      name: 'DELETE /users/{id}/follow',
+      weight: 7,
+      build: (_u, other) => ({ method: 'DELETE', path: `${API}/users/${other.id}/follow` }),
+    },
     {
       name: 'PUT /tracks/{id}',
       weight: 10,
@@ -50,10 +82,23 @@ function operations(users: SoakUser[], upload: Upload): Operation[] {
         method: 'PUT',
         path: `${API}/tracks/${pick(user.trackIds)}`,
         headers: json,
-        body: JSON.stringify({ title: `soak edit ${Math.random().toString(36).slice(2, 8)}`, bpm: pick([90, 120, 140]), tags: [pick(['soak', 'tone'])] }),
+        body: JSON.stringify({
+          title: `soak edit ${Math.random().toString(36).slice(2, 8)}`,
+          bpm: pick([90, 120, 140]),
+          tags: [pick(['soak', 'tone'])],
+        }),
       }),
     },
-    { name: 'POST /tracks (upload)', weight: 6, build: () => ({ method: 'POST', path: `${API}/tracks`, headers: { 'content-type': upload.contentType }, body: upload.body }) },
+    {
+      name: 'POST /tracks (upload)',
+      weight: 6,
+      build: () => ({
+        method: 'POST',
+        path: `${API}/tracks`,
+        headers: { 'content-type': upload.contentType },
+        body: upload.body,
+      }),
+    },
   ];
 }
 
@@ -67,7 +112,9 @@ export const newTally = (): Tally => ({ replies: new Map() });
 /** Replies that are not 2xx, by operation and status. */
 export function unexpected(tally: Tally): { operation: string; status: number; count: number }[] {
   return [...tally.replies].flatMap(([operation, statuses]) =>
-    [...statuses].filter(([status]) => status < 200 || status >= 300).map(([status, count]) => ({ operation, status, count })),
+    [...statuses]
+      .filter(([status]) => status < 200 || status >= 300)
+      .map(([status, count]) => ({ operation, status, count })),
   );
 }
 

@@ -35,11 +35,16 @@ const REFRESH_EVERY_MS = 10 * 60 * 1000;
 
 const redisUrl = process.env.REDIS_URL;
 if (redisUrl && ['', '/', '/0'].includes(new URL(redisUrl).pathname)) {
-  console.warn(`soak: REDIS_URL ${redisUrl} is Redis database 0; the soak's rate-limit counters will be shared with any other Riff on it (use e.g. ${redisUrl.replace(/\/*$/, '')}/9)`);
+  console.warn(
+    `soak: REDIS_URL ${redisUrl} is Redis database 0; the soak's rate-limit counters will be shared with any other Riff on it (use e.g. ${redisUrl.replace(/\/*$/, '')}/9)`,
+  );
 }
 
 const api = (riff: Child, pathname: string, init: RequestInit & { token?: string } = {}) =>
-  fetch(`${riff.baseUrl}/api/v1${pathname}`, { ...init, headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...init.headers } });
+  fetch(`${riff.baseUrl}/api/v1${pathname}`, {
+    ...init,
+    headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...init.headers },
+  });
 
 async function smallUpload(): Promise<Upload> {
   // a real half-second MP3 (ffmpeg, cached), as the tests make them
@@ -56,7 +61,12 @@ async function setUp(riff: Child, upload: Upload): Promise<SoakUser[]> {
   for (let i = 0; i < USERS; i++) users.push({ ...(await signInUser(riff)), trackIds: [] });
   for (const user of users) {
     for (let n = 0; n < TRACKS_PER_USER; n++) {
-      const reply = await api(riff, '/tracks', { method: 'POST', token: user.accessToken, headers: { 'content-type': upload.contentType }, body: new Uint8Array(upload.body) });
+      const reply = await api(riff, '/tracks', {
+        method: 'POST',
+        token: user.accessToken,
+        headers: { 'content-type': upload.contentType },
+        body: new Uint8Array(upload.body),
+      });
       if (reply.status !== 201) throw new Error(`seed upload failed: ${reply.status} ${await reply.text()}`);
       user.trackIds.push((await reply.json()).data.track.id);
     }
@@ -66,7 +76,11 @@ async function setUp(riff: Child, upload: Upload): Promise<SoakUser[]> {
 
 async function refreshTokens(riff: Child, users: SoakUser[]) {
   for (const user of users) {
-    const reply = await api(riff, '/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: user.refreshToken }) });
+    const reply = await api(riff, '/auth/refresh', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: user.refreshToken }),
+    });
     if (reply.status !== 200) throw new Error(`token refresh failed: ${reply.status} ${await reply.text()}`);
     const tokens = await reply.json();
     user.accessToken = tokens.access_token;
@@ -85,7 +99,14 @@ interface Phase {
   latencyP99: number;
 }
 
-async function run(riff: Child, users: SoakUser[], upload: Upload, tally: Tally, seconds: number, overallRate?: number): Promise<Phase> {
+async function run(
+  riff: Child,
+  users: SoakUser[],
+  upload: Upload,
+  tally: Tally,
+  seconds: number,
+  overallRate?: number,
+): Promise<Phase> {
   const result = await autocannon({
     url: riff.baseUrl,
     connections: CONNECTIONS,
@@ -113,16 +134,25 @@ const riff = await startRiff(18_331, { LOG_LEVEL: 'warn' });
 let failed = false;
 try {
   const users = await setUp(riff, upload);
-  const refresher = setInterval(() => void refreshTokens(riff, users).catch((error) => console.error(error)), REFRESH_EVERY_MS);
+  const refresher = setInterval(
+    () => void refreshTokens(riff, users).catch((error) => console.error(error)),
+    REFRESH_EVERY_MS,
+  );
   try {
     const tally = newTally();
     const max = await run(riff, users, upload, tally, MAX_SECONDS);
     const rate = Math.max(1, Math.round((max.reqPerSecond * RATE_PERCENT) / 100));
-    console.warn(`soak: max ${max.reqPerSecond.toFixed(0)} req/s over ${MAX_SECONDS} s; soaking at ${rate} req/s for ${SOAK_SECONDS} s`);
+    console.warn(
+      `soak: max ${max.reqPerSecond.toFixed(0)} req/s over ${MAX_SECONDS} s; soaking at ${rate} req/s for ${SOAK_SECONDS} s`,
+    );
 
     const samples: { at: number; rss: number }[] = [];
     const started = performance.now();
-    const sample = () => memoryOf(riff.process.pid!).then(({ rss }) => samples.push({ at: (performance.now() - started) / 1000, rss }), () => undefined);
+    const sample = () =>
+      memoryOf(riff.process.pid!).then(
+        ({ rss }) => samples.push({ at: (performance.now() - started) / 1000, rss }),
+        () => undefined,
+      );
     void sample();
     const sampler = setInterval(sample, SAMPLE_SECONDS * 1000);
     const soakTally = newTally();
@@ -134,7 +164,9 @@ try {
     const firstMinute = measured.filter((s) => s.at < WARMUP_SECONDS + 60).map((s) => s.rss);
     const lastMinute = measured.filter((s) => s.at >= end - 60).map((s) => s.rss);
     const drift = ((mean(lastMinute) - mean(firstMinute)) / mean(firstMinute)) * 100;
-    const perMinute = Array.from({ length: Math.ceil(end / 60) }, (_, minute) => samples.filter((s) => s.at >= minute * 60 && s.at < (minute + 1) * 60).map((s) => s.rss))
+    const perMinute = Array.from({ length: Math.ceil(end / 60) }, (_, minute) =>
+      samples.filter((s) => s.at >= minute * 60 && s.at < (minute + 1) * 60).map((s) => s.rss),
+    )
       .filter((values) => values.length > 0)
       .map((values) => mib(mean(values)));
 
@@ -145,7 +177,13 @@ try {
       rate_limits: redisUrl ? 'redis' : 'in memory',
       connections: CONNECTIONS,
       users: USERS,
-      max: { seconds: +max.seconds.toFixed(1), requests: max.requests, req_per_s: Math.round(max.reqPerSecond), p99_ms: max.latencyP99, errors: max.socketErrors + max.timeouts + max.non2xx },
+      max: {
+        seconds: +max.seconds.toFixed(1),
+        requests: max.requests,
+        req_per_s: Math.round(max.reqPerSecond),
+        p99_ms: max.latencyP99,
+        errors: max.socketErrors + max.timeouts + max.non2xx,
+      },
       soak: {
         seconds: +soak.seconds.toFixed(1),
         target_req_per_s: rate,
@@ -160,7 +198,9 @@ try {
       total_requests: max.requests + soak.requests,
       errors,
       unexpected_replies: wrong,
-      replies_by_operation: Object.fromEntries([...soakTally.replies].map(([operation, statuses]) => [operation, Object.fromEntries(statuses)])),
+      replies_by_operation: Object.fromEntries(
+        [...soakTally.replies].map(([operation, statuses]) => [operation, Object.fromEntries(statuses)]),
+      ),
       rss_mib: {
         start_after_warmup: mib(measured[0]?.rss ?? 0),
         end: mib(samples.at(-1)!.rss),
@@ -174,7 +214,8 @@ try {
     };
     console.log(JSON.stringify(report, null, 2));
     if (errors > 0) console.error(`soak: ${errors} error(s)`);
-    if (!(drift < DRIFT_LIMIT_PERCENT)) console.error(`soak: RSS drift ${drift.toFixed(2)} % (limit ${DRIFT_LIMIT_PERCENT} %)`);
+    if (!(drift < DRIFT_LIMIT_PERCENT))
+      console.error(`soak: RSS drift ${drift.toFixed(2)} % (limit ${DRIFT_LIMIT_PERCENT} %)`);
     failed = errors > 0 || !(drift < DRIFT_LIMIT_PERCENT);
   } finally {
     clearInterval(refresher);

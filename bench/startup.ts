@@ -27,7 +27,11 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-startup-'));
 const npmDataDir = await mkdtemp(path.join(tmpdir(), 'riff-startup-npm-'));
 
 /** Starts `npm start` (with its prestart) or the bundle as `npm start` runs it, and times it to /readyz. */
-async function startOnce(port: number, how: 'npm' | 'bundle' = 'bundle', directory = dataDir): Promise<{ ms: number; child: ChildProcess }> {
+async function startOnce(
+  port: number,
+  how: 'npm' | 'bundle' = 'bundle',
+  directory = dataDir,
+): Promise<{ ms: number; child: ChildProcess }> {
   if (cold) {
     execFileSync('sync');
     await writeFile('/proc/sys/vm/drop_caches', '3');
@@ -37,9 +41,16 @@ async function startOnce(port: number, how: 'npm' | 'bundle' = 'bundle', directo
   const child =
     how === 'npm'
       ? spawn('npm', ['start', '--silent'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] })
-      : spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+      : spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
+          cwd: root,
+          env,
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
   for (;;) {
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((reply) => reply.status, () => 0);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (reply) => reply.status,
+      () => 0,
+    );
     if (ready === 200) return { ms: performance.now() - started, child };
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
     if (performance.now() - started > 300_000) {
@@ -88,7 +99,9 @@ try {
   const sorted = [...times].sort((a, b) => a - b);
   const goal = database === 'PGlite' ? 2 : 1;
   const median = sorted[Math.floor(sorted.length / 2)]! / 1000;
-  console.log(`${database}: median ${median.toFixed(2)} s (min ${(sorted[0]! / 1000).toFixed(2)}, max ${(sorted.at(-1)! / 1000).toFixed(2)}); goal ≤ ${goal} s: ${median <= goal ? 'met' : 'not met'}`);
+  console.log(
+    `${database}: median ${median.toFixed(2)} s (min ${(sorted[0]! / 1000).toFixed(2)}, max ${(sorted.at(-1)! / 1000).toFixed(2)}); goal ≤ ${goal} s: ${median <= goal ? 'met' : 'not met'}`,
+  );
 } finally {
   await rm(dataDir, { recursive: true, force: true });
   await rm(npmDataDir, { recursive: true, force: true });

@@ -82,7 +82,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('used_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('two_factor_recovery_codes_user').on('two_factor_recovery_codes').column('user_id').execute();
+  await db.schema
+    .createIndex('two_factor_recovery_codes_user')
+    .on('two_factor_recovery_codes')
+    .column('user_id')
+    .execute();
 
   await db.schema
     .createTable('two_factor_challenges')
@@ -111,7 +115,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['audit_logs', 'two_factor_challenges', 'two_factor_recovery_codes', 'refresh_tokens', 'email_tokens', 'users']) {
+  for (const table of [
+    'audit_logs',
+    'two_factor_challenges',
+    'two_factor_recovery_codes',
+    'refresh_tokens',
+    'email_tokens',
+    'users',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

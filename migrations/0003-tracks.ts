@@ -23,9 +23,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('file_key', 'text')
     .addColumn('md5', 'text', (col) => col.notNull())
     .addColumn('original_filename', 'text')
-    .addColumn('status', 'text', (col) => col.notNull().check(sql`status in ('uploading', 'processing', 'completed', 'failed')`))
+    .addColumn('status', 'text', (col) =>
+      col.notNull().check(sql`status in ('uploading', 'processing', 'completed', 'failed')`),
+    )
     .addColumn('status_message', 'text')
-    .addColumn('stream_status', 'text', (col) => col.notNull().defaultTo('pending').check(sql`stream_status in ('pending', 'processing', 'ready', 'error')`))
+    .addColumn('stream_status', 'text', (col) =>
+      col.notNull().defaultTo('pending').check(sql`stream_status in ('pending', 'processing', 'ready', 'error')`),
+    )
     .addColumn('stream_manifest_url', 'text')
     .addColumn('cover_art_path', 'text')
     .addColumn('waveform_path', 'text')
@@ -54,7 +58,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('filename', 'text', (col) => col.notNull())
     .addColumn('total_chunks', 'integer', (col) => col.notNull())
     .addColumn('total_size', 'bigint', (col) => col.notNull())
-    .addColumn('state', 'text', (col) => col.notNull().defaultTo('active').check(sql`state in ('active', 'assembling')`))
+    .addColumn('state', 'text', (col) =>
+      col.notNull().defaultTo('active').check(sql`state in ('active', 'assembling')`),
+    )
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute();

@@ -12,7 +12,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('request_id', 'text')
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('domain_events_type_created').on('domain_events').columns(['type', 'created_at']).execute();
+  await db.schema
+    .createIndex('domain_events_type_created')
+    .on('domain_events')
+    .columns(['type', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -11,5 +11,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('domain_events').dropColumn('subject_type').dropColumn('subject_id').dropColumn('user_id').execute();
+  await db.schema
+    .alterTable('domain_events')
+    .dropColumn('subject_type')
+    .dropColumn('subject_id')
+    .dropColumn('user_id')
+    .execute();
 }

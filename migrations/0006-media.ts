@@ -38,9 +38,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // the pipeline run the jobs belong to: a job of an older run (the audio was replaced since) does nothing
     .addColumn('run_id', 'uuid', (col) => col.notNull())
     .addColumn('version_id', 'uuid', (col) => col.references('track_versions.id').onDelete('set null'))
-    .addColumn('transcoder', 'text', (col) => col.notNull().defaultTo('ffmpeg').check(sql`transcoder in ('ffmpeg', 'external')`))
-    .addColumn('hls_state', 'text', (col) => col.notNull().defaultTo('pending').check(sql`hls_state in ('pending', 'processing', 'ready', 'error')`))
-    .addColumn('hls_progress', 'smallint', (col) => col.notNull().defaultTo(0).check(sql`hls_progress between 0 and 100`))
+    .addColumn('transcoder', 'text', (col) =>
+      col.notNull().defaultTo('ffmpeg').check(sql`transcoder in ('ffmpeg', 'external')`),
+    )
+    .addColumn('hls_state', 'text', (col) =>
+      col.notNull().defaultTo('pending').check(sql`hls_state in ('pending', 'processing', 'ready', 'error')`),
+    )
+    .addColumn('hls_progress', 'smallint', (col) =>
+      col.notNull().defaultTo(0).check(sql`hls_progress between 0 and 100`),
+    )
     .addColumn('hls_prefix', 'text')
     .addColumn('waveform_state', 'text', (col) =>
       col.notNull().defaultTo('pending').check(sql`waveform_state in ('pending', 'processing', 'ready', 'error')`),

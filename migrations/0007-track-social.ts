@@ -36,8 +36,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('playlist_tracks_once', ['playlist_id', 'track_id'])
     .execute();
   // checked at the end of each statement, so closing a gap (position - 1 over the rest) passes
-  await sql`alter table playlist_tracks add constraint playlist_tracks_position unique (playlist_id, position) deferrable initially immediate`.execute(db);
-  await db.schema.createIndex('playlist_tracks_track').on('playlist_tracks').columns(['track_id', 'added_at']).execute();
+  await sql`alter table playlist_tracks add constraint playlist_tracks_position unique (playlist_id, position) deferrable initially immediate`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('playlist_tracks_track')
+    .on('playlist_tracks')
+    .columns(['track_id', 'added_at'])
+    .execute();
 
   await db.schema
     .createTable('track_reposts')
@@ -47,14 +53,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('track_reposts_pk', ['user_id', 'track_id'])
     .execute();
   await db.schema.createIndex('track_reposts_track').on('track_reposts').columns(['track_id', 'created_at']).execute();
-  await db.schema.createIndex('track_reposts_user_created').on('track_reposts').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('track_reposts_user_created')
+    .on('track_reposts')
+    .columns(['user_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('track_shares')
     .addColumn('id', 'uuid', (col) => col.primaryKey().defaultTo(sql`gen_random_uuid()`))
     .addColumn('track_id', 'uuid', (col) => col.notNull().references('tracks.id').onDelete('cascade'))
     .addColumn('user_id', 'uuid', (col) => col.references('users.id').onDelete('set null'))
-    .addColumn('platform', 'text', (col) => col.notNull().check(sql`platform in ('link', 'twitter', 'facebook', 'whatsapp', 'email', 'embed', 'other')`))
+    .addColumn('platform', 'text', (col) =>
+      col.notNull().check(sql`platform in ('link', 'twitter', 'facebook', 'whatsapp', 'email', 'embed', 'other')`),
+    )
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
   await db.schema.createIndex('track_shares_track').on('track_shares').columns(['track_id', 'created_at']).execute();
@@ -81,7 +93,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('track_id', 'uuid', (col) => col.notNull().references('tracks.id').onDelete('cascade'))
     .addColumn('user_id', 'uuid', (col) => col.references('users.id').onDelete('set null'))
     .addColumn('listener', 'text', (col) => col.notNull())
-    .addColumn('source', 'text', (col) => col.notNull().check(sql`source in ('track', 'playlist', 'queue', 'session', 'embed', 'search')`))
+    .addColumn('source', 'text', (col) =>
+      col.notNull().check(sql`source in ('track', 'playlist', 'queue', 'session', 'embed', 'search')`),
+    )
     .addColumn('playlist_id', 'uuid')
     .addColumn('duration_listened', 'double precision', (col) => col.notNull())
     .addColumn('completed', 'boolean', (col) => col.notNull())
@@ -98,22 +112,41 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('track_id', 'uuid', (col) => col.notNull().references('tracks.id').onDelete('cascade'))
     .addColumn('downloaded_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('track_downloads_track').on('track_downloads').columns(['track_id', 'downloaded_at']).execute();
+  await db.schema
+    .createIndex('track_downloads_track')
+    .on('track_downloads')
+    .columns(['track_id', 'downloaded_at'])
+    .execute();
 
   await db.schema
     .createTable('listening_history')
     .addColumn('id', 'bigserial', (col) => col.primaryKey())
     .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
     .addColumn('track_id', 'uuid', (col) => col.notNull().references('tracks.id').onDelete('cascade'))
-    .addColumn('source', 'text', (col) => col.notNull().check(sql`source in ('track', 'playlist', 'queue', 'session', 'embed', 'search')`))
+    .addColumn('source', 'text', (col) =>
+      col.notNull().check(sql`source in ('track', 'playlist', 'queue', 'session', 'embed', 'search')`),
+    )
     .addColumn('duration_listened', 'double precision', (col) => col.notNull())
     .addColumn('played_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('listening_history_user').on('listening_history').columns(['user_id', 'played_at']).execute();
+  await db.schema
+    .createIndex('listening_history_user')
+    .on('listening_history')
+    .columns(['user_id', 'played_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['listening_history', 'track_downloads', 'track_plays', 'track_play_windows', 'track_shares', 'track_reposts', 'playlist_tracks', 'playlists']) {
+  for (const table of [
+    'listening_history',
+    'track_downloads',
+    'track_plays',
+    'track_play_windows',
+    'track_shares',
+    'track_reposts',
+    'playlist_tracks',
+    'playlists',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
   await db.schema.dropIndex('tracks_genre').ifExists().execute();

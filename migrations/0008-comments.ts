@@ -16,7 +16,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'uuid', (col) => col.references('users.id').onDelete('set null'))
     .addColumn('parent_id', 'uuid', (col) => col.references('comments.id').onDelete('cascade'))
     .addColumn('content', 'text')
-    .addColumn('position_seconds', 'double precision', (col) => col.notNull().defaultTo(0).check(sql`position_seconds >= 0`))
+    .addColumn('position_seconds', 'double precision', (col) =>
+      col.notNull().defaultTo(0).check(sql`position_seconds >= 0`),
+    )
     .addColumn('reply_count', 'integer', (col) => col.notNull().defaultTo(0).check(sql`reply_count >= 0`))
     .addColumn('is_edited', 'boolean', (col) => col.notNull().defaultTo(false))
     .addColumn('deleted_at', 'timestamptz')
@@ -26,9 +28,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // the three orders of a track's top-level comments, and replies oldest first; user_id rides along
   // so that leaving out blocked authors still reads the index only
-  await sql`create index comments_track_created on comments (track_id, created_at, id) include (user_id) where parent_id is null`.execute(db);
-  await sql`create index comments_track_position on comments (track_id, position_seconds, created_at, id) include (user_id) where parent_id is null`.execute(db);
-  await sql`create index comments_parent_created on comments (parent_id, created_at, id) include (user_id) where parent_id is not null`.execute(db);
+  await sql`create index comments_track_created on comments (track_id, created_at, id) include (user_id) where parent_id is null`.execute(
+    db,
+  );
+  await sql`create index comments_track_position on comments (track_id, position_seconds, created_at, id) include (user_id) where parent_id is null`.execute(
+    db,
+  );
+  await sql`create index comments_parent_created on comments (parent_id, created_at, id) include (user_id) where parent_id is not null`.execute(
+    db,
+  );
   await db.schema.createIndex('comments_user_track').on('comments').columns(['user_id', 'track_id']).execute();
 
   await db.schema

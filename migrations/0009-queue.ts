@@ -26,7 +26,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('position', 'integer', (col) => col.notNull().check(sql`position >= 0`))
     .addColumn('added_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`alter table queue_items add constraint queue_items_position unique (user_id, position) deferrable initially deferred`.execute(db);
+  await sql`alter table queue_items add constraint queue_items_position unique (user_id, position) deferrable initially deferred`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('queue_sessions')
@@ -54,7 +56,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('position', 'integer', (col) => col.notNull().check(sql`position >= 0`))
     .addColumn('added_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`alter table queue_session_items add constraint queue_session_items_position unique (session_id, position) deferrable initially deferred`.execute(db);
+  await sql`alter table queue_session_items add constraint queue_session_items_position unique (session_id, position) deferrable initially deferred`.execute(
+    db,
+  );
   await db.schema.createIndex('queue_session_items_added_by').on('queue_session_items').column('added_by').execute();
 
   await db.schema
@@ -64,7 +68,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('joined_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('queue_session_participants_pk', ['session_id', 'user_id'])
     .execute();
-  await db.schema.createIndex('queue_session_participants_user').on('queue_session_participants').column('user_id').execute();
+  await db.schema
+    .createIndex('queue_session_participants_user')
+    .on('queue_session_participants')
+    .column('user_id')
+    .execute();
 
   await db.schema
     .createTable('queue_session_messages')
@@ -74,12 +82,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('text', 'text', (col) => col.notNull())
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('queue_session_messages_session').on('queue_session_messages').columns(['session_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('queue_session_messages_session')
+    .on('queue_session_messages')
+    .columns(['session_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('queue_session_messages_user').on('queue_session_messages').column('user_id').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['queue_session_messages', 'queue_session_participants', 'queue_session_items', 'queue_sessions', 'queue_items', 'queues']) {
+  for (const table of [
+    'queue_session_messages',
+    'queue_session_participants',
+    'queue_session_items',
+    'queue_sessions',
+    'queue_items',
+    'queues',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

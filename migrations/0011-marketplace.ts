@@ -22,12 +22,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('description', 'text')
     .addColumn('price_cents', 'bigint', (col) => col.notNull().check(sql`price_cents >= 0`))
     .addColumn('currency', 'text', (col) => col.notNull().defaultTo('USD').check(sql`currency ~ '^[A-Z]{3}$'`))
-    .addColumn('product_type', 'text', (col) => col.notNull().check(checkIn('product_type', ['track', 'pack', 'service'])))
+    .addColumn('product_type', 'text', (col) =>
+      col.notNull().check(checkIn('product_type', ['track', 'pack', 'service'])),
+    )
     .addColumn('category', 'text', (col) => col.check(checkIn('category', ['sample', 'beat', 'preset', 'pack'])))
     .addColumn('bpm', 'integer', (col) => col.check(sql`bpm between 1 and 300`))
     .addColumn('musical_key', 'text')
     .addColumn('license_type', 'text', (col) => col.check(checkIn('license_type', ['basic', 'premium', 'exclusive'])))
-    .addColumn('status', 'text', (col) => col.notNull().defaultTo('draft').check(checkIn('status', ['draft', 'active', 'archived'])))
+    .addColumn('status', 'text', (col) =>
+      col
+        .notNull()
+        .defaultTo('draft')
+        .check(checkIn('status', ['draft', 'active', 'archived'])),
+    )
     .addColumn('track_id', 'uuid', (col) => col.references('tracks.id').onDelete('set null'))
     // the deliverable of a pack (zip or audio); a track product delivers its track's original
     .addColumn('file_key', 'text')
@@ -43,13 +50,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('products_status_created').on('products').columns(['status', 'created_at']).execute();
   await db.schema.createIndex('products_seller_created').on('products').columns(['seller_id', 'created_at']).execute();
-  await db.schema.createIndex('products_track').on('products').column('track_id').where(sql.ref('track_id'), 'is not', null).execute();
+  await db.schema
+    .createIndex('products_track')
+    .on('products')
+    .column('track_id')
+    .where(sql.ref('track_id'), 'is not', null)
+    .execute();
 
   await db.schema
     .createTable('product_licenses')
     .addColumn('id', 'uuid', (col) => col.primaryKey().defaultTo(uuid))
     .addColumn('product_id', 'uuid', (col) => col.notNull().references('products.id').onDelete('cascade'))
-    .addColumn('license_type', 'text', (col) => col.notNull().check(checkIn('license_type', ['streaming', 'personal', 'commercial', 'exclusive'])))
+    .addColumn('license_type', 'text', (col) =>
+      col.notNull().check(checkIn('license_type', ['streaming', 'personal', 'commercial', 'exclusive'])),
+    )
     .addColumn('price_cents', 'bigint', (col) => col.notNull().check(sql`price_cents >= 0`))
     .addColumn('terms_text', 'text')
     // false once an exclusive license of the product is sold (every license of it), true again on refund
@@ -71,7 +85,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sort_order', 'integer', (col) => col.notNull())
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex('product_images_product').on('product_images').columns(['product_id', 'sort_order']).execute();
+  await db.schema
+    .createIndex('product_images_product')
+    .on('product_images')
+    .columns(['product_id', 'sort_order'])
+    .execute();
 
   await db.schema
     .createTable('product_previews')
@@ -83,7 +101,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('duration_sec', 'integer', (col) => col.notNull().check(sql`duration_sec between 0 and 60`))
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex('product_previews_product').on('product_previews').columns(['product_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('product_previews_product')
+    .on('product_previews')
+    .columns(['product_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('promo_codes')
@@ -115,16 +137,28 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'uuid', (col) => col.primaryKey().defaultTo(uuid))
     // an order is a financial record: it outlives the buyer's account (anonymised)
     .addColumn('buyer_id', 'uuid', (col) => col.references('users.id').onDelete('set null'))
-    .addColumn('status', 'text', (col) => col.notNull().defaultTo('pending').check(checkIn('status', ['pending', 'completed', 'failed', 'refunded'])))
+    .addColumn('status', 'text', (col) =>
+      col
+        .notNull()
+        .defaultTo('pending')
+        .check(checkIn('status', ['pending', 'completed', 'failed', 'refunded'])),
+    )
     .addColumn('payment_status', 'text', (col) =>
-      col.notNull().defaultTo('requires_payment').check(checkIn('payment_status', ['requires_payment', 'succeeded', 'failed', 'refunded'])),
+      col
+        .notNull()
+        .defaultTo('requires_payment')
+        .check(checkIn('payment_status', ['requires_payment', 'succeeded', 'failed', 'refunded'])),
     )
     .addColumn('currency', 'text', (col) => col.notNull().check(sql`currency ~ '^[A-Z]{3}$'`))
     .addColumn('subtotal_cents', 'bigint', (col) => col.notNull().check(sql`subtotal_cents >= 0`))
-    .addColumn('discount_amount_cents', 'bigint', (col) => col.notNull().defaultTo(0).check(sql`discount_amount_cents >= 0`))
+    .addColumn('discount_amount_cents', 'bigint', (col) =>
+      col.notNull().defaultTo(0).check(sql`discount_amount_cents >= 0`),
+    )
     .addColumn('total_cents', 'bigint', (col) => col.notNull().check(sql`total_cents >= 0`))
     .addColumn('promo_code_id', 'uuid', (col) => col.references('promo_codes.id').onDelete('set null'))
-    .addColumn('payment_provider', 'text', (col) => col.notNull().check(checkIn('payment_provider', ['sandbox', 'stripe'])))
+    .addColumn('payment_provider', 'text', (col) =>
+      col.notNull().check(checkIn('payment_provider', ['sandbox', 'stripe'])),
+    )
     // the provider's checkout (sandbox payment id, Stripe Checkout Session id) and the payment it made
     .addColumn('payment_session_id', 'text', (col) => col.unique())
     .addColumn('payment_provider_payment_id', 'text')
@@ -139,7 +173,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (col) => col.notNull().defaultTo(now))
     .execute();
   await db.schema.createIndex('orders_buyer_created').on('orders').columns(['buyer_id', 'created_at']).execute();
-  await db.schema.createIndex('orders_pending_expiry').on('orders').column('payment_expires_at').where(sql.ref('status'), '=', 'pending').execute();
+  await db.schema
+    .createIndex('orders_pending_expiry')
+    .on('orders')
+    .column('payment_expires_at')
+    .where(sql.ref('status'), '=', 'pending')
+    .execute();
 
   await db.schema
     .createTable('order_items')
@@ -150,7 +189,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('seller_id', 'uuid', (col) => col.references('users.id').onDelete('set null'))
     .addColumn('license_id', 'uuid', (col) => col.references('product_licenses.id').onDelete('set null'))
     // copied at creation: what was bought and for how much
-    .addColumn('license_type', 'text', (col) => col.check(checkIn('license_type', ['streaming', 'personal', 'commercial', 'exclusive'])))
+    .addColumn('license_type', 'text', (col) =>
+      col.check(checkIn('license_type', ['streaming', 'personal', 'commercial', 'exclusive'])),
+    )
     .addColumn('title', 'text', (col) => col.notNull())
     .addColumn('price_cents', 'bigint', (col) => col.notNull().check(sql`price_cents >= 0`))
     .addColumn('discount_cents', 'bigint', (col) => col.notNull().defaultTo(0).check(sql`discount_cents >= 0`))
@@ -173,15 +214,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('license_grants')
     .addColumn('id', 'uuid', (col) => col.primaryKey().defaultTo(uuid))
-    .addColumn('order_item_id', 'uuid', (col) => col.notNull().unique().references('order_items.id').onDelete('cascade'))
+    .addColumn('order_item_id', 'uuid', (col) =>
+      col.notNull().unique().references('order_items.id').onDelete('cascade'),
+    )
     .addColumn('order_id', 'uuid', (col) => col.notNull().references('orders.id').onDelete('cascade'))
     .addColumn('buyer_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
     .addColumn('product_id', 'uuid', (col) => col.notNull().references('products.id').onDelete('cascade'))
-    .addColumn('license_type', 'text', (col) => col.check(checkIn('license_type', ['streaming', 'personal', 'commercial', 'exclusive'])))
+    .addColumn('license_type', 'text', (col) =>
+      col.check(checkIn('license_type', ['streaming', 'personal', 'commercial', 'exclusive'])),
+    )
     .addColumn('granted_at', 'timestamptz', (col) => col.notNull().defaultTo(now))
     .addColumn('revoked_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('license_grants_buyer_product').on('license_grants').columns(['buyer_id', 'product_id']).execute();
+  await db.schema
+    .createIndex('license_grants_buyer_product')
+    .on('license_grants')
+    .columns(['buyer_id', 'product_id'])
+    .execute();
 
   // Idempotency-Key: the same key and body within 24 h give the first reply; another body is 409.
   await db.schema
@@ -220,7 +269,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (col) => col.notNull().defaultTo(now))
     .addUniqueConstraint('product_reviews_once', ['product_id', 'author_id'])
     .execute();
-  await db.schema.createIndex('product_reviews_product_created').on('product_reviews').columns(['product_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('product_reviews_product_created')
+    .on('product_reviews')
+    .columns(['product_id', 'created_at'])
+    .execute();
 
   // INV-<year>-<six digits>: one counter row per year, taken with an update … returning
   await db.schema
@@ -243,7 +296,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'uuid', (col) => col.references('users.id').onDelete('set null'))
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex('product_downloads_product_created').on('product_downloads').columns(['product_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('product_downloads_product_created')
+    .on('product_downloads')
+    .columns(['product_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -13,7 +13,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('name', 'text', (col) => col.notNull())
     .addColumn('prefix', 'text', (col) => col.notNull())
     .addColumn('key_hash', 'text', (col) => col.notNull().unique())
-    .addColumn('scopes', sql`text[]`, (col) => col.notNull().check(sql`scopes <@ array['read', 'write', 'admin']::text[] and cardinality(scopes) > 0`))
+    .addColumn('scopes', sql`text[]`, (col) =>
+      col.notNull().check(sql`scopes <@ array['read', 'write', 'admin']::text[] and cardinality(scopes) > 0`),
+    )
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addColumn('last_used_at', 'timestamptz')
     .addColumn('expires_at', 'timestamptz')

@@ -17,7 +17,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'uuid', (col) => col.primaryKey().defaultTo(sql`gen_random_uuid()`))
     .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
     .addColumn('url', 'text', (col) => col.notNull())
-    .addColumn('events', sql`text[]`, (col) => col.notNull().check(sql`events <@ ${events} and cardinality(events) > 0`))
+    .addColumn('events', sql`text[]`, (col) =>
+      col.notNull().check(sql`events <@ ${events} and cardinality(events) > 0`),
+    )
     .addColumn('description', 'text')
     .addColumn('is_active', 'boolean', (col) => col.notNull().defaultTo(true))
     .addColumn('api_key_hash', 'text', (col) => col.notNull().unique())
@@ -45,7 +47,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('message_id', 'text', (col) => col.notNull())
     .addColumn('event_type', 'text', (col) => col.notNull().check(sql`event_type = any(${types})`))
     .addColumn('payload', 'text', (col) => col.notNull())
-    .addColumn('status', 'text', (col) => col.notNull().defaultTo('pending').check(sql`status in ('pending', 'succeeded', 'failed')`))
+    .addColumn('status', 'text', (col) =>
+      col.notNull().defaultTo('pending').check(sql`status in ('pending', 'succeeded', 'failed')`),
+    )
     .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('response_status', 'integer')
     .addColumn('response_excerpt', 'text')
@@ -55,9 +59,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addColumn('delivered_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('webhook_deliveries_webhook').on('webhook_deliveries').columns(['webhook_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_webhook')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'created_at'])
+    .execute();
   // an event handled twice (the outbox delivers at least once) makes one message per webhook
-  await db.schema.createIndex('webhook_deliveries_message').on('webhook_deliveries').columns(['webhook_id', 'message_id']).unique().execute();
+  await db.schema
+    .createIndex('webhook_deliveries_message')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'message_id'])
+    .unique()
+    .execute();
   await db.schema.createIndex('webhook_deliveries_created').on('webhook_deliveries').column('created_at').execute();
 }
 

@@ -17,13 +17,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     product_type text not null,
     delta bigint not null
   )`.execute(db);
-  await sql`create index product_count_deltas_key on product_count_deltas (status, product_type) include (delta)`.execute(db);
+  await sql`create index product_count_deltas_key on product_count_deltas (status, product_type) include (delta)`.execute(
+    db,
+  );
 
   // one function for the three statements: the rows each key gained (new) minus those it lost (old)
   for (const [op, transition, gained, lost] of [
-    ['insert', 'referencing new table as new_rows', sql`select status, product_type from new_rows`, sql`select null::text, null::text where false`],
-    ['delete', 'referencing old table as old_rows', sql`select null::text, null::text where false`, sql`select status, product_type from old_rows`],
-    ['update', 'referencing old table as old_rows new table as new_rows', sql`select status, product_type from new_rows`, sql`select status, product_type from old_rows`],
+    [
+      'insert',
+      'referencing new table as new_rows',
+      sql`select status, product_type from new_rows`,
+      sql`select null::text, null::text where false`,
+    ],
+    [
+      'delete',
+      'referencing old table as old_rows',
+      sql`select null::text, null::text where false`,
+      sql`select status, product_type from old_rows`,
+    ],
+    [
+      'update',
+      'referencing old table as old_rows new table as new_rows',
+      sql`select status, product_type from new_rows`,
+      sql`select status, product_type from old_rows`,
+    ],
   ] as const) {
     await sql`create function ${sql.raw(`riff_product_counts_${op}`)}() returns trigger language plpgsql as $$
       begin

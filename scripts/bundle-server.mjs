@@ -91,13 +91,17 @@ if (!process.argv.includes('--force') && bundleIsCurrent()) {
         name: 'packages-stay-outside',
         setup(builder) {
           // bare imports are npm packages or Node's own modules, except the workspace's @riff/* sources
-          builder.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@riff/') ? undefined : { external: true }));
+          builder.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@riff/') ? undefined : { external: true },
+          );
         },
       },
     ],
   });
   // esbuild names its inputs relative to absWorkingDir; a plugin namespace prefix (ns:path) is not a file
-  const inputs = Object.keys(result.metafile.inputs).filter((input) => !/^[a-z-]+:/.test(input)).sort();
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((input) => !/^[a-z-]+:/.test(input))
+    .sort();
   writeFileSync(stampFile, `${JSON.stringify({ digest: digest(inputs), inputs }, null, 1)}\n`);
   console.log(`server bundle rebuilt in ${Math.round(performance.now() - started)} ms (${inputs.length} inputs)`);
 }

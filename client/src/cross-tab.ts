@@ -8,7 +8,11 @@
 
 /** The part of the Web Locks API (navigator.locks) used here. */
 export interface LockManagerLike {
-  request<T>(name: string, options: { ifAvailable?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>): Promise<T>;
+  request<T>(
+    name: string,
+    options: { ifAvailable?: boolean; signal?: AbortSignal },
+    callback: (lock: unknown) => Promise<T>,
+  ): Promise<T>;
 }
 
 export interface CrossTabOptions {
@@ -49,12 +53,22 @@ const CLAIM_SETTLE_MS = 25;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Within one tab only: nothing to coordinate with. */
-export const soloCoordinator: RefreshCoordinator = { exclusive: (task) => task(), announce: () => undefined, close: () => undefined };
+export const soloCoordinator: RefreshCoordinator = {
+  exclusive: (task) => task(),
+  announce: () => undefined,
+  close: () => undefined,
+};
 
-export function crossTabCoordinator(options: CrossTabOptions, onPair: (pair: AnnouncedPair) => void): RefreshCoordinator {
+export function crossTabCoordinator(
+  options: CrossTabOptions,
+  onPair: (pair: AnnouncedPair) => void,
+): RefreshCoordinator {
   const name = options.name ?? 'riff-refresh';
   const waitMs = options.waitMs ?? 10_000;
-  const locks = options.locks === undefined ? (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks : options.locks;
+  const locks =
+    options.locks === undefined
+      ? (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks
+      : options.locks;
   const self = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : undefined;
   // Node keeps the process alive for an open channel; a browser tab has no such notion
@@ -92,7 +106,8 @@ export function crossTabCoordinator(options: CrossTabOptions, onPair: (pair: Ann
   const withClaim = async <T>(task: () => Promise<T>): Promise<T> => {
     const deadline = Date.now() + waitMs;
     for (;;) {
-      while (claims.size > 0 && Date.now() < deadline) await Promise.race([...[...claims.values()].map((claim) => claim.settled), delay(50)]);
+      while (claims.size > 0 && Date.now() < deadline)
+        await Promise.race([...[...claims.values()].map((claim) => claim.settled), delay(50)]);
       post({ kind: 'claim', from: self });
       await delay(CLAIM_SETTLE_MS);
       const earlier = [...claims.keys()].some((other) => other < self);
@@ -107,7 +122,9 @@ export function crossTabCoordinator(options: CrossTabOptions, onPair: (pair: Ann
   };
 
   const withLock = async <T>(lockManager: LockManagerLike, task: () => Promise<T>): Promise<T> => {
-    const free = await lockManager.request(name, { ifAvailable: true }, async (lock) => (lock ? { value: await task() } : undefined));
+    const free = await lockManager.request(name, { ifAvailable: true }, async (lock) =>
+      lock ? { value: await task() } : undefined,
+    );
     if (free) return free.value;
     // another tab is refreshing: wait for it, and give its announcement the moment it takes to arrive
     let started = false;

@@ -119,14 +119,22 @@ async function readReply(response: Response): Promise<FetchReply> {
  */
 function requestBody(args: ApiFetcherArgs): BodyInit | null {
   const raw = args.rawBody;
-  if (args.contentType !== 'multipart/form-data' || raw === null || typeof raw !== 'object' || raw instanceof FormData) {
+  if (
+    args.contentType !== 'multipart/form-data' ||
+    raw === null ||
+    typeof raw !== 'object' ||
+    raw instanceof FormData
+  ) {
     return (args.body ?? null) as BodyInit | null;
   }
   const form = new FormData();
-  const entries = Object.entries(raw as Record<string, unknown>).filter(([, value]) => value !== undefined && value !== null);
+  const entries = Object.entries(raw as Record<string, unknown>).filter(
+    ([, value]) => value !== undefined && value !== null,
+  );
   const isFile = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
   for (const [name, value] of entries) if (!isFile(value)) form.append(name, String(value));
-  for (const [name, value] of entries) if (isFile(value)) form.append(name, value, value instanceof File ? value.name : 'blob');
+  for (const [name, value] of entries)
+    if (isFile(value)) form.append(name, value, value instanceof File ? value.name : 'blob');
   return form;
 }
 
@@ -195,7 +203,9 @@ export function createRiffClient(options: RiffClientOptions): RiffClient {
     await tokens.setRefreshToken?.(pair.refresh_token);
   };
   const crossTab = options.crossTab ?? 'document' in globalThis;
-  const coordinator = crossTab ? crossTabCoordinator(crossTab === true ? {} : crossTab, (pair) => void adopt(pair)) : soloCoordinator;
+  const coordinator = crossTab
+    ? crossTabCoordinator(crossTab === true ? {} : crossTab, (pair) => void adopt(pair))
+    : soloCoordinator;
 
   /** One refresh request (body when stored, else the cookie); true when a new pair is kept. */
   const rotate = async (): Promise<boolean> => {
@@ -213,7 +223,8 @@ export function createRiffClient(options: RiffClientOptions): RiffClient {
       await tokens.setRefreshToken?.(pair.data.refresh_token);
       await sessionHint.set(true);
       const subject = subjectOf(pair.data.access_token);
-      if (subject) coordinator.announce({ subject, access_token: pair.data.access_token, refresh_token: pair.data.refresh_token });
+      if (subject)
+        coordinator.announce({ subject, access_token: pair.data.access_token, refresh_token: pair.data.refresh_token });
       return true;
     }
     if (reply.status === 400 || reply.status === 401 || reply.status === 403) {
@@ -265,7 +276,9 @@ export function createRiffClient(options: RiffClientOptions): RiffClient {
     // Public routes get no token; a call that brings its own credentials (API key) is left alone.
     const ownCredentials = 'authorization' in headers || 'x-api-key' in headers;
     const reply =
-      routeMeta(args.route).auth === 'public' || ownCredentials ? await sendRoute(args, headers) : await authenticated(args, headers);
+      routeMeta(args.route).auth === 'public' || ownCredentials
+        ? await sendRoute(args, headers)
+        : await authenticated(args, headers);
     if (!shouldValidate) return reply;
     const checked = checkResponse({ appRoute: args.route, response: reply });
     return { status: checked.status, body: checked.body, headers: reply.headers };

@@ -100,8 +100,10 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   users: 'Profiles, follows and blocks, privacy, preferences, data export and account deletion',
   audit: 'Your audit log: every security-relevant and mutating action, read-only',
   tracks: 'Uploads (one request or resumable chunks), metadata, lyrics, quota, streaming and download',
-  media: 'The media pipeline: HLS streams, waveform peaks, cover art, audio versions, the external transcoder’s callback',
-  social: 'Track social: likes (your favorites playlist), reposts and the feed, shares and secret links, plays and listening history, stats, recommendations and suggested tags',
+  media:
+    'The media pipeline: HLS streams, waveform peaks, cover art, audio versions, the external transcoder’s callback',
+  social:
+    'Track social: likes (your favorites playlist), reposts and the feed, shares and secret links, plays and listening history, stats, recommendations and suggested tags',
   comments: 'Timestamped comments on tracks, with one level of replies',
   queue:
     'Your play queue, synced between devices (versioned, If-Match), and shared listening sessions reached by a share token. ' +
@@ -115,8 +117,10 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
     'Products (tracks, packs, services) with licenses, images, previews and files; orders with Idempotency-Key, payment through a ' +
     'provider (built-in sandbox or Stripe), refunds, invoices, promo codes, reviews, downloads and seller stats. Replies are not enveloped',
   developer: 'Developer API keys: scoped (read, write, admin), rate-limited per key, managed with a bearer token only',
-  frontend: 'What a frontend needs beside the areas: its log entries into the service log, request bodies validated before sending, WebRTC ICE servers',
-  dashboard: 'Your dashboard: listening, likes, chat and friends against the previous period, recent activity, a preview of your library',
+  frontend:
+    'What a frontend needs beside the areas: its log entries into the service log, request bodies validated before sending, WebRTC ICE servers',
+  dashboard:
+    'Your dashboard: listening, likes, chat and friends against the previous period, recent activity, a preview of your library',
   search:
     'Search over tracks, users, playlists and products (PostgreSQL full text with typo tolerance, accents ignored) and suggestions as you type. ' +
     'The same engine answers /tracks/search, /users/search, /playlists/search and the products’ q; trending tracks are under social',

@@ -77,7 +77,10 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     routers: modules.flatMap((module) => module.routers ?? []),
     inFlight,
   });
-  const sockets = socketRouter(app, modules.flatMap((module) => module.sockets ?? []));
+  const sockets = socketRouter(
+    app,
+    modules.flatMap((module) => module.sockets ?? []),
+  );
   return {
     ...sockets,
     app,

@@ -34,7 +34,9 @@ async function main(): Promise<void> {
   const riff = await createRiff(config);
   handler = riff.app;
   upgrade = riff.upgrade;
-  riff.logger.info(`Riff listening on http://${config.host}:${config.port} (database: ${riff.database.kind}; docs at /docs)`);
+  riff.logger.info(
+    `Riff listening on http://${config.host}:${config.port} (database: ${riff.database.kind}; docs at /docs)`,
+  );
 
   const stop = (signal: string) => {
     if (stopping) return;

@@ -77,7 +77,8 @@ function runScript(scriptText: string, link: URL, pageKind: string, formValues: 
     },
     document: {
       body: { getAttribute: (name: string) => (name === 'data-page' ? pageKind : null) },
-      getElementById: (id: string) => (id === 'status' ? status : id === 'reset-form' && pageKind === 'reset' ? form : null),
+      getElementById: (id: string) =>
+        id === 'status' ? status : id === 'reset-form' && pageKind === 'reset' ? form : null,
     },
     URLSearchParams,
     FormData: FakeFormData,
@@ -160,7 +161,10 @@ describe('account pages (APP_BASE_URL not set)', () => {
     expect(html).toMatch(/name="password" type="password"/);
     expect(html).toMatch(/name="password_confirmation" type="password"/);
 
-    const mismatch = runScript(scriptText, link, 'reset', { password: 'a new password 123', password_confirmation: 'another one 123' });
+    const mismatch = runScript(scriptText, link, 'reset', {
+      password: 'a new password 123',
+      password_confirmation: 'another one 123',
+    });
     mismatch.form.listeners['submit']!({ preventDefault() {} });
     await mismatch.settled();
     expect(mismatch.status.className).toBe('error');
@@ -172,7 +176,11 @@ describe('account pages (APP_BASE_URL not set)', () => {
     await run.settled();
     expect(run.status.className).toBe('ok');
     expect(run.form.hidden).toBe(true);
-    expect(JSON.parse(String(run.requests[0]!.init.body))).toEqual({ token: link.searchParams.get('token'), password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+    expect(JSON.parse(String(run.requests[0]!.init.body))).toEqual({
+      token: link.searchParams.get('token'),
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    });
     await login(suite.server, { email: user.email, password: NEW_PASSWORD });
   });
 
@@ -186,8 +194,14 @@ describe('account pages (APP_BASE_URL not set)', () => {
 
   it('openapi.json marks the token query parameter of verify-email deprecated', async () => {
     const document = JSON.parse(await readFile(path.resolve(import.meta.dirname, '../../openapi.json'), 'utf8'));
-    const parameters = document.paths['/api/v1/auth/verify-email'].post.parameters as { name: string; in: string; deprecated?: boolean }[];
-    expect(parameters.find((parameter) => parameter.in === 'query' && parameter.name === 'token')?.deprecated).toBe(true);
+    const parameters = document.paths['/api/v1/auth/verify-email'].post.parameters as {
+      name: string;
+      in: string;
+      deprecated?: boolean;
+    }[];
+    expect(parameters.find((parameter) => parameter.in === 'query' && parameter.name === 'token')?.deprecated).toBe(
+      true,
+    );
     expect(parameters.find((parameter) => parameter.in === 'header')?.deprecated).toBeUndefined();
   });
 });

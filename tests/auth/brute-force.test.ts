@@ -47,9 +47,13 @@ describe('failed logins', () => {
     const user = await signedInUser(server);
     for (let round = 0; round < 3; round++) {
       for (let attempt = 0; attempt < 4; attempt++) {
-        expect((await http.post('/auth/login', { body: { email: user.email, password: 'wrong password' } })).status).toBe(401);
+        expect(
+          (await http.post('/auth/login', { body: { email: user.email, password: 'wrong password' } })).status,
+        ).toBe(401);
       }
-      expect((await http.post('/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(200);
+      expect((await http.post('/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(
+        200,
+      );
     }
   });
 
@@ -76,7 +80,12 @@ describe('failed logins', () => {
   it('are recorded in the audit log', async () => {
     const user = await register(server);
     await http.post('/auth/login', { body: { email: user.email, password: 'wrong password' } });
-    const rows = await server.riff.database.db.selectFrom('audit_logs').selectAll().where('user_id', '=', user.id).where('action', '=', 'auth.login_failed').execute();
+    const rows = await server.riff.database.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .where('action', '=', 'auth.login_failed')
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.ip_address).toMatch(/127\.0\.0\.1/);
   });
@@ -90,13 +99,24 @@ describe('secrets stay out of logs and replies', () => {
     const login = await http.post('/auth/login', { body: { email: user.email, password: user.password } });
     const { access_token, refresh_token } = login.body.token;
     await http.get('/auth/me', { token: access_token });
-    await http.post('/auth/refresh', { body: { refresh_token }, headers: { cookie: `refresh_token=${refresh_token}` } });
+    await http.post('/auth/refresh', {
+      body: { refresh_token },
+      headers: { cookie: `refresh_token=${refresh_token}` },
+    });
     const stream = await http.post('/auth/stream-token', { token: access_token });
     await http.post('/auth/verify-email', { headers: { 'x-verify-token': 'some-secret-token-value' } });
 
     const logs = logLines.join('');
     expect(logs).toContain('/api/v1/auth/login');
-    for (const secret of [user.password, verifyToken, access_token, refresh_token, refresh_token.split('.')[1], stream.body.token, 'some-secret-token-value']) {
+    for (const secret of [
+      user.password,
+      verifyToken,
+      access_token,
+      refresh_token,
+      refresh_token.split('.')[1],
+      stream.body.token,
+      'some-secret-token-value',
+    ]) {
       expect(logs).not.toContain(secret);
     }
     expect(logs).not.toMatch(/\$argon2/);
@@ -105,14 +125,24 @@ describe('secrets stay out of logs and replies', () => {
 
   it('a 500 reveals nothing about internals', async () => {
     const failing = createLocalStorage('/nonexistent');
-    const broken = await startTestServer({}, {
-      storage: { ...failing, put: async () => Promise.reject(new Error('disk exploded at /srv/secret/volume-7')) },
-    });
+    const broken = await startTestServer(
+      {},
+      {
+        storage: { ...failing, put: async () => Promise.reject(new Error('disk exploded at /srv/secret/volume-7')) },
+      },
+    );
     try {
       const user = await signedInUser(broken);
-      const reply = await uploadForm(broken.baseUrl, user.accessToken, audioForm(await makeAudio('mp3', { seconds: 1 }), 'a.mp3'));
+      const reply = await uploadForm(
+        broken.baseUrl,
+        user.accessToken,
+        audioForm(await makeAudio('mp3', { seconds: 1 }), 'a.mp3'),
+      );
       expect(reply.status).toBe(500);
-      expect(reply.body).toEqual({ success: false, error: { code: 'INTERNAL', message: expect.any(String), request_id: expect.any(String) } });
+      expect(reply.body).toEqual({
+        success: false,
+        error: { code: 'INTERNAL', message: expect.any(String), request_id: expect.any(String) },
+      });
       expect(reply.text).not.toMatch(/exploded|secret|stack|at .*\.ts/);
     } finally {
       await broken.close();

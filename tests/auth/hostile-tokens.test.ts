@@ -16,7 +16,10 @@ beforeAll(async () => {
 /** A token signed with the server's own key: only its claims are wrong. */
 function forge(claims: { sub?: string; tv?: number; iat?: number; exp?: number | null }): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const jwt = new SignJWT({ tv: claims.tv ?? 0 }).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' }).setIssuer('riff').setAudience('api');
+  const jwt = new SignJWT({ tv: claims.tv ?? 0 })
+    .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })
+    .setIssuer('riff')
+    .setAudience('api');
   if (claims.sub !== undefined) jwt.setSubject(claims.sub);
   jwt.setIssuedAt(claims.iat ?? now);
   if (claims.exp !== null) jwt.setExpirationTime(claims.exp ?? now + 600);
@@ -47,7 +50,9 @@ describe('access tokens with a valid signature but wrong claims', () => {
   it('a token issued in the future is refused', async () => {
     const user = await signedInUser(suite.server);
     const later = Math.floor(Date.now() / 1000) + 3600;
-    const reply = await suite.http.get('/auth/me', { token: await forge({ sub: user.id, iat: later, exp: later + 600 }) });
+    const reply = await suite.http.get('/auth/me', {
+      token: await forge({ sub: user.id, iat: later, exp: later + 600 }),
+    });
     expect(reply.status).toBe(401);
   });
 });
@@ -55,16 +60,25 @@ describe('access tokens with a valid signature but wrong claims', () => {
 describe('X-API-Key that is not a key', () => {
   it('does not shadow a valid bearer token (what generated clients send)', async () => {
     const user = await signedInUser(suite.server);
-    const both = await suite.http.get('/auth/me', { token: user.accessToken, headers: { 'x-api-key': user.accessToken } });
+    const both = await suite.http.get('/auth/me', {
+      token: user.accessToken,
+      headers: { 'x-api-key': user.accessToken },
+    });
     expect(both.status).toBe(200);
     expect(both.body.data.id).toBe(user.id);
-    const onAccountRoute = await suite.http.get('/users/me/export', { token: user.accessToken, headers: { 'x-api-key': 'whatever' } });
+    const onAccountRoute = await suite.http.get('/users/me/export', {
+      token: user.accessToken,
+      headers: { 'x-api-key': 'whatever' },
+    });
     expect(onAccountRoute.status).toBe(200);
   });
 
   it('a key-shaped X-API-Key still wins over the bearer token, and alone a non-key value is refused', async () => {
     const user = await signedInUser(suite.server);
-    const keyShaped = await suite.http.get('/auth/me', { token: user.accessToken, headers: { 'x-api-key': `riff_${'a'.repeat(40)}` } });
+    const keyShaped = await suite.http.get('/auth/me', {
+      token: user.accessToken,
+      headers: { 'x-api-key': `riff_${'a'.repeat(40)}` },
+    });
     expect(keyShaped.status).toBe(401);
     const alone = await suite.http.get('/auth/me', { headers: { 'x-api-key': user.accessToken } });
     expect(alone.status).toBe(401);

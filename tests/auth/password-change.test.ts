@@ -13,20 +13,38 @@ const change = (token: string, body: Record<string, string>, headers: Record<str
 describe('POST /auth/password/change', () => {
   it('a wrong current password is 400 INVALID_PASSWORD and changes nothing', async () => {
     const user = await signedInUser(suite.server);
-    const reply = await change(user.accessToken, { current_password: 'not my password!', password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+    const reply = await change(user.accessToken, {
+      current_password: 'not my password!',
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('INVALID_PASSWORD');
     expect(reply.body.error.details[0].field).toBe('current_password');
     expect((await suite.http.get('/auth/me', { token: user.accessToken })).status).toBe(200);
     expect((await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } })).status).toBe(200);
-    expect((await suite.http.post('/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(200);
+    expect(
+      (await suite.http.post('/auth/login', { body: { email: user.email, password: user.password } })).status,
+    ).toBe(200);
   });
 
   it.each([
-    ['a confirmation that differs', { password: NEW_PASSWORD, password_confirmation: `${NEW_PASSWORD}!` }, 'password_confirmation'],
+    [
+      'a confirmation that differs',
+      { password: NEW_PASSWORD, password_confirmation: `${NEW_PASSWORD}!` },
+      'password_confirmation',
+    ],
     ['a password under 12 characters', { password: 'short pass', password_confirmation: 'short pass' }, 'password'],
-    ['the same password again', { password: 'correct horse battery staple', password_confirmation: 'correct horse battery staple' }, 'password'],
-    ['no current password', { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD, current_password: '' }, 'current_password'],
+    [
+      'the same password again',
+      { password: 'correct horse battery staple', password_confirmation: 'correct horse battery staple' },
+      'password',
+    ],
+    [
+      'no current password',
+      { password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD, current_password: '' },
+      'current_password',
+    ],
   ])('%s is 400 VALIDATION_FAILED naming the field', async (_name, fields, field) => {
     const user = await signedInUser(suite.server);
     const reply = await change(user.accessToken, { current_password: user.password, ...fields });
@@ -38,7 +56,11 @@ describe('POST /auth/password/change', () => {
   it('sets the password, ends every session and access token, mails the user and writes an audit entry', async () => {
     const user = await signedInUser(suite.server);
     const other = await login(suite.server, user);
-    const reply = await change(user.accessToken, { current_password: user.password, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+    const reply = await change(user.accessToken, {
+      current_password: user.password,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ success: true, data: { message: expect.stringMatching(/Password changed/) } });
 
@@ -46,7 +68,9 @@ describe('POST /auth/password/change', () => {
     expect((await suite.http.get('/auth/me', { token: other.accessToken })).status).toBe(401);
     expect((await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } })).status).toBe(401);
     expect((await suite.http.post('/auth/refresh', { body: { refresh_token: other.refreshToken } })).status).toBe(401);
-    expect((await suite.http.post('/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(401);
+    expect(
+      (await suite.http.post('/auth/login', { body: { email: user.email, password: user.password } })).status,
+    ).toBe(401);
     const fresh = await login(suite.server, { email: user.email, password: NEW_PASSWORD });
 
     const mail = await waitForMail(suite.server.outboxDir, user.email, 'password-changed');
@@ -62,7 +86,11 @@ describe('POST /auth/password/change', () => {
     const user = await signedInUser(suite.server);
     const other = await login(suite.server, user);
     const cookie = `refresh_token=${encodeURIComponent(user.refreshToken)}`;
-    const reply = await change(user.accessToken, { current_password: user.password, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { cookie });
+    const reply = await change(
+      user.accessToken,
+      { current_password: user.password, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      { cookie },
+    );
     expect(reply.status).toBe(200);
     expect((await suite.http.get('/auth/me', { token: user.accessToken })).status).toBe(401);
     expect((await suite.http.post('/auth/refresh', { body: { refresh_token: other.refreshToken } })).status).toBe(401);
@@ -76,9 +104,20 @@ describe('POST /auth/password/change', () => {
     const body = { current_password: user.password, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD };
     expect((await suite.http.post('/auth/password/change', { body })).status).toBe(401);
     const key = `riff_${'k'.repeat(40)}`;
-    expect((await suite.http.post('/auth/password/change', { body, headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
-    expect((await suite.http.post('/auth/password/change', { body, token: user.accessToken, headers: { 'x-api-key': key } })).status).toBe(401);
-    expect((await suite.http.post('/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(200);
-    expect((await readOutbox(suite.server.outboxDir)).some((mail) => mail.to === user.email && mail.template === 'password-changed')).toBe(false);
+    expect(
+      (await suite.http.post('/auth/password/change', { body, headers: { authorization: `Bearer ${key}` } })).status,
+    ).toBe(401);
+    expect(
+      (await suite.http.post('/auth/password/change', { body, token: user.accessToken, headers: { 'x-api-key': key } }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await suite.http.post('/auth/login', { body: { email: user.email, password: user.password } })).status,
+    ).toBe(200);
+    expect(
+      (await readOutbox(suite.server.outboxDir)).some(
+        (mail) => mail.to === user.email && mail.template === 'password-changed',
+      ),
+    ).toBe(false);
   });
 });

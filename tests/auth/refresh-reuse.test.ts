@@ -12,7 +12,8 @@ afterEach(() => {
   offsetMs = 0;
 });
 
-const cookieOf = (reply: { headers: Headers }) => decodeURIComponent(/refresh_token=([^;]*)/.exec(reply.headers.get('set-cookie') ?? '')?.[1] ?? '');
+const cookieOf = (reply: { headers: Headers }) =>
+  decodeURIComponent(/refresh_token=([^;]*)/.exec(reply.headers.get('set-cookie') ?? '')?.[1] ?? '');
 const refresh = (token: string) => suite.http.post('/auth/refresh', { body: { refresh_token: token } });
 const reuseLogs = (userId: string) =>
   suite.server.riff.database.db
@@ -32,7 +33,12 @@ describe('refresh token reuse grace', () => {
     offsetMs = 29_000;
     const again = await refresh(user.refreshToken);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ access_token: expect.any(String), refresh_token: successor, token_type: 'Bearer', expires_in: 900 });
+    expect(again.body).toEqual({
+      access_token: expect.any(String),
+      refresh_token: successor,
+      token_type: 'Bearer',
+      expires_in: 900,
+    });
     expect(cookieOf(again)).toBe(successor);
     expect((await suite.http.get('/auth/me', { token: again.body.access_token })).status).toBe(200);
 
@@ -56,7 +62,8 @@ describe('refresh token reuse grace', () => {
     const [successor] = [...tokens] as [string];
     expect(successor).not.toBe(user.refreshToken);
     for (const reply of replies) expect(cookieOf(reply)).toBe(successor);
-    for (const reply of replies) expect((await suite.http.get('/auth/me', { token: reply.body.access_token })).status).toBe(200);
+    for (const reply of replies)
+      expect((await suite.http.get('/auth/me', { token: reply.body.access_token })).status).toBe(200);
 
     expect((await refresh(successor)).status).toBe(200);
     expect(await reuseLogs(user.id)).toHaveLength(0);
@@ -110,7 +117,10 @@ describe('refresh token reuse grace', () => {
   it('does not bring back a login that was ended within the grace', async () => {
     const user = await signedInUser(suite.server);
     const successor = (await refresh(user.refreshToken)).body.refresh_token as string;
-    const logout = await suite.http.post('/auth/logout', { token: user.accessToken, body: { refresh_token: successor } });
+    const logout = await suite.http.post('/auth/logout', {
+      token: user.accessToken,
+      body: { refresh_token: successor },
+    });
     expect(logout.status).toBe(200);
     const replay = await refresh(user.refreshToken);
     expect(replay.status).toBe(401);
@@ -121,7 +131,11 @@ describe('refresh token reuse grace', () => {
     const user = await signedInUser(suite.server);
     const successor = (await refresh(user.refreshToken)).body.refresh_token as string;
     const [id] = user.refreshToken.split('.') as [string];
-    const row = await suite.server.riff.database.db.selectFrom('refresh_tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await suite.server.riff.database.db
+      .selectFrom('refresh_tokens')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.successor_sealed).toEqual(expect.any(String));
     const [, secret] = successor.split('.') as [string, string];
     expect(row.successor_sealed).not.toContain(secret);
@@ -130,7 +144,11 @@ describe('refresh token reuse grace', () => {
     // once a later rotation happens past the grace, the seal is dropped
     offsetMs = 31_000;
     expect((await refresh(successor)).status).toBe(200);
-    const after = await suite.server.riff.database.db.selectFrom('refresh_tokens').select('successor_sealed').where('id', '=', id).executeTakeFirstOrThrow();
+    const after = await suite.server.riff.database.db
+      .selectFrom('refresh_tokens')
+      .select('successor_sealed')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(after.successor_sealed).toBeNull();
   });
 });

@@ -8,7 +8,9 @@ const suite = useTestServer();
 describe('registration', () => {
   it('creates an unverified account, issues no tokens and mails a verification link', async () => {
     const identity = newIdentity();
-    const reply = await suite.http.post('/auth/register', { body: { ...identity, password_confirmation: identity.password } });
+    const reply = await suite.http.post('/auth/register', {
+      body: { ...identity, password_confirmation: identity.password },
+    });
     expect(reply.status).toBe(201);
     expect(reply.body).toEqual({
       user: { id: expect.any(String), username: identity.username, email: identity.email },
@@ -27,7 +29,9 @@ describe('registration', () => {
   });
 
   it('refuses a password shorter than 12 characters, mismatched confirmation, and a bad email', async () => {
-    const short = await suite.http.post('/auth/register', { body: { email: 'x@example.test', password: 'short', password_confirmation: 'short' } });
+    const short = await suite.http.post('/auth/register', {
+      body: { email: 'x@example.test', password: 'short', password_confirmation: 'short' },
+    });
     expect(short.status).toBe(400);
     expect(short.body.error.code).toBe('VALIDATION_FAILED');
     expect(short.body.error.details).toContainEqual(expect.objectContaining({ field: 'password' }));
@@ -38,7 +42,9 @@ describe('registration', () => {
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error.details).toContainEqual(expect.objectContaining({ field: 'password_confirmation' }));
 
-    const badEmail = await suite.http.post('/auth/register', { body: { email: 'nope', password: 'a long password 1', password_confirmation: 'a long password 1' } });
+    const badEmail = await suite.http.post('/auth/register', {
+      body: { email: 'nope', password: 'a long password 1', password_confirmation: 'a long password 1' },
+    });
     expect(badEmail.status).toBe(400);
     expect(badEmail.body.error.details[0].field).toBe('email');
   });
@@ -46,12 +52,22 @@ describe('registration', () => {
   it('answers 409 for an email or username that exists, ignoring case', async () => {
     const user = await register(suite.server);
     const sameEmail = await suite.http.post('/auth/register', {
-      body: { email: user.email.toUpperCase(), username: `${user.username}x`, password: user.password, password_confirmation: user.password },
+      body: {
+        email: user.email.toUpperCase(),
+        username: `${user.username}x`,
+        password: user.password,
+        password_confirmation: user.password,
+      },
     });
     expect(sameEmail.status).toBe(409);
     expect(sameEmail.body.error.code).toBe('CONFLICT');
     const sameName = await suite.http.post('/auth/register', {
-      body: { email: `other-${user.email}`, username: user.username.toUpperCase(), password: user.password, password_confirmation: user.password },
+      body: {
+        email: `other-${user.email}`,
+        username: user.username.toUpperCase(),
+        password: user.password,
+        password_confirmation: user.password,
+      },
     });
     expect(sameName.status).toBe(409);
   });
@@ -111,11 +127,19 @@ describe('email verification', () => {
   it('a verification link stops working after 24 hours', async () => {
     const user = await register(suite.server);
     const token = tokenFromMail(await waitForMail(suite.server.outboxDir, user.email, 'verify-email'));
-    const row = await suite.server.riff.database.db.selectFrom('email_tokens').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await suite.server.riff.database.db
+      .selectFrom('email_tokens')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
     const lifetimeHours = (row.expires_at.getTime() - row.created_at.getTime()) / 3_600_000;
     expect(Math.round(lifetimeHours)).toBe(24);
     expect(row.token_hash).not.toBe(token);
-    await suite.server.riff.database.db.updateTable('email_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', row.id).execute();
+    await suite.server.riff.database.db
+      .updateTable('email_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', row.id)
+      .execute();
     const reply = await suite.http.post('/auth/verify-email', { headers: { 'x-verify-token': token } });
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('INVALID_TOKEN');
@@ -133,11 +157,15 @@ describe('email verification', () => {
     const verified = await signedInUser(suite.server);
     const unverified = await register(suite.server);
     const replies = await Promise.all(
-      ['nobody@example.test', verified.email, unverified.email].map((email) => suite.http.post('/auth/resend-verification', { body: { email } })),
+      ['nobody@example.test', verified.email, unverified.email].map((email) =>
+        suite.http.post('/auth/resend-verification', { body: { email } }),
+      ),
     );
     for (const reply of replies) expect(reply.status).toBe(200);
     expect(new Set(replies.map((reply) => JSON.stringify(reply.body))).size).toBe(1);
-    const mails = (await readOutbox(suite.server.outboxDir)).filter((mail) => mail.to === verified.email && mail.template === 'verify-email');
+    const mails = (await readOutbox(suite.server.outboxDir)).filter(
+      (mail) => mail.to === verified.email && mail.template === 'verify-email',
+    );
     expect(mails).toHaveLength(1);
   });
 });
@@ -150,7 +178,12 @@ describe('login', () => {
     expect(reply.body).toEqual({
       requires_2fa: false,
       user: { id: user.id, username: user.username, email: user.email },
-      token: { access_token: expect.any(String), refresh_token: expect.stringMatching(/^\w+\.\w+$/), token_type: 'Bearer', expires_in: 900 },
+      token: {
+        access_token: expect.any(String),
+        refresh_token: expect.stringMatching(/^\w+\.\w+$/),
+        token_type: 'Bearer',
+        expires_in: 900,
+      },
     });
     const cookie = reply.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/^refresh_token=[^;]+/);
@@ -165,7 +198,9 @@ describe('login', () => {
     const user = await register(suite.server);
     await verify(suite.server, user.email);
     const wrong = await suite.http.post('/auth/login', { body: { email: user.email, password: 'not the password' } });
-    const unknown = await suite.http.post('/auth/login', { body: { email: 'ghost@example.test', password: 'not the password' } });
+    const unknown = await suite.http.post('/auth/login', {
+      body: { email: 'ghost@example.test', password: 'not the password' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body.error.code).toBe('INVALID_CREDENTIALS');
@@ -177,7 +212,13 @@ describe('login', () => {
     const user = await signedInUser(suite.server);
     const me = await suite.http.get('/auth/me', { token: user.accessToken });
     expect(me.status).toBe(200);
-    expect(me.body.data).toMatchObject({ id: user.id, email: user.email, username: user.username, is_verified: true, login_count: 1 });
+    expect(me.body.data).toMatchObject({
+      id: user.id,
+      email: user.email,
+      username: user.username,
+      is_verified: true,
+      login_count: 1,
+    });
     expect(me.text).not.toMatch(/password_hash|two_factor_secret|\$argon2/);
     const anonymous = await suite.http.get('/auth/me');
     expect(anonymous.status).toBe(401);

@@ -7,14 +7,20 @@ import { useTestServer } from '../support/suite.js';
 
 const suite = useTestServer();
 
-const cookieOf = (reply: { headers: Headers }) => /refresh_token=([^;]*)/.exec(reply.headers.get('set-cookie') ?? '')?.[1];
+const cookieOf = (reply: { headers: Headers }) =>
+  /refresh_token=([^;]*)/.exec(reply.headers.get('set-cookie') ?? '')?.[1];
 
 describe('refresh rotation', () => {
   it('returns a new pair on every refresh; the new access token works', async () => {
     const user = await signedInUser(suite.server);
     const first = await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), token_type: 'Bearer', expires_in: 900 });
+    expect(first.body).toEqual({
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 900,
+    });
     expect(first.body.refresh_token).not.toBe(user.refreshToken);
     expect(decodeURIComponent(cookieOf(first) ?? '')).toBe(first.body.refresh_token);
 
@@ -56,7 +62,10 @@ describe('refresh rotation', () => {
     try {
       const user = await signedInUser(other);
       const reply = await api(other.baseUrl).post('/auth/refresh', {
-        headers: { cookie: `refresh_token=${encodeURIComponent(user.refreshToken)}`, origin: 'https://app.riff.example' },
+        headers: {
+          cookie: `refresh_token=${encodeURIComponent(user.refreshToken)}`,
+          origin: 'https://app.riff.example',
+        },
       });
       expect(reply.status).toBe(200);
       expect(reply.headers.get('access-control-allow-origin')).toBe('https://app.riff.example');
@@ -83,7 +92,9 @@ describe('refresh rotation', () => {
   it('remember_me makes the refresh cookie live 30 days instead of 7', async () => {
     const user = await signedInUser(suite.server);
     const short = user.reply.headers.get('set-cookie') ?? '';
-    const long = await suite.http.post('/auth/login', { body: { email: user.email, password: user.password, remember_me: true } });
+    const long = await suite.http.post('/auth/login', {
+      body: { email: user.email, password: user.password, remember_me: true },
+    });
     const maxAge = (header: string) => Number(/Max-Age=(\d+)/.exec(header)?.[1]);
     expect(maxAge(short)).toBe(7 * 24 * 3600);
     expect(maxAge(long.headers.get('set-cookie') ?? '')).toBe(30 * 24 * 3600);
@@ -96,7 +107,10 @@ describe('logout', () => {
     const anonymous = await suite.http.post('/auth/logout', { body: { refresh_token: user.refreshToken } });
     expect(anonymous.status).toBe(401);
 
-    const reply = await suite.http.post('/auth/logout', { token: user.accessToken, body: { refresh_token: user.refreshToken } });
+    const reply = await suite.http.post('/auth/logout', {
+      token: user.accessToken,
+      body: { refresh_token: user.refreshToken },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ success: true, data: { message: expect.any(String) } });
     expect(reply.headers.get('set-cookie')).toMatch(/refresh_token=;.*Expires=Thu, 01 Jan 1970/);
@@ -108,9 +122,15 @@ describe('logout', () => {
   it('takes the token from the cookie with the Origin check', async () => {
     const user = await signedInUser(suite.server);
     const cookie = `refresh_token=${encodeURIComponent(user.refreshToken)}`;
-    const forged = await suite.http.post('/auth/logout', { token: user.accessToken, headers: { cookie, origin: 'https://evil.example' } });
+    const forged = await suite.http.post('/auth/logout', {
+      token: user.accessToken,
+      headers: { cookie, origin: 'https://evil.example' },
+    });
     expect(forged.status).toBe(403);
-    const reply = await suite.http.post('/auth/logout', { token: user.accessToken, headers: { cookie, origin: suite.server.origin } });
+    const reply = await suite.http.post('/auth/logout', {
+      token: user.accessToken,
+      headers: { cookie, origin: suite.server.origin },
+    });
     expect(reply.status).toBe(200);
     expect((await suite.http.post('/auth/refresh', { body: { refresh_token: user.refreshToken } })).status).toBe(401);
   });
@@ -118,7 +138,10 @@ describe('logout', () => {
   it('cannot end another user’s session', async () => {
     const alice = await signedInUser(suite.server);
     const mallory = await signedInUser(suite.server);
-    const reply = await suite.http.post('/auth/logout', { token: mallory.accessToken, body: { refresh_token: alice.refreshToken } });
+    const reply = await suite.http.post('/auth/logout', {
+      token: mallory.accessToken,
+      body: { refresh_token: alice.refreshToken },
+    });
     expect(reply.status).toBe(200);
     expect((await suite.http.post('/auth/refresh', { body: { refresh_token: alice.refreshToken } })).status).toBe(200);
   });

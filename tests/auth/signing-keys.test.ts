@@ -32,21 +32,26 @@ describe('signing keys', () => {
     await expect(startTestServer({ JWT_PRIVATE_KEY: pem })).rejects.toThrow(/JWT_PRIVATE_KEY/);
   });
 
-  it.skipIf(Boolean(process.env.DATABASE_URL))('keeps the generated dev key in DATA_DIR, so sessions survive a restart', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-restart-'));
-    try {
-      const first = await startTestServer({ DATA_DIR: dataDir });
-      const user = await signedInUser(first);
-      await first.close();
-      const second = await startTestServer({ DATA_DIR: dataDir });
+  it.skipIf(Boolean(process.env.DATABASE_URL))(
+    'keeps the generated dev key in DATA_DIR, so sessions survive a restart',
+    async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-restart-'));
       try {
-        expect((await api(second.baseUrl).get('/auth/me', { token: user.accessToken })).status).toBe(200);
-        expect((await api(second.baseUrl).post('/auth/refresh', { body: { refresh_token: user.refreshToken } })).status).toBe(200);
+        const first = await startTestServer({ DATA_DIR: dataDir });
+        const user = await signedInUser(first);
+        await first.close();
+        const second = await startTestServer({ DATA_DIR: dataDir });
+        try {
+          expect((await api(second.baseUrl).get('/auth/me', { token: user.accessToken })).status).toBe(200);
+          expect(
+            (await api(second.baseUrl).post('/auth/refresh', { body: { refresh_token: user.refreshToken } })).status,
+          ).toBe(200);
+        } finally {
+          await second.close();
+        }
       } finally {
-        await second.close();
+        await rm(dataDir, { recursive: true, force: true });
       }
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });

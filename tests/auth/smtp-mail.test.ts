@@ -55,7 +55,9 @@ async function waitForDelivery(to: string): Promise<Received> {
 describe('mail over SMTP', () => {
   it('delivers the verification mail with plain-text and HTML bodies, and writes no outbox file', async () => {
     const identity = newIdentity();
-    const reply = await api(server.baseUrl).post('/auth/register', { body: { ...identity, password_confirmation: identity.password } });
+    const reply = await api(server.baseUrl).post('/auth/register', {
+      body: { ...identity, password_confirmation: identity.password },
+    });
     expect(reply.status).toBe(201);
 
     const mail = await waitForDelivery(identity.email);
@@ -73,7 +75,9 @@ describe('mail over SMTP', () => {
     const offline = await startTestServer({ SMTP_URL: 'smtp://127.0.0.1:1' });
     try {
       const identity = newIdentity();
-      const reply = await api(offline.baseUrl).post('/auth/register', { body: { ...identity, password_confirmation: identity.password } });
+      const reply = await api(offline.baseUrl).post('/auth/register', {
+        body: { ...identity, password_confirmation: identity.password },
+      });
       expect(reply.status).toBe(201);
     } finally {
       await offline.close();

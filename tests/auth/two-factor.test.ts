@@ -15,7 +15,10 @@ async function userWithTwoFactor() {
   const setup = await suite.http.post('/auth/2fa/setup', { token: user.accessToken });
   expect(setup.status).toBe(200);
   const { secret, recovery_codes } = setup.body.data as { secret: string; recovery_codes: string[] };
-  const verify = await suite.http.post('/auth/2fa/verify', { token: user.accessToken, body: { code: totp(secret), secret } });
+  const verify = await suite.http.post('/auth/2fa/verify', {
+    token: user.accessToken,
+    body: { code: totp(secret), secret },
+  });
   expect(verify.status).toBe(200);
   return { ...user, secret, recoveryCodes: recovery_codes };
 }
@@ -23,7 +26,11 @@ async function userWithTwoFactor() {
 async function challenge(user: { email: string; password: string }) {
   const reply = await suite.http.post('/auth/login', { body: { email: user.email, password: user.password } });
   expect(reply.status).toBe(200);
-  expect(reply.body).toEqual({ requires_2fa: true, two_factor_token: expect.any(String), user: expect.objectContaining({ email: user.email }) });
+  expect(reply.body).toEqual({
+    requires_2fa: true,
+    two_factor_token: expect.any(String),
+    user: expect.objectContaining({ email: user.email }),
+  });
   expect(reply.body.token).toBeUndefined();
   expect(reply.headers.get('set-cookie')).toBeNull();
   return reply.body.two_factor_token as string;
@@ -32,7 +39,10 @@ async function challenge(user: { email: string; password: string }) {
 describe('2FA setup', () => {
   it('setup → verify → status; the secret is shown only at setup and never stored in the clear', async () => {
     const user = await signedInUser(suite.server);
-    expect((await suite.http.get('/auth/2fa/status', { token: user.accessToken })).body).toEqual({ success: true, data: { enabled: false } });
+    expect((await suite.http.get('/auth/2fa/status', { token: user.accessToken })).body).toEqual({
+      success: true,
+      data: { enabled: false },
+    });
 
     const setup = await suite.http.post('/auth/2fa/setup', { token: user.accessToken });
     const data = setup.body.data;
@@ -44,13 +54,22 @@ describe('2FA setup', () => {
 
     // not on until verified
     expect((await suite.http.get('/auth/2fa/status', { token: user.accessToken })).body.data.enabled).toBe(false);
-    const wrong = await suite.http.post('/auth/2fa/verify', { token: user.accessToken, body: { code: '000000', secret: data.secret } });
+    const wrong = await suite.http.post('/auth/2fa/verify', {
+      token: user.accessToken,
+      body: { code: '000000', secret: data.secret },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.code).toBe('INVALID_CODE');
-    const otherSecret = await suite.http.post('/auth/2fa/verify', { token: user.accessToken, body: { code: totp(data.secret), secret: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+    const otherSecret = await suite.http.post('/auth/2fa/verify', {
+      token: user.accessToken,
+      body: { code: totp(data.secret), secret: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+    });
     expect(otherSecret.status).toBe(400);
 
-    const ok = await suite.http.post('/auth/2fa/verify', { token: user.accessToken, body: { code: totp(data.secret), secret: data.secret } });
+    const ok = await suite.http.post('/auth/2fa/verify', {
+      token: user.accessToken,
+      body: { code: totp(data.secret), secret: data.secret },
+    });
     expect(ok.status).toBe(200);
     expect((await suite.http.get('/auth/2fa/status', { token: user.accessToken })).body.data.enabled).toBe(true);
 
@@ -59,9 +78,17 @@ describe('2FA setup', () => {
     expect(again.body.error.code).toBe('TWO_FACTOR_ALREADY_ENABLED');
     expect(again.text).not.toContain(data.secret);
 
-    const row = await suite.server.riff.database.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await suite.server.riff.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(data.secret);
-    const codes = await suite.server.riff.database.db.selectFrom('two_factor_recovery_codes').selectAll().where('user_id', '=', user.id).execute();
+    const codes = await suite.server.riff.database.db
+      .selectFrom('two_factor_recovery_codes')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
     expect(codes).toHaveLength(10);
     for (const code of data.recovery_codes) expect(JSON.stringify(codes)).not.toContain(code);
   });
@@ -71,14 +98,18 @@ describe('2FA login', () => {
   it('login answers requires_2fa; /auth/2fa/login with a TOTP code gives the token pair', async () => {
     const user = await userWithTwoFactor();
     const token = await challenge(user);
-    const reply = await suite.http.post('/auth/2fa/login', { body: { two_factor_token: token, code: totp(user.secret, 1) } });
+    const reply = await suite.http.post('/auth/2fa/login', {
+      body: { two_factor_token: token, code: totp(user.secret, 1) },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ requires_2fa: false, token: { token_type: 'Bearer', expires_in: 900 } });
     expect(reply.headers.get('set-cookie')).toMatch(/^refresh_token=/);
     expect((await suite.http.get('/auth/me', { token: reply.body.token.access_token })).status).toBe(200);
 
     // the two_factor_token is single use
-    const reuse = await suite.http.post('/auth/2fa/login', { body: { two_factor_token: token, code: totp(user.secret, 1) } });
+    const reuse = await suite.http.post('/auth/2fa/login', {
+      body: { two_factor_token: token, code: totp(user.secret, 1) },
+    });
     expect(reuse.status).toBe(401);
   });
 
@@ -87,7 +118,9 @@ describe('2FA login', () => {
     const code = totp(user.secret, 1);
     const first = await suite.http.post('/auth/2fa/login', { body: { two_factor_token: await challenge(user), code } });
     expect(first.status).toBe(200);
-    const replay = await suite.http.post('/auth/2fa/login', { body: { two_factor_token: await challenge(user), code } });
+    const replay = await suite.http.post('/auth/2fa/login', {
+      body: { two_factor_token: await challenge(user), code },
+    });
     expect(replay.status).toBe(401);
     expect(replay.body.error.code).toBe('INVALID_CREDENTIALS');
   });
@@ -95,7 +128,9 @@ describe('2FA login', () => {
   it('accepts a recovery code once', async () => {
     const user = await userWithTwoFactor();
     const code = user.recoveryCodes[3]!;
-    const first = await suite.http.post('/auth/2fa/login', { body: { two_factor_token: await challenge(user), code: code.toUpperCase() } });
+    const first = await suite.http.post('/auth/2fa/login', {
+      body: { two_factor_token: await challenge(user), code: code.toUpperCase() },
+    });
     expect(first.status).toBe(200);
     const again = await suite.http.post('/auth/2fa/login', { body: { two_factor_token: await challenge(user), code } });
     expect(again.status).toBe(401);
@@ -105,10 +140,14 @@ describe('2FA login', () => {
     const user = await userWithTwoFactor();
     const token = await challenge(user);
     for (let attempt = 0; attempt < 5; attempt++) {
-      const wrong = await suite.http.post('/auth/2fa/login', { body: { two_factor_token: token, code: 'zzzzz-zzzzz' } });
+      const wrong = await suite.http.post('/auth/2fa/login', {
+        body: { two_factor_token: token, code: 'zzzzz-zzzzz' },
+      });
       expect(wrong.status).toBe(401);
     }
-    const locked = await suite.http.post('/auth/2fa/login', { body: { two_factor_token: token, code: totp(user.secret, 1) } });
+    const locked = await suite.http.post('/auth/2fa/login', {
+      body: { two_factor_token: token, code: totp(user.secret, 1) },
+    });
     expect(locked.status).toBe(429);
     expect(locked.body.error.code).toBe('RATE_LIMITED');
     const retryAfter = Number(locked.headers.get('retry-after'));
@@ -125,11 +164,17 @@ describe('2FA login', () => {
 describe('2FA disable', () => {
   it('needs the password, turns 2FA off and refuses older access tokens', async () => {
     const user = await userWithTwoFactor();
-    const wrong = await suite.http.post('/auth/2fa/disable', { token: user.accessToken, body: { password: 'not my password' } });
+    const wrong = await suite.http.post('/auth/2fa/disable', {
+      token: user.accessToken,
+      body: { password: 'not my password' },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.code).toBe('INVALID_PASSWORD');
 
-    const ok = await suite.http.post('/auth/2fa/disable', { token: user.accessToken, body: { password: user.password } });
+    const ok = await suite.http.post('/auth/2fa/disable', {
+      token: user.accessToken,
+      body: { password: user.password },
+    });
     expect(ok.status).toBe(200);
 
     const stale = await suite.http.get('/auth/me', { token: user.accessToken });
@@ -144,7 +189,10 @@ describe('2FA disable', () => {
     const login = await suite.http.post('/auth/login', { body: { email: user.email, password: user.password } });
     expect(login.body.requires_2fa).toBe(false);
 
-    const notOn = await suite.http.post('/auth/2fa/disable', { token: refreshed.body.access_token, body: { password: user.password } });
+    const notOn = await suite.http.post('/auth/2fa/disable', {
+      token: refreshed.body.access_token,
+      body: { password: user.password },
+    });
     expect(notOn.status).toBe(400);
     expect(notOn.body.error.code).toBe('TWO_FACTOR_NOT_ENABLED');
   });
@@ -153,8 +201,21 @@ describe('2FA disable', () => {
     const user = await userWithTwoFactor();
     await suite.http.post('/auth/2fa/disable', { token: user.accessToken, body: { password: user.password } });
     const actions = (
-      await suite.server.riff.database.db.selectFrom('audit_logs').select('action').where('user_id', '=', user.id).orderBy('created_at').execute()
+      await suite.server.riff.database.db
+        .selectFrom('audit_logs')
+        .select('action')
+        .where('user_id', '=', user.id)
+        .orderBy('created_at')
+        .execute()
     ).map((row) => row.action);
-    expect(actions).toEqual(expect.arrayContaining(['auth.register', 'auth.email_verified', 'auth.login', 'auth.2fa_enabled', 'auth.2fa_disabled']));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'auth.register',
+        'auth.email_verified',
+        'auth.login',
+        'auth.2fa_enabled',
+        'auth.2fa_disabled',
+      ]),
+    );
   });
 });

@@ -28,7 +28,9 @@ interface Sent {
 }
 
 /** A fetch that records every request it forwards to the real one, and can delay or replace replies. */
-function recordingFetch(hooks: { before?: (sent: Sent, index: number) => Promise<Response | void> | Response | void } = {}) {
+function recordingFetch(
+  hooks: { before?: (sent: Sent, index: number) => Promise<Response | void> | Response | void } = {},
+) {
   const sent: Sent[] = [];
   const fetchImpl: typeof fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
@@ -78,7 +80,11 @@ describe('typed calls', () => {
     expect(jwks.status).toBe(200);
     if (jwks.status === 200) expect(jwks.body.keys.length).toBeGreaterThan(0);
 
-    expect(recorder.sent.map((entry) => entry.path)).toEqual(['/healthz', '/api/v1/auth/check-username', '/.well-known/jwks.json']);
+    expect(recorder.sent.map((entry) => entry.path)).toEqual([
+      '/healthz',
+      '/api/v1/auth/check-username',
+      '/.well-known/jwks.json',
+    ]);
     for (const entry of recorder.sent) expect(entry.authorization).toBeNull();
   });
 
@@ -104,7 +110,8 @@ describe('typed calls', () => {
 
     const me = await client.auth.me();
     expect(me.status).toBe(200);
-    if (me.status === 200) expect(me.body.data).toMatchObject({ id: user.id, email: user.email, username: user.username });
+    if (me.status === 200)
+      expect(me.body.data).toMatchObject({ id: user.id, email: user.email, username: user.username });
     expect(me.headers.get('x-request-id')).toBe('client-test-1');
 
     expect(recorder.sent).toEqual([
@@ -136,7 +143,11 @@ describe('refresh on 401', () => {
     const me = await client.auth.me();
     expect(me.status).toBe(200);
     if (me.status === 200) expect(me.body.data.id).toBe(user.id);
-    expect(recorder.sent.map((entry) => entry.path)).toEqual(['/api/v1/auth/me', '/api/v1/auth/refresh', '/api/v1/auth/me']);
+    expect(recorder.sent.map((entry) => entry.path)).toEqual([
+      '/api/v1/auth/me',
+      '/api/v1/auth/refresh',
+      '/api/v1/auth/me',
+    ]);
     expect(recorder.sent[1]!.authorization).toBeNull();
     const fresh = tokens.getAccessToken();
     expect(recorder.sent[2]!.authorization).toBe(`Bearer ${fresh}`);
@@ -174,7 +185,9 @@ describe('refresh on 401', () => {
         if (sent.authorization === `Bearer ${stale}`) await sleep(150 * staleReplies++);
       },
     });
-    const client = clientFor(memoryTokenStore({ accessToken: stale, refreshToken: user.refreshToken }), { fetch: recorder.fetch });
+    const client = clientFor(memoryTokenStore({ accessToken: stale, refreshToken: user.refreshToken }), {
+      fetch: recorder.fetch,
+    });
 
     const replies = await Promise.all(Array.from({ length: 4 }, () => client.auth.me()));
     expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200]);
@@ -241,7 +254,10 @@ describe('login helpers', () => {
     expect(first.body).not.toHaveProperty('token');
     expect(tokens.getAccessToken()).toBeUndefined();
 
-    const second = await client.loginTwoFactor({ two_factor_token: first.body.two_factor_token, code: recovery_codes[0]! });
+    const second = await client.loginTwoFactor({
+      two_factor_token: first.body.two_factor_token,
+      code: recovery_codes[0]!,
+    });
     expect(second.status).toBe(200);
     if (second.status !== 200 || second.body.requires_2fa) throw new Error('2fa login failed');
     expect(tokens.getAccessToken()).toBe(second.body.token.access_token);
@@ -312,7 +328,10 @@ describe('response validation', () => {
     await expect(client.auth.me()).rejects.toBeInstanceOf(ResponseValidationError);
     await expect(client.system.health()).rejects.toBeInstanceOf(ResponseValidationError);
 
-    const lenient = clientFor(memoryTokenStore({ accessToken: user.accessToken }), { fetch: malformed.fetch, validateResponse: false });
+    const lenient = clientFor(memoryTokenStore({ accessToken: user.accessToken }), {
+      fetch: malformed.fetch,
+      validateResponse: false,
+    });
     const reply = await lenient.system.health();
     expect(reply.body).toEqual({ status: 'fine' });
   });
@@ -323,7 +342,9 @@ describe('response validation', () => {
       fetch: async (input) =>
         String(input).includes('check-username') ? json(400, { error: 'nope' }) : json(418, { success: false }),
     });
-    await expect(client.auth.checkUsername({ query: { username: 'somebody' } })).rejects.toBeInstanceOf(ResponseValidationError);
+    await expect(client.auth.checkUsername({ query: { username: 'somebody' } })).rejects.toBeInstanceOf(
+      ResponseValidationError,
+    );
     await expect(client.system.health()).rejects.toThrow(/418/);
   });
 });

@@ -9,9 +9,14 @@ const suite = useTestServer({ UPLOAD_CHUNK_MAX_BYTES: '65536' });
 describe('client multipart bodies', () => {
   it('sends plain-object uploads as FormData with text fields as they are, before the file', async () => {
     const user = await signedInUser(suite.server);
-    const client = createRiffClient({ baseUrl: suite.server.baseUrl, tokens: memoryTokenStore({ accessToken: user.accessToken }) });
+    const client = createRiffClient({
+      baseUrl: suite.server.baseUrl,
+      tokens: memoryTokenStore({ accessToken: user.accessToken }),
+    });
     const bytes = await makeAudio('mp3', { seconds: 1 });
-    const reply = await client.tracks.upload({ body: { title: 'My Song', is_public: 'false', file: new Blob([new Uint8Array(bytes)]) } });
+    const reply = await client.tracks.upload({
+      body: { title: 'My Song', is_public: 'false', file: new Blob([new Uint8Array(bytes)]) },
+    });
     expect(reply.status).toBe(201);
     if (reply.status !== 201) return;
     expect(reply.body.data.track).toMatchObject({ title: 'My Song', is_public: false });
@@ -19,7 +24,10 @@ describe('client multipart bodies', () => {
 
   it('sends chunk fields as text, so a chunked upload works through the typed client', async () => {
     const user = await signedInUser(suite.server);
-    const client = createRiffClient({ baseUrl: suite.server.baseUrl, tokens: memoryTokenStore({ accessToken: user.accessToken }) });
+    const client = createRiffClient({
+      baseUrl: suite.server.baseUrl,
+      tokens: memoryTokenStore({ accessToken: user.accessToken }),
+    });
     const bytes = await makeAudio('wav', { seconds: 1 });
     const size = 40_000;
     const total_chunks = Math.ceil(bytes.length / size);

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { createRiffClient, memorySessionHint, memoryTokenStore, type LockManagerLike, type TokenStore } from '@riff/client';
+import {
+  createRiffClient,
+  memorySessionHint,
+  memoryTokenStore,
+  type LockManagerLike,
+  type TokenStore,
+} from '@riff/client';
 import { signedInUser } from '../support/accounts.js';
 import { useTestServer } from '../support/suite.js';
 
@@ -56,7 +62,10 @@ function inProcessLocks(): LockManagerLike & { requested: string[] } {
           held.delete(name);
         }
       });
-      tails.set(name, run.catch(() => undefined));
+      tails.set(
+        name,
+        run.catch(() => undefined),
+      );
       return run;
     },
   };
@@ -66,7 +75,12 @@ describe('first visit, no session', () => {
   it('answers the 401 without a refresh, without onSessionExpired', async () => {
     const recorder = recordingFetch({});
     const onSessionExpired = vi.fn();
-    const client = createRiffClient({ baseUrl: suite.server.baseUrl, tokens: accessOnlyStore(), fetch: recorder.fetch, onSessionExpired });
+    const client = createRiffClient({
+      baseUrl: suite.server.baseUrl,
+      tokens: accessOnlyStore(),
+      fetch: recorder.fetch,
+      onSessionExpired,
+    });
 
     expect((await client.auth.me()).status).toBe(401);
     expect(await client.refresh()).toBe(false);
@@ -80,14 +94,27 @@ describe('first visit, no session', () => {
     const jar = {};
     const hint = memorySessionHint();
     const headers = { origin: suite.server.origin };
-    const first = createRiffClient({ baseUrl: suite.server.baseUrl, tokens: accessOnlyStore(), sessionHint: hint, headers, fetch: recordingFetch(jar).fetch });
+    const first = createRiffClient({
+      baseUrl: suite.server.baseUrl,
+      tokens: accessOnlyStore(),
+      sessionHint: hint,
+      headers,
+      fetch: recordingFetch(jar).fetch,
+    });
     expect((await first.login({ email: user.email, password: user.password })).status).toBe(200);
     expect(hint.get()).toBe(true);
 
     // the page is loaded again: the cookie and the hint remain, the access token is gone
     const recorder = recordingFetch(jar);
     const onSessionExpired = vi.fn();
-    const reloaded = createRiffClient({ baseUrl: suite.server.baseUrl, tokens: accessOnlyStore(), sessionHint: hint, headers, fetch: recorder.fetch, onSessionExpired });
+    const reloaded = createRiffClient({
+      baseUrl: suite.server.baseUrl,
+      tokens: accessOnlyStore(),
+      sessionHint: hint,
+      headers,
+      fetch: recorder.fetch,
+      onSessionExpired,
+    });
     const me = await reloaded.auth.me();
     expect(me.status).toBe(200);
     expect(recorder.sent).toEqual(['GET /api/v1/auth/me', 'POST /api/v1/auth/refresh', 'GET /api/v1/auth/me']);
@@ -96,7 +123,14 @@ describe('first visit, no session', () => {
     await reloaded.logout();
     expect(hint.get()).toBe(false);
     const after = recordingFetch(jar);
-    const next = createRiffClient({ baseUrl: suite.server.baseUrl, tokens: accessOnlyStore(), sessionHint: hint, headers, fetch: after.fetch, onSessionExpired });
+    const next = createRiffClient({
+      baseUrl: suite.server.baseUrl,
+      tokens: accessOnlyStore(),
+      sessionHint: hint,
+      headers,
+      fetch: after.fetch,
+      onSessionExpired,
+    });
     expect((await next.auth.me()).status).toBe(401);
     expect(after.sent).toEqual(['GET /api/v1/auth/me']);
     expect(onSessionExpired).not.toHaveBeenCalled();
@@ -112,7 +146,13 @@ describe('refreshes across tabs', () => {
       const recorder = recordingFetch();
       const tokens = memoryTokenStore({ accessToken: stale, refreshToken: user.refreshToken });
       const onSessionExpired = vi.fn();
-      const client = createRiffClient({ baseUrl: suite.server.baseUrl, tokens, fetch: recorder.fetch, onSessionExpired, crossTab });
+      const client = createRiffClient({
+        baseUrl: suite.server.baseUrl,
+        tokens,
+        fetch: recorder.fetch,
+        onSessionExpired,
+        crossTab,
+      });
       return { recorder, tokens, onSessionExpired, client };
     });
     try {

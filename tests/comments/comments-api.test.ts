@@ -14,11 +14,19 @@ const suite = useTestServer({ WORKERS: '0' });
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-async function comment(user: TestUser, trackId: string, body: { content: string; timestamp?: number; parent_id?: string }): Promise<Comment> {
+async function comment(
+  user: TestUser,
+  trackId: string,
+  body: { content: string; timestamp?: number; parent_id?: string },
+): Promise<Comment> {
   return expectStatus(await user.api.comments.create({ params: { id: trackId }, body }), 201).body.data.comment;
 }
 
-async function listed(user: TestUser | undefined, trackId: string, query: { sort?: 'newest' | 'oldest' | 'timestamp'; page?: number; limit?: number } = {}) {
+async function listed(
+  user: TestUser | undefined,
+  trackId: string,
+  query: { sort?: 'newest' | 'oldest' | 'timestamp'; page?: number; limit?: number } = {},
+) {
   const api = user ? user.api : suite.api;
   return expectStatus(await api.comments.list({ params: { id: trackId }, query }), 200).body.data;
 }
@@ -35,7 +43,19 @@ describe('creating and reading comments', () => {
     const track = await createTrack(suite.server, owner, { seconds: 3 });
     const created = await comment(fan, track.id, { content: '  <b>nice</b> drop  ', timestamp: 2.5 });
     expect(Object.keys(created).sort()).toEqual(
-      ['content', 'created_at', 'id', 'is_deleted', 'is_edited', 'parent_id', 'reply_count', 'timestamp', 'track_id', 'updated_at', 'user'].sort(),
+      [
+        'content',
+        'created_at',
+        'id',
+        'is_deleted',
+        'is_edited',
+        'parent_id',
+        'reply_count',
+        'timestamp',
+        'track_id',
+        'updated_at',
+        'user',
+      ].sort(),
     );
     expect(created).toMatchObject({
       track_id: track.id,
@@ -62,16 +82,25 @@ describe('creating and reading comments', () => {
     const track = await createTrack(suite.server, owner);
     const writer = await createUser(suite.server);
     for (const content of ['', '   ', '\n\t ', 'x'.repeat(5001)]) {
-      const reply = expectStatus(await writer.api.comments.create({ params: { id: track.id }, body: { content } }), 400);
+      const reply = expectStatus(
+        await writer.api.comments.create({ params: { id: track.id }, body: { content } }),
+        400,
+      );
       expect(reply.body.error.code).toBe('VALIDATION_FAILED');
       expect(reply.body.error.details?.[0]?.field).toBe('content');
     }
     expect((await comment(writer, track.id, { content: 'x'.repeat(5000) })).content).toHaveLength(5000);
     expect((await comment(writer, track.id, { content: `  ${'y'.repeat(5000)}\n` })).content).toBe('y'.repeat(5000));
     expect((await comment(writer, track.id, { content: '🎸'.repeat(5000) })).content).toBe('🎸'.repeat(5000));
-    const missing = await suite.http.post(`/tracks/${track.id}/comments`, { token: writer.accessToken, body: { timestamp: 0 } });
+    const missing = await suite.http.post(`/tracks/${track.id}/comments`, {
+      token: writer.accessToken,
+      body: { timestamp: 0 },
+    });
     expect([missing.status, missing.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
-    const notText = await suite.http.post(`/tracks/${track.id}/comments`, { token: writer.accessToken, body: { content: 42 } });
+    const notText = await suite.http.post(`/tracks/${track.id}/comments`, {
+      token: writer.accessToken,
+      body: { content: 42 },
+    });
     expect([notText.status, notText.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
     expect((await listed(owner, track.id)).pagination.total).toBe(3);
   });
@@ -83,11 +112,17 @@ describe('creating and reading comments', () => {
     expect(track.duration).toBe(2);
     expect((await comment(writer, track.id, { content: 'at the end', timestamp: 2 })).timestamp).toBe(2);
     for (const timestamp of [2.01, 3, -1]) {
-      const reply = expectStatus(await writer.api.comments.create({ params: { id: track.id }, body: { content: 'x', timestamp } }), 400);
+      const reply = expectStatus(
+        await writer.api.comments.create({ params: { id: track.id }, body: { content: 'x', timestamp } }),
+        400,
+      );
       expect(reply.body.error.code).toBe('VALIDATION_FAILED');
       expect(reply.body.error.details?.[0]?.field).toBe('timestamp');
     }
-    const text = await suite.http.post(`/tracks/${track.id}/comments`, { token: writer.accessToken, body: { content: 'x', timestamp: '1' } });
+    const text = await suite.http.post(`/tracks/${track.id}/comments`, {
+      token: writer.accessToken,
+      body: { content: 'x', timestamp: '1' },
+    });
     expect([text.status, text.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
     expect((await listed(owner, track.id)).pagination.total).toBe(1);
   });
@@ -96,15 +131,34 @@ describe('creating and reading comments', () => {
     const owner = await createUser(suite.server);
     const other = await createUser(suite.server);
     const hidden = await createTrack(suite.server, owner, { isPublic: false });
-    const anonymous = expectStatus(await suite.api.comments.create({ params: { id: hidden.id }, body: { content: 'hi' } }), 401);
+    const anonymous = expectStatus(
+      await suite.api.comments.create({ params: { id: hidden.id }, body: { content: 'hi' } }),
+      401,
+    );
     expect(anonymous.body.error.code).toBe('UNAUTHENTICATED');
-    expect(expectStatus(await other.api.comments.create({ params: { id: hidden.id }, body: { content: 'hi' } }), 404).body.error.code).toBe('NOT_FOUND');
-    expect(expectStatus(await other.api.comments.list({ params: { id: hidden.id }, query: {} }), 404).body.error.code).toBe('NOT_FOUND');
-    expect(expectStatus(await suite.api.comments.list({ params: { id: hidden.id }, query: {} }), 404).body.error.code).toBe('NOT_FOUND');
-    expect(expectStatus(await other.api.comments.list({ params: { id: UNKNOWN }, query: {} }), 404).body.error.code).toBe('NOT_FOUND');
-    expect(expectStatus(await other.api.comments.list({ params: { id: 'not-a-uuid' }, query: {} }), 400).body.error.code).toBe('INVALID_ID');
-    expect(expectStatus(await other.api.comments.replies({ params: { id: 'nope' }, query: {} }), 400).body.error.code).toBe('INVALID_ID');
-    expect(expectStatus(await other.api.comments.update({ params: { id: 'nope' }, body: { content: 'x' } }), 400).body.error.code).toBe('INVALID_ID');
+    expect(
+      expectStatus(await other.api.comments.create({ params: { id: hidden.id }, body: { content: 'hi' } }), 404).body
+        .error.code,
+    ).toBe('NOT_FOUND');
+    expect(
+      expectStatus(await other.api.comments.list({ params: { id: hidden.id }, query: {} }), 404).body.error.code,
+    ).toBe('NOT_FOUND');
+    expect(
+      expectStatus(await suite.api.comments.list({ params: { id: hidden.id }, query: {} }), 404).body.error.code,
+    ).toBe('NOT_FOUND');
+    expect(
+      expectStatus(await other.api.comments.list({ params: { id: UNKNOWN }, query: {} }), 404).body.error.code,
+    ).toBe('NOT_FOUND');
+    expect(
+      expectStatus(await other.api.comments.list({ params: { id: 'not-a-uuid' }, query: {} }), 400).body.error.code,
+    ).toBe('INVALID_ID');
+    expect(
+      expectStatus(await other.api.comments.replies({ params: { id: 'nope' }, query: {} }), 400).body.error.code,
+    ).toBe('INVALID_ID');
+    expect(
+      expectStatus(await other.api.comments.update({ params: { id: 'nope' }, body: { content: 'x' } }), 400).body.error
+        .code,
+    ).toBe('INVALID_ID');
     const badPair = await other.api.comments.remove({ params: { id: hidden.id, comment_id: 'nope' } });
     expect(expectStatus(badPair, 400).body.error.code).toBe('INVALID_ID');
     // the owner comments on their private track; the owner (and an admin) read it
@@ -112,7 +166,9 @@ describe('creating and reading comments', () => {
     expect((await listed(owner, hidden.id)).comments.map((item) => item.id)).toEqual([own.id]);
     const admin = await createAdmin(suite.server);
     expect((await listed(admin, hidden.id)).comments.map((item) => item.id)).toEqual([own.id]);
-    expect(expectStatus(await other.api.comments.replies({ params: { id: own.id }, query: {} }), 404).body.error.code).toBe('NOT_FOUND');
+    expect(
+      expectStatus(await other.api.comments.replies({ params: { id: own.id }, query: {} }), 404).body.error.code,
+    ).toBe('NOT_FOUND');
     // a track made private later hides its comments from everyone else
     const shown = await createTrack(suite.server, owner);
     await comment(other, shown.id, { content: 'first!' });
@@ -126,7 +182,10 @@ describe('creating and reading comments', () => {
     const troll = await createUser(suite.server);
     const track = await createTrack(suite.server, owner);
     expectStatus(await owner.api.users.block({ params: { id: troll.id } }), 200);
-    const refused = expectStatus(await troll.api.comments.create({ params: { id: track.id }, body: { content: 'hey' } }), 403);
+    const refused = expectStatus(
+      await troll.api.comments.create({ params: { id: track.id }, body: { content: 'hey' } }),
+      403,
+    );
     expect(refused.body.error.code).toBe('FORBIDDEN');
     expect((await listed(troll, track.id)).pagination.total).toBe(0);
     expectStatus(await owner.api.users.unblock({ params: { id: troll.id } }), 200);
@@ -155,7 +214,10 @@ describe('creating and reading comments', () => {
     const more = [await comment(carol, track.id, { content: 'c1' }), await comment(carol, track.id, { content: 'c2' })];
     const oldestForAlice = [byAlice.id, ...more.map((item) => item.id)];
     const pages = [];
-    for (let page = 1; page <= 3; page++) pages.push(...(await listed(alice, track.id, { sort: 'oldest', page, limit: 1 })).comments.map((item) => item.id));
+    for (let page = 1; page <= 3; page++)
+      pages.push(
+        ...(await listed(alice, track.id, { sort: 'oldest', page, limit: 1 })).comments.map((item) => item.id),
+      );
     expect(pages).toEqual(oldestForAlice);
   });
 });
@@ -182,13 +244,18 @@ describe('replies', () => {
     expect(second.replies.map((item) => item.id)).toEqual([third.id]);
     expect(second.pagination).toEqual({ page: 2, limit: 2, total: 3, total_pages: 2 });
     // a reply has no replies of its own
-    expect(await repliesOf(undefined, first.id)).toEqual({ replies: [], pagination: { page: 1, limit: 20, total: 0, total_pages: 0 } });
+    expect(await repliesOf(undefined, first.id)).toEqual({
+      replies: [],
+      pagination: { page: 1, limit: 20, total: 0, total_pages: 0 },
+    });
     // limit 1–100
     for (const limit of ['0', '101', 'ten']) {
       const reply = await suite.http.get(`/comments/${top.id}/replies?limit=${limit}`);
       expect([reply.status, reply.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
     }
-    expect(expectStatus(await suite.api.comments.replies({ params: { id: UNKNOWN }, query: {} }), 404).body.error.code).toBe('NOT_FOUND');
+    expect(
+      expectStatus(await suite.api.comments.replies({ params: { id: UNKNOWN }, query: {} }), 404).body.error.code,
+    ).toBe('NOT_FOUND');
   });
 
   it('parent_id must be a comment of the same track (400), and a missing parent is 400 too', async () => {
@@ -198,11 +265,17 @@ describe('replies', () => {
     const two = await createTrack(suite.server, owner);
     const onOne = await comment(writer, one.id, { content: 'on one' });
     for (const parent_id of [onOne.id, UNKNOWN]) {
-      const reply = expectStatus(await writer.api.comments.create({ params: { id: two.id }, body: { content: 'x', parent_id } }), 400);
+      const reply = expectStatus(
+        await writer.api.comments.create({ params: { id: two.id }, body: { content: 'x', parent_id } }),
+        400,
+      );
       expect(reply.body.error.code).toBe('VALIDATION_FAILED');
       expect(reply.body.error.details?.[0]?.field).toBe('parent_id');
     }
-    const malformed = await suite.http.post(`/tracks/${two.id}/comments`, { token: writer.accessToken, body: { content: 'x', parent_id: 'abc' } });
+    const malformed = await suite.http.post(`/tracks/${two.id}/comments`, {
+      token: writer.accessToken,
+      body: { content: 'x', parent_id: 'abc' },
+    });
     expect([malformed.status, malformed.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
     expect((await listed(owner, two.id)).pagination.total).toBe(0);
     expect((await listed(owner, one.id)).comments[0]?.reply_count).toBe(0);
@@ -215,12 +288,15 @@ describe('orders and pages', () => {
     const writer = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { seconds: 5 });
     const made: Comment[] = [];
-    for (const timestamp of [3, 0, 3, 1.5, 0]) made.push(await comment(writer, track.id, { content: `at ${timestamp}`, timestamp }));
+    for (const timestamp of [3, 0, 3, 1.5, 0])
+      made.push(await comment(writer, track.id, { content: `at ${timestamp}`, timestamp }));
     const ids = (items: Comment[]) => items.map((item) => item.id);
     expect(ids((await listed(undefined, track.id)).comments)).toEqual(ids([...made].reverse()));
     expect(ids((await listed(undefined, track.id, { sort: 'newest' })).comments)).toEqual(ids([...made].reverse()));
     expect(ids((await listed(undefined, track.id, { sort: 'oldest' })).comments)).toEqual(ids(made));
-    expect(ids((await listed(undefined, track.id, { sort: 'timestamp' })).comments)).toEqual(ids([made[1]!, made[4]!, made[3]!, made[0]!, made[2]!]));
+    expect(ids((await listed(undefined, track.id, { sort: 'timestamp' })).comments)).toEqual(
+      ids([made[1]!, made[4]!, made[3]!, made[0]!, made[2]!]),
+    );
     const page2 = await listed(undefined, track.id, { sort: 'oldest', page: 2, limit: 2 });
     expect(ids(page2.comments)).toEqual(ids(made.slice(2, 4)));
     expect(page2.pagination).toEqual({ page: 2, limit: 2, total: 5, total_pages: 3 });
@@ -229,7 +305,8 @@ describe('orders and pages', () => {
       const whole = ids((await listed(undefined, track.id, { sort })).comments);
       for (const limit of [1, 2, 3]) {
         const pages: string[] = [];
-        for (let page = 1; page <= Math.ceil(5 / limit); page++) pages.push(...ids((await listed(undefined, track.id, { sort, page, limit })).comments));
+        for (let page = 1; page <= Math.ceil(5 / limit); page++)
+          pages.push(...ids((await listed(undefined, track.id, { sort, page, limit })).comments));
         expect(pages).toEqual(whole);
       }
     }
@@ -250,17 +327,37 @@ describe('editing', () => {
     const track = await createTrack(suite.server, owner);
     const original = await comment(author, track.id, { content: 'typo' });
     for (const someone of [owner, admin]) {
-      const refused = expectStatus(await someone.api.comments.update({ params: { id: original.id }, body: { content: 'rewritten' } }), 403);
+      const refused = expectStatus(
+        await someone.api.comments.update({ params: { id: original.id }, body: { content: 'rewritten' } }),
+        403,
+      );
       expect(refused.body.error.code).toBe('FORBIDDEN');
     }
-    expect(expectStatus(await author.api.comments.update({ params: { id: original.id }, body: { content: '   ' } }), 400).body.error.code).toBe('VALIDATION_FAILED');
-    expectStatus(await author.api.comments.update({ params: { id: original.id }, body: { content: 'z'.repeat(5001) } }), 400);
+    expect(
+      expectStatus(await author.api.comments.update({ params: { id: original.id }, body: { content: '   ' } }), 400)
+        .body.error.code,
+    ).toBe('VALIDATION_FAILED');
+    expectStatus(
+      await author.api.comments.update({ params: { id: original.id }, body: { content: 'z'.repeat(5001) } }),
+      400,
+    );
     expectStatus(await suite.api.comments.update({ params: { id: original.id }, body: { content: 'anon' } }), 401);
     expectStatus(await author.api.comments.update({ params: { id: UNKNOWN }, body: { content: 'x' } }), 404);
-    const unchanged = expectStatus(await author.api.comments.update({ params: { id: original.id }, body: { content: 'typo' } }), 200).body.data.comment;
+    const unchanged = expectStatus(
+      await author.api.comments.update({ params: { id: original.id }, body: { content: 'typo' } }),
+      200,
+    ).body.data.comment;
     expect(unchanged.is_edited).toBe(false);
-    const edited = expectStatus(await author.api.comments.update({ params: { id: original.id }, body: { content: ' fixed ' } }), 200).body.data.comment;
-    expect(edited).toMatchObject({ id: original.id, content: 'fixed', is_edited: true, created_at: original.created_at });
+    const edited = expectStatus(
+      await author.api.comments.update({ params: { id: original.id }, body: { content: ' fixed ' } }),
+      200,
+    ).body.data.comment;
+    expect(edited).toMatchObject({
+      id: original.id,
+      content: 'fixed',
+      is_edited: true,
+      created_at: original.created_at,
+    });
     expect(edited.updated_at >= original.updated_at).toBe(true);
     expect((await listed(undefined, track.id)).comments[0]).toEqual(edited);
   });
@@ -273,18 +370,31 @@ describe('deleting', () => {
     const stranger = await createUser(suite.server);
     const admin = await createAdmin(suite.server);
     const track = await createTrack(suite.server, owner);
-    const [a, b, c] = [await comment(author, track.id, { content: 'a' }), await comment(author, track.id, { content: 'b' }), await comment(author, track.id, { content: 'c' })];
-    const refused = expectStatus(await stranger.api.comments.remove({ params: { id: track.id, comment_id: a.id } }), 403);
+    const [a, b, c] = [
+      await comment(author, track.id, { content: 'a' }),
+      await comment(author, track.id, { content: 'b' }),
+      await comment(author, track.id, { content: 'c' }),
+    ];
+    const refused = expectStatus(
+      await stranger.api.comments.remove({ params: { id: track.id, comment_id: a.id } }),
+      403,
+    );
     expect(refused.body.error.code).toBe('FORBIDDEN');
     expect((await listed(undefined, track.id)).pagination.total).toBe(3);
     expectStatus(await suite.api.comments.remove({ params: { id: track.id, comment_id: a.id } }), 401);
     // a comment named under another track is not found there
     const elsewhere = await createTrack(suite.server, owner);
     expectStatus(await author.api.comments.remove({ params: { id: elsewhere.id, comment_id: a.id } }), 404);
-    expect(expectStatus(await author.api.comments.remove({ params: { id: track.id, comment_id: a.id } }), 200).body.data.message).toBeTruthy();
+    expect(
+      expectStatus(await author.api.comments.remove({ params: { id: track.id, comment_id: a.id } }), 200).body.data
+        .message,
+    ).toBeTruthy();
     expectStatus(await owner.api.comments.remove({ params: { id: track.id, comment_id: b.id } }), 200);
     expectStatus(await admin.api.comments.remove({ params: { id: track.id, comment_id: c.id } }), 200);
-    expect(await listed(undefined, track.id)).toEqual({ comments: [], pagination: { page: 1, limit: 20, total: 0, total_pages: 0 } });
+    expect(await listed(undefined, track.id)).toEqual({
+      comments: [],
+      pagination: { page: 1, limit: 20, total: 0, total_pages: 0 },
+    });
     // gone: a second delete, an edit or its replies are 404
     expectStatus(await author.api.comments.remove({ params: { id: track.id, comment_id: a.id } }), 404);
     expectStatus(await author.api.comments.update({ params: { id: a.id }, body: { content: 'back' } }), 404);
@@ -324,6 +434,8 @@ describe('deleting', () => {
     const top = await comment(owner, track.id, { content: 'top' });
     const reply = await comment(owner, track.id, { content: 'reply', parent_id: top.id });
     expectStatus(await owner.api.comments.remove({ params: { id: track.id, comment_id: reply.id } }), 200);
-    expect((await listed(undefined, track.id)).comments).toEqual([expect.objectContaining({ id: top.id, reply_count: 0, is_deleted: false, content: 'top' })]);
+    expect((await listed(undefined, track.id)).comments).toEqual([
+      expect.objectContaining({ id: top.id, reply_count: 0, is_deleted: false, content: 'top' }),
+    ]);
   });
 });

@@ -11,17 +11,27 @@ import { expectStatus } from '../support/typed-api.js';
 
 const suite = useTestServer({ WORKERS: '0' });
 
-async function comment(user: TestUser, trackId: string, body: { content: string; parent_id?: string }): Promise<Comment> {
+async function comment(
+  user: TestUser,
+  trackId: string,
+  body: { content: string; parent_id?: string },
+): Promise<Comment> {
   return expectStatus(await user.api.comments.create({ params: { id: trackId }, body }), 201).body.data.comment;
 }
 
-const topLevel = async (trackId: string) => expectStatus(await suite.api.comments.list({ params: { id: trackId }, query: { sort: 'oldest' } }), 200).body.data;
-const repliesOf = async (id: string) => expectStatus(await suite.api.comments.replies({ params: { id }, query: {} }), 200).body.data;
+const topLevel = async (trackId: string) =>
+  expectStatus(await suite.api.comments.list({ params: { id: trackId }, query: { sort: 'oldest' } }), 200).body.data;
+const repliesOf = async (id: string) =>
+  expectStatus(await suite.api.comments.replies({ params: { id }, query: {} }), 200).body.data;
 
 /** Rows stored for a track, whatever a reader may see: the deleted track's comments must really go. */
 async function storedFor(trackId: string): Promise<number> {
   const db = suite.server.riff.platform.database.db;
-  const row = await db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('track_id', '=', trackId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('comments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('track_id', '=', trackId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -33,20 +43,41 @@ describe('events and audit entries', () => {
     const made = await comment(author, track.id, { content: 'hello' });
     expectStatus(await author.api.comments.update({ params: { id: made.id }, body: { content: 'hello again' } }), 200);
     expectStatus(await owner.api.comments.remove({ params: { id: track.id, comment_id: made.id } }), 200);
-    const authorLog = expectStatus(await author.api.audit.logs({ query: { resource: 'comment', resource_id: made.id } }), 200).body.data.logs;
+    const authorLog = expectStatus(
+      await author.api.audit.logs({ query: { resource: 'comment', resource_id: made.id } }),
+      200,
+    ).body.data.logs;
     expect(authorLog.map((entry) => entry.action).sort()).toEqual(['comment.created', 'comment.updated']);
-    expect(authorLog.find((entry) => entry.action === 'comment.created')?.metadata).toEqual({ track_id: track.id, parent_id: null, timestamp: 0 });
-    const ownerLog = expectStatus(await owner.api.audit.logs({ query: { action: 'comment.deleted', resource_id: made.id } }), 200).body.data.logs;
+    expect(authorLog.find((entry) => entry.action === 'comment.created')?.metadata).toEqual({
+      track_id: track.id,
+      parent_id: null,
+      timestamp: 0,
+    });
+    const ownerLog = expectStatus(
+      await owner.api.audit.logs({ query: { action: 'comment.deleted', resource_id: made.id } }),
+      200,
+    ).body.data.logs;
     expect(ownerLog).toHaveLength(1);
-    expect(ownerLog[0]).toMatchObject({ resource: 'comment', metadata: { track_id: track.id, parent_id: null, kept: false, role: 'track_owner' } });
+    expect(ownerLog[0]).toMatchObject({
+      resource: 'comment',
+      metadata: { track_id: track.id, parent_id: null, kept: false, role: 'track_owner' },
+    });
   });
 
   it('a refused comment leaves no event behind', async () => {
     const owner = await createUser(suite.server);
     const author = await createUser(suite.server);
     const track = await createTrack(suite.server, owner);
-    expectStatus(await author.api.comments.create({ params: { id: track.id }, body: { content: 'x', parent_id: '00000000-0000-4000-8000-000000000000' } }), 400);
-    expect(expectStatus(await author.api.audit.logs({ query: { action: 'comment.created' } }), 200).body.data.logs).toEqual([]);
+    expectStatus(
+      await author.api.comments.create({
+        params: { id: track.id },
+        body: { content: 'x', parent_id: '00000000-0000-4000-8000-000000000000' },
+      }),
+      400,
+    );
+    expect(
+      expectStatus(await author.api.audit.logs({ query: { action: 'comment.created' } }), 200).body.data.logs,
+    ).toEqual([]);
   });
 });
 
@@ -84,11 +115,16 @@ describe('account deletion', () => {
     expectStatus(await stayer.api.comments.remove({ params: { id: track.id, comment_id: doomed.id } }), 200);
     expect((await topLevel(track.id)).pagination.total).toBe(5);
 
-    expectStatus(await leaver.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: leaver.password } }), 200);
+    expectStatus(
+      await leaver.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: leaver.password } }),
+      200,
+    );
     await runDueJobs(suite.server);
 
     const after = await topLevel(track.id);
-    expect(after.comments.map((item) => [item.id, item.is_deleted, item.content, item.user?.id ?? null, item.reply_count])).toEqual([
+    expect(
+      after.comments.map((item) => [item.id, item.is_deleted, item.content, item.user?.id ?? null, item.reply_count]),
+    ).toEqual([
       [threaded.id, true, null, null, 1],
       [stayerTop.id, false, 'stayer top', stayer.id, 0],
     ]);
@@ -138,7 +174,12 @@ describe('track deletion', () => {
     const privateOne = await createTrack(suite.server, leaver, { isPublic: false });
     await comment(fan, kept.id, { content: 'stays with the public track' });
     await comment(leaver, privateOne.id, { content: 'note' });
-    expectStatus(await leaver.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: leaver.password, keep_public_tracks: true } }), 200);
+    expectStatus(
+      await leaver.api.users.deleteAccount({
+        body: { confirm_text: 'DELETE', password: leaver.password, keep_public_tracks: true },
+      }),
+      200,
+    );
     await runDueJobs(suite.server);
     expect((await topLevel(kept.id)).comments.map((item) => item.content)).toEqual(['stays with the public track']);
     expect(await storedFor(privateOne.id)).toBe(0);

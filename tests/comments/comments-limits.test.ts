@@ -15,17 +15,26 @@ describe('comment rate limit', () => {
     // refused for other reasons: none of these count
     for (let i = 0; i < 3; i++) {
       expectStatus(await writer.api.comments.create({ params: { id: track.id }, body: { content: '   ' } }), 400);
-      expectStatus(await writer.api.comments.create({ params: { id: track.id }, body: { content: 'late', timestamp: 99 } }), 400);
+      expectStatus(
+        await writer.api.comments.create({ params: { id: track.id }, body: { content: 'late', timestamp: 99 } }),
+        400,
+      );
       expectStatus(await writer.api.comments.create({ params: { id: hidden.id }, body: { content: 'hidden' } }), 404);
     }
-    const first = expectStatus(await writer.api.comments.create({ params: { id: track.id }, body: { content: 'top' } }), 201).body.data.comment;
+    const first = expectStatus(
+      await writer.api.comments.create({ params: { id: track.id }, body: { content: 'top' } }),
+      201,
+    ).body.data.comment;
     for (let i = 2; i <= 10; i++) {
       // replies count as comments created
       const body = i % 2 === 0 ? { content: `reply ${i}`, parent_id: first.id } : { content: `comment ${i}` };
       expectStatus(await writer.api.comments.create({ params: { id: track.id }, body }), 201);
     }
     for (let i = 0; i < 3; i++) {
-      const limited = expectStatus(await writer.api.comments.create({ params: { id: track.id }, body: { content: 'one more' } }), 429);
+      const limited = expectStatus(
+        await writer.api.comments.create({ params: { id: track.id }, body: { content: 'one more' } }),
+        429,
+      );
       expect(limited.body.error.code).toBe('RATE_LIMITED');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
@@ -33,7 +42,8 @@ describe('comment rate limit', () => {
     // nothing of the refused requests was written
     const listed = expectStatus(await suite.api.comments.list({ params: { id: track.id }, query: {} }), 200).body.data;
     expect(listed.pagination.total).toBe(5);
-    const replies = expectStatus(await suite.api.comments.replies({ params: { id: first.id }, query: {} }), 200).body.data;
+    const replies = expectStatus(await suite.api.comments.replies({ params: { id: first.id }, query: {} }), 200).body
+      .data;
     expect(replies.pagination.total).toBe(5);
     // per user: someone else still comments, and the limit says nothing about editing or deleting
     const other = await createUser(suite.server);
@@ -46,12 +56,17 @@ describe('comment rate limit', () => {
     const writer = await createUser(suite.server);
     const track = await createTrack(suite.server, owner);
     const replies = await Promise.all(
-      Array.from({ length: 15 }, (_, i) => writer.api.comments.create({ params: { id: track.id }, body: { content: `burst ${i}` } })),
+      Array.from({ length: 15 }, (_, i) =>
+        writer.api.comments.create({ params: { id: track.id }, body: { content: `burst ${i}` } }),
+      ),
     );
     const statuses = replies.map((reply) => reply.status).sort();
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(5);
-    expect(expectStatus(await suite.api.comments.list({ params: { id: track.id }, query: {} }), 200).body.data.pagination.total).toBe(10);
+    expect(
+      expectStatus(await suite.api.comments.list({ params: { id: track.id }, query: {} }), 200).body.data.pagination
+        .total,
+    ).toBe(10);
   });
 });
 
@@ -60,12 +75,20 @@ describe('concurrent changes to one thread', () => {
     const owner = await createUser(suite.server);
     const repliers = await Promise.all(Array.from({ length: 6 }, () => createUser(suite.server)));
     const track = await createTrack(suite.server, owner);
-    const top = expectStatus(await owner.api.comments.create({ params: { id: track.id }, body: { content: 'thread' } }), 201).body.data.comment;
+    const top = expectStatus(
+      await owner.api.comments.create({ params: { id: track.id }, body: { content: 'thread' } }),
+      201,
+    ).body.data.comment;
     const made = await Promise.all(
-      repliers.flatMap((user) => [1, 2].map((n) => user.api.comments.create({ params: { id: track.id }, body: { content: `reply ${n}`, parent_id: top.id } }))),
+      repliers.flatMap((user) =>
+        [1, 2].map((n) =>
+          user.api.comments.create({ params: { id: track.id }, body: { content: `reply ${n}`, parent_id: top.id } }),
+        ),
+      ),
     );
     const replies = made.map((reply) => expectStatus(reply, 201).body.data.comment);
-    const listed = async () => expectStatus(await suite.api.comments.list({ params: { id: track.id }, query: {} }), 200).body.data;
+    const listed = async () =>
+      expectStatus(await suite.api.comments.list({ params: { id: track.id }, query: {} }), 200).body.data;
     expect((await listed()).comments[0]?.reply_count).toBe(12);
     const removals = await Promise.all([
       owner.api.comments.remove({ params: { id: track.id, comment_id: top.id } }),

@@ -42,7 +42,10 @@ function pathOf(operation: Operation): string {
 
 async function send(operation: Operation, token: string | undefined) {
   const { method } = operation.route;
-  const hasBody = method !== 'GET' && method !== 'DELETE' && (bodySchema(operation.route) !== undefined || isMultipart(operation.route));
+  const hasBody =
+    method !== 'GET' &&
+    method !== 'DELETE' &&
+    (bodySchema(operation.route) !== undefined || isMultipart(operation.route));
   return request(server.baseUrl, method, pathOf(operation), { token, ...(hasBody ? { body: {} } : {}) });
 }
 
@@ -51,8 +54,16 @@ const credentials: Array<[string, () => Promise<string | undefined>, string[]]> 
   ['an expired access token', () => signer.sign({ sub: user.id, tv: tokenVersion }, 'api', -120), ['TOKEN_EXPIRED']],
   ['a stream token', () => signer.sign({ sub: user.id, tv: tokenVersion }, 'stream', 300), ['UNAUTHENTICATED']],
   ['a chat token', () => signer.sign({ sub: user.id, tv: tokenVersion }, 'chat', 300), ['UNAUTHENTICATED']],
-  ['a token of a stale version', () => signer.sign({ sub: user.id, tv: tokenVersion + 1 }, 'api', 300), ['UNAUTHENTICATED']],
-  ['a token for a user who does not exist', () => signer.sign({ sub: randomUUID(), tv: 0 }, 'api', 300), ['UNAUTHENTICATED']],
+  [
+    'a token of a stale version',
+    () => signer.sign({ sub: user.id, tv: tokenVersion + 1 }, 'api', 300),
+    ['UNAUTHENTICATED'],
+  ],
+  [
+    'a token for a user who does not exist',
+    () => signer.sign({ sub: randomUUID(), tv: 0 }, 'api', 300),
+    ['UNAUTHENTICATED'],
+  ],
 ];
 
 describe('every bearer route of the contract', () => {
@@ -67,7 +78,9 @@ describe('every bearer route of the contract', () => {
       for (const operation of bearerOperations) {
         const reply = await send(operation, credential);
         if (reply.status !== 401 || !codes.includes(reply.body?.error?.code)) {
-          wrong.push(`${operation.id} (${operation.route.method} ${operation.route.path}): ${reply.status} ${reply.text.slice(0, 200)}`);
+          wrong.push(
+            `${operation.id} (${operation.route.method} ${operation.route.path}): ${reply.status} ${reply.text.slice(0, 200)}`,
+          );
         }
       }
       expect(wrong).toEqual([]);

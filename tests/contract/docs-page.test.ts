@@ -25,13 +25,20 @@ async function servedOperations() {
     paths: Record<string, Record<string, Operation>>;
     components: { securitySchemes: Record<string, unknown> };
   };
-  return { document, operations: Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation }))) };
+  return {
+    document,
+    operations: Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    ),
+  };
 }
 
 /** Swagger UI's options as /docs/init.js hands them over. */
 async function swaggerOptions() {
   const script = await (await fetch(`${server.directUrl}/docs/init.js`)).text();
-  let options: Record<string, unknown> & { plugins?: (() => { fn?: Record<string, (...args: unknown[]) => unknown> })[] } = {};
+  let options: Record<string, unknown> & {
+    plugins?: (() => { fn?: Record<string, (...args: unknown[]) => unknown> })[];
+  } = {};
   runInNewContext(script, { window: {}, SwaggerUIBundle: (given: typeof options) => (options = given) });
   return options;
 }
@@ -68,11 +75,18 @@ async function filteredIds(phrase: string): Promise<string[]> {
     const entry = record({ path, method, operation: record(operation as unknown as Record<string, unknown>) });
     byTag.set(tag, [...(byTag.get(tag) ?? []), entry]);
   }
-  const tagged = new Entries([...byTag].map(([tag, entries]) => [tag, record({ operations: new Entries(entries.map((entry, index) => [index, entry])) })]));
+  const tagged = new Entries(
+    [...byTag].map(([tag, entries]) => [
+      tag,
+      record({ operations: new Entries(entries.map((entry, index) => [index, entry])) }),
+    ]),
+  );
   const plugin = (await swaggerOptions()).plugins!.map((make) => make()).find((made) => made.fn?.['opsFilter']);
   const result = plugin!.fn!['opsFilter']!(tagged, phrase) as Entries;
   return result.items.flatMap(([, tagObj]) =>
-    ((tagObj as Entries).get('operations') as Entries).items.map(([, entry]) => ((entry as Entries).get('operation') as Entries).get('operationId') as string),
+    ((tagObj as Entries).get('operations') as Entries).items.map(
+      ([, entry]) => ((entry as Entries).get('operation') as Entries).get('operationId') as string,
+    ),
   );
 }
 
@@ -82,9 +96,11 @@ describe('the /docs page', () => {
     expect(reply.status).toBe(200);
     const html = await reply.text();
     const { document } = await servedOperations();
-    for (const scheme of Object.keys(document.components.securitySchemes)) expect(html).toContain(`<code>${scheme}</code>`);
+    for (const scheme of Object.keys(document.components.securitySchemes))
+      expect(html).toContain(`<code>${scheme}</code>`);
     expect(html).toContain('<code>X-API-Key</code> header');
-    for (const [code, status] of Object.entries(ERROR_CODES)) expect(html).toMatch(new RegExp(`<td>${status}</td><td>[^<]*(<code>[A-Z_]+</code> )*<code>${code}</code>`));
+    for (const [code, status] of Object.entries(ERROR_CODES))
+      expect(html).toMatch(new RegExp(`<td>${status}</td><td>[^<]*(<code>[A-Z_]+</code> )*<code>${code}</code>`));
     // descriptions are text, not markup (an API key is described as <prefix>_<random>)
     expect(html).not.toContain('<prefix>');
   });
@@ -97,7 +113,9 @@ describe('the /docs page', () => {
   it('filters operations by operationId, summary words, method and path', async () => {
     expect(await filteredIds('tracksUpload')).toEqual(['tracksUpload']);
     expect(await filteredIds('TRACKSUPLOAD')).toEqual(['tracksUpload']);
-    expect((await filteredIds('chunked upload')).sort()).toEqual(['tracksCancel', 'tracksComplete', 'tracksInitiate', 'tracksResume'].sort());
+    expect((await filteredIds('chunked upload')).sort()).toEqual(
+      ['tracksCancel', 'tracksComplete', 'tracksInitiate', 'tracksResume'].sort(),
+    );
     expect(await filteredIds('delete /api/v1/tracks/resume')).toEqual(['tracksCancel']);
     expect(await filteredIds('no-such-operation')).toEqual([]);
   });
@@ -107,30 +125,47 @@ const chromium = findChromium();
 // Opt-in (RIFF_TEST_BROWSER=1 and a Chromium): Swagger UI's first load of the whole document takes
 // from seconds to minutes (a loaded machine). The page does not depend on the database: the pass on
 // PostgreSQL leaves it out.
-describe.skipIf(!chromium || process.env.RIFF_TEST_BROWSER !== '1' || process.env.DATABASE_URL)('/docs in headless Chromium', { timeout: 300_000 }, () => {
-  let page: BrowserPage | undefined;
-  afterAll(async () => {
-    await page?.close();
-  });
-  const visibleOperations = `[...document.querySelectorAll('#swagger-ui .opblock')].map((block) => block.id)`;
+describe.skipIf(!chromium || process.env.RIFF_TEST_BROWSER !== '1' || process.env.DATABASE_URL)(
+  '/docs in headless Chromium',
+  { timeout: 300_000 },
+  () => {
+    let page: BrowserPage | undefined;
+    afterAll(async () => {
+      await page?.close();
+    });
+    const visibleOperations = `[...document.querySelectorAll('#swagger-ui .opblock')].map((block) => block.id)`;
 
-  it('finds an operation by its operationId in the filter box', async () => {
-    page = await openPage(chromium!, `${server.directUrl}/docs`);
-    // Swagger UI has drawn the reference (tracks come late in it) and its filter box
-    await page.waitFor<boolean>(`Boolean(document.querySelector('#operations-tracks-tracksUpload') && document.querySelector('#swagger-ui input.operation-filter-input'))`, 240_000);
-    expect((await page.evaluate<string[]>(visibleOperations)).length).toBeGreaterThan(10);
-    expect(await page.evaluate<string>(`document.querySelector('#error-codes').textContent`)).toContain('TOKEN_EXPIRED');
+    it('finds an operation by its operationId in the filter box', async () => {
+      page = await openPage(chromium!, `${server.directUrl}/docs`);
+      // Swagger UI has drawn the reference (tracks come late in it) and its filter box
+      await page.waitFor<boolean>(
+        `Boolean(document.querySelector('#operations-tracks-tracksUpload') && document.querySelector('#swagger-ui input.operation-filter-input'))`,
+        240_000,
+      );
+      expect((await page.evaluate<string[]>(visibleOperations)).length).toBeGreaterThan(10);
+      expect(await page.evaluate<string>(`document.querySelector('#error-codes').textContent`)).toContain(
+        'TOKEN_EXPIRED',
+      );
 
-    await page.evaluate(`document.querySelector('#swagger-ui input.operation-filter-input').focus()`);
-    await page.type('tracksUpload');
-    const found = await page.waitFor<string[]>(`(() => { const ids = ${visibleOperations}; return ids.length < 10 && ids; })()`, 60_000);
-    expect(found).toEqual(['operations-tracks-tracksUpload']);
-  });
+      await page.evaluate(`document.querySelector('#swagger-ui input.operation-filter-input').focus()`);
+      await page.type('tracksUpload');
+      const found = await page.waitFor<string[]>(
+        `(() => { const ids = ${visibleOperations}; return ids.length < 10 && ids; })()`,
+        60_000,
+      );
+      expect(found).toEqual(['operations-tracks-tracksUpload']);
+    });
 
-  it('opens the operation a deep link names', async () => {
-    // a fresh load of the page at the operation's link (the reload ends the evaluation's context)
-    await page!.evaluate(`history.replaceState(null, '', '/docs#/tracks/tracksInitiate'); setTimeout(() => location.reload(), 0)`);
-    const opened = await page!.waitFor<string[]>(`(() => { const ids = [...document.querySelectorAll('#swagger-ui .opblock.is-open')].map((block) => block.id); return ids.length > 0 && ids; })()`, 240_000);
-    expect(opened).toEqual(['operations-tracks-tracksInitiate']);
-  });
-});
+    it('opens the operation a deep link names', async () => {
+      // a fresh load of the page at the operation's link (the reload ends the evaluation's context)
+      await page!.evaluate(
+        `history.replaceState(null, '', '/docs#/tracks/tracksInitiate'); setTimeout(() => location.reload(), 0)`,
+      );
+      const opened = await page!.waitFor<string[]>(
+        `(() => { const ids = [...document.querySelectorAll('#swagger-ui .opblock.is-open')].map((block) => block.id); return ids.length > 0 && ids; })()`,
+        240_000,
+      );
+      expect(opened).toEqual(['operations-tracks-tracksInitiate']);
+    });
+  },
+);

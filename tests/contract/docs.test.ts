@@ -33,7 +33,11 @@ const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'api.riff.
 async function servedDocument(server: TestServer, headers: Record<string, string> = {}) {
   const reply = await fetch(`${server.directUrl}/api/v1/openapi.json`, { headers });
   expect(reply.status).toBe(200);
-  return (await reply.json()) as { servers: { url: string }[]; info: { description: string }; paths: Record<string, Record<string, { security?: object[] }>> };
+  return (await reply.json()) as {
+    servers: { url: string }[];
+    info: { description: string };
+    paths: Record<string, Record<string, { security?: object[] }>>;
+  };
 }
 
 describe('the served OpenAPI document', () => {
@@ -50,15 +54,22 @@ describe('the served OpenAPI document', () => {
 
   it('marks the deprecated token query parameter of verify-email deprecated', async () => {
     const { paths } = await servedDocument(plain);
-    const parameters = (paths['/api/v1/auth/verify-email']!['post'] as { parameters?: { name: string; in: string; deprecated?: boolean }[] }).parameters;
-    expect(parameters?.find((parameter) => parameter.in === 'query' && parameter.name === 'token')?.deprecated).toBe(true);
+    const parameters = (
+      paths['/api/v1/auth/verify-email']!['post'] as {
+        parameters?: { name: string; in: string; deprecated?: boolean }[];
+      }
+    ).parameters;
+    expect(parameters?.find((parameter) => parameter.in === 'query' && parameter.name === 'token')?.deprecated).toBe(
+      true,
+    );
     expect(parameters?.find((parameter) => parameter.in === 'header')?.deprecated).toBeUndefined();
   });
 
   it('describes the areas it serves and no others', async () => {
     const { info } = await servedDocument(plain);
     for (const word of ['accounts', 'profiles', 'audit log', 'tracks']) expect(info.description).toContain(word);
-    for (const absent of ['playlist', 'marketplace', 'webhook']) expect(info.description.toLowerCase()).not.toContain(absent);
+    for (const absent of ['playlist', 'marketplace', 'webhook'])
+      expect(info.description.toLowerCase()).not.toContain(absent);
     expect(Object.keys(contract).sort()).toEqual(Object.keys(AREA_DESCRIPTIONS).sort());
   });
 });
@@ -82,7 +93,10 @@ describe('the padlock of /docs', () => {
   type List = { filter(test: (requirement: Map<string, unknown>) => boolean): List; size: number };
   const list = (requirements: Record<string, string[]>[]): List => {
     const items = requirements.map((requirement) => new Map(Object.entries(requirement)));
-    const make = (entries: Map<string, unknown>[]): List => ({ size: entries.length, filter: (test) => make(entries.filter(test)) });
+    const make = (entries: Map<string, unknown>[]): List => ({
+      size: entries.length,
+      filter: (test) => make(entries.filter(test)),
+    });
     return make(items);
   };
 

@@ -17,7 +17,9 @@ interface Operation {
   parameters?: { name: string; in: string }[];
   responses: Record<string, { headers?: Record<string, unknown> }>;
 }
-const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
+const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT, 'utf8')) as {
+  paths: Record<string, Record<string, Operation>>;
+};
 const PREFIX = '/api/v1';
 
 /** `METHOD /path status` of every reply whose documentation lists ETag. */
@@ -60,15 +62,38 @@ describe('ETags', () => {
 
     await call({ method: 'GET', template: '/queue', url: '/queue' });
     await call({ method: 'PUT', template: '/queue', url: '/queue', body: { track_ids: [track.id] } });
-    const added = await call({ method: 'POST', template: '/queue/items', url: '/queue/items', body: { track_id: track.id } });
-    await call({ method: 'DELETE', template: '/queue/items/{id}', url: `/queue/items/${added.body.data.item.id as string}` });
+    const added = await call({
+      method: 'POST',
+      template: '/queue/items',
+      url: '/queue/items',
+      body: { track_id: track.id },
+    });
+    await call({
+      method: 'DELETE',
+      template: '/queue/items/{id}',
+      url: `/queue/items/${added.body.data.item.id as string}`,
+    });
     await call({ method: 'DELETE', template: '/queue', url: '/queue' });
     await call({ method: 'GET', template: '/playlists/favoris', url: '/playlists/favoris' });
     await call({ method: 'PUT', template: '/playlists/{id}', url: playlist, body: { title: 'Tagged again' } });
-    await call({ method: 'POST', template: '/playlists/{id}/tracks', url: `${playlist}/tracks`, body: { track_id: track.id } });
-    await call({ method: 'PUT', template: '/playlists/{id}/tracks/reorder', url: `${playlist}/tracks/reorder`, body: { track_ids: [track.id] } });
+    await call({
+      method: 'POST',
+      template: '/playlists/{id}/tracks',
+      url: `${playlist}/tracks`,
+      body: { track_id: track.id },
+    });
+    await call({
+      method: 'PUT',
+      template: '/playlists/{id}/tracks/reorder',
+      url: `${playlist}/tracks/reorder`,
+      body: { track_ids: [track.id] },
+    });
     await call({ method: 'GET', template: '/playlists/{id}', url: playlist });
-    await call({ method: 'DELETE', template: '/playlists/{id}/tracks/{trackId}', url: `${playlist}/tracks/${track.id}` });
+    await call({
+      method: 'DELETE',
+      template: '/playlists/{id}/tracks/{trackId}',
+      url: `${playlist}/tracks/${track.id}`,
+    });
     await call({ method: 'GET', template: '/tracks/{id}/stream', url: `/tracks/${track.id}/stream` });
     await call({ method: 'GET', template: '/tracks/{id}/download', url: `/tracks/${track.id}/download` });
 
@@ -99,15 +124,24 @@ describe('ETags', () => {
     for (const template of reads) {
       const operation = document.paths[`${PREFIX}${template}`]!['get']!;
       if (!operation.responses['304']?.headers?.['ETag']) problems.push(`GET ${template}: no 304 with ETag documented`);
-      if (!operation.parameters?.some((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'if-none-match')) {
+      if (
+        !operation.parameters?.some(
+          (parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'if-none-match',
+        )
+      ) {
         problems.push(`GET ${template}: no If-None-Match parameter documented`);
       }
       const first = await request(base, 'GET', `${PREFIX}${urls[template]}`, { token });
       const etag = first.headers.get('etag');
       expect(etag, template).toBeTruthy();
-      const again = await request(base, 'GET', `${PREFIX}${urls[template]}`, { token, headers: { 'if-none-match': etag! } });
-      if (again.status !== 304) problems.push(`GET ${template}: If-None-Match with the current ETag answered ${again.status}`);
-      else if (again.headers.get('etag') !== etag) problems.push(`GET ${template}: the 304 carries ETag ${again.headers.get('etag')}`);
+      const again = await request(base, 'GET', `${PREFIX}${urls[template]}`, {
+        token,
+        headers: { 'if-none-match': etag! },
+      });
+      if (again.status !== 304)
+        problems.push(`GET ${template}: If-None-Match with the current ETag answered ${again.status}`);
+      else if (again.headers.get('etag') !== etag)
+        problems.push(`GET ${template}: the 304 carries ETag ${again.headers.get('etag')}`);
     }
     expect(problems).toEqual([]);
   });

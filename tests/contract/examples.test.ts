@@ -46,7 +46,16 @@ function namedSchemas(): Map<string, ZodTypeAny> {
       if (title && !found.has(title)) found.set(title, value);
       const def = (value as unknown as { _def: Record<string, unknown> })._def;
       const shape = typeof def['shape'] === 'function' ? (def['shape'] as () => unknown)() : undefined;
-      for (const child of [shape, def['innerType'], def['schema'], def['type'], def['valueType'], def['options'], def['left'], def['right']]) {
+      for (const child of [
+        shape,
+        def['innerType'],
+        def['schema'],
+        def['type'],
+        def['valueType'],
+        def['options'],
+        def['left'],
+        def['right'],
+      ]) {
         if (Array.isArray(child)) child.forEach(visit);
         else if (child instanceof Map) [...child.values()].forEach(visit);
         else if (child && typeof child === 'object' && !isZodType(child)) Object.values(child).forEach(visit);
@@ -80,10 +89,17 @@ describe('examples in openapi.json', () => {
   });
 
   it('the register example is a registration the server accepts, and the login example has tokens', () => {
-    const register = components['RegisterRequest']!.example as { password: string; password_confirmation: string; email: string };
+    const register = components['RegisterRequest']!.example as {
+      password: string;
+      password_confirmation: string;
+      email: string;
+    };
     expect(schemas.get('RegisterRequest')!.safeParse(register).success).toBe(true);
     expect(register.password).toBe(register.password_confirmation);
-    expect(components['LoginResponse']!.example).toMatchObject({ requires_2fa: false, token: { token_type: 'Bearer' } });
+    expect(components['LoginResponse']!.example).toMatchObject({
+      requires_2fa: false,
+      token: { token_type: 'Bearer' },
+    });
     expect(components['LoginResponse']!.example).not.toHaveProperty('two_factor_token');
   });
 
@@ -103,7 +119,10 @@ describe('examples in openapi.json', () => {
         const media = response.content?.['application/json'];
         if (media?.schema?.$ref !== '#/components/schemas/ErrorEnvelope') continue;
         const example = ErrorEnvelopeSchema.parse(media.example);
-        expect(ERROR_CODES[example.error.code as keyof typeof ERROR_CODES], `${name} ${status}: ${example.error.code}`).toBe(Number(status));
+        expect(
+          ERROR_CODES[example.error.code as keyof typeof ERROR_CODES],
+          `${name} ${status}: ${example.error.code}`,
+        ).toBe(Number(status));
         checked++;
       }
     }
@@ -115,9 +134,12 @@ describe('examples in openapi.json', () => {
   });
 
   it('lists agree with their pagination', () => {
-    const pages = Object.entries(components).filter(([, schema]) => (schema.example as { pagination?: unknown })?.pagination);
+    const pages = Object.entries(components).filter(
+      ([, schema]) => (schema.example as { pagination?: unknown })?.pagination,
+    );
     expect(pages.length).toBeGreaterThan(0);
-    for (const [name, schema] of pages) expect(paginationProblems(schema.example as Record<string, unknown>), name).toEqual([]);
+    for (const [name, schema] of pages)
+      expect(paginationProblems(schema.example as Record<string, unknown>), name).toEqual([]);
   });
 });
 
@@ -130,7 +152,10 @@ describe('nullable in openapi.json', () => {
 
   it('marks a property nullable only when the contract gives null back', () => {
     const wrong: string[] = [];
-    for (const [name, component] of Object.entries(components) as [string, { properties?: Record<string, { nullable?: boolean }> }][]) {
+    for (const [name, component] of Object.entries(components) as [
+      string,
+      { properties?: Record<string, { nullable?: boolean }> },
+    ][]) {
       const shape = schemas.get(name) && shapeOf(schemas.get(name)!);
       for (const [property, schema] of Object.entries(component.properties ?? {})) {
         if (!schema.nullable) continue;

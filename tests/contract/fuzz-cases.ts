@@ -71,7 +71,9 @@ export interface BuiltRequest {
 
 /** What fetch accepts in a header value: visible ASCII, space and 0x80-0xFF (not DEL). */
 const latin1Printable = fc.string({
-  unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff })).map((code) => String.fromCharCode(code)),
+  unit: fc
+    .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }))
+    .map((code) => String.fromCharCode(code)),
   maxLength: 64,
 });
 
@@ -109,7 +111,9 @@ export const oddString: fc.Arbitrary<string> = fc.oneof(
 
 const oddUrlValue: fc.Arbitrary<UrlValue> = fc.oneof(
   oddString.map((text) => ({ text, raw: false })),
-  fc.constantFrom('..%2F', '%2e%2e%2f', '%00', '%zz', '%', '%E0%A4%A', '%C0%AF', '%252F', 'a+b', '%20').map((text) => ({ text, raw: true })),
+  fc
+    .constantFrom('..%2F', '%2e%2e%2f', '%00', '%zz', '%', '%E0%A4%A', '%C0%AF', '%252F', 'a+b', '%20')
+    .map((text) => ({ text, raw: true })),
 );
 
 const jsonScalarOrShape = fc.oneof(
@@ -134,9 +138,27 @@ const credentialKey = fc.constantFrom(
 
 // ---------------------------------------------------------------- mutations per route
 
-export const MALFORMED_JSON = ['{', '{"a":', '[1,2', 'nul', '{"a":1}}', "{'a':1}", '\u0000', '{"a":1,}', 'NaN', '{"a":01}', '"\\u12"', '\ufeff{}', '{"a":"\udc00"}', ' '];
+export const MALFORMED_JSON = [
+  '{',
+  '{"a":',
+  '[1,2',
+  'nul',
+  '{"a":1}}',
+  "{'a':1}",
+  '\u0000',
+  '{"a":1,}',
+  'NaN',
+  '{"a":01}',
+  '"\\u12"',
+  '\ufeff{}',
+  '{"a":"\udc00"}',
+  ' ',
+];
 
-export function mutationArbitraries(operation: Operation, mode: 'anonymous' | 'bearer'): Record<string, fc.Arbitrary<Mutation>> {
+export function mutationArbitraries(
+  operation: Operation,
+  mode: 'anonymous' | 'bearer',
+): Record<string, fc.Arbitrary<Mutation>> {
   const { route } = operation;
   const hasJsonBody = bodySchema(route) !== undefined;
   const index = fc.nat({ max: 16 });
@@ -144,11 +166,24 @@ export function mutationArbitraries(operation: Operation, mode: 'anonymous' | 'b
   if (hasJsonBody) {
     Object.assign(arbitraries, {
       'body-drop-key': index.map((i) => ({ kind: 'body-drop-key', index: i })),
-      'body-extra-key': fc.record({ key: fc.oneof(credentialKey, fc.string({ maxLength: 12 })), value: jsonScalarOrShape }).map((m) => ({ kind: 'body-extra-key', ...m })),
+      'body-extra-key': fc
+        .record({ key: fc.oneof(credentialKey, fc.string({ maxLength: 12 })), value: jsonScalarOrShape })
+        .map((m) => ({ kind: 'body-extra-key', ...m })),
       'body-wrong-type': fc.record({ index, value: jsonScalarOrShape }).map((m) => ({ kind: 'body-wrong-type', ...m })),
       'body-odd-string': fc.record({ index, value: oddString }).map((m) => ({ kind: 'body-odd-string', ...m })),
       'body-raw-number': fc
-        .record({ index, token: fc.constantFrom('1e400', '-1e400', '-0', '1e-400', '123456789012345678901234567890', '0.1e1', '9007199254740993') })
+        .record({
+          index,
+          token: fc.constantFrom(
+            '1e400',
+            '-1e400',
+            '-0',
+            '1e-400',
+            '123456789012345678901234567890',
+            '0.1e1',
+            '9007199254740993',
+          ),
+        })
         .map((m) => ({ kind: 'body-raw-number', ...m })),
       'body-replace': jsonScalarOrShape.map((value) => ({ kind: 'body-replace', value })),
       'body-malformed': fc.constantFrom(...MALFORMED_JSON).map((text) => ({ kind: 'body-malformed', text })),
@@ -169,8 +204,12 @@ export function mutationArbitraries(operation: Operation, mode: 'anonymous' | 'b
           'json',
         )
         .map((contentType) => ({ kind: 'body-content-type', contentType })),
-      'body-encoding': fc.constantFrom('gzip', 'deflate', 'br', 'x-unknown', 'identity').map((encoding) => ({ kind: 'body-encoding', encoding })),
-      'body-nesting': fc.record({ depth: fc.integer({ min: 50, max: 20_000 }), array: fc.boolean() }).map((m) => ({ kind: 'body-nesting', ...m })),
+      'body-encoding': fc
+        .constantFrom('gzip', 'deflate', 'br', 'x-unknown', 'identity')
+        .map((encoding) => ({ kind: 'body-encoding', encoding })),
+      'body-nesting': fc
+        .record({ depth: fc.integer({ min: 50, max: 20_000 }), array: fc.boolean() })
+        .map((m) => ({ kind: 'body-nesting', ...m })),
     } satisfies Record<string, fc.Arbitrary<Mutation>>);
     if (isMultipart(route)) {
       Object.assign(arbitraries, {
@@ -185,12 +224,17 @@ export function mutationArbitraries(operation: Operation, mode: 'anonymous' | 'b
           .map((text) => ({ kind: 'multipart-malformed', text })),
         'multipart-no-boundary': fc.constant({ kind: 'multipart-no-boundary' }),
         'multipart-file-first': fc.constant({ kind: 'multipart-file-first' }),
-        'multipart-extra-file': fc.constantFrom('file', 'chunk', 'title', 'extra', 'upload_id').map((key) => ({ kind: 'multipart-extra-file', key })),
+        'multipart-extra-file': fc
+          .constantFrom('file', 'chunk', 'title', 'extra', 'upload_id')
+          .map((key) => ({ kind: 'multipart-extra-file', key })),
       } satisfies Record<string, fc.Arbitrary<Mutation>>);
     }
   } else if (route.method !== 'GET') {
     arbitraries['body-unexpected'] = fc
-      .oneof(fc.constantFrom(...MALFORMED_JSON), fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)))
+      .oneof(
+        fc.constantFrom(...MALFORMED_JSON),
+        fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
+      )
       .map((text) => ({ kind: 'body-unexpected', text }));
   }
   Object.assign(arbitraries, {
@@ -198,7 +242,17 @@ export function mutationArbitraries(operation: Operation, mode: 'anonymous' | 'b
     'query-extra': fc
       .record({
         key: fc.oneof(
-          fc.constantFrom('extra', '__proto__', '__proto__[polluted]', 'constructor[prototype][polluted]', 'a[b][c][d][e][f][g][h]', 'a[]', 'a[999999]', 'token', 'page'),
+          fc.constantFrom(
+            'extra',
+            '__proto__',
+            '__proto__[polluted]',
+            'constructor[prototype][polluted]',
+            'a[b][c][d][e][f][g][h]',
+            'a[]',
+            'a[999999]',
+            'token',
+            'page',
+          ),
           fc.stringMatching(/^[a-z_]{1,10}$/),
         ),
         value: oddUrlValue,
@@ -206,17 +260,30 @@ export function mutationArbitraries(operation: Operation, mode: 'anonymous' | 'b
       .map((m) => ({ kind: 'query-extra', ...m })),
     'query-odd-value': fc.record({ index, value: oddUrlValue }).map((m) => ({ kind: 'query-odd-value', ...m })),
     'query-array': fc.record({ index, value: oddUrlValue }).map((m) => ({ kind: 'query-array', ...m })),
-    'query-object': fc.record({ index, sub: fc.constantFrom('b', '', '0', '__proto__', 'length') }).map((m) => ({ kind: 'query-object', ...m })),
+    'query-object': fc
+      .record({ index, sub: fc.constantFrom('b', '', '0', '__proto__', 'length') })
+      .map((m) => ({ kind: 'query-object', ...m })),
     'query-key-only': index.map((i) => ({ kind: 'query-key-only', index: i })),
     'header-extra': fc
       .record({
-        name: fc.constantFrom('x-request-id', 'accept', 'accept-charset', 'x-forwarded-for', 'x-http-method-override', 'origin', 'range', 'if-none-match'),
+        name: fc.constantFrom(
+          'x-request-id',
+          'accept',
+          'accept-charset',
+          'x-forwarded-for',
+          'x-http-method-override',
+          'origin',
+          'range',
+          'if-none-match',
+        ),
         value: latin1Printable,
       })
       .map((m) => ({ kind: 'header-extra', ...m })),
   } satisfies Record<string, fc.Arbitrary<Mutation>>);
   if (pathParamNames(route).length > 0) {
-    arbitraries['path-odd-value'] = fc.record({ index, value: oddUrlValue }).map((m) => ({ kind: 'path-odd-value', ...m }));
+    arbitraries['path-odd-value'] = fc
+      .record({ index, value: oddUrlValue })
+      .map((m) => ({ kind: 'path-odd-value', ...m }));
   }
   if (headersSchema(route)) {
     arbitraries['header-drop'] = index.map((i) => ({ kind: 'header-drop', index: i }));
@@ -242,11 +309,15 @@ export function mutationArbitraries(operation: Operation, mode: 'anonymous' | 'b
         latin1Printable.map((authorization) => ({ authorization })),
       )
       .map((m) => ({ kind: 'auth', ...m }));
-    if (mode === 'bearer') arbitraries['auth-tamper'] = fc.nat({ max: 400 }).map((position) => ({ kind: 'auth-tamper', position }));
+    if (mode === 'bearer')
+      arbitraries['auth-tamper'] = fc.nat({ max: 400 }).map((position) => ({ kind: 'auth-tamper', position }));
   }
   if (operation.meta.refreshCookie) {
     arbitraries['refresh-cookie'] = fc
-      .record({ value: fc.oneof(oddString, fc.constant('a.b')), origin: fc.option(fc.constantFrom('http://evil.example', 'null', ''), { nil: undefined }) })
+      .record({
+        value: fc.oneof(oddString, fc.constant('a.b')),
+        origin: fc.option(fc.constantFrom('http://evil.example', 'null', ''), { nil: undefined }),
+      })
       .map((m) => ({ kind: 'refresh-cookie', ...m }));
   }
   return arbitraries;
@@ -263,7 +334,11 @@ export function fuzzCase(route: AppRoute, mutations: Record<string, fc.Arbitrary
 }
 
 /** The same, forced to one mutation kind (fixed examples cover every kind whatever FUZZ_RUNS is). */
-export function fuzzCaseWith(route: AppRoute, mutations: Record<string, fc.Arbitrary<Mutation>>, kind: string): fc.Arbitrary<FuzzCase> {
+export function fuzzCaseWith(
+  route: AppRoute,
+  mutations: Record<string, fc.Arbitrary<Mutation>>,
+  kind: string,
+): fc.Arbitrary<FuzzCase> {
   return fc.record({
     input: validRequest(route),
     mutations: mutations[kind]!.map((mutation) => [mutation]),
@@ -278,7 +353,9 @@ export function percentEncode(text: string): string {
   return text.replace(/[\ud800-\udbff][\udc00-\udfff]|[\s\S]/g, (char) => {
     if (char.length === 1 && char >= '\ud800' && char <= '\udfff') {
       const code = char.charCodeAt(0);
-      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join('');
     }
     return encodeURIComponent(char);
   });
@@ -286,7 +363,8 @@ export function percentEncode(text: string): string {
 
 const encode = (value: UrlValue) => (value.raw ? value.text : percentEncode(value.text));
 const pick = <T>(list: T[], index: number) => (list.length === 0 ? undefined : list[index % list.length]);
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
 /** Placeholder for a number token JSON.stringify cannot write (1e400, -0, 30 digits). */
 const RAW_NUMBER = 'riff-raw-number-7f3a';
 
@@ -298,7 +376,14 @@ function breaksPath(encoded: string): boolean {
   } catch {
     // stays as sent
   }
-  return !pathSafe(decoded) || !pathSafe(encoded) || /^(\.|%2e){1,2}$/i.test(encoded) || encoded.includes('/') || encoded.includes('?') || encoded.includes('#');
+  return (
+    !pathSafe(decoded) ||
+    !pathSafe(encoded) ||
+    /^(\.|%2e){1,2}$/i.test(encoded) ||
+    encoded.includes('/') ||
+    encoded.includes('?') ||
+    encoded.includes('#')
+  );
 }
 
 /**
@@ -314,7 +399,7 @@ function formData(body: Record<string, unknown>, fileFirst: boolean, rawNumber: 
     if (value instanceof File) form.append(key, value, value.name);
     else if (value instanceof Blob) form.append(key, value, 'file.bin');
     else if (value === RAW_NUMBER) form.append(key, rawNumber ?? '');
-    else form.append(key, typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+    else form.append(key, typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
   }
   return form;
 }
@@ -329,10 +414,13 @@ export function buildRequest(route: AppRoute, fuzz: FuzzCase, accessToken: strin
     .filter(Boolean)
     .map((pair) => {
       const at = pair.indexOf('=');
-      return at < 0 ? ([pair, undefined] as [string, string | undefined]) : ([pair.slice(0, at), pair.slice(at + 1)] as [string, string | undefined]);
+      return at < 0
+        ? ([pair, undefined] as [string, string | undefined])
+        : ([pair.slice(0, at), pair.slice(at + 1)] as [string, string | undefined]);
     });
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(input.headers ?? {}))
+    if (value !== undefined) headers[name.toLowerCase()] = value;
   const declaredHeaders = Object.keys(headers);
   if (accessToken) headers['authorization'] = `Bearer ${accessToken}`;
   let body: unknown = input.body;
@@ -369,7 +457,10 @@ export function buildRequest(route: AppRoute, fuzz: FuzzCase, accessToken: strin
         if (!isObject(body)) body = {};
         const key = pick(Object.keys(body as object), mutation.index) ?? 'value';
         if (mutation.kind === 'body-raw-number') rawNumber = mutation.token;
-        body = { ...(body as Record<string, unknown>), [key]: mutation.kind === 'body-raw-number' ? RAW_NUMBER : mutation.value };
+        body = {
+          ...(body as Record<string, unknown>),
+          [key]: mutation.kind === 'body-raw-number' ? RAW_NUMBER : mutation.value,
+        };
         contentType ??= objectType;
         break;
       }
@@ -394,7 +485,9 @@ export function buildRequest(route: AppRoute, fuzz: FuzzCase, accessToken: strin
         headers['content-encoding'] = mutation.encoding;
         break;
       case 'body-nesting':
-        text = mutation.array ? `${'['.repeat(mutation.depth)}${']'.repeat(mutation.depth)}` : `${'{"a":'.repeat(mutation.depth)}1${'}'.repeat(mutation.depth)}`;
+        text = mutation.array
+          ? `${'['.repeat(mutation.depth)}${']'.repeat(mutation.depth)}`
+          : `${'{"a":'.repeat(mutation.depth)}1${'}'.repeat(mutation.depth)}`;
         contentType ??= 'application/json';
         break;
       case 'body-oversized':
@@ -416,7 +509,10 @@ export function buildRequest(route: AppRoute, fuzz: FuzzCase, accessToken: strin
         fileFirst = true;
         break;
       case 'multipart-extra-file':
-        body = { ...(isObject(body) ? body : {}), [mutation.key]: new File([new Uint8Array([0x52, 0x49, 0x46, 0x46])], 'extra.bin') };
+        body = {
+          ...(isObject(body) ? body : {}),
+          [mutation.key]: new File([new Uint8Array([0x52, 0x49, 0x46, 0x46])], 'extra.bin'),
+        };
         break;
       case 'query-drop': {
         if (query.length > 0) query.splice(mutation.index % query.length, 1);
@@ -479,7 +575,8 @@ export function buildRequest(route: AppRoute, fuzz: FuzzCase, accessToken: strin
       }
       case 'auth':
         delete headers['authorization'];
-        if (mutation.authorization !== undefined && mutation.authorization.trim().length > 0) headers['authorization'] = mutation.authorization.trim();
+        if (mutation.authorization !== undefined && mutation.authorization.trim().length > 0)
+          headers['authorization'] = mutation.authorization.trim();
         if (mutation.apiKey !== undefined) headers['x-api-key'] = mutation.apiKey;
         break;
       case 'auth-tamper': {
@@ -517,7 +614,11 @@ export function buildRequest(route: AppRoute, fuzz: FuzzCase, accessToken: strin
   const filled = route.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => params[name] ?? '');
   const queryString = query.map(([key, value]) => (value === undefined ? key : `${key}=${value}`)).join('&');
   let json: { value: unknown } | undefined;
-  if (typeof payload === 'string' && /^application\/json(;\s*charset=utf-8)?$/i.test(contentType ?? '') && !headers['content-encoding']) {
+  if (
+    typeof payload === 'string' &&
+    /^application\/json(;\s*charset=utf-8)?$/i.test(contentType ?? '') &&
+    !headers['content-encoding']
+  ) {
     try {
       json = { value: JSON.parse(payload) };
     } catch {

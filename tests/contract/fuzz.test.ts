@@ -22,11 +22,28 @@ import { api, request, type HttpReply } from '../support/http.js';
 import { PrismViolationError } from '../support/prism.js';
 import { signedInUser } from '../support/accounts.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { bodySchema, contractOperations, declaredStatuses, pathParamNames, querySchema, readsCredentials, responseSchema, type Operation } from './operations.js';
+import {
+  bodySchema,
+  contractOperations,
+  declaredStatuses,
+  pathParamNames,
+  querySchema,
+  readsCredentials,
+  responseSchema,
+  type Operation,
+} from './operations.js';
 import { literalPathParams, objectKeys, requiredKeys } from './inputs.js';
-import { buildRequest, fuzzCase, fuzzCaseWith, mutationArbitraries, type BuiltRequest, type FuzzCase } from './fuzz-cases.js';
+import {
+  buildRequest,
+  fuzzCase,
+  fuzzCaseWith,
+  mutationArbitraries,
+  type BuiltRequest,
+  type FuzzCase,
+} from './fuzz-cases.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
 
 const SEED = Number(process.env.FUZZ_SEED ?? 42);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
@@ -60,7 +77,9 @@ const users = new Map<string, { accessToken: string; refreshToken: string }>();
 beforeAll(async () => {
   // Always through a Prism proxy, whatever RIFF_TEST_PRISM_PROXY says: half of the requests use it.
   server = await startTestServer({ RIFF_TEST_PRISM_PROXY: '1' });
-  console.warn(`fuzz: seed ${SEED}, ${RUNS} runs per operation and mode; prism proxy started in ${server.prism?.startupMs} ms`);
+  console.warn(
+    `fuzz: seed ${SEED}, ${RUNS} runs per operation and mode; prism proxy started in ${server.prism?.startupMs} ms`,
+  );
   // Before any fuzzing: fuzzing login may exhaust the failed-login budget of 127.0.0.1.
   const needed = plan.filter((entry) => entry.mode === 'bearer').map((entry) => entry.operation.id);
   const signIn = async (attempt = 1): Promise<{ accessToken: string; refreshToken: string }> => {
@@ -101,11 +120,14 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 
 function curl(base: string, built: BuiltRequest): string {
   const parts = [`curl -i -X ${built.method} ${shellQuote(`${base}${built.url}`)}`];
-  for (const [name, value] of Object.entries(built.headers)) parts.push(`-H ${shellQuote(`${name}: ${clip(value, 200)}`)}`);
+  for (const [name, value] of Object.entries(built.headers))
+    parts.push(`-H ${shellQuote(`${name}: ${clip(value, 200)}`)}`);
   if (typeof built.body === 'string') parts.push(`--data-binary ${shellQuote(clip(built.body, 400))}`);
   else if (built.body) {
     built.body.forEach((value, key) => {
-      parts.push(`-F ${shellQuote(typeof value === 'string' ? `${key}=${clip(value, 200)}` : `${key}=@${value.name} (${value.size} bytes)`)}`);
+      parts.push(
+        `-F ${shellQuote(typeof value === 'string' ? `${key}=${clip(value, 200)}` : `${key}=@${value.name} (${value.size} bytes)`)}`,
+      );
     });
   }
   return parts.join(' ');
@@ -117,18 +139,24 @@ function problemsWith(operation: Operation, built: BuiltRequest, reply: HttpRepl
   const problems: [string, string][] = [];
   const declared = declaredStatuses(route);
   if (reply.status >= 500) problems.push([`5xx ${reply.status}`, `status ${reply.status}`]);
-  if (!declared.includes(reply.status)) problems.push([`undeclared status ${reply.status}`, `declared: ${declared.join(', ')}`]);
-  if (!reply.headers.get('x-request-id')) problems.push(['no X-Request-Id', 'every reply carries X-Request-Id (ADDENDUM)']);
+  if (!declared.includes(reply.status))
+    problems.push([`undeclared status ${reply.status}`, `declared: ${declared.join(', ')}`]);
+  if (!reply.headers.get('x-request-id'))
+    problems.push(['no X-Request-Id', 'every reply carries X-Request-Id (ADDENDUM)']);
   let code: string | undefined;
   if (reply.status >= 400) {
     const envelope = ErrorEnvelopeSchema.safeParse(reply.body);
     if (!envelope.success) {
-      problems.push([`not the error envelope (${reply.status})`, envelope.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')]);
+      problems.push([
+        `not the error envelope (${reply.status})`,
+        envelope.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+      ]);
     } else {
       code = envelope.data.error.code;
       const expected = (ERROR_CODES as Record<string, number>)[code];
       if (expected === undefined) problems.push([`unknown error code ${code}`, `not one of ERROR_CODES`]);
-      else if (expected !== reply.status) problems.push([`code ${code} sent with ${reply.status}`, `${code} is a ${expected}`]);
+      else if (expected !== reply.status)
+        problems.push([`code ${code} sent with ${reply.status}`, `${code} is a ${expected}`]);
     }
   }
   const schema = responseSchema(route, reply.status);
@@ -142,13 +170,27 @@ function problemsWith(operation: Operation, built: BuiltRequest, reply: HttpRepl
     }
   }
   const requestBody = bodySchema(route);
-  if (reply.status >= 200 && reply.status < 300 && requestBody && built.json && !requestBody.safeParse(built.json.value).success) {
-    problems.push([`${reply.status} for a body the route's schema refuses`, requestBody.safeParse(built.json.value).error?.issues[0]?.message ?? '']);
+  if (
+    reply.status >= 200 &&
+    reply.status < 300 &&
+    requestBody &&
+    built.json &&
+    !requestBody.safeParse(built.json.value).success
+  ) {
+    problems.push([
+      `${reply.status} for a body the route's schema refuses`,
+      requestBody.safeParse(built.json.value).error?.issues[0]?.message ?? '',
+    ]);
   }
   return problems.map(([check, detail]) => [code ? `${check} [${code}]` : check, detail]);
 }
 
-async function runCase(operation: Operation, token: string | undefined, fuzz: FuzzCase, findings: Map<string, Finding>) {
+async function runCase(
+  operation: Operation,
+  token: string | undefined,
+  fuzz: FuzzCase,
+  findings: Map<string, Finding>,
+) {
   const built = buildRequest(operation.route, fuzz, token);
   const base = fuzz.transport === 'prism' ? server.baseUrl : server.directUrl;
   const record = (check: string, detail: string, reply?: HttpReply) => {
@@ -163,22 +205,37 @@ async function runCase(operation: Operation, token: string | undefined, fuzz: Fu
       occurrences: 1,
       mutations: built.labels,
       reproduce: curl(fuzz.transport === 'prism' && reply?.via !== 'direct' ? server.baseUrl : server.directUrl, built),
-      ...(reply ? { reply: { status: reply.status, via: reply.via ?? fuzz.transport, body: clip(reply.text, 600) } } : {}),
+      ...(reply
+        ? { reply: { status: reply.status, via: reply.via ?? fuzz.transport, body: clip(reply.text, 600) } }
+        : {}),
     });
   };
   let reply: HttpReply;
   try {
     reply = await request(base, built.method, built.url, { rawBody: built.body, headers: built.headers });
   } catch (error) {
-    if (error instanceof PrismViolationError) return record(`openapi.json violation: ${error.violations.map((v) => `${v.location.join('.')} ${v.message}`).join('; ').slice(0, 200)}`, error.message);
+    if (error instanceof PrismViolationError)
+      return record(
+        `openapi.json violation: ${error.violations
+          .map((v) => `${v.location.join('.')} ${v.message}`)
+          .join('; ')
+          .slice(0, 200)}`,
+        error.message,
+      );
     // fetch refuses some header values before sending: a bug in the generator, not in the server
     const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
     if (error instanceof TypeError && error.message !== 'fetch failed' && /header/i.test(error.message)) throw error;
     if (cause?.code === 'UND_ERR_INVALID_ARG') throw error;
-    return record(`request failed: ${cause?.code ?? ''} ${cause?.message ?? String(error)}`.slice(0, 160), `${String(error)}\ncause: ${String(cause)}`);
+    return record(
+      `request failed: ${cause?.code ?? ''} ${cause?.message ?? String(error)}`.slice(0, 160),
+      `${String(error)}\ncause: ${String(cause)}`,
+    );
   }
   statusCounts.set(reply.status, (statusCounts.get(reply.status) ?? 0) + 1);
-  if (VERBOSE) console.warn(`${reply.status} ${reply.via ?? fuzz.transport} ${built.method} ${clip(built.url, 200)} [${built.labels.join(', ')}] ${typeof built.body === 'string' ? clip(built.body, 200) : built.body ? '(multipart)' : ''}`);
+  if (VERBOSE)
+    console.warn(
+      `${reply.status} ${reply.via ?? fuzz.transport} ${built.method} ${clip(built.url, 200)} [${built.labels.join(', ')}] ${typeof built.body === 'string' ? clip(built.body, 200) : built.body ? '(multipart)' : ''}`,
+    );
   const problems = problemsWith(operation, built, reply);
   if (problems.length > 0) {
     record(
@@ -201,10 +258,16 @@ describe('contract fuzzer', () => {
       const mutations = mutationArbitraries(operation, mode);
       const kinds = Object.keys(mutations);
       // Fixed examples: every mutation kind once, whatever FUZZ_RUNS is, plus one oversized body.
-      const examples: [FuzzCase][] = kinds.map((kind, index) => [fc.sample(fuzzCaseWith(operation.route, mutations, kind), { numRuns: 1, seed: seed + index })[0]!]);
+      const examples: [FuzzCase][] = kinds.map((kind, index) => [
+        fc.sample(fuzzCaseWith(operation.route, mutations, kind), { numRuns: 1, seed: seed + index })[0]!,
+      ]);
       const [sampled] = fc.sample(fuzzCase(operation.route, mutations), { numRuns: 1, seed });
       // Path literals such as `me` address the caller's own resources, where writes happen.
-      const base: FuzzCase = { ...sampled!, mutations: [], input: { ...sampled!.input, params: { ...sampled!.input.params, ...literalPathParams(operation.route) } } };
+      const base: FuzzCase = {
+        ...sampled!,
+        mutations: [],
+        input: { ...sampled!.input, params: { ...sampled!.input.params, ...literalPathParams(operation.route) } },
+      };
       examples.push([base]);
       if (bodySchema(operation.route)) examples.push([{ ...base, mutations: [{ kind: 'body-oversized' }] }]);
       // A NUL character in each field, one at a time (PostgreSQL refuses NUL in text), in the mode
@@ -215,12 +278,16 @@ describe('contract fuzzer', () => {
       }
       // (in a body holding only the required fields, so nothing else is refused first)
       const required = requiredKeys(bodySchema(operation.route));
-      const minimal = isObject(base.input.body) ? Object.fromEntries(Object.entries(base.input.body).filter(([key]) => required.includes(key))) : {};
+      const minimal = isObject(base.input.body)
+        ? Object.fromEntries(Object.entries(base.input.body).filter(([key]) => required.includes(key)))
+        : {};
       for (const key of reachesHandler ? objectKeys(bodySchema(operation.route)) : []) {
         examples.push([{ ...base, input: { ...base.input, body: { ...minimal, [key]: 'a\u0000b' } } }]);
       }
       (reachesHandler ? pathParamNames(operation.route) : []).forEach((_, index) =>
-        examples.push([{ ...base, mutations: [{ kind: 'path-odd-value', index, value: { text: 'a\u0000b', raw: false } }] }]),
+        examples.push([
+          { ...base, mutations: [{ kind: 'path-odd-value', index, value: { text: 'a\u0000b', raw: false } }] },
+        ]),
       );
       const findings = new Map<string, Finding>();
       await fc.assert(

@@ -27,7 +27,9 @@ const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT, 'utf8')) as {
   components: { schemas: Record<string, Node>; headers: Record<string, { schema: Node }> };
 };
 const schemas = document.components.schemas;
-const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })));
+const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
+);
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Every schema node of the document (not inside examples), with where it is and the property it describes. */
@@ -39,7 +41,8 @@ function schemaNodes(): { at: string; schema: Node; property?: string }[] {
     found.push({ at, schema: node, property });
     for (const [key, child] of Object.entries(node)) {
       if (key === 'example' || key === 'examples') continue;
-      if (key === 'properties' && isNode(child)) for (const [name, value] of Object.entries(child)) walk(value, `${at}/properties/${name}`, name);
+      if (key === 'properties' && isNode(child))
+        for (const [name, value] of Object.entries(child)) walk(value, `${at}/properties/${name}`, name);
       else walk(child, `${at}/${key}`, key === 'items' || key === 'allOf' ? property : undefined);
     }
   };
@@ -83,10 +86,16 @@ describe('openapi.json for code generators', () => {
     const shape = (node: unknown): unknown => {
       if (Array.isArray(node)) return node.map(shape);
       if (!isNode(node)) return node;
-      const keys = Object.keys(node).filter((key) => !['example', 'nullable', 'description', 'title', 'additionalProperties'].includes(key)).sort();
+      const keys = Object.keys(node)
+        .filter((key) => !['example', 'nullable', 'description', 'title', 'additionalProperties'].includes(key))
+        .sort();
       return Object.fromEntries(keys.map((key) => [key, shape(node[key])]));
     };
-    const named = new Map(Object.entries(schemas).filter(([, schema]) => isNode(schema['properties'])).map(([name, schema]) => [JSON.stringify(shape(schema)), name]));
+    const named = new Map(
+      Object.entries(schemas)
+        .filter(([, schema]) => isNode(schema['properties']))
+        .map(([name, schema]) => [JSON.stringify(shape(schema)), name]),
+    );
     const copies = schemaNodes()
       .filter(({ at, schema }) => isNode(schema['properties']) && !/^#\/components\/schemas\/\w+$/.test(at))
       .flatMap(({ at, schema }) => {
@@ -95,9 +104,17 @@ describe('openapi.json for code generators', () => {
       });
     expect(copies).toEqual([]);
     // OpenAPI 3.0 reads nullable only beside a type (Redocly's nullable-type-sibling)
-    expect(schemaNodes().filter(({ schema }) => schema['nullable'] === true && schema['type'] === undefined).map(({ at }) => at)).toEqual([]);
-    expect(schemas['PlaylistCollaborator']).toMatchObject({ properties: { user: { allOf: [{ $ref: '#/components/schemas/Profile' }] } } });
-    expect(schemas['QueueItem']).toMatchObject({ properties: { track: { allOf: [{ $ref: '#/components/schemas/Track' }], nullable: true } } });
+    expect(
+      schemaNodes()
+        .filter(({ schema }) => schema['nullable'] === true && schema['type'] === undefined)
+        .map(({ at }) => at),
+    ).toEqual([]);
+    expect(schemas['PlaylistCollaborator']).toMatchObject({
+      properties: { user: { allOf: [{ $ref: '#/components/schemas/Profile' }] } },
+    });
+    expect(schemas['QueueItem']).toMatchObject({
+      properties: { track: { allOf: [{ $ref: '#/components/schemas/Track' }], nullable: true } },
+    });
   });
 
   it('names every JSON reply schema as a component, one envelope per payload', () => {
@@ -108,10 +125,14 @@ describe('openapi.json for code generators', () => {
       }),
     );
     expect(inline).toEqual([]);
-    const envelopes = Object.entries(schemas).filter(([, schema]) => isNode(schema['properties']) && isNode((schema['properties'] as Node)['success']));
+    const envelopes = Object.entries(schemas).filter(
+      ([, schema]) => isNode(schema['properties']) && isNode((schema['properties'] as Node)['success']),
+    );
     const payloads = envelopes.map(([, schema]) => JSON.stringify((schema['properties'] as Node)['data']));
     expect(new Set(payloads).size).toBe(payloads.length);
-    expect(schemas['TrackReplyEnvelope']).toMatchObject({ properties: { data: { $ref: '#/components/schemas/TrackReply' } } });
+    expect(schemas['TrackReplyEnvelope']).toMatchObject({
+      properties: { data: { $ref: '#/components/schemas/TrackReply' } },
+    });
   });
 
   it('lists a relative server first, so a generated client does not default to a developer’s machine', () => {
@@ -126,14 +147,20 @@ describe('openapi.json for code generators', () => {
         .map((parameter) => `${name} ${parameter.name}`),
     );
     expect(bare).toEqual([]);
-    const quota = document.paths['/api/v1/tracks/quota/{id}']!['get']!.parameters!.find((parameter) => parameter.name === 'id')!;
+    const quota = document.paths['/api/v1/tracks/quota/{id}']!['get']!.parameters!.find(
+      (parameter) => parameter.name === 'id',
+    )!;
     const pattern = new RegExp(quota.schema['pattern'] as string, 'u');
-    expect(['me', '0b6f3c2e-8d4a-4f1e-9c7b-2a5d6e8f1a3b', 'mee', 'you', '0b6f3c2e'].map((value) => pattern.test(value))).toEqual([true, true, false, false, false]);
+    expect(
+      ['me', '0b6f3c2e-8d4a-4f1e-9c7b-2a5d6e8f1a3b', 'mee', 'you', '0b6f3c2e'].map((value) => pattern.test(value)),
+    ).toEqual([true, true, false, false, false]);
   });
 
   it('has a contact, and bounds the playlist import and the X-Request-Id header', () => {
     expect(document.info.contact?.['name']).toEqual(expect.any(String));
-    expect(schemas['ImportPlaylistRequest']).toMatchObject({ properties: { content: { maxLength: expect.any(Number) } } });
+    expect(schemas['ImportPlaylistRequest']).toMatchObject({
+      properties: { content: { maxLength: expect.any(Number) } },
+    });
     expect(document.components.headers['XRequestId']!.schema).toMatchObject({ maxLength: 128 });
   });
 

@@ -69,9 +69,14 @@ async function generateHeyApi(): Promise<void> {
  * is most of its time, and tsc does not care).
  */
 async function generateOpenapiZodClient(): Promise<void> {
-  const document = JSON.parse(await readFile(OPENAPI_DOCUMENT, 'utf8')) as Parameters<typeof getZodClientTemplateContext>[0];
+  const document = JSON.parse(await readFile(OPENAPI_DOCUMENT, 'utf8')) as Parameters<
+    typeof getZodClientTemplateContext
+  >[0];
   const options = { withAlias: true, apiClientName: 'api' };
-  const template = await readFile(path.join(path.dirname(require.resolve('openapi-zod-client/package.json')), 'src/templates/default.hbs'), 'utf8');
+  const template = await readFile(
+    path.join(path.dirname(require.resolve('openapi-zod-client/package.json')), 'src/templates/default.hbs'),
+    'utf8',
+  );
   const source = getHandlebars().compile(template)({ ...getZodClientTemplateContext(document, options), options });
   await mkdir(path.join(project, 'openapi-zod-client'), { recursive: true });
   await writeFile(path.join(project, 'openapi-zod-client', 'client.ts'), source);
@@ -81,7 +86,15 @@ async function generateOpenapiZodClient(): Promise<void> {
 async function generateOrval(): Promise<void> {
   const input = { target: OPENAPI_DOCUMENT };
   const mutator = { path: path.join(project, 'orval-fetch.ts'), name: 'customFetch' };
-  await orval({ input, output: { target: path.join(project, 'orval', 'client.ts'), client: 'fetch', mode: 'single', override: { mutator } } });
+  await orval({
+    input,
+    output: {
+      target: path.join(project, 'orval', 'client.ts'),
+      client: 'fetch',
+      mode: 'single',
+      override: { mutator },
+    },
+  });
   await orval({ input, output: { target: path.join(project, 'orval', 'zod.ts'), client: 'zod', mode: 'single' } });
 }
 
@@ -103,7 +116,10 @@ async function writeProject(): Promise<void> {
   };
   // one project per script, checked side by side (the Zodios client alone is a long check)
   for (const [name, file] of Object.entries(SCRIPTS)) {
-    await writeFile(path.join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files: [file] }, null, 2));
+    await writeFile(
+      path.join(project, `tsconfig.${name}.json`),
+      JSON.stringify({ compilerOptions, files: [file] }, null, 2),
+    );
   }
 }
 
@@ -113,7 +129,12 @@ let generated: Promise<void>;
 beforeAll(async () => {
   await writeProject();
   // one generation per run, made while the server starts
-  generated = Promise.all([generateOpenapiTypescript(), generateHeyApi(), generateOpenapiZodClient(), generateOrval()]).then(() => undefined);
+  generated = Promise.all([
+    generateOpenapiTypescript(),
+    generateHeyApi(),
+    generateOpenapiZodClient(),
+    generateOrval(),
+  ]).then(() => undefined);
   generated.catch(() => undefined);
   server = await startTestServer();
   await generated;
@@ -128,9 +149,9 @@ describe('clients generated from openapi.json', () => {
   it('typecheck the scripts under --strict', async () => {
     const tsc = require.resolve('typescript/bin/tsc');
     const check = async (name: string) => {
-      const result = await exec(process.execPath, [tsc, '-p', path.join(project, `tsconfig.${name}.json`)], { cwd: project }).catch(
-        (error: { stdout?: string; stderr?: string }) => error,
-      );
+      const result = await exec(process.execPath, [tsc, '-p', path.join(project, `tsconfig.${name}.json`)], {
+        cwd: project,
+      }).catch((error: { stdout?: string; stderr?: string }) => error);
       return [name, `${result.stdout ?? ''}${result.stderr ?? ''}`] as const;
     };
     const outputs = Object.fromEntries(await Promise.all(Object.keys(SCRIPTS).map(check)));
@@ -145,25 +166,31 @@ describe('clients generated from openapi.json', () => {
     }
   });
 
-  it.each(Object.entries(SCRIPTS))('%s: register, log in, upload, read, stream a range and read an error reply', async (_name, file) => {
-    const { run } = (await import(pathToFileURL(path.join(project, file)).href)) as { run: (input: ScriptInput) => Promise<ScriptReport> };
-    const audio = silentWav(64 * 1024);
-    const report = await run({
-      baseUrl: server.baseUrl,
-      account: newIdentity(),
-      audio: new Blob([audio], { type: 'audio/wav' }),
-      verificationToken: async (email) => tokenFromMail(await waitForMail(server.outboxDir, email, 'verify-email')),
-    });
-    expect(report).toEqual({
-      userId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      trackId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      title: 'Night Drive',
-      isPublic: false,
-      rangeStatus: 206,
-      rangeBytes: 100,
-      contentRange: `bytes 0-99/${audio.length}`,
-      errorStatus: 404,
-      errorCode: 'NOT_FOUND',
-    });
-  }, 60_000);
+  it.each(Object.entries(SCRIPTS))(
+    '%s: register, log in, upload, read, stream a range and read an error reply',
+    async (_name, file) => {
+      const { run } = (await import(pathToFileURL(path.join(project, file)).href)) as {
+        run: (input: ScriptInput) => Promise<ScriptReport>;
+      };
+      const audio = silentWav(64 * 1024);
+      const report = await run({
+        baseUrl: server.baseUrl,
+        account: newIdentity(),
+        audio: new Blob([audio], { type: 'audio/wav' }),
+        verificationToken: async (email) => tokenFromMail(await waitForMail(server.outboxDir, email, 'verify-email')),
+      });
+      expect(report).toEqual({
+        userId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        trackId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        title: 'Night Drive',
+        isPublic: false,
+        rangeStatus: 206,
+        rangeBytes: 100,
+        contentRange: `bytes 0-99/${audio.length}`,
+        errorStatus: 404,
+        errorCode: 'NOT_FOUND',
+      });
+    },
+    60_000,
+  );
 });

@@ -61,7 +61,8 @@ function childrenOf(schema: ZodTypeAny): ZodTypeAny[] {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
 
 const plainEmail = fc
   .tuple(
@@ -80,7 +81,8 @@ const isoDate = fc
   .date({ min: new Date('1890-01-01T00:00:00.000Z'), max: new Date('2030-12-31T00:00:00.000Z'), noInvalidDate: true })
   .map((date) => date.toISOString().slice(0, 10));
 
-const openApiFormat = (schema: ZodTypeAny) => (schema as ZodTypeAny & { metaOpenApi?: { format?: unknown } }).metaOpenApi?.format;
+const openApiFormat = (schema: ZodTypeAny) =>
+  (schema as ZodTypeAny & { metaOpenApi?: { format?: unknown } }).metaOpenApi?.format;
 
 /**
  * When a refinement over an object fails on one field, try giving that field the value of another
@@ -123,9 +125,16 @@ function overridesFor(root: ZodTypeAny): ReturnType<typeof ZodFastCheck> {
       } else if (regex) {
         zfc = zfc.override(schema, fc.stringMatching(regex).filter(valid));
       }
-    } else if (def.typeName === 'ZodEffects' && (def.effect as { type: string }).type === 'refinement' && openApiFormat(schema) === 'uri') {
+    } else if (
+      def.typeName === 'ZodEffects' &&
+      (def.effect as { type: string }).type === 'refinement' &&
+      openApiFormat(schema) === 'uri'
+    ) {
       // a refined URL: random text would almost never pass, and filtering it would never end
-      zfc = zfc.override(schema, fc.webUrl({ validSchemes: ['http', 'https'] }).filter((value) => schema.safeParse(value).success));
+      zfc = zfc.override(
+        schema,
+        fc.webUrl({ validSchemes: ['http', 'https'] }).filter((value) => schema.safeParse(value).success),
+      );
     } else if (def.typeName === 'ZodEffects' && (def.effect as { type: string }).type === 'refinement') {
       const inner = def.schema as ZodTypeAny;
       // Overrides of the children are already registered: resolve them lazily.
@@ -164,10 +173,16 @@ export function tinyWav(): Uint8Array<ArrayBuffer> {
 /** Files for binary fields (OpenAPI format binary): mostly real audio, sometimes bytes that are not. */
 const fileArbitrary: fc.Arbitrary<File> = fc.oneof(
   { weight: 3, arbitrary: fc.constant(null).map(() => new File([tinyWav()], 'silence.wav', { type: 'audio/wav' })) },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => new File([Uint8Array.from(bytes)], 'noise.bin', { type: 'application/octet-stream' })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .uint8Array({ maxLength: 64 })
+      .map((bytes) => new File([Uint8Array.from(bytes)], 'noise.bin', { type: 'application/octet-stream' })),
+  },
 );
 
-const isBinary = (schema: ZodTypeAny) => (schema as { metaOpenApi?: { format?: unknown } }).metaOpenApi?.format === 'binary';
+const isBinary = (schema: ZodTypeAny) =>
+  (schema as { metaOpenApi?: { format?: unknown } }).metaOpenApi?.format === 'binary';
 
 const cache = new WeakMap<ZodTypeAny, fc.Arbitrary<unknown>>();
 
@@ -184,7 +199,8 @@ export function validInput(schema: ZodTypeAny): fc.Arbitrary<unknown> {
 }
 
 /** Header values must survive fetch: printable ASCII without surrounding whitespace. */
-const headerSafe = (value: unknown) => value === undefined || (typeof value === 'string' && /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$|^$/.test(value));
+const headerSafe = (value: unknown) =>
+  value === undefined || (typeof value === 'string' && /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$|^$/.test(value));
 
 /** A path value that keeps the path matching the route: non-empty and not a dot segment. */
 export const pathSafe = (value: string) => value.length > 0 && value !== '.' && value !== '..';
@@ -219,7 +235,9 @@ export function validRequest(route: AppRoute): fc.Arbitrary<RequestInput> {
     // A key present with the value undefined is dropped: JSON drops it anyway, and a multipart
     // encoder would send the text "undefined".
     body: body
-      ? validInput(body).map((value) => (isObject(value) ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) : value))
+      ? validInput(body).map((value) =>
+          isObject(value) ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) : value,
+        )
       : fc.constant(undefined),
   });
 }
@@ -262,7 +280,10 @@ export function literalsOf(schema: ZodTypeAny | undefined): string[] {
 /** For each path parameter, a literal its schema allows, if any: such values (`me`) reach the caller's own resources. */
 export function literalPathParams(route: AppRoute): Record<string, string> {
   const schema = pathParamsSchema(route);
-  const shape = schema && defOf(schema).typeName === 'ZodObject' ? (schema as unknown as { shape: Record<string, ZodTypeAny> }).shape : {};
+  const shape =
+    schema && defOf(schema).typeName === 'ZodObject'
+      ? (schema as unknown as { shape: Record<string, ZodTypeAny> }).shape
+      : {};
   return Object.fromEntries(
     Object.entries(shape)
       .map(([name, param]) => [name, literalsOf(param)[0]] as const)

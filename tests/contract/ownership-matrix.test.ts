@@ -195,12 +195,19 @@ const matrix: Record<string, Case[]> = {
   'developer.revokeApiKey': [{ object: 'apiKey', status: 404 }],
   // a webhook is its owner's alone, and so is its log
   ...Object.fromEntries(
-    ['webhooks.get', 'webhooks.remove', 'webhooks.regenerateKey', 'webhooks.rotateSecret', 'webhooks.deliveries', 'webhooks.redeliver', 'webhooks.test'].map((id) => [
-      id,
-      [{ object: 'webhook', status: 404 }],
-    ]),
+    [
+      'webhooks.get',
+      'webhooks.remove',
+      'webhooks.regenerateKey',
+      'webhooks.rotateSecret',
+      'webhooks.deliveries',
+      'webhooks.redeliver',
+      'webhooks.test',
+    ].map((id) => [id, [{ object: 'webhook', status: 404 }]]),
   ),
-  'webhooks.update': [{ object: 'webhook', status: 404, body: { url: 'https://93.184.216.35/taken', is_active: false } }],
+  'webhooks.update': [
+    { object: 'webhook', status: 404, body: { url: 'https://93.184.216.35/taken', is_active: false } },
+  ],
   // marketplace products: an active product is seen by all and changed by its seller; a draft is the seller's alone
   ...Object.fromEntries(
     (
@@ -285,69 +292,129 @@ beforeAll(async () => {
   server = await startTestServer();
   [owner, other] = await Promise.all([signedInUser(server), signedInUser(server)]);
   const audio = await makeAudio('mp3', { seconds: 1, title: 'Owned' });
-  for (const [object, isPublic] of [['publicTrack', 'true'], ['privateTrack', 'false']] as const) {
-    const uploaded = await uploadForm(server.baseUrl, owner.accessToken, audioForm(audio, 'owned.mp3', { is_public: isPublic }));
+  for (const [object, isPublic] of [
+    ['publicTrack', 'true'],
+    ['privateTrack', 'false'],
+  ] as const) {
+    const uploaded = await uploadForm(
+      server.baseUrl,
+      owner.accessToken,
+      audioForm(audio, 'owned.mp3', { is_public: isPublic }),
+    );
     if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${uploaded.text}`);
     ids[object] = uploaded.body.data.track.id;
   }
-  const lyrics = await request(server.baseUrl, 'PUT', `/api/v1/tracks/${ids.publicTrack}/lyrics`, { token: owner.accessToken, body: { content: 'the owner’s words' } });
+  const lyrics = await request(server.baseUrl, 'PUT', `/api/v1/tracks/${ids.publicTrack}/lyrics`, {
+    token: owner.accessToken,
+    body: { content: 'the owner’s words' },
+  });
   expect(lyrics.status).toBe(200);
   sessionFields = { total_chunks: 2, total_size: audio.length, filename: 'owned.mp3', upload_id: '' };
-  const initiated = await request(server.baseUrl, 'POST', '/api/v1/tracks/initiate', { token: owner.accessToken, body: { filename: 'owned.mp3', total_chunks: 2, total_size: audio.length } });
+  const initiated = await request(server.baseUrl, 'POST', '/api/v1/tracks/initiate', {
+    token: owner.accessToken,
+    body: { filename: 'owned.mp3', total_chunks: 2, total_size: audio.length },
+  });
   expect(initiated.status).toBe(200);
   sessionFields.upload_id = ids.session = initiated.body.data.upload_id;
   ids.user = owner.id;
   // the owner's comment on each of their tracks, each with a reply
-  for (const [object, track] of [['comment', ids.publicTrack], ['privateComment', ids.privateTrack]] as const) {
-    const made = await request(server.baseUrl, 'POST', `/api/v1/tracks/${track}/comments`, { token: owner.accessToken, body: { content: 'the owner’s comment' } });
+  for (const [object, track] of [
+    ['comment', ids.publicTrack],
+    ['privateComment', ids.privateTrack],
+  ] as const) {
+    const made = await request(server.baseUrl, 'POST', `/api/v1/tracks/${track}/comments`, {
+      token: owner.accessToken,
+      body: { content: 'the owner’s comment' },
+    });
     expect(made.status).toBe(201);
     ids[object] = made.body.data.comment.id;
-    const reply = await request(server.baseUrl, 'POST', `/api/v1/tracks/${track}/comments`, { token: owner.accessToken, body: { content: 'a reply', parent_id: ids[object] } });
+    const reply = await request(server.baseUrl, 'POST', `/api/v1/tracks/${track}/comments`, {
+      token: owner.accessToken,
+      body: { content: 'a reply', parent_id: ids[object] },
+    });
     expect(reply.status).toBe(201);
   }
-  const queued = await request(server.baseUrl, 'POST', '/api/v1/queue/items', { token: owner.accessToken, body: { track_id: ids.publicTrack } });
+  const queued = await request(server.baseUrl, 'POST', '/api/v1/queue/items', {
+    token: owner.accessToken,
+    body: { track_id: ids.publicTrack },
+  });
   expect(queued.status).toBe(201);
   ids.queueItem = queued.body.data.item.id;
-  const shared = await request(server.baseUrl, 'POST', '/api/v1/queue/session', { token: owner.accessToken, body: { title: 'Owned' } });
+  const shared = await request(server.baseUrl, 'POST', '/api/v1/queue/session', {
+    token: owner.accessToken,
+    body: { title: 'Owned' },
+  });
   expect(shared.status).toBe(201);
   otherParams.token = ids.queueSession = shared.body.data.session.token;
   ids.sessionItem = shared.body.data.session.items[0].id;
-  for (const [object, isPublic] of [['publicPlaylist', true], ['privatePlaylist', false]] as const) {
-    const made = await request(server.baseUrl, 'POST', '/api/v1/playlists', { token: owner.accessToken, body: { title: 'Owned', is_public: isPublic } });
+  for (const [object, isPublic] of [
+    ['publicPlaylist', true],
+    ['privatePlaylist', false],
+  ] as const) {
+    const made = await request(server.baseUrl, 'POST', '/api/v1/playlists', {
+      token: owner.accessToken,
+      body: { title: 'Owned', is_public: isPublic },
+    });
     expect(made.status).toBe(201);
     ids[object] = made.body.data.playlist.id;
-    const added = await request(server.baseUrl, 'POST', `/api/v1/playlists/${ids[object]}/tracks`, { token: owner.accessToken, body: { track_id: ids.publicTrack } });
+    const added = await request(server.baseUrl, 'POST', `/api/v1/playlists/${ids[object]}/tracks`, {
+      token: owner.accessToken,
+      body: { track_id: ids.publicTrack },
+    });
     expect(added.status).toBe(200);
   }
   otherParams.trackId = ids.publicTrack;
   // a collaborator of the owner's playlists is named in the collaborator routes
   const friend = await signedInUser(server);
   for (const object of ['publicPlaylist', 'privatePlaylist'] as const) {
-    const invited = await request(server.baseUrl, 'POST', `/api/v1/playlists/${ids[object]}/collaborators`, { token: owner.accessToken, body: { user_id: friend.id, permission: 'read' } });
+    const invited = await request(server.baseUrl, 'POST', `/api/v1/playlists/${ids[object]}/collaborators`, {
+      token: owner.accessToken,
+      body: { user_id: friend.id, permission: 'read' },
+    });
     expect(invited.status).toBe(201);
   }
   otherParams.userId = friend.id;
-  const promo = await request(server.baseUrl, 'POST', '/api/v1/marketplace/promo-codes', { token: owner.accessToken, body: { code: 'OWNED10', percent_off: 10 } });
+  const promo = await request(server.baseUrl, 'POST', '/api/v1/marketplace/promo-codes', {
+    token: owner.accessToken,
+    body: { code: 'OWNED10', percent_off: 10 },
+  });
   expect(promo.status).toBe(201);
   ids.promoCode = promo.body.id;
-  const apiKey = await request(server.baseUrl, 'POST', '/api/v1/developer/api-keys', { token: owner.accessToken, body: { name: 'Owned', scopes: ['read'] } });
+  const apiKey = await request(server.baseUrl, 'POST', '/api/v1/developer/api-keys', {
+    token: owner.accessToken,
+    body: { name: 'Owned', scopes: ['read'] },
+  });
   expect(apiKey.status).toBe(201);
   ids.apiKey = apiKey.body.data.api_key.id;
   // inactive: its address never answers, and failed deliveries of the setup's events would change the owner's view while the test compares it
-  const webhook = await request(server.baseUrl, 'POST', '/api/v1/webhooks', { token: owner.accessToken, body: { url: 'https://93.184.216.34/hook', events: ['*'], is_active: false } });
+  const webhook = await request(server.baseUrl, 'POST', '/api/v1/webhooks', {
+    token: owner.accessToken,
+    body: { url: 'https://93.184.216.34/hook', events: ['*'], is_active: false },
+  });
   expect(webhook.status).toBe(201);
   ids.webhook = webhook.body.data.webhook.id;
   otherParams.deliveryId = '00000000-0000-4000-8000-000000000001';
   // a product of each status, with a license; image and preview ids need not exist: the product is refused first
-  for (const [object, status] of [['activeProduct', 'active'], ['draftProduct', 'draft']] as const) {
+  for (const [object, status] of [
+    ['activeProduct', 'active'],
+    ['draftProduct', 'draft'],
+  ] as const) {
     const made = await request(server.baseUrl, 'POST', '/api/v1/marketplace/products', {
       token: owner.accessToken,
-      body: { title: 'Owned product', price: 9.99, product_type: 'pack', licenses: [{ license_type: 'personal', price_cents: 999 }] },
+      body: {
+        title: 'Owned product',
+        price: 9.99,
+        product_type: 'pack',
+        licenses: [{ license_type: 'personal', price_cents: 999 }],
+      },
     });
     expect(made.status).toBe(201);
     ids[object] = made.body.id;
     if (status === 'active') {
-      const moved = await request(server.baseUrl, 'PUT', `/api/v1/marketplace/products/${made.body.id}`, { token: owner.accessToken, body: { status } });
+      const moved = await request(server.baseUrl, 'PUT', `/api/v1/marketplace/products/${made.body.id}`, {
+        token: owner.accessToken,
+        body: { status },
+      });
       expect(moved.status).toBe(200);
       otherParams.licenseId = made.body.licenses[0].id;
     }
@@ -361,11 +428,17 @@ beforeAll(async () => {
     .returning('id')
     .executeTakeFirstOrThrow();
   ids.product = product.id;
-  const order = await request(server.baseUrl, 'POST', '/api/v1/marketplace/orders', { token: owner.accessToken, body: { items: [{ product_id: product.id }] } });
+  const order = await request(server.baseUrl, 'POST', '/api/v1/marketplace/orders', {
+    token: owner.accessToken,
+    body: { items: [{ product_id: product.id }] },
+  });
   expect(order.status).toBe(201);
   ids.order = order.body.id;
   // free, so completed at once: the owner may review it
-  const review = await request(server.baseUrl, 'POST', `/api/v1/marketplace/products/${product.id}/reviews`, { token: owner.accessToken, body: { rating: 4 } });
+  const review = await request(server.baseUrl, 'POST', `/api/v1/marketplace/products/${product.id}/reviews`, {
+    token: owner.accessToken,
+    body: { rating: 4 },
+  });
   expect(review.status).toBe(201);
   otherParams.reviewId = review.body.id;
 });
@@ -385,7 +458,11 @@ async function ownerView() {
     return { status: reply.status, track: { title, is_public, artist, album, genre, trackStatus, file_size } };
   };
   const profile = await as(`/users/${owner.id}`);
-  const { updated_at: _updated, follower_count: _followers, ...profileData } = profile.body?.data?.profile ?? profile.body?.data?.user ?? {};
+  const {
+    updated_at: _updated,
+    follower_count: _followers,
+    ...profileData
+  } = profile.body?.data?.profile ?? profile.body?.data?.user ?? {};
   return {
     publicTrack: await track(ids.publicTrack),
     privateTrack: await track(ids.privateTrack),
@@ -401,12 +478,17 @@ async function ownerView() {
     queue: await (async () => {
       const reply = await as('/queue');
       const queue = reply.body?.data?.queue ?? {};
-      return { status: reply.status, version: queue.version, items: queue.items?.map((item: { id: string }) => item.id) };
+      return {
+        status: reply.status,
+        version: queue.version,
+        items: queue.items?.map((item: { id: string }) => item.id),
+      };
     })(),
     playlists: await Promise.all(
       (['publicPlaylist', 'privatePlaylist'] as const).map(async (object) => {
         const reply = await as(`/playlists/${ids[object]}`);
-        const { snapshot_id, title, is_public, follower_count, tracks, collaborators } = reply.body?.data?.playlist ?? {};
+        const { snapshot_id, title, is_public, follower_count, tracks, collaborators } =
+          reply.body?.data?.playlist ?? {};
         return {
           status: reply.status,
           snapshot_id,
@@ -414,13 +496,19 @@ async function ownerView() {
           is_public,
           follower_count,
           tracks: tracks?.map((entry: { track_id: string; position: number }) => [entry.track_id, entry.position]),
-          collaborators: collaborators?.map((entry: { user_id: string; permission: string }) => [entry.user_id, entry.permission]),
+          collaborators: collaborators?.map((entry: { user_id: string; permission: string }) => [
+            entry.user_id,
+            entry.permission,
+          ]),
         };
       }),
     ),
     // marketplace replies are not enveloped
     promoCodes: await as('/marketplace/promo-codes').then((reply) => ({ status: reply.status, body: reply.body })),
-    apiKeys: await as('/developer/api-keys').then((reply) => ({ status: reply.status, ids: reply.body?.data?.api_keys?.map((key: { id: string }) => key.id) })),
+    apiKeys: await as('/developer/api-keys').then((reply) => ({
+      status: reply.status,
+      ids: reply.body?.data?.api_keys?.map((key: { id: string }) => key.id),
+    })),
     webhooks: await as('/webhooks').then((reply) => ({ status: reply.status, webhooks: reply.body?.data?.webhooks })),
     products: await Promise.all(
       (['activeProduct', 'draftProduct'] as const).map(async (object) => {
@@ -440,7 +528,13 @@ async function ownerView() {
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};
-      return { status: reply.status, items: items?.map((item: { id: string }) => item.id), is_playing, current_index, position_seconds };
+      return {
+        status: reply.status,
+        items: items?.map((item: { id: string }) => item.id),
+        is_playing,
+        current_index,
+        position_seconds,
+      };
     })(),
   };
 }
@@ -457,7 +551,9 @@ function pathFor(operation: Operation, object: Owned): string {
 
 describe('owned objects refuse another signed-in user', () => {
   it('every contract route with a path id is classified (owner-only in the matrix, or meant for others)', () => {
-    const unclassified = pathOperations.map((operation) => operation.id).filter((id) => !(id in matrix) && !(id in notOwnerOnly));
+    const unclassified = pathOperations
+      .map((operation) => operation.id)
+      .filter((id) => !(id in matrix) && !(id in notOwnerOnly));
     expect(unclassified).toEqual([]);
     expect(Object.keys(matrix).filter((id) => !pathOperations.some((operation) => operation.id === id))).toEqual([]);
   });
@@ -482,12 +578,24 @@ describe('owned objects refuse another signed-in user', () => {
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {
         const path = pathFor(operation, testCase.object) + (testCase.query ? `?${testCase.query}` : '');
-        const body = testCase.body === undefined ? undefined : JSON.parse(JSON.stringify(testCase.body).replaceAll('PUBLIC_TRACK', ids.publicTrack).replaceAll('OTHER_USER', other.id));
-        const reply = await request(server.baseUrl, operation.route.method, path, { token: other.accessToken, ...(body !== undefined ? { body } : {}) });
+        const body =
+          testCase.body === undefined
+            ? undefined
+            : JSON.parse(
+                JSON.stringify(testCase.body)
+                  .replaceAll('PUBLIC_TRACK', ids.publicTrack)
+                  .replaceAll('OTHER_USER', other.id),
+              );
+        const reply = await request(server.baseUrl, operation.route.method, path, {
+          token: other.accessToken,
+          ...(body !== undefined ? { body } : {}),
+        });
         const code = reply.body?.error?.code;
         const expectedCode = testCase.status === 404 ? 'NOT_FOUND' : 'FORBIDDEN';
         if (reply.status !== testCase.status || code !== expectedCode) {
-          wrong.push(`${operation.id} on the owner's ${testCase.object} (${operation.route.method} ${path}): ${reply.status} ${reply.text.slice(0, 160)}; expected ${testCase.status} ${expectedCode}`);
+          wrong.push(
+            `${operation.id} on the owner's ${testCase.object} (${operation.route.method} ${path}): ${reply.status} ${reply.text.slice(0, 160)}; expected ${testCase.status} ${expectedCode}`,
+          );
         }
       }
     }
@@ -502,7 +610,10 @@ describe('owned objects refuse another signed-in user', () => {
     form.append('chunk', new Blob([new Uint8Array(Buffer.alloc(1000, 7))]), 'blob');
     const chunk = await uploadForm(server.baseUrl, other.accessToken, form, '/api/v1/tracks/chunk');
     expect([chunk.status, chunk.body?.error?.code]).toEqual([404, 'NOT_FOUND']);
-    const complete = await request(server.baseUrl, 'POST', '/api/v1/tracks/complete', { token: other.accessToken, body: { upload_id: sessionFields.upload_id } });
+    const complete = await request(server.baseUrl, 'POST', '/api/v1/tracks/complete', {
+      token: other.accessToken,
+      body: { upload_id: sessionFields.upload_id },
+    });
     expect([complete.status, complete.body?.error?.code]).toEqual([404, 'NOT_FOUND']);
     const after = await ownerView();
     expect(after).toEqual(before);

@@ -12,7 +12,13 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRiffClient, memoryTokenStore } from '@riff/client';
 import { OPENAPI_DOCUMENT, startPrism, type PrismServer } from '../support/prism.js';
-import { contentTypeMatches, contractOperations, responseContentTypes, successStatus, type Operation } from './operations.js';
+import {
+  contentTypeMatches,
+  contractOperations,
+  responseContentTypes,
+  successStatus,
+  type Operation,
+} from './operations.js';
 import { sampleRequest } from './inputs.js';
 import { paginationProblems } from './pagination.js';
 
@@ -46,9 +52,13 @@ function clientCall(operation: Operation, headers: Record<string, string>): Clie
 
 describe('prism mock of openapi.json, called through @riff/client', () => {
   it('finds operations in the contract, and openapi.json documents the same number', () => {
-    const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT, 'utf8')) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const methods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
-    const documented = Object.values(document.paths).flatMap((item) => Object.keys(item).filter((key) => methods.has(key)));
+    const documented = Object.values(document.paths).flatMap((item) =>
+      Object.keys(item).filter((key) => methods.has(key)),
+    );
     expect(operations.length).toBeGreaterThan(0);
     expect(documented.length).toBe(operations.length);
   });
@@ -60,11 +70,21 @@ describe('prism mock of openapi.json, called through @riff/client', () => {
       const status = successStatus(route);
       let input = sampleRequest(route, SEED + index);
       // ts-rest's client cannot send a multipart route without a body (it reads the body's fields): sample one that has it
-      for (let next = 1; 'contentType' in route && route.contentType === 'multipart/form-data' && input.body === undefined && next < 50; next++) input = sampleRequest(route, SEED + index + next * 1000);
+      for (
+        let next = 1;
+        'contentType' in route && route.contentType === 'multipart/form-data' && input.body === undefined && next < 50;
+        next++
+      )
+        input = sampleRequest(route, SEED + index + next * 1000);
       const call = clientCall(operation, { prefer: `code=${status}` });
       let reply: Awaited<ReturnType<ClientCall>>;
       try {
-        reply = await call({ params: input.params, query: input.query, headers: input.headers ?? {}, body: input.body });
+        reply = await call({
+          params: input.params,
+          query: input.query,
+          headers: input.headers ?? {},
+          body: input.body,
+        });
       } catch (error) {
         // (not chained: the client's errors carry the whole route, which would drown the message)
         const response = (error as { response?: { status?: number; body?: unknown } }).response;
@@ -78,12 +98,17 @@ describe('prism mock of openapi.json, called through @riff/client', () => {
       if (declaredTypes.length > 0) {
         // The client validates JSON replies only: a JSON reply must say so, or it was not validated.
         const actual = reply.headers.get('content-type');
-        expect(declaredTypes.some((declared) => contentTypeMatches(actual, declared)), `content-type ${actual} for ${declaredTypes.join(' or ')}`).toBe(true);
+        expect(
+          declaredTypes.some((declared) => contentTypeMatches(actual, declared)),
+          `content-type ${actual} for ${declaredTypes.join(' or ')}`,
+        ).toBe(true);
       }
       // Mocked lists are data a frontend can page through: their pagination matches their items.
       const data = (reply.body as { data?: unknown } | undefined)?.data;
-      if (data && typeof data === 'object' && 'pagination' in data) expect(paginationProblems(data as Record<string, unknown>)).toEqual([]);
-      if (operation.id === 'auth.login') expect(reply.body).toMatchObject({ requires_2fa: false, token: { token_type: 'Bearer' } });
+      if (data && typeof data === 'object' && 'pagination' in data)
+        expect(paginationProblems(data as Record<string, unknown>)).toEqual([]);
+      if (operation.id === 'auth.login')
+        expect(reply.body).toMatchObject({ requires_2fa: false, token: { token_type: 'Bearer' } });
       checked.add(operation.id);
     },
   );

@@ -21,7 +21,10 @@ const replies: Record<string, { status: number; body: unknown; type?: string }> 
   '/api/v1/auth/check-username': { status: 400, body: envelope('VALIDATION_FAILED') },
   '/api/v1/auth/login': { status: 400, body: envelope('BAD_REQUEST') },
   // asked without credentials, so Prism refuses it and the gate sends it directly
-  '/api/v1/auth/2fa/status': { status: 401, body: { ...envelope('UNAUTHENTICATED'), trace: '/srv/riff/server/src/auth.ts:42' } },
+  '/api/v1/auth/2fa/status': {
+    status: 401,
+    body: { ...envelope('UNAUTHENTICATED'), trace: '/srv/riff/server/src/auth.ts:42' },
+  },
 };
 /** What reached the upstream. */
 const seen: string[] = [];
@@ -86,7 +89,9 @@ describe.each(['own', 'shared'] as const)('requests through a Prism gate (%s Pri
     const before = gate().violations.length;
     const reply = await fetch(`${gate().baseUrl}/healthz`);
     expect(reply.headers.get(GATE_HEADER)).toBe('violation');
-    expect(gate().violations.slice(before)).toEqual([expect.objectContaining({ method: 'GET', url: '/healthz', reported: false })]);
+    expect(gate().violations.slice(before)).toEqual([
+      expect.objectContaining({ method: 'GET', url: '/healthz', reported: false }),
+    ]);
     gate().report(gate().violations.at(-1)!.id);
   });
 
@@ -96,7 +101,9 @@ describe.each(['own', 'shared'] as const)('requests through a Prism gate (%s Pri
     expect(error).toBeInstanceOf(PrismViolationError);
     expect(String(error)).toMatch(/\(direct\) breaks openapi\.json by the strict check/);
     expect(String(error)).toMatch(/authTwoFactorStatus 401: \/trace: has a property the document does not declare/);
-    expect((error as PrismViolationError).violations).toEqual([expect.objectContaining({ location: ['response', 'trace'] })]);
+    expect((error as PrismViolationError).violations).toEqual([
+      expect.objectContaining({ location: ['response', 'trace'] }),
+    ]);
     expect(seen.slice(before)).toEqual(['GET /api/v1/auth/2fa/status']);
   });
 
@@ -121,7 +128,10 @@ describe.each(['own', 'shared'] as const)('requests through a Prism gate (%s Pri
     const unknown = await request(gate().baseUrl, 'GET', '/no/such/path');
     expect(unknown.via).toBe('direct');
     expect(unknown.status).toBe(404);
-    const malformed = await request(gate().baseUrl, 'POST', '/api/v1/auth/login', { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+    const malformed = await request(gate().baseUrl, 'POST', '/api/v1/auth/login', {
+      rawBody: '{bad',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.via).toBe('direct');
     const nested = await request(gate().baseUrl, 'POST', '/api/v1/auth/login', {
       rawBody: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`,

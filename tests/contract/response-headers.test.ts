@@ -24,7 +24,9 @@ function undocumented(method: string, path: string, reply: { status: number; hea
   const response = document.paths[`/api/v1${path}`]?.[method]?.responses[String(reply.status)];
   if (!response) return [`${method} ${path} ${reply.status} is not documented`];
   const documented = new Set(Object.keys(response.headers ?? {}).map((name) => name.toLowerCase()));
-  return tracked.filter((name) => reply.headers.has(name) && !documented.has(name)).map((name) => `${method} ${path} ${reply.status}: ${name}`);
+  return tracked
+    .filter((name) => reply.headers.has(name) && !documented.has(name))
+    .map((name) => `${method} ${path} ${reply.status}: ${name}`);
 }
 
 describe('response headers in openapi.json', () => {
@@ -33,7 +35,8 @@ describe('response headers in openapi.json', () => {
     const base = suite.server.baseUrl;
     const found: string[] = [];
     const check = (method: string, path: string, reply: { status: number; headers: Headers }, expected: string[]) => {
-      for (const name of expected) expect(reply.headers.has(name), `${method} ${path} ${reply.status} sends ${name}`).toBe(true);
+      for (const name of expected)
+        expect(reply.headers.has(name), `${method} ${path} ${reply.status} sends ${name}`).toBe(true);
       found.push(...undocumented(method, path, reply));
     };
 
@@ -44,11 +47,20 @@ describe('response headers in openapi.json', () => {
     const stream = `/tracks/${track.id}/stream`;
     const whole = await request(base, 'GET', `/api/v1${stream}`, { token: user.accessToken });
     check('get', '/tracks/{id}/stream', whole, ['etag', 'accept-ranges', 'content-disposition']);
-    const part = await request(base, 'GET', `/api/v1${stream}`, { token: user.accessToken, headers: { range: 'bytes=0-9' } });
+    const part = await request(base, 'GET', `/api/v1${stream}`, {
+      token: user.accessToken,
+      headers: { range: 'bytes=0-9' },
+    });
     check('get', '/tracks/{id}/stream', part, ['content-range', 'etag']);
-    const cached = await request(base, 'GET', `/api/v1${stream}`, { token: user.accessToken, headers: { 'if-none-match': whole.headers.get('etag')! } });
+    const cached = await request(base, 'GET', `/api/v1${stream}`, {
+      token: user.accessToken,
+      headers: { 'if-none-match': whole.headers.get('etag')! },
+    });
     check('get', '/tracks/{id}/stream', cached, ['etag']);
-    const beyond = await request(base, 'GET', `/api/v1${stream}`, { token: user.accessToken, headers: { range: `bytes=${bytes.length + 10}-` } });
+    const beyond = await request(base, 'GET', `/api/v1${stream}`, {
+      token: user.accessToken,
+      headers: { range: `bytes=${bytes.length + 10}-` },
+    });
     check('get', '/tracks/{id}/stream', beyond, ['content-range']);
     expect([whole.status, part.status, cached.status, beyond.status]).toEqual([200, 206, 304, 416]);
 
@@ -57,7 +69,11 @@ describe('response headers in openapi.json', () => {
 
     const other = await register(suite.server, newIdentity());
     const mail = await waitForMail(suite.server.outboxDir, other.email, 'verify-email');
-    const deprecated = await request(base, 'POST', `/api/v1/auth/verify-email?token=${encodeURIComponent(tokenFromMail(mail))}`);
+    const deprecated = await request(
+      base,
+      'POST',
+      `/api/v1/auth/verify-email?token=${encodeURIComponent(tokenFromMail(mail))}`,
+    );
     expect(deprecated.status).toBe(200);
     check('post', '/auth/verify-email', deprecated, ['deprecation']);
 
@@ -78,7 +94,8 @@ describe('response headers in openapi.json', () => {
         for (const [status, response] of Object.entries(operation.responses)) {
           const names = Object.keys(response.headers ?? {});
           if (!names.includes('X-Request-Id')) problems.push(`${method} ${path} ${status}: X-Request-Id`);
-          if ((status === '429' || status === '503') && !names.includes('Retry-After')) problems.push(`${method} ${path} ${status}: Retry-After`);
+          if ((status === '429' || status === '503') && !names.includes('Retry-After'))
+            problems.push(`${method} ${path} ${status}: Retry-After`);
         }
       }
     }

@@ -50,7 +50,11 @@ describe('GET /dashboard', () => {
     // a play enters the listening history from 5 s on
     const track = await createTrack(suite.server, friend, { seconds: 6 });
     // mutual follow with friend; stranger only follows me
-    for (const [from, to] of [[me, friend], [friend, me], [stranger, me]] as const) {
+    for (const [from, to] of [
+      [me, friend],
+      [friend, me],
+      [stranger, me],
+    ] as const) {
       expect((await suite.http.post(`/users/${to.id}/follow`, { token: from.accessToken })).status).toBe(200);
     }
     expect((await play(me, track.id, 6)).status).toBe(200);
@@ -61,11 +65,28 @@ describe('GET /dashboard', () => {
     await pastPlays(me.id, track.id, 10, 4);
 
     const week = (await dashboard(me, '?stats_period=7d')).body.data.stats;
-    expect(week).toMatchObject({ period: '7d', tracks_played: 1, tracks_played_change: '-75%', favorites: 1, favorites_change: 'new', active_friends: 1, active_friends_change: 'new', messages_sent: 0, messages_sent_change: '0%' });
+    expect(week).toMatchObject({
+      period: '7d',
+      tracks_played: 1,
+      tracks_played_change: '-75%',
+      favorites: 1,
+      favorites_change: 'new',
+      active_friends: 1,
+      active_friends_change: 'new',
+      messages_sent: 0,
+      messages_sent_change: '0%',
+    });
     const month = (await dashboard(me)).body.data.stats;
     expect(month).toMatchObject({ period: '30d', tracks_played: 5, tracks_played_change: 'new' });
     const all = (await dashboard(me, '?stats_period=all')).body.data.stats;
-    expect(all).toMatchObject({ period: 'all', tracks_played: 5, favorites: 1, active_friends: 1, tracks_played_change: '0%', favorites_change: '0%' });
+    expect(all).toMatchObject({
+      period: 'all',
+      tracks_played: 5,
+      favorites: 1,
+      active_friends: 1,
+      tracks_played_change: '0%',
+      favorites_change: '0%',
+    });
   });
 
   it('recent activity: what I did and who followed me, newest first, limited; library preview of my own tracks', async () => {
@@ -74,16 +95,33 @@ describe('GET /dashboard', () => {
     const first = await createTrack(suite.server, me, { title: 'First light' });
     const second = await createTrack(suite.server, me, { title: 'Second wind' });
     await createTrack(suite.server, me, { title: 'Third rail' });
-    expect((await suite.http.post('/playlists', { token: me.accessToken, body: { title: 'Night drives' } })).status).toBe(201);
+    expect(
+      (await suite.http.post('/playlists', { token: me.accessToken, body: { title: 'Night drives' } })).status,
+    ).toBe(201);
     expect((await suite.http.post(`/users/${me.id}/follow`, { token: fan.accessToken })).status).toBe(200);
 
     const reply = await dashboard(me, '?activity_limit=50&library_limit=2');
     expect(reply.status).toBe(200);
-    const activity = reply.body.data.recent_activity as { type: string; icon: string; title: string; description: string; timestamp: string }[];
-    expect(activity[0]).toMatchObject({ type: 'user.new_follower', icon: 'follow', description: `${fan.username} followed you` });
-    expect(activity.find((entry) => entry.type === 'playlist.created')).toMatchObject({ icon: 'playlist', title: 'Created a playlist' });
+    const activity = reply.body.data.recent_activity as {
+      type: string;
+      icon: string;
+      title: string;
+      description: string;
+      timestamp: string;
+    }[];
+    expect(activity[0]).toMatchObject({
+      type: 'user.new_follower',
+      icon: 'follow',
+      description: `${fan.username} followed you`,
+    });
+    expect(activity.find((entry) => entry.type === 'playlist.created')).toMatchObject({
+      icon: 'playlist',
+      title: 'Created a playlist',
+    });
     expect(activity.filter((entry) => entry.icon === 'upload').length).toBeGreaterThanOrEqual(3);
-    expect(activity.map((entry) => entry.timestamp)).toEqual([...activity.map((entry) => entry.timestamp)].sort().reverse());
+    expect(activity.map((entry) => entry.timestamp)).toEqual(
+      [...activity.map((entry) => entry.timestamp)].sort().reverse(),
+    );
     // sign-ins and other security records are not activity, nor what the service did itself (a stream made ready)
     expect(activity.some((entry) => entry.type.startsWith('auth.'))).toBe(false);
     await sql`insert into audit_logs (user_id, action, resource, resource_id, metadata) values (${me.id}, 'track.processed', 'track', ${first.id}, '{"stream_status":"ready"}')`.execute(
@@ -104,15 +142,19 @@ describe('GET /dashboard', () => {
     expect(fanView.library_preview.total_count).toBe(0);
   });
 
-  it.each([['activity_limit=0'], ['activity_limit=51'], ['library_limit=0'], ['library_limit=51'], ['stats_period=1y'], ['activity_limit=ten']])(
-    '%s is 400 VALIDATION_FAILED',
-    async (query) => {
-      const user = await createUser(suite.server);
-      const reply = await dashboard(user, `?${query}`);
-      expect(reply.status).toBe(400);
-      expect(reply.body.error.code).toBe('VALIDATION_FAILED');
-    },
-  );
+  it.each([
+    ['activity_limit=0'],
+    ['activity_limit=51'],
+    ['library_limit=0'],
+    ['library_limit=51'],
+    ['stats_period=1y'],
+    ['activity_limit=ten'],
+  ])('%s is 400 VALIDATION_FAILED', async (query) => {
+    const user = await createUser(suite.server);
+    const reply = await dashboard(user, `?${query}`);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.code).toBe('VALIDATION_FAILED');
+  });
 
   it('needs a signed-in caller', async () => {
     expect((await suite.http.get('/dashboard')).status).toBe(401);

@@ -26,7 +26,10 @@ describe.skipIf(!shared)('API-key limits across instances (Redis)', () => {
 
   it('requests through A and B draw on one count, reads and writes apart', async () => {
     const owner = await createUser(a);
-    const created = await api(a.baseUrl).post('/developer/api-keys', { token: owner.accessToken, body: { name: 'shared', scopes: ['read', 'write'] } });
+    const created = await api(a.baseUrl).post('/developer/api-keys', {
+      token: owner.accessToken,
+      body: { name: 'shared', scopes: ['read', 'write'] },
+    });
     const headers = { 'x-api-key': created.body.data.key as string };
     const remaining: number[] = [];
     for (const server of [a, b, a, b]) {

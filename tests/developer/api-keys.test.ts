@@ -8,9 +8,15 @@ const suite = useTestServer();
 type Scope = 'read' | 'write' | 'admin';
 
 async function newKey(owner: TestUser, scopes: Scope[], extra: Record<string, unknown> = {}) {
-  const reply = await suite.http.post('/developer/api-keys', { token: owner.accessToken, body: { name: `key ${scopes.join('+')}`, scopes, ...extra } });
+  const reply = await suite.http.post('/developer/api-keys', {
+    token: owner.accessToken,
+    body: { name: `key ${scopes.join('+')}`, scopes, ...extra },
+  });
   expect(reply.status).toBe(201);
-  return reply.body.data as { api_key: { id: string; prefix: string; scopes: Scope[]; last_used_at: string | null }; key: string };
+  return reply.body.data as {
+    api_key: { id: string; prefix: string; scopes: Scope[]; last_used_at: string | null };
+    key: string;
+  };
 }
 
 const withKey = (key: string) => ({ headers: { 'x-api-key': key } });
@@ -27,7 +33,9 @@ describe('creating, listing and revoking API keys', () => {
   it('shows the whole key once; lists show its prefix only, newest first', async () => {
     const owner = await createUser(suite.server);
     const first = await newKey(owner, ['read']);
-    const second = await newKey(owner, ['read', 'write'], { expires_at: new Date(Date.now() + 86_400_000).toISOString() });
+    const second = await newKey(owner, ['read', 'write'], {
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     expect(first.key).toMatch(/^riff_[0-9A-Za-z]{40}$/);
     expect(first.api_key.prefix).toBe(first.key.slice(0, 12));
     expect(first.api_key).toMatchObject({ name: 'key read', scopes: ['read'], last_used_at: null, expires_at: null });
@@ -63,14 +71,18 @@ describe('creating, listing and revoking API keys', () => {
     const owner = await createUser(suite.server);
     for (let i = 0; i < 23; i += 1) await newKey(owner, ['read']);
     const racing = await Promise.all(
-      Array.from({ length: 6 }, () => suite.http.post('/developer/api-keys', { token: owner.accessToken, body: { name: 'racer', scopes: ['read'] } })),
+      Array.from({ length: 6 }, () =>
+        suite.http.post('/developer/api-keys', { token: owner.accessToken, body: { name: 'racer', scopes: ['read'] } }),
+      ),
     );
     expect(racing.filter((reply) => reply.status === 201)).toHaveLength(2);
     for (const refused of racing.filter((reply) => reply.status !== 201)) {
       expect(refused.status).toBe(400);
       expect(refused.body.error.code).toBe('LIMIT_REACHED');
     }
-    expect((await suite.http.get('/developer/api-keys', { token: owner.accessToken })).body.data.api_keys).toHaveLength(25);
+    expect((await suite.http.get('/developer/api-keys', { token: owner.accessToken })).body.data.api_keys).toHaveLength(
+      25,
+    );
   });
 
   it('revoking stops the key at once; another user’s key is 404 and keeps working', async () => {
@@ -90,11 +102,18 @@ describe('creating, listing and revoking API keys', () => {
     const after = await suite.http.get('/auth/me', withKey(key));
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe('INVALID_CREDENTIALS');
-    expect((await suite.http.delete(`/developer/api-keys/${api_key.id}`, { token: owner.accessToken })).status).toBe(404);
-    expect((await suite.http.delete('/developer/api-keys/not-a-uuid', { token: owner.accessToken })).body.error.code).toBe('INVALID_ID');
+    expect((await suite.http.delete(`/developer/api-keys/${api_key.id}`, { token: owner.accessToken })).status).toBe(
+      404,
+    );
+    expect(
+      (await suite.http.delete('/developer/api-keys/not-a-uuid', { token: owner.accessToken })).body.error.code,
+    ).toBe('INVALID_ID');
 
     const audit = await suite.http.get('/audit/logs?resource=api_key', { token: owner.accessToken });
-    expect(audit.body.data.logs.map((entry: { action: string }) => entry.action).sort()).toEqual(['api_key.created', 'api_key.revoked']);
+    expect(audit.body.data.logs.map((entry: { action: string }) => entry.action).sort()).toEqual([
+      'api_key.created',
+      'api_key.revoked',
+    ]);
     expect(JSON.stringify(audit.body.data.logs)).not.toContain(key);
   });
 });
@@ -122,7 +141,8 @@ describe('authenticating with a key', () => {
       admin: (await newKey(owner, ['admin'])).key,
     };
     const read = (key: string) => suite.http.get('/auth/me', withKey(key));
-    const write = (key: string) => suite.http.post('/playlists', { ...withKey(key), body: { title: 'made with a key' } });
+    const write = (key: string) =>
+      suite.http.post('/playlists', { ...withKey(key), body: { title: 'made with a key' } });
 
     expect((await read(keys.read)).status).toBe(200);
     const readWrites = await write(keys.read);
@@ -146,7 +166,14 @@ describe('authenticating with a key', () => {
     const owner = await createUser(suite.server);
     const { key } = await newKey(owner, ['admin']);
     const attempts = [
-      suite.http.post('/auth/password/change', { ...withKey(key), body: { current_password: owner.password, password: 'a new password 2026!', password_confirmation: 'a new password 2026!' } }),
+      suite.http.post('/auth/password/change', {
+        ...withKey(key),
+        body: {
+          current_password: owner.password,
+          password: 'a new password 2026!',
+          password_confirmation: 'a new password 2026!',
+        },
+      }),
       suite.http.get('/developer/api-keys', withKey(key)),
       suite.http.post('/developer/api-keys', { ...withKey(key), body: { name: 'minted by a key', scopes: ['admin'] } }),
       suite.http.post('/auth/2fa/setup', withKey(key)),
@@ -155,8 +182,12 @@ describe('authenticating with a key', () => {
       expect(reply.status).toBe(403);
       expect(reply.body.error.code).toBe('INSUFFICIENT_SCOPE');
     }
-    expect((await suite.http.get('/developer/api-keys', { token: owner.accessToken })).body.data.api_keys).toHaveLength(1);
-    expect((await suite.http.post('/auth/login', { body: { email: owner.email, password: owner.password } })).status).toBe(200);
+    expect((await suite.http.get('/developer/api-keys', { token: owner.accessToken })).body.data.api_keys).toHaveLength(
+      1,
+    );
+    expect(
+      (await suite.http.post('/auth/login', { body: { email: owner.email, password: owner.password } })).status,
+    ).toBe(200);
   });
 
   it('an unknown key, or the key of an owner who may no longer act, is 401', async () => {
@@ -166,7 +197,10 @@ describe('authenticating with a key', () => {
     expect(unknown.status).toBe(401);
     expect(unknown.headers.get('x-ratelimit-limit')).toBeNull();
 
-    const deleted = await suite.http.delete('/users/me', { token: owner.accessToken, body: { password: owner.password, confirm_text: 'DELETE' } });
+    const deleted = await suite.http.delete('/users/me', {
+      token: owner.accessToken,
+      body: { password: owner.password, confirm_text: 'DELETE' },
+    });
     expect(deleted.status).toBe(200);
     expect((await suite.http.get('/auth/me', withKey(key))).status).toBe(401);
   });
@@ -191,7 +225,9 @@ describe('the hourly limits of a key', () => {
     expect(refusedSecurity.status).toBe(403);
     expect(rateHeaders(refusedSecurity)).toMatchObject({ limit: 1000, remaining: 997 });
     // a bearer request carries none
-    expect((await suite.http.get('/auth/me', { token: owner.accessToken })).headers.get('x-ratelimit-limit')).toBeNull();
+    expect(
+      (await suite.http.get('/auth/me', { token: owner.accessToken })).headers.get('x-ratelimit-limit'),
+    ).toBeNull();
   });
 
   it('the 201st write of the hour is 429 RATE_LIMITED naming the write limit; Retry-After and X-RateLimit-Reset agree; reads go on', async () => {
@@ -200,7 +236,9 @@ describe('the hourly limits of a key', () => {
     const direct = api(suite.server.directUrl);
     // refused writes count too: 200 invalid bodies use up the hour
     for (let batch = 0; batch < 8; batch += 1) {
-      const replies = await Promise.all(Array.from({ length: 25 }, () => direct.post('/playlists', { ...withKey(key), body: {} })));
+      const replies = await Promise.all(
+        Array.from({ length: 25 }, () => direct.post('/playlists', { ...withKey(key), body: {} })),
+      );
       for (const reply of replies) expect(reply.status).toBe(400);
     }
     const over = await suite.http.post('/playlists', { ...withKey(key), body: { title: 'one too many' } });
@@ -212,14 +250,18 @@ describe('the hourly limits of a key', () => {
     const retryAfter = Number(over.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(3500);
     expect(Math.abs(headers.reset - (Math.ceil(Date.now() / 1000) + retryAfter))).toBeLessThanOrEqual(2);
-    expect((await suite.http.get('/developer/api-keys', { token: owner.accessToken })).body.data.api_keys).toHaveLength(1);
+    expect((await suite.http.get('/developer/api-keys', { token: owner.accessToken })).body.data.api_keys).toHaveLength(
+      1,
+    );
 
     const read = await suite.http.get('/auth/me', withKey(key));
     expect(read.status).toBe(200);
     expect(rateHeaders(read)).toMatchObject({ limit: 1000, remaining: 999 });
     // another key of the same owner has its own count
     const fresh = await newKey(owner, ['write']);
-    expect((await suite.http.post('/playlists', { ...withKey(fresh.key), body: { title: 'fresh key' } })).status).toBe(201);
+    expect((await suite.http.post('/playlists', { ...withKey(fresh.key), body: { title: 'fresh key' } })).status).toBe(
+      201,
+    );
   });
 
   it('the 1001st read of the hour is 429 naming the read limit', async () => {

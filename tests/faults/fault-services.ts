@@ -11,7 +11,11 @@ const run = promisify(execFile);
 const PG_BIN =
   process.env.PG_BIN ??
   (existsSync('/usr/lib/postgresql')
-    ? path.join('/usr/lib/postgresql', readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))[0] ?? '15', 'bin')
+    ? path.join(
+        '/usr/lib/postgresql',
+        readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))[0] ?? '15',
+        'bin',
+      )
     : '/usr/lib/postgresql/15/bin');
 
 /** The fault suite needs real servers it may stop: it runs in CI's PostgreSQL + Redis pass only. */
@@ -29,7 +33,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls `check` until it returns a value (not undefined) or the deadline passes. */
-export async function waitFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<T | undefined>,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check().catch(() => undefined);
@@ -65,7 +74,9 @@ export async function createPgCluster(): Promise<PgCluster> {
   }
   await chmod(dir, 0o700);
   const pg = (tool: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, tool), ...args]) : run(path.join(PG_BIN, tool), args);
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, tool), ...args])
+      : run(path.join(PG_BIN, tool), args);
   await pg('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=on -c full_page_writes=off -c max_connections=60`;
   const cluster: PgCluster = {
@@ -106,14 +117,19 @@ export async function createRedis(): Promise<RedisInstance> {
     port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      child = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
       await waitFor('redis-server', 10_000, async () => {
         const { stdout } = await run('redis-cli', ['-p', String(port), 'ping']);
         return stdout.trim() === 'PONG' ? true : undefined;
       });
     },
     async kill() {
-      const exiting = child && child.exitCode === null ? new Promise((resolve) => child!.once('exit', resolve)) : undefined;
+      const exiting =
+        child && child.exitCode === null ? new Promise((resolve) => child!.once('exit', resolve)) : undefined;
       child?.kill('SIGKILL');
       await exiting;
       child = undefined;

@@ -11,8 +11,15 @@ describe.skipIf(!faultSuiteEnabled)('hostile clients', () => {
 
   beforeAll(async () => {
     // no minimum body rate here: the stalled bodies below test the idle cut (the minimum rate has its own test, request-bodies.test.ts)
-    server = await startTestServer({ DATABASE_URL: '', REDIS_URL: '', RIFF_TEST_PRISM_PROXY: '0', MIN_REQUEST_BODY_RATE: '0' });
-    expect((await rawRequest(server.directUrl, 'GET /api/v1/users HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status).toBe(200);
+    server = await startTestServer({
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      RIFF_TEST_PRISM_PROXY: '0',
+      MIN_REQUEST_BODY_RATE: '0',
+    });
+    expect(
+      (await rawRequest(server.directUrl, 'GET /api/v1/users HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status,
+    ).toBe(200);
     baseline = await openFdCount();
   });
 
@@ -20,9 +27,17 @@ describe.skipIf(!faultSuiteEnabled)('hostile clients', () => {
     await server?.close();
   });
 
-  const backToBaseline = () => waitFor('descriptors back to the baseline', 10_000, async () => ((await openFdCount()) <= baseline ? true : undefined), 100);
+  const backToBaseline = () =>
+    waitFor(
+      'descriptors back to the baseline',
+      10_000,
+      async () => ((await openFdCount()) <= baseline ? true : undefined),
+      100,
+    );
 
-  it('slow-loris headers are cut with 408 after 10 s, a stalled body after 30 s; no descriptor is left', { timeout: 60_000 }, async () => {
+  it('slow-loris headers are cut with 408 after 10 s, a stalled body after 30 s; no descriptor is left', {
+    timeout: 60_000,
+  }, async () => {
     const trickle = async () => {
       const socket = await openSocket(server.directUrl);
       const reply = collect(socket, 50_000);
@@ -39,12 +54,18 @@ describe.skipIf(!faultSuiteEnabled)('hostile clients', () => {
     const stalledBody = async () => {
       const socket = await openSocket(server.directUrl);
       const reply = collect(socket, 50_000);
-      socket.write('POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":');
+      socket.write(
+        'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":',
+      );
       return { reply: parseRawReply(await reply) };
     };
     const started = Date.now();
-    const slowHeaders = Array.from({ length: 30 }, () => trickle().then((result) => ({ ...result, ms: Date.now() - started })));
-    const slowBodies = Array.from({ length: 20 }, () => stalledBody().then((result) => ({ ...result, ms: Date.now() - started })));
+    const slowHeaders = Array.from({ length: 30 }, () =>
+      trickle().then((result) => ({ ...result, ms: Date.now() - started })),
+    );
+    const slowBodies = Array.from({ length: 20 }, () =>
+      stalledBody().then((result) => ({ ...result, ms: Date.now() - started })),
+    );
     const headerResults = await Promise.all(slowHeaders);
     const bodyResults = await Promise.all(slowBodies);
     for (const { reply, closedByServer, ms } of headerResults) {
@@ -65,7 +86,9 @@ describe.skipIf(!faultSuiteEnabled)('hostile clients', () => {
     await backToBaseline();
   });
 
-  it('a storm of clients that hang up mid-request leaves no descriptor open and the service answering', { timeout: 60_000 }, async () => {
+  it('a storm of clients that hang up mid-request leaves no descriptor open and the service answering', {
+    timeout: 60_000,
+  }, async () => {
     const abortAfter = async (bytes: string, reset: boolean) => {
       const socket: Socket = await openSocket(server.directUrl);
       socket.on('error', () => undefined);
@@ -83,7 +106,10 @@ describe.skipIf(!faultSuiteEnabled)('hostile clients', () => {
       await Promise.all(Array.from({ length: 80 }, (_, i) => abortAfter(kinds[i % kinds.length]!, i % 3 === 0)));
     }
     await backToBaseline();
-    const after = await rawRequest(server.directUrl, 'GET /api/v1/users HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const after = await rawRequest(
+      server.directUrl,
+      'GET /api/v1/users HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
     expect(after.status).toBe(200);
     await backToBaseline();
   });

@@ -26,7 +26,9 @@ const CHUNK = 32 * 1024;
 /** Every file under `dir`, as paths relative to it. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
 describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
@@ -56,20 +58,35 @@ describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
       RATE_LIMIT_PER_MINUTE: '1000000',
       UPLOAD_CHUNK_MAX_BYTES: String(CHUNK),
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     const output: string[] = [];
     child.stdout?.on('data', (data) => output.push(String(data)));
     child.stderr?.on('data', (data) => output.push(String(data)));
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      child.on('exit', (code, signal) => resolve(signal ?? code)),
+    );
     const baseUrl = `http://127.0.0.1:${port}`;
-    await waitFor('the server ready', 60_000, async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined), 100);
+    await waitFor(
+      'the server ready',
+      60_000,
+      async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined),
+      100,
+    );
     return { child, baseUrl, output, exited };
   }
 
-  it('resumes on a new process: the cut chunk is missing, the rest arrives, md5 and streamed bytes are the file’s, no .partial left', { timeout: 180_000 }, async () => {
+  it('resumes on a new process: the cut chunk is missing, the rest arrives, md5 and streamed bytes are the file’s, no .partial left', {
+    timeout: 180_000,
+  }, async () => {
     const audio = await makeAudio('wav', { seconds: 3, title: 'Killed Midway' });
-    const chunks = Array.from({ length: Math.ceil(audio.length / CHUNK) }, (_, n) => audio.subarray(n * CHUNK, (n + 1) * CHUNK));
+    const chunks = Array.from({ length: Math.ceil(audio.length / CHUNK) }, (_, n) =>
+      audio.subarray(n * CHUNK, (n + 1) * CHUNK),
+    );
     expect(chunks.length).toBeGreaterThan(5);
     const cut = 3;
 
@@ -82,7 +99,12 @@ describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
     });
     expect(initiated.status).toBe(200);
     const uploadId: string = initiated.body.data.upload_id;
-    const fields = { upload_id: uploadId, total_chunks: chunks.length, total_size: audio.length, filename: 'killed.wav' };
+    const fields = {
+      upload_id: uploadId,
+      total_chunks: chunks.length,
+      total_size: audio.length,
+      filename: 'killed.wav',
+    };
     const sendChunk = (baseUrl: string, n: number) => {
       const form = new FormData();
       for (const [name, value] of Object.entries({ ...fields, chunk_number: n })) form.append(name, String(value));
@@ -96,7 +118,8 @@ describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
     const head =
       Object.entries({ ...fields, chunk_number: cut })
         .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-        .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="chunk"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+        .join('') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="chunk"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
     const tail = `\r\n--${boundary}--\r\n`;
     const socket = connect(port, '127.0.0.1');
     socket.on('error', () => undefined);
@@ -142,7 +165,9 @@ describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
     expect(complete.body.data.md5).toBe(md5(audio));
     expect(complete.body.data.track).toMatchObject({ title: 'Killed Midway', format: 'wav', file_size: audio.length });
 
-    const streamed = await fetch(`${second.baseUrl}/api/v1/tracks/${complete.body.data.track.id}/stream`, { headers: { authorization: `Bearer ${user.accessToken}` } });
+    const streamed = await fetch(`${second.baseUrl}/api/v1/tracks/${complete.body.data.track.id}/stream`, {
+      headers: { authorization: `Bearer ${user.accessToken}` },
+    });
     expect(streamed.status).toBe(200);
     expect(md5(Buffer.from(await streamed.arrayBuffer()))).toBe(md5(audio));
     expect((await http.get(`/tracks/resume/${uploadId}`, { token: user.accessToken })).status).toBe(404);
@@ -154,7 +179,13 @@ describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
     expect(await partials()).toEqual(writing);
     // ... until the cleanup runs past the intent's 24 hours
     const later = new Date(Date.now() + 25 * 60 * 60 * 1000);
-    const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: cluster.url('riff'), LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: cluster.url('riff'),
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: '0',
+    });
     const riff = await createRiff(config, { clock: { now: () => later } });
     try {
       const swept = await runJob<{ sessions: number; objects: number }>({ riff }, 'uploads.cleanup');

@@ -30,7 +30,10 @@ export function startLoad(baseUrl: string, workers: number, next: (worker: numbe
       const request = next(worker);
       const started = Date.now();
       try {
-        const reply = await fetch(`${baseUrl}${request.path}`, { ...request.init, signal: AbortSignal.timeout(15_000) });
+        const reply = await fetch(`${baseUrl}${request.path}`, {
+          ...request.init,
+          signal: AbortSignal.timeout(15_000),
+        });
         const text = await reply.text();
         let code: string | undefined;
         try {
@@ -48,7 +51,14 @@ export function startLoad(baseUrl: string, workers: number, next: (worker: numbe
           wrote: request.wrote,
         });
       } catch (error) {
-        outcomes.push({ path: request.path, status: 0, networkError: String(error), retryAfter: null, at: Date.now(), ms: Date.now() - started });
+        outcomes.push({
+          path: request.path,
+          status: 0,
+          networkError: String(error),
+          retryAfter: null,
+          at: Date.now(),
+          ms: Date.now() - started,
+        });
       }
     }
   };

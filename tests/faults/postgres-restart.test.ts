@@ -22,7 +22,9 @@ describe.skipIf(!faultSuiteEnabled)('PostgreSQL restarting under load', () => {
     await cluster?.destroy();
   });
 
-  it('keeps the process up: 503 with Retry-After while it is down, 200 within 5 s after, no acknowledged write lost', { timeout: 60_000 }, async () => {
+  it('keeps the process up: 503 with Retry-After while it is down, 200 within 5 s after, no acknowledged write lost', {
+    timeout: 60_000,
+  }, async () => {
     const reads = ['/api/v1/tracks', '/api/v1/users', '/readyz'];
     let sent = 0;
     const load = startLoad(server.directUrl, 8, (worker) => {
@@ -30,16 +32,24 @@ describe.skipIf(!faultSuiteEnabled)('PostgreSQL restarting under load', () => {
       if (worker < 2) {
         const email = `fault-${randomUUID().slice(0, 12)}@example.test`;
         const body = JSON.stringify({ email, password: PASSWORD, password_confirmation: PASSWORD });
-        return { path: '/api/v1/auth/register', init: { method: 'POST', body, headers: { 'content-type': 'application/json' } }, wrote: email };
+        return {
+          path: '/api/v1/auth/register',
+          init: { method: 'POST', body, headers: { 'content-type': 'application/json' } },
+          wrote: email,
+        };
       }
       return { path: reads[sent % reads.length]! };
     });
     try {
-      await waitFor('traffic before the restart', 20_000, async () => (load.outcomes.filter((o) => o.status === 200).length >= 30 ? true : undefined));
+      await waitFor('traffic before the restart', 20_000, async () =>
+        load.outcomes.filter((o) => o.status === 200).length >= 30 ? true : undefined,
+      );
 
       const stoppedAt = Date.now();
       await cluster.stop();
-      await waitFor('503s while PostgreSQL is down', 10_000, async () => (load.since(stoppedAt).filter((o) => o.status === 503).length >= 10 ? true : undefined));
+      await waitFor('503s while PostgreSQL is down', 10_000, async () =>
+        load.since(stoppedAt).filter((o) => o.status === 503).length >= 10 ? true : undefined,
+      );
 
       await cluster.start();
       const startedAt = Date.now();
@@ -53,9 +63,17 @@ describe.skipIf(!faultSuiteEnabled)('PostgreSQL restarting under load', () => {
       const outcomes = await load.stop();
 
       const counts = tally(outcomes);
-      console.warn(`PostgreSQL restart: ${outcomes.length} requests ${JSON.stringify(counts)}, first 200 ${recoveryMs} ms after the start`);
-      expect(outcomes.filter((o) => o.networkError), JSON.stringify(counts)).toEqual([]);
-      expect(outcomes.filter((o) => o.status >= 500 && o.status !== 503), JSON.stringify(counts)).toEqual([]);
+      console.warn(
+        `PostgreSQL restart: ${outcomes.length} requests ${JSON.stringify(counts)}, first 200 ${recoveryMs} ms after the start`,
+      );
+      expect(
+        outcomes.filter((o) => o.networkError),
+        JSON.stringify(counts),
+      ).toEqual([]);
+      expect(
+        outcomes.filter((o) => o.status >= 500 && o.status !== 503),
+        JSON.stringify(counts),
+      ).toEqual([]);
       const unavailable = outcomes.filter((o) => o.status === 503);
       expect(unavailable.length).toBeGreaterThan(0);
       for (const reply of unavailable) {
@@ -70,7 +88,9 @@ describe.skipIf(!faultSuiteEnabled)('PostgreSQL restarting under load', () => {
       const client = new pg.Client({ connectionString: cluster.url('riff') });
       await client.connect();
       try {
-        const { rows } = await client.query<{ email: string }>('select email from users where email = any($1)', [acknowledged]);
+        const { rows } = await client.query<{ email: string }>('select email from users where email = any($1)', [
+          acknowledged,
+        ]);
         expect(rows.map((row) => row.email).sort()).toEqual([...acknowledged].sort());
       } finally {
         await client.end();

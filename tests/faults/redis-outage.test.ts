@@ -24,14 +24,19 @@ describe.skipIf(!faultSuiteEnabled)('Redis going away under load', () => {
     await redis?.destroy();
   });
 
-  it('fails no request and stalls none: rate limits continue in memory, logged once per outage', { timeout: 60_000 }, async () => {
+  it('fails no request and stalls none: rate limits continue in memory, logged once per outage', {
+    timeout: 60_000,
+  }, async () => {
     let sent = 0;
     const load = startLoad(server.directUrl, 6, () => {
       sent++;
       if (sent % 5 === 0) {
         // login attempts go through the per-account and per-address limiters too
         const body = JSON.stringify({ email: `nobody-${sent % 3}@example.test`, password: 'not the password' });
-        return { path: '/api/v1/auth/login', init: { method: 'POST', body, headers: { 'content-type': 'application/json' } } };
+        return {
+          path: '/api/v1/auth/login',
+          init: { method: 'POST', body, headers: { 'content-type': 'application/json' } },
+        };
       }
       return { path: sent % 2 ? '/api/v1/users' : '/api/v1/auth/check-username?username=someone' };
     });
@@ -41,20 +46,31 @@ describe.skipIf(!faultSuiteEnabled)('Redis going away under load', () => {
 
       const killedAt = Date.now();
       await redis.kill();
-      await waitFor('traffic with Redis down', 20_000, async () => (load.since(killedAt).length >= 200 ? true : undefined));
+      await waitFor('traffic with Redis down', 20_000, async () =>
+        load.since(killedAt).length >= 200 ? true : undefined,
+      );
       expect(logged(LIMITS_DOWN)).toBe(1);
       expect(logged(LIVE_DOWN)).toBeLessThanOrEqual(1);
 
       const restartedAt = Date.now();
       await redis.start();
-      await waitFor('the log saying Redis is back', 10_000, async () => (logged('Redis is back: rate limits') === 1 ? true : undefined));
-      await waitFor('traffic with Redis back', 20_000, async () => (load.since(restartedAt).length >= 50 ? true : undefined));
+      await waitFor('the log saying Redis is back', 10_000, async () =>
+        logged('Redis is back: rate limits') === 1 ? true : undefined,
+      );
+      await waitFor('traffic with Redis back', 20_000, async () =>
+        load.since(restartedAt).length >= 50 ? true : undefined,
+      );
       const outcomes = await load.stop();
 
       const during = outcomes.filter((o) => o.at >= killedAt && o.at < restartedAt);
       const slowest = Math.max(...during.map((o) => o.ms));
-      console.warn(`Redis outage: ${outcomes.length} requests ${JSON.stringify(tally(outcomes))}; slowest while down ${slowest} ms`);
-      expect(outcomes.filter((o) => o.networkError || o.status >= 500), JSON.stringify(tally(outcomes))).toEqual([]);
+      console.warn(
+        `Redis outage: ${outcomes.length} requests ${JSON.stringify(tally(outcomes))}; slowest while down ${slowest} ms`,
+      );
+      expect(
+        outcomes.filter((o) => o.networkError || o.status >= 500),
+        JSON.stringify(tally(outcomes)),
+      ).toEqual([]);
       // the limits still hold while Redis is away: the login limiter refuses after five failures
       expect(during.some((o) => o.status === 429)).toBe(true);
       // no request waits on Redis: nothing close to the multi-second stalls of an offline queue

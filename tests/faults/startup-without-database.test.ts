@@ -25,11 +25,23 @@ describe.skipIf(!faultSuiteEnabled)('starting while PostgreSQL is down', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('waits answering 503 with Retry-After instead of exiting, and becomes ready once the database is up', { timeout: 60_000 }, async () => {
+  it('waits answering 503 with Retry-After instead of exiting, and becomes ready once the database is up', {
+    timeout: 60_000,
+  }, async () => {
     const port = await freePort();
-    const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: cluster.url('riff'), LOG_LEVEL: 'info' };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: cluster.url('riff'),
+      LOG_LEVEL: 'info',
+    };
     delete env.REDIS_URL;
-    child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const output: string[] = [];
     child.stdout?.on('data', (chunk) => output.push(String(chunk)));
     child.stderr?.on('data', (chunk) => output.push(String(chunk)));
@@ -38,8 +50,12 @@ describe.skipIf(!faultSuiteEnabled)('starting while PostgreSQL is down', () => {
     const base = `http://127.0.0.1:${port}`;
 
     // it listens, says it waits for the database, and answers 503 meanwhile
-    await waitFor('the server listening', 30_000, async () => ((await fetch(`${base}/healthz`)).status === 200 ? true : undefined));
-    await waitFor('the log saying it waits', 30_000, async () => (output.join('').includes('database unreachable') ? true : undefined));
+    await waitFor('the server listening', 30_000, async () =>
+      (await fetch(`${base}/healthz`)).status === 200 ? true : undefined,
+    );
+    await waitFor('the log saying it waits', 30_000, async () =>
+      output.join('').includes('database unreachable') ? true : undefined,
+    );
     for (const probe of ['/readyz', '/api/v1/users']) {
       const reply = await fetch(`${base}${probe}`);
       expect(reply.status).toBe(503);
@@ -52,7 +68,9 @@ describe.skipIf(!faultSuiteEnabled)('starting while PostgreSQL is down', () => {
 
     await cluster.start();
     const startedAt = Date.now();
-    await waitFor('ready once PostgreSQL is up', 15_000, async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined));
+    await waitFor('ready once PostgreSQL is up', 15_000, async () =>
+      (await fetch(`${base}/readyz`)).status === 200 ? true : undefined,
+    );
     console.warn(`start-up without the database: ready ${Date.now() - startedAt} ms after PostgreSQL came up`);
     expect((await fetch(`${base}/api/v1/users`)).status).toBe(200);
     expect(exitCode).toBeUndefined();

@@ -21,7 +21,12 @@ beforeAll(async () => {
     },
   });
   server = await startTestServer(
-    { STUN_URLS: 'stun:stun.example.org:3478, stun:stun2.example.org', TURN_URLS: 'turn:turn.example.org:3478', TURN_SECRET, TURN_TTL_SECONDS: '3600' },
+    {
+      STUN_URLS: 'stun:stun.example.org:3478, stun:stun2.example.org',
+      TURN_URLS: 'turn:turn.example.org:3478',
+      TURN_SECRET,
+      TURN_TTL_SECONDS: '3600',
+    },
     { logger: createLogger('debug', sink) },
   );
   http = api(server.baseUrl);
@@ -39,16 +44,33 @@ describe('POST /logs/frontend', () => {
     const reply = await http.post('/logs/frontend', {
       token: user.accessToken,
       headers: { 'x-request-id': 'frontend-log-test-1' },
-      body: { level: 'error', message: 'Playback failed', timestamp: '2026-11-25T07:00:00.000Z', context: { page: '/tracks/1' }, data: { code: 4 } },
+      body: {
+        level: 'error',
+        message: 'Playback failed',
+        timestamp: '2026-11-25T07:00:00.000Z',
+        context: { page: '/tracks/1' },
+        data: { code: 4 },
+      },
     });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ success: true, data: { received: true } });
     const line = frontendLines().find((entry) => entry.msg === 'Playback failed');
-    expect(line).toMatchObject({ level: 50, source: 'frontend', request_id: 'frontend-log-test-1', user_id: user.id, client_timestamp: '2026-11-25T07:00:00.000Z', context: { page: '/tracks/1' }, data: { code: 4 } });
+    expect(line).toMatchObject({
+      level: 50,
+      source: 'frontend',
+      request_id: 'frontend-log-test-1',
+      user_id: user.id,
+      client_timestamp: '2026-11-25T07:00:00.000Z',
+      context: { page: '/tracks/1' },
+      data: { code: 4 },
+    });
   });
 
   it('an expired or bad token does not stop the entry: it is logged without a user', async () => {
-    const reply = await http.post('/logs/frontend', { token: 'not.a.token', body: { level: 'warn', message: 'stale session' } });
+    const reply = await http.post('/logs/frontend', {
+      token: 'not.a.token',
+      body: { level: 'warn', message: 'stale session' },
+    });
     expect(reply.status).toBe(200);
     expect(frontendLines().find((entry) => entry.msg === 'stale session')).toMatchObject({ level: 40, user_id: null });
   });
@@ -66,7 +88,9 @@ describe('POST /logs/frontend', () => {
   });
 
   it('a body over 16 KiB is 413', async () => {
-    const reply = await http.post('/logs/frontend', { body: { level: 'info', message: 'big', data: 'x'.repeat(17 * 1024) } });
+    const reply = await http.post('/logs/frontend', {
+      body: { level: 'info', message: 'big', data: 'x'.repeat(17 * 1024) },
+    });
     expect(reply.status).toBe(413);
     expect(reply.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -75,7 +99,11 @@ describe('POST /logs/frontend', () => {
     const own = await startTestServer({ RIFF_TEST_PRISM_PROXY: '0' });
     try {
       const direct = api(own.baseUrl);
-      const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => direct.post('/logs/frontend', { body: { level: 'debug', message: `entry ${i}` } })));
+      const replies = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          direct.post('/logs/frontend', { body: { level: 'debug', message: `entry ${i}` } }),
+        ),
+      );
       expect(replies.every((reply) => reply.status === 200)).toBe(true);
       const over = await direct.post('/logs/frontend', { body: { level: 'debug', message: 'one too many' } });
       expect(over.status).toBe(429);
@@ -88,7 +116,9 @@ describe('POST /logs/frontend', () => {
 
 describe('POST /validate', () => {
   it('a valid body: valid true, no errors', async () => {
-    const reply = await http.post('/validate', { body: { type: 'CreatePlaylistRequest', data: bytes(JSON.stringify({ title: 'Road trip', is_public: true })) } });
+    const reply = await http.post('/validate', {
+      body: { type: 'CreatePlaylistRequest', data: bytes(JSON.stringify({ title: 'Road trip', is_public: true })) },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ valid: true, message: 'Valid CreatePlaylistRequest', errors: [] });
   });
@@ -98,7 +128,9 @@ describe('POST /validate', () => {
     const body = { title: '', is_public: 'yes', description: 'd'.repeat(1001) };
     const endpoint = await http.post('/playlists', { token: user.accessToken, body });
     expect(endpoint.status).toBe(400);
-    const reply = await http.post('/validate', { body: { type: 'CreatePlaylistRequest', data: bytes(JSON.stringify(body)) } });
+    const reply = await http.post('/validate', {
+      body: { type: 'CreatePlaylistRequest', data: bytes(JSON.stringify(body)) },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.valid).toBe(false);
     expect(reply.body.errors).toEqual(endpoint.body.error.details);
@@ -106,11 +138,23 @@ describe('POST /validate', () => {
   });
 
   it('knows the register and login bodies too, and accepts UTF-8 text', async () => {
-    const register = await http.post('/validate', { body: { type: 'RegisterRequest', data: bytes(JSON.stringify({ username: 'Björk Guðmundsdóttir', email: 'nope' })) } });
+    const register = await http.post('/validate', {
+      body: {
+        type: 'RegisterRequest',
+        data: bytes(JSON.stringify({ username: 'Björk Guðmundsdóttir', email: 'nope' })),
+      },
+    });
     expect(register.status).toBe(200);
     expect(register.body.valid).toBe(false);
-    expect(register.body.errors.map((issue: { field: string }) => issue.field)).toEqual(expect.arrayContaining(['email', 'password']));
-    const login = await http.post('/validate', { body: { type: 'LoginRequest', data: bytes(JSON.stringify({ email: 'mira@example.org', password: 'correct horse battery staple' })) } });
+    expect(register.body.errors.map((issue: { field: string }) => issue.field)).toEqual(
+      expect.arrayContaining(['email', 'password']),
+    );
+    const login = await http.post('/validate', {
+      body: {
+        type: 'LoginRequest',
+        data: bytes(JSON.stringify({ email: 'mira@example.org', password: 'correct horse battery staple' })),
+      },
+    });
     expect(login.body.valid).toBe(true);
   });
 
@@ -149,10 +193,20 @@ describe('GET /config/webrtc', () => {
   });
 
   it('static TURN credentials; TURN only with both URLs and credentials; nothing without STUN', () => {
-    const settings = { stunUrls: ['stun:s.example.org'], turnUrls: ['turn:t.example.org'], turnUsername: 'u', turnCredential: 'c', turnSecret: undefined, turnTtlSeconds: 86_400 };
+    const settings = {
+      stunUrls: ['stun:s.example.org'],
+      turnUrls: ['turn:t.example.org'],
+      turnUsername: 'u',
+      turnCredential: 'c',
+      turnSecret: undefined,
+      turnTtlSeconds: 86_400,
+    };
     const clock = { now: () => new Date() };
-    const config = (overrides: Partial<typeof settings>) => new WebRtcConfigService({ ...settings, ...overrides }, clock).forCaller(anonymousActor());
-    expect(config({})).toEqual({ iceServers: [{ urls: ['stun:s.example.org'] }, { urls: ['turn:t.example.org'], username: 'u', credential: 'c' }] });
+    const config = (overrides: Partial<typeof settings>) =>
+      new WebRtcConfigService({ ...settings, ...overrides }, clock).forCaller(anonymousActor());
+    expect(config({})).toEqual({
+      iceServers: [{ urls: ['stun:s.example.org'] }, { urls: ['turn:t.example.org'], username: 'u', credential: 'c' }],
+    });
     expect(config({ turnCredential: undefined })).toEqual({ iceServers: [{ urls: ['stun:s.example.org'] }] });
     expect(config({ turnUrls: [] })).toEqual({ iceServers: [{ urls: ['stun:s.example.org'] }] });
     expect(config({ stunUrls: [], turnUrls: [] })).toEqual({ iceServers: [] });

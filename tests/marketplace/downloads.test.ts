@@ -13,10 +13,19 @@ describe('downloads of purchased products', () => {
     const [seller, buyer] = await Promise.all([createUser(suite.server), createUser(suite.server)]);
     const track = await createTrack(suite.server, seller, { title: 'Loop', isPublic: false });
     const product = await createProduct(suite.server, seller, { trackId: track.id, priceCents: 300 });
-    expect(errorOf(await buyer.api.marketplace.download({ params: { product_id: product.id } }))).toEqual([403, 'NO_LICENSE']);
-    const order = expectStatus(await buyer.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }] } }), 201).body;
+    expect(errorOf(await buyer.api.marketplace.download({ params: { product_id: product.id } }))).toEqual([
+      403,
+      'NO_LICENSE',
+    ]);
+    const order = expectStatus(
+      await buyer.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }] } }),
+      201,
+    ).body;
     // a pending order is no license
-    expect(errorOf(await buyer.api.marketplace.download({ params: { product_id: product.id } }))).toEqual([403, 'NO_LICENSE']);
+    expect(errorOf(await buyer.api.marketplace.download({ params: { product_id: product.id } }))).toEqual([
+      403,
+      'NO_LICENSE',
+    ]);
     await payInSandbox(suite.server, buyer.api, order);
     const link = expectStatus(await buyer.api.marketplace.download({ params: { product_id: product.id } }), 200).body;
     expect(link.filename).toBe('Loop.mp3');
@@ -32,17 +41,32 @@ describe('downloads of purchased products', () => {
       expect(bytes.length).toBe(track.file_size);
       expect((await productRow(suite.server, product.id)).download_count).toBe(round);
     }
-    const counted = await db().selectFrom('product_downloads').selectAll().where('product_id', '=', product.id).execute();
+    const counted = await db()
+      .selectFrom('product_downloads')
+      .selectAll()
+      .where('product_id', '=', product.id)
+      .execute();
     expect(counted.map((row) => row.user_id)).toEqual([buyer.id, buyer.id]);
   });
 
   it('an altered or expired URL is 403; an unknown product 404; a product with nothing to deliver 404', async () => {
-    const [seller, buyer, other] = await Promise.all([createUser(suite.server), createUser(suite.server), createUser(suite.server)]);
-    const product = await createProduct(suite.server, seller, { file: { bytes: Buffer.from('zip'), name: 'pack.zip', contentType: 'application/zip' } });
+    const [seller, buyer, other] = await Promise.all([
+      createUser(suite.server),
+      createUser(suite.server),
+      createUser(suite.server),
+    ]);
+    const product = await createProduct(suite.server, seller, {
+      file: { bytes: Buffer.from('zip'), name: 'pack.zip', contentType: 'application/zip' },
+    });
     const service = await createProduct(suite.server, seller, { productType: 'service', priceCents: 0 });
-    const order = expectStatus(await buyer.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }] } }), 201).body;
+    const order = expectStatus(
+      await buyer.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }] } }),
+      201,
+    ).body;
     await payInSandbox(suite.server, buyer.api, order);
-    const link = new URL(expectStatus(await buyer.api.marketplace.download({ params: { product_id: product.id } }), 200).body.url);
+    const link = new URL(
+      expectStatus(await buyer.api.marketplace.download({ params: { product_id: product.id } }), 200).body.url,
+    );
 
     const altered = new URL(link);
     altered.searchParams.set('user', other.id);
@@ -55,11 +79,23 @@ describe('downloads of purchased products', () => {
     expect((await fetch(expired)).status).toBe(403);
     expect((await productRow(suite.server, product.id)).download_count).toBe(0);
 
-    expect(errorOf(await buyer.api.marketplace.download({ params: { product_id: randomUUID() } }))).toEqual([404, 'NOT_FOUND']);
-    expect(errorOf(await other.api.marketplace.download({ params: { product_id: product.id } }))).toEqual([403, 'NO_LICENSE']);
+    expect(errorOf(await buyer.api.marketplace.download({ params: { product_id: randomUUID() } }))).toEqual([
+      404,
+      'NOT_FOUND',
+    ]);
+    expect(errorOf(await other.api.marketplace.download({ params: { product_id: product.id } }))).toEqual([
+      403,
+      'NO_LICENSE',
+    ]);
     // a service (free here, so the order completes at once) has nothing to download
     expectStatus(await buyer.api.marketplace.createOrder({ body: { items: [{ product_id: service.id }] } }), 201);
-    expect(errorOf(await buyer.api.marketplace.download({ params: { product_id: service.id } }))).toEqual([404, 'NOT_FOUND']);
-    expect(errorOf(await suite.api.marketplace.download({ params: { product_id: product.id } }))).toEqual([401, 'UNAUTHENTICATED']);
+    expect(errorOf(await buyer.api.marketplace.download({ params: { product_id: service.id } }))).toEqual([
+      404,
+      'NOT_FOUND',
+    ]);
+    expect(errorOf(await suite.api.marketplace.download({ params: { product_id: product.id } }))).toEqual([
+      401,
+      'UNAUTHENTICATED',
+    ]);
   });
 });

@@ -19,7 +19,9 @@ function numbers() {
 }
 
 async function resetYears() {
-  await sql`delete from invoice_counters where year in (${YEAR}, ${NEXT_YEAR})`.execute(suite.server.riff.platform.scope.db);
+  await sql`delete from invoice_counters where year in (${YEAR}, ${NEXT_YEAR})`.execute(
+    suite.server.riff.platform.scope.db,
+  );
 }
 
 const at = (year: number, rest = '-06-01T12:00:00.000Z') => new Date(`${year}${rest}`);

@@ -24,9 +24,30 @@ const invoice: Invoice = {
   seller: { id: '0b6f3c2e-8d4a-4f1e-9c7b-2a5d6e8f1a3b', name: 'Nova Lights', email: null },
   buyer: { id: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', name: 'Theo Marsh', email: 'theo@example.org' },
   lines: [
-    { product_id: 'd1e2f3a4-b5c6-4d7e-8f9a-0b1c2d3e4f5a', title: 'Night Drive (beat)', license_type: 'commercial', price_cents: 1999, discount_cents: 200, total_cents: 1799 },
-    { product_id: 'e2f3a4b5-c6d7-4e8f-9a0b-1c2d3e4f5a6b', title: 'Drum kit vol. 2', license_type: null, price_cents: 1, discount_cents: 0, total_cents: 1 },
-    { product_id: 'f3a4b5c6-d7e8-4f9a-8b1c-2d3e4f5a6b7c', title: 'Mixing session', license_type: 'exclusive', price_cents: 123_456_78, discount_cents: 0, total_cents: 123_456_78 },
+    {
+      product_id: 'd1e2f3a4-b5c6-4d7e-8f9a-0b1c2d3e4f5a',
+      title: 'Night Drive (beat)',
+      license_type: 'commercial',
+      price_cents: 1999,
+      discount_cents: 200,
+      total_cents: 1799,
+    },
+    {
+      product_id: 'e2f3a4b5-c6d7-4e8f-9a0b-1c2d3e4f5a6b',
+      title: 'Drum kit vol. 2',
+      license_type: null,
+      price_cents: 1,
+      discount_cents: 0,
+      total_cents: 1,
+    },
+    {
+      product_id: 'f3a4b5c6-d7e8-4f9a-8b1c-2d3e4f5a6b7c',
+      title: 'Mixing session',
+      license_type: 'exclusive',
+      price_cents: 123_456_78,
+      discount_cents: 0,
+      total_cents: 123_456_78,
+    },
   ],
   discount_cents: 200,
   total_cents: 1799 + 1 + 123_456_78,
@@ -91,7 +112,9 @@ describe('renderInvoicePdf', () => {
       total_cents: 101 + index,
     }));
     const total = lines.reduce((sum, line) => sum + line.total_cents, 0);
-    const { text, pages } = await textOf(await renderInvoicePdf({ ...invoice, lines, discount_cents: 0, total_cents: total, currency: 'EUR' }));
+    const { text, pages } = await textOf(
+      await renderInvoicePdf({ ...invoice, lines, discount_cents: 0, total_cents: total, currency: 'EUR' }),
+    );
     expect(pages).toBeGreaterThan(1);
     for (let index = 1; index <= 80; index++) expect(text).toContain(`Sample pack no. ${index}`);
     expect(text).toContain('1.80 EUR');

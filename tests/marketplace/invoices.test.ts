@@ -40,7 +40,10 @@ async function completedOrder(seller: TestUser, buyer: TestUser, options: { prom
   const code = options.promo ? `INV${randomUUID().slice(0, 8)}` : undefined;
   if (code) await createPromoCode(suite.server, seller, { code, amount_off_cents: 200, currency: 'USD' });
   const items = [{ product_id: first.id }, { product_id: second.id }];
-  const order = expectStatus(await buyer.api.marketplace.createOrder({ body: { items, ...(code ? { promo_code: code } : {}) } }), 201).body;
+  const order = expectStatus(
+    await buyer.api.marketplace.createOrder({ body: { items, ...(code ? { promo_code: code } : {}) } }),
+    201,
+  ).body;
   return payInSandbox(suite.server, buyer.api, order);
 }
 
@@ -87,22 +90,36 @@ describe('invoices', () => {
   it('concurrent first reads of an order issue one invoice; each order its own number', async () => {
     const [seller, buyer] = await Promise.all([createUser(suite.server), createUser(suite.server)]);
     const [one, two] = [await completedOrder(seller, buyer), await completedOrder(seller, buyer)];
-    const reads = await Promise.all([...Array.from({ length: 6 }, () => jsonInvoice(buyer, one.id)), jsonInvoice(seller, two.id)]);
+    const reads = await Promise.all([
+      ...Array.from({ length: 6 }, () => jsonInvoice(buyer, one.id)),
+      jsonInvoice(seller, two.id),
+    ]);
     expect(new Set(reads.slice(0, 6).map((invoice) => invoice.number)).size).toBe(1);
     expect(reads[6]!.number).not.toBe(reads[0]!.number);
-    const rows = await suite.server.riff.database.db.selectFrom('invoices').select('number').where('order_id', 'in', [one.id, two.id]).execute();
+    const rows = await suite.server.riff.database.db
+      .selectFrom('invoices')
+      .select('number')
+      .where('order_id', 'in', [one.id, two.id])
+      .execute();
     expect(rows).toHaveLength(2);
   });
 
   it('a refunded order keeps its invoice; a pending one has none (404); another user gets 403, an unknown order 404', async () => {
-    const [seller, buyer, stranger] = await Promise.all([createUser(suite.server), createUser(suite.server), createUser(suite.server)]);
+    const [seller, buyer, stranger] = await Promise.all([
+      createUser(suite.server),
+      createUser(suite.server),
+      createUser(suite.server),
+    ]);
     const order = await completedOrder(seller, buyer);
     const before = await jsonInvoice(buyer, order.id);
     expectStatus(await buyer.api.marketplace.refundOrder({ params: { id: order.id }, body: {} }), 200);
     expect(await jsonInvoice(buyer, order.id)).toEqual(before);
 
     const product = await createProduct(suite.server, seller);
-    const pending = expectStatus(await buyer.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }] } }), 201).body;
+    const pending = expectStatus(
+      await buyer.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }] } }),
+      201,
+    ).body;
     const read = async (user: TestUser, id: string) => {
       const reply = await invoiceOf(user, id);
       return errorOf({ status: reply.status, body: await reply.json() });
@@ -110,7 +127,11 @@ describe('invoices', () => {
     expect(await read(buyer, pending.id)).toEqual([404, 'NOT_FOUND']);
     expect(await read(stranger, order.id)).toEqual([403, 'FORBIDDEN']);
     expect(await read(buyer, randomUUID())).toEqual([404, 'NOT_FOUND']);
-    const count = await suite.server.riff.database.db.selectFrom('invoices').select('id').where('order_id', '=', pending.id).execute();
+    const count = await suite.server.riff.database.db
+      .selectFrom('invoices')
+      .select('id')
+      .where('order_id', '=', pending.id)
+      .execute();
     expect(count).toHaveLength(0);
   });
 });
@@ -121,13 +142,18 @@ describe('orders in the account’s data', () => {
     const order = await completedOrder(seller, buyer);
     const invoice = await jsonInvoice(seller, order.id);
     const bought = expectStatus(await buyer.api.users.exportData(), 200).body;
-    expect(bought.marketplace_orders.map((row) => [row.id, row.status, row.total_cents])).toEqual([[order.id, 'completed', 2499]]);
+    expect(bought.marketplace_orders.map((row) => [row.id, row.status, row.total_cents])).toEqual([
+      [order.id, 'completed', 2499],
+    ]);
     expect(bought.marketplace_sales).toEqual([]);
     const sold = expectStatus(await seller.api.users.exportData(), 200).body;
     expect(sold.marketplace_sales.map((row) => [row.id, row.items.length])).toEqual([[order.id, 2]]);
     expect(sold.marketplace_orders).toEqual([]);
 
-    expectStatus(await buyer.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: buyer.password } }), 200);
+    expectStatus(
+      await buyer.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: buyer.password } }),
+      200,
+    );
     // the seller still reads the sale and its invoice, as at issue
     const [kept] = expectStatus(await seller.api.users.exportData(), 200).body.marketplace_sales;
     expect(kept).toMatchObject({ id: order.id, status: 'completed', total_cents: 2499 });

@@ -30,7 +30,11 @@ export interface TestProduct {
 
 const db = (server: TestServer) => server.riff.database.db;
 
-export async function createProduct(server: TestServer, seller: { id: string }, options: ProductOptions = {}): Promise<TestProduct> {
+export async function createProduct(
+  server: TestServer,
+  seller: { id: string },
+  options: ProductOptions = {},
+): Promise<TestProduct> {
   const product = await db(server)
     .insertInto('products')
     .values({
@@ -50,13 +54,22 @@ export async function createProduct(server: TestServer, seller: { id: string }, 
     await server.riff.storage.put(key, Readable.from([options.file.bytes]), { contentType: options.file.contentType });
     await db(server)
       .updateTable('products')
-      .set({ file_key: key, file_name: options.file.name, file_size: options.file.bytes.length, file_content_type: options.file.contentType })
+      .set({
+        file_key: key,
+        file_name: options.file.name,
+        file_size: options.file.bytes.length,
+        file_content_type: options.file.contentType,
+      })
       .where('id', '=', product.id)
       .execute();
   }
   const licenses = new Map<ProductLicenseType, string>();
   for (const license of options.licenses ?? []) {
-    const row = await db(server).insertInto('product_licenses').values({ product_id: product.id, ...license }).returning('id').executeTakeFirstOrThrow();
+    const row = await db(server)
+      .insertInto('product_licenses')
+      .values({ product_id: product.id, ...license })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     licenses.set(license.license_type, row.id);
   }
   return { id: product.id, licenses };
@@ -65,7 +78,15 @@ export async function createProduct(server: TestServer, seller: { id: string }, 
 export async function createPromoCode(
   server: TestServer,
   seller: { id: string },
-  options: { code: string; percent_off?: number; amount_off_cents?: number; currency?: string; max_redemptions?: number; expires_at?: Date; product_ids?: string[] },
+  options: {
+    code: string;
+    percent_off?: number;
+    amount_off_cents?: number;
+    currency?: string;
+    max_redemptions?: number;
+    expires_at?: Date;
+    product_ids?: string[];
+  },
 ): Promise<string> {
   const row = await db(server)
     .insertInto('promo_codes')
@@ -81,7 +102,11 @@ export async function createPromoCode(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  for (const productId of options.product_ids ?? []) await db(server).insertInto('promo_code_products').values({ promo_code_id: row.id, product_id: productId }).execute();
+  for (const productId of options.product_ids ?? [])
+    await db(server)
+      .insertInto('promo_code_products')
+      .values({ promo_code_id: row.id, product_id: productId })
+      .execute();
   return row.id;
 }
 
@@ -94,7 +119,12 @@ export async function orderRow(server: TestServer, id: string) {
 }
 
 /** Waits (running due jobs) until `check` holds; fails after `attempts` rounds. */
-export async function eventually<T>(server: TestServer, read: () => Promise<T>, check: (value: T) => boolean, attempts = 500): Promise<T> {
+export async function eventually<T>(
+  server: TestServer,
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  attempts = 500,
+): Promise<T> {
   let value = await read();
   for (let round = 0; round < attempts && !check(value); round++) {
     await runDueJobs(server);
@@ -106,7 +136,12 @@ export async function eventually<T>(server: TestServer, read: () => Promise<T>, 
 }
 
 /** Plays the buyer on the sandbox page (`outcome`) and waits until the webhook settled the order. */
-export async function payInSandbox(server: TestServer, api: TypedApi, order: Order, outcome: 'succeed' | 'fail' = 'succeed'): Promise<Order> {
+export async function payInSandbox(
+  server: TestServer,
+  api: TypedApi,
+  order: Order,
+  outcome: 'succeed' | 'fail' = 'succeed',
+): Promise<Order> {
   const url = order.payment.checkout_url!;
   const reply = await fetch(`${url}?outcome=${outcome}`);
   if (reply.status !== 200) throw new Error(`sandbox page: ${reply.status} ${await reply.text()}`);

@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { discountLines, type PricedLine } from '../../server/src/modules/marketplace/order-pricing.js';
 
 let productNumber = 0;
-const line = (priceCents: number, eligible = true): PricedLine => ({ productId: `product-${++productNumber}`, priceCents, eligible });
+const line = (priceCents: number, eligible = true): PricedLine => ({
+  productId: `product-${++productNumber}`,
+  priceCents,
+  eligible,
+});
 const percent = (percent_off: number) => ({ percent_off, amount_off_cents: null });
 const amount = (amount_off_cents: number) => ({ percent_off: null, amount_off_cents });
 

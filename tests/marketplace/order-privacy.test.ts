@@ -17,7 +17,11 @@ async function invoiceOf(user: TestUser, orderId: string): Promise<Invoice> {
 
 /** A buyer's one order of two sellers' products; the first seller's promo code discounts the first line. */
 async function mixedOrder() {
-  const [seller, other, buyer] = await Promise.all([createUser(suite.server), createUser(suite.server), createUser(suite.server)]);
+  const [seller, other, buyer] = await Promise.all([
+    createUser(suite.server),
+    createUser(suite.server),
+    createUser(suite.server),
+  ]);
   const mine = await createProduct(suite.server, seller, { title: 'Seller one beat', priceCents: 1999 });
   const theirs = await createProduct(suite.server, other, { title: 'Seller two pack', priceCents: 500 });
   const code = `MIX${Math.random().toString(36).slice(2, 10)}`;
@@ -51,14 +55,28 @@ describe('a mixed order as each seller sees it', () => {
     const [sale] = sold.marketplace_sales;
     expect(sold.marketplace_sales).toHaveLength(1);
     expect(sale!.id).toBe(order.id);
-    expect(sale!.items.map((item) => [item.product_id, item.price_cents, item.discount_cents])).toEqual([[theirs.id, 500, 0]]);
-    expect(sale!).toMatchObject({ subtotal_cents: 500, discount_amount_cents: 0, total_cents: 500, total_amount: 5, promo_code_id: null, payment_intent: null });
+    expect(sale!.items.map((item) => [item.product_id, item.price_cents, item.discount_cents])).toEqual([
+      [theirs.id, 500, 0],
+    ]);
+    expect(sale!).toMatchObject({
+      subtotal_cents: 500,
+      discount_amount_cents: 0,
+      total_cents: 500,
+      total_amount: 5,
+      promo_code_id: null,
+      payment_intent: null,
+    });
     expect(sale!.payment).toEqual({ provider: 'sandbox', checkout_url: null, expires_at: null });
 
     // the first seller's sale carries their line and their promo code's discount
     const first = expectStatus(await seller.api.users.exportData(), 200).body.marketplace_sales;
     expect(first.map((row) => row.items.map((item) => item.product_id))).toEqual([[mine.id]]);
-    expect(first[0]).toMatchObject({ subtotal_cents: 1999, discount_amount_cents: 200, total_cents: 1799, promo_code_id: order.promo_code_id });
+    expect(first[0]).toMatchObject({
+      subtotal_cents: 1999,
+      discount_amount_cents: 200,
+      total_cents: 1799,
+      promo_code_id: order.promo_code_id,
+    });
     expect(first[0]!.payment.checkout_url).toBeNull();
   });
 
@@ -82,6 +100,8 @@ describe('a mixed order as each seller sees it', () => {
       const reply = await user.api.marketplace.refundOrder({ params: { id: order.id }, body: {} });
       expect(errorOf(reply)).toEqual([403, 'FORBIDDEN']);
     }
-    expect(expectStatus(await buyer.api.marketplace.getOrder({ params: { id: order.id } }), 200).body.status).toBe('completed');
+    expect(expectStatus(await buyer.api.marketplace.getOrder({ params: { id: order.id } }), 200).body.status).toBe(
+      'completed',
+    );
   });
 });

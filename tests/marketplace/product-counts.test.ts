@@ -39,7 +39,10 @@ async function listed(user: TestUser, query: { type?: 'track' | 'pack' | 'servic
 }
 
 async function counted(type?: string) {
-  let query = db().selectFrom('products').select((eb) => eb.fn.countAll<number>().as('count')).where('status', '=', 'active');
+  let query = db()
+    .selectFrom('products')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('status', '=', 'active');
   if (type) query = query.where('product_type', '=', type as 'pack');
   return Number((await query.executeTakeFirstOrThrow()).count);
 }
@@ -59,13 +62,25 @@ describe('the product list total', () => {
     }
 
     // the draft published, the pack edited (counts unchanged), the service archived, then the pack deleted
-    expectStatus(await seller.api.marketplace.updateProduct({ params: { id: draft.id }, body: { status: 'active' } }), 200);
-    expectStatus(await seller.api.marketplace.updateProduct({ params: { id: pack.id }, body: { title: 'Counted pack, edited', price: 9 } }), 200);
+    expectStatus(
+      await seller.api.marketplace.updateProduct({ params: { id: draft.id }, body: { status: 'active' } }),
+      200,
+    );
+    expectStatus(
+      await seller.api.marketplace.updateProduct({
+        params: { id: pack.id },
+        body: { title: 'Counted pack, edited', price: 9 },
+      }),
+      200,
+    );
     if (ownDatabase()) {
       expect(await listed(buyer)).toBe(before.all + 3);
       expect(await listed(buyer, { type: 'service' })).toBe(before.services + 2);
     }
-    expectStatus(await seller.api.marketplace.updateProduct({ params: { id: service.id }, body: { status: 'archived' } }), 200);
+    expectStatus(
+      await seller.api.marketplace.updateProduct({ params: { id: service.id }, body: { status: 'archived' } }),
+      200,
+    );
     expectStatus(await seller.api.marketplace.deleteProduct({ params: { id: pack.id } }), 200);
     if (ownDatabase()) {
       expect(await listed(buyer)).toBe(before.all + 1);
@@ -75,7 +90,10 @@ describe('the product list total', () => {
     }
     expect(await disagreements()).toEqual([]);
 
-    expectStatus(await seller.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: seller.password } }), 200);
+    expectStatus(
+      await seller.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: seller.password } }),
+      200,
+    );
     if (ownDatabase()) expect(await listed(buyer)).toBe(before.all);
     expect(await disagreements()).toEqual([]);
   });
@@ -85,19 +103,28 @@ describe('the product list total', () => {
     await Promise.all(
       sellers.flatMap((seller, index) =>
         Array.from({ length: 5 }, async (_, n) => {
-          const product = await createProduct(seller, { title: `Concurrent ${index}-${n}`, product_type: n % 2 ? 'service' : 'pack' }, 'active');
-          if (n === 0) await seller.api.marketplace.updateProduct({ params: { id: product.id }, body: { status: 'archived' } });
+          const product = await createProduct(
+            seller,
+            { title: `Concurrent ${index}-${n}`, product_type: n % 2 ? 'service' : 'pack' },
+            'active',
+          );
+          if (n === 0)
+            await seller.api.marketplace.updateProduct({ params: { id: product.id }, body: { status: 'archived' } });
           if (n === 1) await seller.api.marketplace.deleteProduct({ params: { id: product.id } });
         }),
       ),
     );
     expect(await disagreements()).toEqual([]);
-    const totalsBefore = ownDatabase() ? [await listed(sellers[0]!), await listed(sellers[0]!, { type: 'service' })] : [];
+    const totalsBefore = ownDatabase()
+      ? [await listed(sellers[0]!), await listed(sellers[0]!, { type: 'service' })]
+      : [];
 
     await runJob(suite.server, 'marketplace.fold-product-counts');
     expect(await disagreements()).toEqual([]);
     if (ownDatabase()) {
-      const { rows } = await sql<{ rows: number }>`select count(*)::int as rows from product_count_deltas group by status, product_type`.execute(db());
+      const { rows } = await sql<{
+        rows: number;
+      }>`select count(*)::int as rows from product_count_deltas group by status, product_type`.execute(db());
       expect(rows.every((row) => row.rows === 1)).toBe(true);
       expect([await listed(sellers[0]!), await listed(sellers[0]!, { type: 'service' })]).toEqual(totalsBefore);
       expect(totalsBefore).toEqual([await counted(), await counted('service')]);

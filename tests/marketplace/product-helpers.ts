@@ -12,14 +12,26 @@ export async function createProduct(
   const body: CreateProductRequest = { title: 'Night Drive stems', price: 19.99, product_type: 'pack', ...overrides };
   const created = expectStatus(await seller.api.marketplace.createProduct({ body }), 201).body;
   if (!status) return created;
-  return expectStatus(await seller.api.marketplace.updateProduct({ params: { id: created.id }, body: { status } }), 200).body;
+  return expectStatus(await seller.api.marketplace.updateProduct({ params: { id: created.id }, body: { status } }), 200)
+    .body;
 }
 
 /** Sends a multipart form with `bytes` as its `file` field. */
-export async function sendFile(server: TestServer, token: string | undefined, method: string, path: string, bytes: Buffer, filename: string) {
+export async function sendFile(
+  server: TestServer,
+  token: string | undefined,
+  method: string,
+  path: string,
+  bytes: Buffer,
+  filename: string,
+) {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)]), filename);
-  const response = await fetch(`${server.baseUrl}/api/v1${path}`, { method, body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
+    method,
+    body: form,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   const text = await response.text();
   let body: any;
   try {
@@ -32,7 +44,9 @@ export async function sendFile(server: TestServer, token: string | undefined, me
 
 /** GETs raw bytes (images, previews, files). */
 export async function getBytes(url: string, token?: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const response = await fetch(url, {
+    headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -44,8 +58,23 @@ export async function recordOrderFor(server: TestServer, buyerId: string, produc
   const db = server.riff.platform.scope.db;
   const order = await db
     .insertInto('orders')
-    .values({ buyer_id: buyerId, currency: product.currency, subtotal_cents: 1999, total_cents: 1999, payment_provider: 'sandbox' })
+    .values({
+      buyer_id: buyerId,
+      currency: product.currency,
+      subtotal_cents: 1999,
+      total_cents: 1999,
+      payment_provider: 'sandbox',
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await db.insertInto('order_items').values({ order_id: order.id, product_id: product.id, seller_id: product.seller_id, title: product.title, price_cents: 1999 }).execute();
+  await db
+    .insertInto('order_items')
+    .values({
+      order_id: order.id,
+      product_id: product.id,
+      seller_id: product.seller_id,
+      title: product.title,
+      price_cents: 1999,
+    })
+    .execute();
 }

@@ -49,13 +49,31 @@ describe('images', () => {
     const photo = await photoWithLocation();
     expect((await sharp(photo).metadata()).exif).toBeDefined();
 
-    const added = await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/images`, photo, 'holiday.jpg');
+    const added = await sendFile(
+      suite.server,
+      seller.token,
+      'POST',
+      `/marketplace/products/${product.id}/images`,
+      photo,
+      'holiday.jpg',
+    );
     expect(added.status, added.text).toBe(201);
     const image = added.body;
-    expect(image).toMatchObject({ product_id: product.id, content_type: 'image/jpeg', width: 1200, height: 675, sort_order: 0 });
-    expect(image.url).toBe(`${suite.server.riff.platform.config.publicBaseUrl}/api/v1/marketplace/products/${product.id}/images/${image.id}`);
+    expect(image).toMatchObject({
+      product_id: product.id,
+      content_type: 'image/jpeg',
+      width: 1200,
+      height: 675,
+      sort_order: 0,
+    });
+    expect(image.url).toBe(
+      `${suite.server.riff.platform.config.publicBaseUrl}/api/v1/marketplace/products/${product.id}/images/${image.id}`,
+    );
 
-    const served = await getBytes(`${suite.server.baseUrl}/api/v1/marketplace/products/${product.id}/images/${image.id}`, seller.token);
+    const served = await getBytes(
+      `${suite.server.baseUrl}/api/v1/marketplace/products/${product.id}/images/${image.id}`,
+      seller.token,
+    );
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/jpeg');
     expect(served.headers.get('cache-control')).toBe('private, max-age=0');
@@ -65,39 +83,145 @@ describe('images', () => {
     expect(served.bytes.includes('secret-owner-name')).toBe(false);
 
     // a draft's image is its seller's; an active product's is everyone's
-    expect((await getBytes(image.url.replace(suite.server.riff.platform.config.publicBaseUrl, suite.server.baseUrl), other.token)).status).toBe(404);
-    expectStatus(await seller.api.marketplace.updateProduct({ params: { id: product.id }, body: { status: 'active' } }), 200);
+    expect(
+      (
+        await getBytes(
+          image.url.replace(suite.server.riff.platform.config.publicBaseUrl, suite.server.baseUrl),
+          other.token,
+        )
+      ).status,
+    ).toBe(404);
+    expectStatus(
+      await seller.api.marketplace.updateProduct({ params: { id: product.id }, body: { status: 'active' } }),
+      200,
+    );
     const open = await getBytes(`${suite.server.baseUrl}/api/v1/marketplace/products/${product.id}/images/${image.id}`);
     expect([open.status, open.headers.get('cache-control')]).toEqual([200, 'public, max-age=300']);
 
-    const png = await sharp({ create: { width: 40, height: 40, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer();
-    const second = await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/images`, png, 'alpha.png');
+    const png = await sharp({
+      create: { width: 40, height: 40, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } },
+    })
+      .png()
+      .toBuffer();
+    const second = await sendFile(
+      suite.server,
+      seller.token,
+      'POST',
+      `/marketplace/products/${product.id}/images`,
+      png,
+      'alpha.png',
+    );
     expect([second.status, second.body.content_type, second.body.sort_order]).toEqual([201, 'image/png', 1]);
 
     const refused = [
-      [await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/images`, Buffer.from('not an image at all'), 'x.jpg'), 400, 'INVALID_IMAGE'],
-      [await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/images`, Buffer.alloc(10 * 1024 * 1024 + 1, 1), 'big.jpg'), 413, 'PAYLOAD_TOO_LARGE'],
-      [await sendFile(suite.server, other.token, 'POST', `/marketplace/products/${product.id}/images`, photo, 'mine.jpg'), 403, 'FORBIDDEN'],
-      [await sendFile(suite.server, undefined, 'POST', `/marketplace/products/${product.id}/images`, photo, 'mine.jpg'), 401, 'UNAUTHENTICATED'],
+      [
+        await sendFile(
+          suite.server,
+          seller.token,
+          'POST',
+          `/marketplace/products/${product.id}/images`,
+          Buffer.from('not an image at all'),
+          'x.jpg',
+        ),
+        400,
+        'INVALID_IMAGE',
+      ],
+      [
+        await sendFile(
+          suite.server,
+          seller.token,
+          'POST',
+          `/marketplace/products/${product.id}/images`,
+          Buffer.alloc(10 * 1024 * 1024 + 1, 1),
+          'big.jpg',
+        ),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      ],
+      [
+        await sendFile(
+          suite.server,
+          other.token,
+          'POST',
+          `/marketplace/products/${product.id}/images`,
+          photo,
+          'mine.jpg',
+        ),
+        403,
+        'FORBIDDEN',
+      ],
+      [
+        await sendFile(
+          suite.server,
+          undefined,
+          'POST',
+          `/marketplace/products/${product.id}/images`,
+          photo,
+          'mine.jpg',
+        ),
+        401,
+        'UNAUTHENTICATED',
+      ],
     ] as const;
-    for (const [reply, status, code] of refused) expect([reply.status, reply.body?.error?.code]).toEqual([status, code]);
-    expect(expectStatus(await seller.api.marketplace.getProduct({ params: { id: product.id } }), 200).body.images).toHaveLength(2);
+    for (const [reply, status, code] of refused)
+      expect([reply.status, reply.body?.error?.code]).toEqual([status, code]);
+    expect(
+      expectStatus(await seller.api.marketplace.getProduct({ params: { id: product.id } }), 200).body.images,
+    ).toHaveLength(2);
 
-    const small = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'white' } }).webp().toBuffer();
+    const small = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'white' } })
+      .webp()
+      .toBuffer();
     for (let index = 2; index < 10; index += 1) {
-      expect((await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/images`, small, 'w.webp')).status).toBe(201);
+      expect(
+        (
+          await sendFile(
+            suite.server,
+            seller.token,
+            'POST',
+            `/marketplace/products/${product.id}/images`,
+            small,
+            'w.webp',
+          )
+        ).status,
+      ).toBe(201);
     }
-    const eleventh = await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/images`, small, 'w.webp');
+    const eleventh = await sendFile(
+      suite.server,
+      seller.token,
+      'POST',
+      `/marketplace/products/${product.id}/images`,
+      small,
+      'w.webp',
+    );
     expect([eleventh.status, eleventh.body.error.code]).toEqual([400, 'LIMIT_REACHED']);
 
-    const key = (await suite.server.riff.platform.scope.db.selectFrom('product_images').select('storage_key').where('id', '=', image.id).executeTakeFirstOrThrow()).storage_key;
+    const key = (
+      await suite.server.riff.platform.scope.db
+        .selectFrom('product_images')
+        .select('storage_key')
+        .where('id', '=', image.id)
+        .executeTakeFirstOrThrow()
+    ).storage_key;
     expect(await exists(key)).toBe(true);
-    expect((await other.api.marketplace.removeImage({ params: { id: product.id, imageId: image.id } })).status).toBe(403);
-    const after = expectStatus(await seller.api.marketplace.removeImage({ params: { id: product.id, imageId: image.id } }), 200).body;
+    expect((await other.api.marketplace.removeImage({ params: { id: product.id, imageId: image.id } })).status).toBe(
+      403,
+    );
+    const after = expectStatus(
+      await seller.api.marketplace.removeImage({ params: { id: product.id, imageId: image.id } }),
+      200,
+    ).body;
     expect(after.images.map((row) => row.id)).not.toContain(image.id);
     expect(after.images).toHaveLength(9);
     expect(await exists(key)).toBe(false);
-    expect((await getBytes(`${suite.server.baseUrl}/api/v1/marketplace/products/${product.id}/images/${image.id}`, seller.token)).status).toBe(404);
+    expect(
+      (
+        await getBytes(
+          `${suite.server.baseUrl}/api/v1/marketplace/products/${product.id}/images/${image.id}`,
+          seller.token,
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -106,12 +230,27 @@ describe('previews', () => {
     const seller = await createUser(suite.server);
     const product = await createProduct(seller, {}, 'active');
     const long = await makeAudio('wav', { seconds: 75 });
-    const added = await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/previews`, long, 'full.wav');
+    const added = await sendFile(
+      suite.server,
+      seller.token,
+      'POST',
+      `/marketplace/products/${product.id}/previews`,
+      long,
+      'full.wav',
+    );
     expect(added.status, added.text).toBe(201);
-    expect(added.body).toMatchObject({ product_id: product.id, duration_sec: 60, file_path: `/api/v1/marketplace/products/${product.id}/previews/${added.body.id}` });
+    expect(added.body).toMatchObject({
+      product_id: product.id,
+      duration_sec: 60,
+      file_path: `/api/v1/marketplace/products/${product.id}/previews/${added.body.id}`,
+    });
 
     const served = await getBytes(`${suite.server.baseUrl}${added.body.file_path}`);
-    expect([served.status, served.headers.get('content-type'), served.headers.get('accept-ranges')]).toEqual([200, 'audio/mpeg', 'bytes']);
+    expect([served.status, served.headers.get('content-type'), served.headers.get('accept-ranges')]).toEqual([
+      200,
+      'audio/mpeg',
+      'bytes',
+    ]);
     const file = path.join(work, 'preview.mp3');
     await writeFile(file, served.bytes);
     const duration = await probeDuration(file);
@@ -119,26 +258,59 @@ describe('previews', () => {
     expect(duration).toBeLessThanOrEqual(60.1);
 
     const part = await getBytes(`${suite.server.baseUrl}${added.body.file_path}`, undefined, { range: 'bytes=0-99' });
-    expect([part.status, part.headers.get('content-range'), part.bytes.length]).toEqual([206, `bytes 0-99/${served.bytes.length}`, 100]);
+    expect([part.status, part.headers.get('content-range'), part.bytes.length]).toEqual([
+      206,
+      `bytes 0-99/${served.bytes.length}`,
+      100,
+    ]);
     expect(part.bytes.equals(served.bytes.subarray(0, 100))).toBe(true);
-    const beyond = await getBytes(`${suite.server.baseUrl}${added.body.file_path}`, undefined, { range: `bytes=${served.bytes.length + 5}-` });
+    const beyond = await getBytes(`${suite.server.baseUrl}${added.body.file_path}`, undefined, {
+      range: `bytes=${served.bytes.length + 5}-`,
+    });
     expect([beyond.status, beyond.headers.get('content-range')]).toEqual([416, `bytes */${served.bytes.length}`]);
 
-    const short = await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/previews`, await makeAudio('mp3', { seconds: 3 }), 'short.mp3');
+    const short = await sendFile(
+      suite.server,
+      seller.token,
+      'POST',
+      `/marketplace/products/${product.id}/previews`,
+      await makeAudio('mp3', { seconds: 3 }),
+      'short.mp3',
+    );
     expect([short.status, short.body.duration_sec]).toEqual([201, 3]);
 
-    const notAudio = await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/previews`, Buffer.from('hello, not audio'), 'x.mp3');
+    const notAudio = await sendFile(
+      suite.server,
+      seller.token,
+      'POST',
+      `/marketplace/products/${product.id}/previews`,
+      Buffer.from('hello, not audio'),
+      'x.mp3',
+    );
     expect([notAudio.status, notAudio.body.error.code]).toEqual([400, 'INVALID_AUDIO']);
     const broken = Buffer.concat([Buffer.from('RIFF\0\0\0\0WAVE'), randomBytes(4000)]);
-    const undecodable = await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/previews`, broken, 'broken.wav');
+    const undecodable = await sendFile(
+      suite.server,
+      seller.token,
+      'POST',
+      `/marketplace/products/${product.id}/previews`,
+      broken,
+      'broken.wav',
+    );
     expect([undecodable.status, undecodable.body.error.code]).toEqual([400, 'INVALID_AUDIO']);
 
-    const listed = expectStatus(await seller.api.marketplace.getProduct({ params: { id: product.id } }), 200).body.previews;
+    const listed = expectStatus(await seller.api.marketplace.getProduct({ params: { id: product.id } }), 200).body
+      .previews;
     expect(listed.map((preview) => preview.duration_sec)).toEqual([60, 3]);
-    const removed = expectStatus(await seller.api.marketplace.removePreview({ params: { id: product.id, previewId: added.body.id } }), 200).body;
+    const removed = expectStatus(
+      await seller.api.marketplace.removePreview({ params: { id: product.id, previewId: added.body.id } }),
+      200,
+    ).body;
     expect(removed.previews.map((preview) => preview.id)).toEqual([short.body.id]);
     expect((await getBytes(`${suite.server.baseUrl}${added.body.file_path}`)).status).toBe(404);
-    expect((await seller.api.marketplace.removePreview({ params: { id: product.id, previewId: randomUUID() } })).status).toBe(404);
+    expect(
+      (await seller.api.marketplace.removePreview({ params: { id: product.id, previewId: randomUUID() } })).status,
+    ).toBe(404);
   });
 });
 
@@ -148,7 +320,14 @@ describe('the deliverable file', () => {
     const other = await createUser(suite.server);
     const pack = await createProduct(seller, {}, 'active');
     const bytes = zipLike(6 * 1024 * 1024 + 123);
-    const put = await sendFile(suite.server, seller.token, 'PUT', `/marketplace/products/${pack.id}/file`, bytes, 'Night Drive.zip');
+    const put = await sendFile(
+      suite.server,
+      seller.token,
+      'PUT',
+      `/marketplace/products/${pack.id}/file`,
+      bytes,
+      'Night Drive.zip',
+    );
     expect(put.status, put.text).toBe(200);
     expect(put.body.file).toEqual({ filename: 'Night Drive.zip', size: bytes.length, content_type: 'application/zip' });
     const first = (await catalog().deliverable(pack.id))!;
@@ -156,29 +335,65 @@ describe('the deliverable file', () => {
     expect((await buffer(await storage().get(first.storageKey))).equals(bytes)).toBe(true);
 
     const audio = await makeAudio('flac', { seconds: 1 });
-    const replaced = await sendFile(suite.server, seller.token, 'PUT', `/marketplace/products/${pack.id}/file`, audio, 'master.flac');
+    const replaced = await sendFile(
+      suite.server,
+      seller.token,
+      'PUT',
+      `/marketplace/products/${pack.id}/file`,
+      audio,
+      'master.flac',
+    );
     expect(replaced.body.file).toEqual({ filename: 'master.flac', size: audio.length, content_type: 'audio/flac' });
     const second = (await catalog().deliverable(pack.id))!;
     expect((await buffer(await storage().get(second.storageKey))).equals(audio)).toBe(true);
     expect(await exists(first.storageKey)).toBe(false);
 
     const refused = [
-      [await sendFile(suite.server, seller.token, 'PUT', `/marketplace/products/${pack.id}/file`, Buffer.from('plain text is no deliverable'), 'notes.txt'), 400, 'VALIDATION_FAILED'],
-      [await sendFile(suite.server, other.token, 'PUT', `/marketplace/products/${pack.id}/file`, bytes, 'x.zip'), 403, 'FORBIDDEN'],
+      [
+        await sendFile(
+          suite.server,
+          seller.token,
+          'PUT',
+          `/marketplace/products/${pack.id}/file`,
+          Buffer.from('plain text is no deliverable'),
+          'notes.txt',
+        ),
+        400,
+        'VALIDATION_FAILED',
+      ],
+      [
+        await sendFile(suite.server, other.token, 'PUT', `/marketplace/products/${pack.id}/file`, bytes, 'x.zip'),
+        403,
+        'FORBIDDEN',
+      ],
     ] as const;
-    for (const [reply, status, code] of refused) expect([reply.status, reply.body?.error?.code]).toEqual([status, code]);
+    for (const [reply, status, code] of refused)
+      expect([reply.status, reply.body?.error?.code]).toEqual([status, code]);
     // a refused upload leaves the product and its storage as they were
-    expect(expectStatus(await seller.api.marketplace.getProduct({ params: { id: pack.id } }), 200).body.file?.filename).toBe('master.flac');
+    expect(
+      expectStatus(await seller.api.marketplace.getProduct({ params: { id: pack.id } }), 200).body.file?.filename,
+    ).toBe('master.flac');
     const folder = storage().localPath(`products/${pack.id}/file`)!;
     const { readdir } = await import('node:fs/promises');
     expect(await readdir(folder)).toEqual([path.basename(second.storageKey)]);
 
     const track = await createTrack(suite.server, seller);
     const trackProduct = await createProduct(seller, { product_type: 'track', track_id: track.id });
-    const noUpload = await sendFile(suite.server, seller.token, 'PUT', `/marketplace/products/${trackProduct.id}/file`, bytes, 'x.zip');
+    const noUpload = await sendFile(
+      suite.server,
+      seller.token,
+      'PUT',
+      `/marketplace/products/${trackProduct.id}/file`,
+      bytes,
+      'x.zip',
+    );
     expect([noUpload.status, noUpload.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
     const delivered = (await catalog().deliverable(trackProduct.id))!;
-    expect(delivered).toMatchObject({ contentType: 'audio/mpeg', size: track.file_size, filename: `${track.title}.mp3` });
+    expect(delivered).toMatchObject({
+      contentType: 'audio/mpeg',
+      size: track.file_size,
+      filename: `${track.title}.mp3`,
+    });
     expect(await exists(delivered.storageKey)).toBe(true);
     expect(await catalog().deliverable(randomUUID())).toBeNull();
     expect(await catalog().deliverable((await createProduct(seller, { product_type: 'service' })).id)).toBeNull();
@@ -191,8 +406,30 @@ describe('the deliverable file', () => {
     const lonely = await createProduct(seller);
     const sold = await createProduct(seller, {}, 'active');
     for (const product of [lonely, sold]) {
-      expect((await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/images`, photo, 'p.jpg')).status).toBe(201);
-      expect((await sendFile(suite.server, seller.token, 'PUT', `/marketplace/products/${product.id}/file`, zipLike(4096), 'p.zip')).status).toBe(200);
+      expect(
+        (
+          await sendFile(
+            suite.server,
+            seller.token,
+            'POST',
+            `/marketplace/products/${product.id}/images`,
+            photo,
+            'p.jpg',
+          )
+        ).status,
+      ).toBe(201);
+      expect(
+        (
+          await sendFile(
+            suite.server,
+            seller.token,
+            'PUT',
+            `/marketplace/products/${product.id}/file`,
+            zipLike(4096),
+            'p.zip',
+          )
+        ).status,
+      ).toBe(200);
     }
     const lonelyFile = (await catalog().deliverable(lonely.id))!.storageKey;
     expectStatus(await seller.api.marketplace.deleteProduct({ params: { id: lonely.id } }), 200);
@@ -200,7 +437,9 @@ describe('the deliverable file', () => {
     expect(await storage().size(`products/${lonely.id}`)).toBeUndefined();
 
     await recordOrderFor(suite.server, buyer.id, sold);
-    expect(expectStatus(await seller.api.marketplace.deleteProduct({ params: { id: sold.id } }), 200).body.result).toBe('archived');
+    expect(expectStatus(await seller.api.marketplace.deleteProduct({ params: { id: sold.id } }), 200).body.result).toBe(
+      'archived',
+    );
     expect(await exists((await catalog().deliverable(sold.id))!.storageKey)).toBe(true);
   });
 });
@@ -213,8 +452,30 @@ describe('account data', () => {
     const draft = await createProduct(seller, { title: 'Unsold draft' });
     const sold = await createProduct(seller, { title: 'Sold pack' }, 'active');
     for (const product of [draft, sold]) {
-      expect((await sendFile(suite.server, seller.token, 'POST', `/marketplace/products/${product.id}/images`, photo, 'p.jpg')).status).toBe(201);
-      expect((await sendFile(suite.server, seller.token, 'PUT', `/marketplace/products/${product.id}/file`, zipLike(2048), 'p.zip')).status).toBe(200);
+      expect(
+        (
+          await sendFile(
+            suite.server,
+            seller.token,
+            'POST',
+            `/marketplace/products/${product.id}/images`,
+            photo,
+            'p.jpg',
+          )
+        ).status,
+      ).toBe(201);
+      expect(
+        (
+          await sendFile(
+            suite.server,
+            seller.token,
+            'PUT',
+            `/marketplace/products/${product.id}/file`,
+            zipLike(2048),
+            'p.zip',
+          )
+        ).status,
+      ).toBe(200);
     }
     const exported = expectStatus(await seller.api.users.exportData(), 200).body;
     expect(exported.marketplace_products.map((product) => [product.title, product.status])).toEqual([
@@ -223,18 +484,39 @@ describe('account data', () => {
     ]);
     expect(expectStatus(await buyer.api.users.exportData(), 200).body.marketplace_products).toEqual([]);
     // each change is in the seller's audit log
-    const audited = exported.audit_logs.filter((entry) => entry.resource === 'product').map((entry) => [entry.action, entry.resource_id]);
-    expect(audited).toEqual(expect.arrayContaining([['product.created', draft.id], ['product.created', sold.id], ['product.updated', sold.id]]));
+    const audited = exported.audit_logs
+      .filter((entry) => entry.resource === 'product')
+      .map((entry) => [entry.action, entry.resource_id]);
+    expect(audited).toEqual(
+      expect.arrayContaining([
+        ['product.created', draft.id],
+        ['product.created', sold.id],
+        ['product.updated', sold.id],
+      ]),
+    );
 
     await recordOrderFor(suite.server, buyer.id, sold);
     const soldFile = (await catalog().deliverable(sold.id))!.storageKey;
-    const soldImage = (await suite.server.riff.platform.scope.db.selectFrom('product_images').select('storage_key').where('product_id', '=', sold.id).executeTakeFirstOrThrow()).storage_key;
-    expectStatus(await seller.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: seller.password } }), 200);
+    const soldImage = (
+      await suite.server.riff.platform.scope.db
+        .selectFrom('product_images')
+        .select('storage_key')
+        .where('product_id', '=', sold.id)
+        .executeTakeFirstOrThrow()
+    ).storage_key;
+    expectStatus(
+      await seller.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: seller.password } }),
+      200,
+    );
 
     const db = suite.server.riff.platform.scope.db;
     expect(await db.selectFrom('products').select('id').where('id', '=', draft.id).executeTakeFirst()).toBeUndefined();
     expect(await storage().size(`products/${draft.id}`)).toBeUndefined();
-    const kept = await db.selectFrom('products').select(['status', 'file_key']).where('id', '=', sold.id).executeTakeFirstOrThrow();
+    const kept = await db
+      .selectFrom('products')
+      .select(['status', 'file_key'])
+      .where('id', '=', sold.id)
+      .executeTakeFirstOrThrow();
     expect(kept).toEqual({ status: 'archived', file_key: soldFile });
     expect(await exists(soldFile)).toBe(true);
     expect(await exists(soldImage)).toBe(false);

@@ -43,7 +43,14 @@ describe('creating a product', () => {
       previews: [],
       file: null,
     });
-    expect(product.licenses.map((license) => [license.license_type, license.price_cents, license.terms_text, license.is_available])).toEqual([
+    expect(
+      product.licenses.map((license) => [
+        license.license_type,
+        license.price_cents,
+        license.terms_text,
+        license.is_available,
+      ]),
+    ).toEqual([
       ['personal', 999, null, true],
       ['commercial', 4999, 'One release', true],
     ]);
@@ -73,7 +80,16 @@ describe('creating a product', () => {
       ['currency', { ...valid, currency: 'XYZ' }],
       ['license_type', { ...valid, license_type: 'lifetime' }],
       ['category', { ...valid, category: 'loop' }],
-      ['licenses', { ...valid, licenses: [{ license_type: 'personal', price_cents: 1 }, { license_type: 'personal', price_cents: 2 }] }],
+      [
+        'licenses',
+        {
+          ...valid,
+          licenses: [
+            { license_type: 'personal', price_cents: 1 },
+            { license_type: 'personal', price_cents: 2 },
+          ],
+        },
+      ],
       ['licenses.0.price_cents', { ...valid, licenses: [{ license_type: 'personal', price_cents: 1.5 }] }],
       ['licenses.0.license_type', { ...valid, licenses: [{ license_type: 'basic', price_cents: 1 }] }],
       ['track_id', { ...valid, product_type: 'track' }],
@@ -98,18 +114,32 @@ describe('creating a product', () => {
     const hidden = await createTrack(suite.server, other, { isPublic: false });
     const product = await createProduct(seller, { product_type: 'track', track_id: own.id, category: 'beat' });
     expect([product.product_type, product.track_id]).toEqual(['track', own.id]);
-    const foreign = await suite.http.post('/marketplace/products', { token: seller.token, body: { title: 'Not mine', price: 1, product_type: 'track', track_id: theirs.id } });
+    const foreign = await suite.http.post('/marketplace/products', {
+      token: seller.token,
+      body: { title: 'Not mine', price: 1, product_type: 'track', track_id: theirs.id },
+    });
     expect([foreign.status, foreign.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
-    const unseen = await suite.http.post('/marketplace/products', { token: seller.token, body: { title: 'Not mine', price: 1, product_type: 'track', track_id: hidden.id } });
+    const unseen = await suite.http.post('/marketplace/products', {
+      token: seller.token,
+      body: { title: 'Not mine', price: 1, product_type: 'track', track_id: hidden.id },
+    });
     expect([unseen.status, unseen.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
 
   it('stops at 500 products per seller with 400 LIMIT_REACHED', async () => {
     const seller = await createUser(suite.server);
-    const rows = Array.from({ length: 499 }, (_, index) => ({ seller_id: seller.id, title: `Bulk ${index}`, price_cents: 100, product_type: 'pack' as const }));
+    const rows = Array.from({ length: 499 }, (_, index) => ({
+      seller_id: seller.id,
+      title: `Bulk ${index}`,
+      price_cents: 100,
+      product_type: 'pack' as const,
+    }));
     await suite.server.riff.platform.scope.db.insertInto('products').values(rows).execute();
     await createProduct(seller);
-    const over = await suite.http.post('/marketplace/products', { token: seller.token, body: { title: 'One too many', price: 1, product_type: 'pack' } });
+    const over = await suite.http.post('/marketplace/products', {
+      token: seller.token,
+      body: { title: 'One too many', price: 1, product_type: 'pack' },
+    });
     expect([over.status, over.body.error.code]).toEqual([400, 'LIMIT_REACHED']);
   });
 });
@@ -117,10 +147,16 @@ describe('creating a product', () => {
 describe('rate limits', () => {
   it('a seller creates at most 30 products a minute (429 with Retry-After); refused creations do not count', async () => {
     const seller = await createUser(suite.server);
-    const refused = await suite.http.post('/marketplace/products', { token: seller.token, body: { title: 'ab', price: 1, product_type: 'pack' } });
+    const refused = await suite.http.post('/marketplace/products', {
+      token: seller.token,
+      body: { title: 'ab', price: 1, product_type: 'pack' },
+    });
     expect(refused.status).toBe(400);
     for (let index = 0; index < 30; index += 1) await createProduct(seller, { title: `Quick ${index}` });
-    const over = await suite.http.post('/marketplace/products', { token: seller.token, body: { title: 'One more', price: 1, product_type: 'pack' } });
+    const over = await suite.http.post('/marketplace/products', {
+      token: seller.token,
+      body: { title: 'One more', price: 1, product_type: 'pack' },
+    });
     expect([over.status, over.body.error.code]).toEqual([429, 'RATE_LIMITED']);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     const other = await createUser(suite.server);
@@ -133,8 +169,13 @@ describe('who sees and who changes a product', () => {
     const seller = await createUser(suite.server);
     const other = await createUser(suite.server);
     const draft = await createProduct(seller);
-    expect(expectStatus(await seller.api.marketplace.getProduct({ params: { id: draft.id } }), 200).body.status).toBe('draft');
-    for (const reply of [await other.api.marketplace.getProduct({ params: { id: draft.id } }), await suite.api.marketplace.getProduct({ params: { id: draft.id } })]) {
+    expect(expectStatus(await seller.api.marketplace.getProduct({ params: { id: draft.id } }), 200).body.status).toBe(
+      'draft',
+    );
+    for (const reply of [
+      await other.api.marketplace.getProduct({ params: { id: draft.id } }),
+      await suite.api.marketplace.getProduct({ params: { id: draft.id } }),
+    ]) {
       expect([reply.status, (reply.body as any).error?.code]).toEqual([404, 'NOT_FOUND']);
     }
     const put = await other.api.marketplace.updateProduct({ params: { id: draft.id }, body: { title: 'Taken over' } });
@@ -147,11 +188,16 @@ describe('who sees and who changes a product', () => {
     const seller = await createUser(suite.server);
     const other = await createUser(suite.server);
     const product = await createProduct(seller, {}, 'active');
-    expect(expectStatus(await suite.api.marketplace.getProduct({ params: { id: product.id } }), 200).body.title).toBe('Night Drive stems');
+    expect(expectStatus(await suite.api.marketplace.getProduct({ params: { id: product.id } }), 200).body.title).toBe(
+      'Night Drive stems',
+    );
     const refusals = [
       await other.api.marketplace.updateProduct({ params: { id: product.id }, body: { title: 'Taken over' } }),
       await other.api.marketplace.deleteProduct({ params: { id: product.id } }),
-      await other.api.marketplace.createLicense({ params: { id: product.id }, body: { license_type: 'personal', price_cents: 1 } }),
+      await other.api.marketplace.createLicense({
+        params: { id: product.id },
+        body: { license_type: 'personal', price_cents: 1 },
+      }),
     ];
     for (const reply of refusals) expect([reply.status, (reply.body as any).error?.code]).toEqual([403, 'FORBIDDEN']);
     const after = expectStatus(await suite.api.marketplace.getProduct({ params: { id: product.id } }), 200).body;
@@ -163,7 +209,8 @@ describe('status moves', () => {
   it('allows draft → active → archived → active and draft → archived; others are 400 INVALID_TRANSITION', async () => {
     const seller = await createUser(suite.server);
     const product = await createProduct(seller);
-    const move = (id: string, status: 'draft' | 'active' | 'archived') => seller.api.marketplace.updateProduct({ params: { id }, body: { status } });
+    const move = (id: string, status: 'draft' | 'active' | 'archived') =>
+      seller.api.marketplace.updateProduct({ params: { id }, body: { status } });
     expect(expectStatus(await move(product.id, 'active'), 200).body.status).toBe('active');
     const back = await move(product.id, 'draft');
     expect([back.status, (back.body as any).error?.code]).toEqual([400, 'INVALID_TRANSITION']);
@@ -174,29 +221,59 @@ describe('status moves', () => {
     const other = await createProduct(seller);
     expect(expectStatus(await move(other.id, 'archived'), 200).body.status).toBe('archived');
     // a refused move changes nothing else in the same request
-    const mixed = await seller.api.marketplace.updateProduct({ params: { id: other.id }, body: { status: 'draft', title: 'Renamed' } });
+    const mixed = await seller.api.marketplace.updateProduct({
+      params: { id: other.id },
+      body: { status: 'draft', title: 'Renamed' },
+    });
     expect(mixed.status).toBe(400);
-    expect(expectStatus(await seller.api.marketplace.getProduct({ params: { id: other.id } }), 200).body.title).toBe('Night Drive stems');
+    expect(expectStatus(await seller.api.marketplace.getProduct({ params: { id: other.id } }), 200).body.title).toBe(
+      'Night Drive stems',
+    );
   });
 
   it('updates the fields sent, clears with null, and replaces licenses keeping the ones of a kept type', async () => {
     const seller = await createUser(suite.server);
-    const product = await createProduct(seller, { description: 'Old', bpm: 100, licenses: [{ license_type: 'personal', price_cents: 500 }, { license_type: 'streaming', price_cents: 100 }] });
+    const product = await createProduct(seller, {
+      description: 'Old',
+      bpm: 100,
+      licenses: [
+        { license_type: 'personal', price_cents: 500 },
+        { license_type: 'streaming', price_cents: 100 },
+      ],
+    });
     const personal = product.licenses.find((license) => license.license_type === 'personal')!;
     const updated = expectStatus(
       await seller.api.marketplace.updateProduct({
         params: { id: product.id },
-        body: { price: 25.5, description: null, bpm: null, license_type: 'commercial', licenses: [{ license_type: 'personal', price_cents: 700 }, { license_type: 'exclusive', price_cents: 90_000 }] },
+        body: {
+          price: 25.5,
+          description: null,
+          bpm: null,
+          license_type: 'commercial',
+          licenses: [
+            { license_type: 'personal', price_cents: 700 },
+            { license_type: 'exclusive', price_cents: 90_000 },
+          ],
+        },
       }),
       200,
     ).body;
-    expect(updated).toMatchObject({ price: 25.5, description: null, bpm: null, license_type: 'premium', title: product.title });
+    expect(updated).toMatchObject({
+      price: 25.5,
+      description: null,
+      bpm: null,
+      license_type: 'premium',
+      title: product.title,
+    });
     expect(updated.licenses.map((license) => [license.license_type, license.price_cents])).toEqual([
       ['personal', 700],
       ['exclusive', 90_000],
     ]);
     expect(updated.licenses.find((license) => license.license_type === 'personal')!.id).toBe(personal.id);
-    const bad = await suite.http.put(`/marketplace/products/${product.id}`, { token: seller.token, body: { price: 2.345 } });
+    const bad = await suite.http.put(`/marketplace/products/${product.id}`, {
+      token: seller.token,
+      body: { price: 2.345 },
+    });
     expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 });
@@ -205,19 +282,51 @@ describe('licenses', () => {
   it('one per type: added (201), duplicated (409 CONFLICT), changed, removed', async () => {
     const seller = await createUser(suite.server);
     const product = await createProduct(seller);
-    const license = expectStatus(await seller.api.marketplace.createLicense({ params: { id: product.id }, body: { license_type: 'commercial', price_cents: 2999, terms_text: 'Terms' } }), 201).body;
-    expect(license).toMatchObject({ product_id: product.id, license_type: 'commercial', price_cents: 2999, terms_text: 'Terms', is_available: true });
-    const again = await seller.api.marketplace.createLicense({ params: { id: product.id }, body: { license_type: 'commercial', price_cents: 1 } });
+    const license = expectStatus(
+      await seller.api.marketplace.createLicense({
+        params: { id: product.id },
+        body: { license_type: 'commercial', price_cents: 2999, terms_text: 'Terms' },
+      }),
+      201,
+    ).body;
+    expect(license).toMatchObject({
+      product_id: product.id,
+      license_type: 'commercial',
+      price_cents: 2999,
+      terms_text: 'Terms',
+      is_available: true,
+    });
+    const again = await seller.api.marketplace.createLicense({
+      params: { id: product.id },
+      body: { license_type: 'commercial', price_cents: 1 },
+    });
     expect([again.status, (again.body as any).error?.code]).toEqual([409, 'CONFLICT']);
-    const changed = expectStatus(await seller.api.marketplace.updateLicense({ params: { id: product.id, licenseId: license.id }, body: { price_cents: 3999, terms_text: null } }), 200).body;
+    const changed = expectStatus(
+      await seller.api.marketplace.updateLicense({
+        params: { id: product.id, licenseId: license.id },
+        body: { price_cents: 3999, terms_text: null },
+      }),
+      200,
+    ).body;
     expect([changed.price_cents, changed.terms_text]).toEqual([3999, null]);
-    const negative = await suite.http.post(`/marketplace/products/${product.id}/licenses`, { token: seller.token, body: { license_type: 'personal', price_cents: -1 } });
+    const negative = await suite.http.post(`/marketplace/products/${product.id}/licenses`, {
+      token: seller.token,
+      body: { license_type: 'personal', price_cents: -1 },
+    });
     expect([negative.status, negative.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
-    const unknown = await seller.api.marketplace.updateLicense({ params: { id: product.id, licenseId: randomUUID() }, body: { price_cents: 1 } });
+    const unknown = await seller.api.marketplace.updateLicense({
+      params: { id: product.id, licenseId: randomUUID() },
+      body: { price_cents: 1 },
+    });
     expect(unknown.status).toBe(404);
-    const removed = expectStatus(await seller.api.marketplace.deleteLicense({ params: { id: product.id, licenseId: license.id } }), 200).body;
+    const removed = expectStatus(
+      await seller.api.marketplace.deleteLicense({ params: { id: product.id, licenseId: license.id } }),
+      200,
+    ).body;
     expect(removed.licenses).toEqual([]);
-    expect((await seller.api.marketplace.deleteLicense({ params: { id: product.id, licenseId: license.id } })).status).toBe(404);
+    expect(
+      (await seller.api.marketplace.deleteLicense({ params: { id: product.id, licenseId: license.id } })).status,
+    ).toBe(404);
   });
 });
 
@@ -229,29 +338,68 @@ describe('the list', () => {
     const draft = await createProduct(seller, { title: `Draft ${word}` });
     const cheap = await createProduct(seller, { title: `Cheap ${word} kit`, price: 5 }, 'active');
     const mid = await createProduct(seller, { title: `Mid ${word}`, price: 15, product_type: 'service' }, 'active');
-    const dear = await createProduct(seller, { title: 'Dear one', description: `Has ${word} inside`, price: 50 }, 'active');
+    const dear = await createProduct(
+      seller,
+      { title: 'Dear one', description: `Has ${word} inside`, price: 50 },
+      'active',
+    );
     const archived = await createProduct(seller, { title: `Old ${word}` }, 'archived');
     const ids = (body: Array<{ id: string }>) => body.map((product) => product.id);
 
     const byOthers = expectStatus(await other.api.marketplace.listProducts({ query: { seller_id: seller.id } }), 200);
     expect(ids(byOthers.body)).toEqual([dear.id, mid.id, cheap.id]);
     expect(byOthers.headers.get('x-total-count')).toBe('3');
-    expect(expectStatus(await other.api.marketplace.listProducts({ query: { seller_id: seller.id, status: 'draft' } }), 200).body).toEqual([]);
-    expect(expectStatus(await suite.api.marketplace.listProducts({ query: { seller_id: seller.id, status: 'archived' } }), 200).body).toEqual([]);
+    expect(
+      expectStatus(await other.api.marketplace.listProducts({ query: { seller_id: seller.id, status: 'draft' } }), 200)
+        .body,
+    ).toEqual([]);
+    expect(
+      expectStatus(
+        await suite.api.marketplace.listProducts({ query: { seller_id: seller.id, status: 'archived' } }),
+        200,
+      ).body,
+    ).toEqual([]);
 
     const own = expectStatus(await seller.api.marketplace.listProducts({ query: { seller_id: seller.id } }), 200);
     expect(ids(own.body)).toEqual([archived.id, dear.id, mid.id, cheap.id, draft.id]);
-    expect(ids(expectStatus(await seller.api.marketplace.listProducts({ query: { seller_id: seller.id, status: 'draft' } }), 200).body)).toEqual([draft.id]);
+    expect(
+      ids(
+        expectStatus(
+          await seller.api.marketplace.listProducts({ query: { seller_id: seller.id, status: 'draft' } }),
+          200,
+        ).body,
+      ),
+    ).toEqual([draft.id]);
     // without seller_id the seller sees the public catalogue like everyone; q ranks titles before descriptions, then newest
-    expect(ids(expectStatus(await seller.api.marketplace.listProducts({ query: { q: word } }), 200).body)).toEqual([mid.id, cheap.id, dear.id]);
+    expect(ids(expectStatus(await seller.api.marketplace.listProducts({ query: { q: word } }), 200).body)).toEqual([
+      mid.id,
+      cheap.id,
+      dear.id,
+    ]);
 
-    expect(ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: `${word} kit` } }), 200).body)).toEqual([cheap.id]);
-    expect(ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: word, type: 'service' } }), 200).body)).toEqual([mid.id]);
-    expect(ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: word, min_price: 10, max_price: 15 } }), 200).body)).toEqual([mid.id]);
-    expect(ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: word, min_price: 5.01 } }), 200).body)).toEqual([mid.id, dear.id]);
+    expect(
+      ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: `${word} kit` } }), 200).body),
+    ).toEqual([cheap.id]);
+    expect(
+      ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: word, type: 'service' } }), 200).body),
+    ).toEqual([mid.id]);
+    expect(
+      ids(
+        expectStatus(
+          await suite.api.marketplace.listProducts({ query: { q: word, min_price: 10, max_price: 15 } }),
+          200,
+        ).body,
+      ),
+    ).toEqual([mid.id]);
+    expect(
+      ids(expectStatus(await suite.api.marketplace.listProducts({ query: { q: word, min_price: 5.01 } }), 200).body),
+    ).toEqual([mid.id, dear.id]);
     expect(expectStatus(await suite.api.marketplace.listProducts({ query: { q: '100%_' } }), 200).body).toEqual([]);
 
-    const first = expectStatus(await suite.api.marketplace.listProducts({ query: { seller_id: seller.id, limit: 2 } }), 200);
+    const first = expectStatus(
+      await suite.api.marketplace.listProducts({ query: { seller_id: seller.id, limit: 2 } }),
+      200,
+    );
     expect(ids(first.body)).toEqual([dear.id, mid.id]);
     expect(first.headers.get('x-total-count')).toBe('3');
     const link = first.headers.get('link')!;
@@ -263,10 +411,21 @@ describe('the list', () => {
     const second = await fetch(next.replace(suite.server.riff.platform.config.publicBaseUrl, suite.server.baseUrl));
     expect(((await second.json()) as Array<{ id: string }>).map((product) => product.id)).toEqual([cheap.id]);
     expect(second.headers.get('link')).toContain('rel="prev"');
-    const past = expectStatus(await suite.api.marketplace.listProducts({ query: { seller_id: seller.id, page: 9, limit: 2 } }), 200);
+    const past = expectStatus(
+      await suite.api.marketplace.listProducts({ query: { seller_id: seller.id, page: 9, limit: 2 } }),
+      200,
+    );
     expect([past.body, past.headers.get('x-total-count')]).toEqual([[], '3']);
 
-    for (const query of ['limit=0', 'limit=101', 'min_price=-1', 'type=loop', 'status=sold', 'seller_id=nope', 'page=0']) {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'min_price=-1',
+      'type=loop',
+      'status=sold',
+      'seller_id=nope',
+      'page=0',
+    ]) {
       const reply = await suite.http.get(`/marketplace/products?${query}`);
       expect([reply.status, reply.body?.error?.code], query).toEqual([400, 'VALIDATION_FAILED']);
     }
@@ -287,6 +446,8 @@ describe('deleting a product', () => {
     const archived = expectStatus(await seller.api.marketplace.deleteProduct({ params: { id: sold.id } }), 200).body;
     expect([archived.result, archived.product?.status]).toEqual(['archived', 'archived']);
     expect((await buyer.api.marketplace.getProduct({ params: { id: sold.id } })).status).toBe(404);
-    expect(expectStatus(await seller.api.marketplace.getProduct({ params: { id: sold.id } }), 200).body.status).toBe('archived');
+    expect(expectStatus(await seller.api.marketplace.getProduct({ params: { id: sold.id } }), 200).body.status).toBe(
+      'archived',
+    );
   });
 });

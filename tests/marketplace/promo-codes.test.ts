@@ -13,7 +13,18 @@ import { insertProduct } from './promo-helpers.js';
 const suite = useTestServer({ WORKERS: '0' });
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const FIELDS = ['amount_off_cents', 'code', 'created_at', 'currency', 'expires_at', 'id', 'max_redemptions', 'percent_off', 'product_ids', 'redemption_count'];
+const FIELDS = [
+  'amount_off_cents',
+  'code',
+  'created_at',
+  'currency',
+  'expires_at',
+  'id',
+  'max_redemptions',
+  'percent_off',
+  'product_ids',
+  'redemption_count',
+];
 
 async function create(user: TestUser, body: Record<string, unknown>): Promise<PromoCode> {
   return expectStatus(await user.api.marketplace.createPromoCode({ body: body as never }), 201).body;
@@ -21,7 +32,11 @@ async function create(user: TestUser, body: Record<string, unknown>): Promise<Pr
 
 async function refused(user: TestUser, body: Record<string, unknown>) {
   const reply = await suite.http.post('/marketplace/promo-codes', { body, token: user.token });
-  return { status: reply.status, code: reply.body?.error?.code as string | undefined, fields: (reply.body?.error?.details ?? []).map((d: { field: string }) => d.field) };
+  return {
+    status: reply.status,
+    code: reply.body?.error?.code as string | undefined,
+    fields: (reply.body?.error?.details ?? []).map((d: { field: string }) => d.field),
+  };
 }
 
 async function listOf(user: TestUser): Promise<PromoCode[]> {
@@ -52,7 +67,10 @@ describe('creating promo codes', () => {
 
   it('an amount-off code keeps integer cents and its currency (USD by default), limits, expiry and the seller’s products', async () => {
     const seller = await createUser(suite.server);
-    const [first, second] = [await insertProduct(suite.server, seller.id), await insertProduct(suite.server, seller.id, { status: 'draft' })];
+    const [first, second] = [
+      await insertProduct(suite.server, seller.id),
+      await insertProduct(suite.server, seller.id, { status: 'draft' }),
+    ];
     const expires = new Date(Date.now() + 86_400_000).toISOString();
     const code = await create(seller, {
       code: 'TAKE-200',
@@ -62,7 +80,14 @@ describe('creating promo codes', () => {
       max_redemptions: 5,
       expires_at: expires,
     });
-    expect(code).toMatchObject({ amount_off_cents: 200, percent_off: null, currency: 'EUR', max_redemptions: 5, expires_at: expires, redemption_count: 0 });
+    expect(code).toMatchObject({
+      amount_off_cents: 200,
+      percent_off: null,
+      currency: 'EUR',
+      max_redemptions: 5,
+      expires_at: expires,
+      redemption_count: 0,
+    });
     expect(code.product_ids).toEqual([first.id, second.id].sort());
     const usd = await create(seller, { code: 'TAKE_100', amount_off_cents: 100 });
     expect(usd.currency).toBe('USD');
@@ -75,8 +100,14 @@ describe('creating promo codes', () => {
     const seller = await createUser(suite.server);
     const rival = await createUser(suite.server);
     await create(seller, { code: 'BLACKFRIDAY', percent_off: 30 });
-    expect(await refused(seller, { code: 'blackFriday', amount_off_cents: 500, currency: 'USD' })).toMatchObject({ status: 409, code: 'CONFLICT' });
-    expect(await refused(seller, { code: '  blackfriday ', percent_off: 10 })).toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect(await refused(seller, { code: 'blackFriday', amount_off_cents: 500, currency: 'USD' })).toMatchObject({
+      status: 409,
+      code: 'CONFLICT',
+    });
+    expect(await refused(seller, { code: '  blackfriday ', percent_off: 10 })).toMatchObject({
+      status: 409,
+      code: 'CONFLICT',
+    });
     expect((await create(rival, { code: 'blackfriday', percent_off: 10 })).code).toBe('blackfriday');
     expect(await listOf(seller)).toHaveLength(1);
   });
@@ -111,11 +142,14 @@ describe('creating promo codes', () => {
     const wrong: string[] = [];
     for (const [body, field] of cases) {
       const reply = await refused(seller, body);
-      if (reply.status !== 400 || reply.code !== 'VALIDATION_FAILED' || !reply.fields.includes(field)) wrong.push(`${JSON.stringify(body)}: ${JSON.stringify(reply)}`);
+      if (reply.status !== 400 || reply.code !== 'VALIDATION_FAILED' || !reply.fields.includes(field))
+        wrong.push(`${JSON.stringify(body)}: ${JSON.stringify(reply)}`);
     }
     expect(wrong).toEqual([]);
     expect(await listOf(seller)).toEqual([]);
-    expect((await suite.http.post('/marketplace/promo-codes', { body: { code: 'ANON', percent_off: 10 } })).status).toBe(401);
+    expect(
+      (await suite.http.post('/marketplace/promo-codes', { body: { code: 'ANON', percent_off: 10 } })).status,
+    ).toBe(401);
   });
 });
 

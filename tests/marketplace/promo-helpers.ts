@@ -11,7 +11,11 @@ export interface ProductFields {
  * A product row of the seller's, written straight to the database: the promo-code and pricing tests
  * need products, which another part of the marketplace creates through the API.
  */
-export async function insertProduct(server: TestServer, sellerId: string, fields: ProductFields = {}): Promise<{ id: string; price_cents: number; currency: string }> {
+export async function insertProduct(
+  server: TestServer,
+  sellerId: string,
+  fields: ProductFields = {},
+): Promise<{ id: string; price_cents: number; currency: string }> {
   const row = await server.riff.platform.scope.db
     .insertInto('products')
     .values({

@@ -15,16 +15,35 @@ async function statsOf(user: TestUser, period?: '7d' | '30d' | '90d' | 'all'): P
 }
 
 async function buy(buyer: TestUser, productIds: string[]) {
-  const order = expectStatus(await buyer.api.marketplace.createOrder({ body: { items: productIds.map((product_id) => ({ product_id })) } }), 201).body;
+  const order = expectStatus(
+    await buyer.api.marketplace.createOrder({ body: { items: productIds.map((product_id) => ({ product_id })) } }),
+    201,
+  ).body;
   return payInSandbox(suite.server, buyer.api, order);
 }
 
 describe('seller stats', () => {
   it('counts the seller’s sold items in integer cents, leaves refunds out of revenue and counts them, ranks products, and lists every day', async () => {
-    const [seller, other, buyer, second] = await Promise.all([createUser(suite.server), createUser(suite.server), createUser(suite.server), createUser(suite.server)]);
-    expect(await statsOf(seller)).toMatchObject({ period: '30d', orders: 0, units_sold: 0, refunds: 0, refund_rate: 0, revenue_cents_by_currency: {}, top_products: [] });
+    const [seller, other, buyer, second] = await Promise.all([
+      createUser(suite.server),
+      createUser(suite.server),
+      createUser(suite.server),
+      createUser(suite.server),
+    ]);
+    expect(await statsOf(seller)).toMatchObject({
+      period: '30d',
+      orders: 0,
+      units_sold: 0,
+      refunds: 0,
+      refund_rate: 0,
+      revenue_cents_by_currency: {},
+      top_products: [],
+    });
 
-    const [beat, pack] = await Promise.all([createProduct(suite.server, seller, { priceCents: 1999 }), createProduct(suite.server, seller, { priceCents: 500 })]);
+    const [beat, pack] = await Promise.all([
+      createProduct(suite.server, seller, { priceCents: 1999 }),
+      createProduct(suite.server, seller, { priceCents: 500 }),
+    ]);
     const foreign = await createProduct(suite.server, other, { priceCents: 700 });
     // one order with the seller's two products and another seller's; one with the beat again; one refunded
     await buy(buyer, [beat.id, pack.id, foreign.id]);
@@ -33,10 +52,21 @@ describe('seller stats', () => {
     expectStatus(await second.api.marketplace.refundOrder({ params: { id: refunded.id }, body: {} }), 200);
     // an order completed 20 days ago counts in 30d, not in 7d
     const old = await buy(buyer, [pack.id]);
-    await db().updateTable('orders').set({ completed_at: new Date(Date.now() - 20 * DAY_MS) }).where('id', '=', old.id).execute();
+    await db()
+      .updateTable('orders')
+      .set({ completed_at: new Date(Date.now() - 20 * DAY_MS) })
+      .where('id', '=', old.id)
+      .execute();
 
     const week = await statsOf(seller, '7d');
-    expect(week).toMatchObject({ period: '7d', orders: 3, units_sold: 3, refunds: 1, refund_rate: 0.3333, revenue_cents_by_currency: { USD: 1999 + 500 + 1999 } });
+    expect(week).toMatchObject({
+      period: '7d',
+      orders: 3,
+      units_sold: 3,
+      refunds: 1,
+      refund_rate: 0.3333,
+      revenue_cents_by_currency: { USD: 1999 + 500 + 1999 },
+    });
     expect(week.top_products).toEqual([
       { product_id: beat.id, title: expect.any(String), units: 2, revenue_cents: 3998 },
       { product_id: pack.id, title: expect.any(String), units: 1, revenue_cents: 500 },
@@ -54,12 +84,18 @@ describe('seller stats', () => {
     const all = await statsOf(seller, 'all');
     expect(all.daily.map((day) => day.orders)).toEqual([1, 3]);
     // the other seller sees only their own item
-    expect(await statsOf(other, 'all')).toMatchObject({ orders: 1, units_sold: 1, revenue_cents_by_currency: { USD: 700 } });
+    expect(await statsOf(other, 'all')).toMatchObject({
+      orders: 1,
+      units_sold: 1,
+      revenue_cents_by_currency: { USD: 700 },
+    });
   });
 
   it('a period that is not one of 7d, 30d, 90d, all is 400', async () => {
     const user = await createUser(suite.server);
-    const reply = await fetch(`${suite.server.baseUrl}/api/v1/marketplace/seller/stats?period=1y`, { headers: { authorization: `Bearer ${user.accessToken}` } });
+    const reply = await fetch(`${suite.server.baseUrl}/api/v1/marketplace/seller/stats?period=1y`, {
+      headers: { authorization: `Bearer ${user.accessToken}` },
+    });
     expect(reply.status).toBe(400);
     expect(((await reply.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_FAILED');
   });

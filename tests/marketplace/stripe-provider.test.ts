@@ -6,7 +6,10 @@
  */
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StripeProvider, stripeProviderFromConfig } from '../../server/src/modules/marketplace/payments/stripe-provider.js';
+import {
+  StripeProvider,
+  stripeProviderFromConfig,
+} from '../../server/src/modules/marketplace/payments/stripe-provider.js';
 import { AppError } from '../../server/src/platform/errors/app-error.js';
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.js';
 
@@ -67,15 +70,33 @@ describe('createCheckout', () => {
 
   it('the same order gives the same session (Stripe replays the idempotency key); the expiry is kept within Stripe’s 30 min – 24 h', async () => {
     const orderId = '7b2a1d3f-4c5e-4f6a-9b8c-1d2e3f4a5b6c';
-    const first = await provider.createCheckout({ orderId, amountCents: 500, currency: 'USD', description: '', expiresAt: new Date(Date.now() + 60_000) });
-    const again = await provider.createCheckout({ orderId, amountCents: 500, currency: 'USD', description: '', expiresAt: new Date(Date.now() + 60_000) });
+    const first = await provider.createCheckout({
+      orderId,
+      amountCents: 500,
+      currency: 'USD',
+      description: '',
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const again = await provider.createCheckout({
+      orderId,
+      amountCents: 500,
+      currency: 'USD',
+      description: '',
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     expect(again.sessionId).toBe(first.sessionId);
     const sent = standIn.requests.filter((request) => request.headers['idempotency-key'] === orderId);
     expect(sent).toHaveLength(2);
     const expires = Number(sent[0]!.form.expires_at) * 1000;
     expect(expires).toBeGreaterThanOrEqual(Date.now() + 30 * 60_000 - 5000);
     expect(sent[0]!.form['line_items[0][price_data][product_data][name]']).toBe('Riff order');
-    const late = await provider.createCheckout({ orderId: '8c3b2e4a-5d6f-4a7b-8c9d-2e3f4a5b6c7d', amountCents: 500, currency: 'USD', description: 'x', expiresAt: new Date(Date.now() + 7 * 86_400_000) });
+    const late = await provider.createCheckout({
+      orderId: '8c3b2e4a-5d6f-4a7b-8c9d-2e3f4a5b6c7d',
+      amountCents: 500,
+      currency: 'USD',
+      description: 'x',
+      expiresAt: new Date(Date.now() + 7 * 86_400_000),
+    });
     expect(late.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 24 * 3_600_000);
   });
 
@@ -85,33 +106,74 @@ describe('createCheckout', () => {
       payments: { stripe: { secretKey: 'sk_test_configured', webhookSecret: SECRET, apiUrl: standIn.url } },
     });
     const orderId = '9d4c3f5b-6e7a-4b8c-9d0e-3f4a5b6c7d8e';
-    await configured.createCheckout({ orderId, amountCents: 2500, currency: 'USD', description: 'Vocal chops', expiresAt: new Date(Date.now() + 3_600_000) });
+    await configured.createCheckout({
+      orderId,
+      amountCents: 2500,
+      currency: 'USD',
+      description: 'Vocal chops',
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
     const request = standIn.requests.at(-1)!;
     expect(request.headers.authorization).toBe('Bearer sk_test_configured');
-    expect(request.form.success_url).toBe(`https://app.riff.example/marketplace/orders/${orderId}?checkout=succeeded&session={CHECKOUT_SESSION_ID}`);
+    expect(request.form.success_url).toBe(
+      `https://app.riff.example/marketplace/orders/${orderId}?checkout=succeeded&session={CHECKOUT_SESSION_ID}`,
+    );
     expect(request.form.cancel_url).toBe(`https://app.riff.example/marketplace/orders/${orderId}?checkout=cancelled`);
-    expect(() => stripeProviderFromConfig({ appBaseUrl: 'https://app.riff.example', payments: { stripe: { secretKey: 'sk_test_x' } } })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(() =>
+      stripeProviderFromConfig({
+        appBaseUrl: 'https://app.riff.example',
+        payments: { stripe: { secretKey: 'sk_test_x' } },
+      }),
+    ).toThrow(/STRIPE_WEBHOOK_SECRET/);
   });
 });
 
 describe('refund', () => {
   it('refunds the payment intent in full with an idempotency key of its own', async () => {
-    const { refundId } = await provider.refund({ paymentId: 'pi_test_42', amountCents: 1799, currency: 'EUR', orderId: ORDER_ID });
+    const { refundId } = await provider.refund({
+      paymentId: 'pi_test_42',
+      amountCents: 1799,
+      currency: 'EUR',
+      orderId: ORDER_ID,
+    });
     const request = standIn.requests.at(-1)!;
     expect([request.method, request.path]).toEqual(['POST', '/v1/refunds']);
-    expect(request.form).toMatchObject({ payment_intent: 'pi_test_42', amount: '1799', 'metadata[order_id]': ORDER_ID });
+    expect(request.form).toMatchObject({
+      payment_intent: 'pi_test_42',
+      amount: '1799',
+      'metadata[order_id]': ORDER_ID,
+    });
     expect(request.headers['idempotency-key']).toBe(`refund-${ORDER_ID}`);
     expect(refundId).toMatch(/^re_test_/);
-    const again = await provider.refund({ paymentId: 'pi_test_42', amountCents: 1799, currency: 'EUR', orderId: ORDER_ID });
+    const again = await provider.refund({
+      paymentId: 'pi_test_42',
+      amountCents: 1799,
+      currency: 'EUR',
+      orderId: ORDER_ID,
+    });
     expect(again.refundId).toBe(refundId);
   });
 });
 
 /** A Stripe event as the webhook sends it, and its Stripe-Signature header. */
 function signed(type: string, object: Record<string, unknown>, options: { secret?: string; timestamp?: number } = {}) {
-  const payload = JSON.stringify({ id: `evt_${type.replaceAll('.', '_')}_${Math.random().toString(36).slice(2)}`, object: 'event', type, api_version: Stripe.API_VERSION, data: { object } });
-  const header = signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? SECRET, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
-  return { body: Buffer.from(payload), headers: { 'stripe-signature': header }, id: (JSON.parse(payload) as { id: string }).id };
+  const payload = JSON.stringify({
+    id: `evt_${type.replaceAll('.', '_')}_${Math.random().toString(36).slice(2)}`,
+    object: 'event',
+    type,
+    api_version: Stripe.API_VERSION,
+    data: { object },
+  });
+  const header = signer.webhooks.generateTestHeaderString({
+    payload,
+    secret: options.secret ?? SECRET,
+    ...(options.timestamp ? { timestamp: options.timestamp } : {}),
+  });
+  return {
+    body: Buffer.from(payload),
+    headers: { 'stripe-signature': header },
+    id: (JSON.parse(payload) as { id: string }).id,
+  };
 }
 
 const session = (fields: Record<string, unknown> = {}) => ({
@@ -151,14 +213,27 @@ describe('parseWebhook', () => {
     const unpaid = signed('checkout.session.completed', session({ payment_status: 'unpaid' }));
     expect(await provider.parseWebhook(unpaid.body, unpaid.headers)).toBeNull();
     const later = signed('checkout.session.async_payment_succeeded', session());
-    expect(await provider.parseWebhook(later.body, later.headers)).toMatchObject({ type: 'payment.succeeded', orderId: ORDER_ID });
+    expect(await provider.parseWebhook(later.body, later.headers)).toMatchObject({
+      type: 'payment.succeeded',
+      orderId: ORDER_ID,
+    });
   });
 
   it('expired and async_payment_failed sessions are payment.failed; the order is found by client_reference_id too', async () => {
     const expired = signed('checkout.session.expired', session({ payment_status: 'unpaid', payment_intent: null }));
-    expect(await provider.parseWebhook(expired.body, expired.headers)).toEqual({ id: expired.id, type: 'payment.failed', orderId: ORDER_ID, sessionId: 'cs_test_99', reason: 'The checkout expired' });
+    expect(await provider.parseWebhook(expired.body, expired.headers)).toEqual({
+      id: expired.id,
+      type: 'payment.failed',
+      orderId: ORDER_ID,
+      sessionId: 'cs_test_99',
+      reason: 'The checkout expired',
+    });
     const failed = signed('checkout.session.async_payment_failed', session({ payment_status: 'unpaid', metadata: {} }));
-    expect(await provider.parseWebhook(failed.body, failed.headers)).toMatchObject({ type: 'payment.failed', orderId: ORDER_ID, reason: 'The payment failed' });
+    expect(await provider.parseWebhook(failed.body, failed.headers)).toMatchObject({
+      type: 'payment.failed',
+      orderId: ORDER_ID,
+      reason: 'The payment failed',
+    });
   });
 
   it('charge.refunded is refund.succeeded; without metadata on the charge the order comes from its payment intent', async () => {
@@ -178,10 +253,27 @@ describe('parseWebhook', () => {
       refundId: 're_test_77',
     });
     standIn.paymentIntents.set('pi_test_100', { order_id: ORDER_ID });
-    const bare = signed('charge.refunded', { id: 'ch_test_2', object: 'charge', refunded: true, payment_intent: 'pi_test_100', metadata: {} });
-    expect(await provider.parseWebhook(bare.body, bare.headers)).toMatchObject({ type: 'refund.succeeded', orderId: ORDER_ID, paymentId: 'pi_test_100', refundId: 're_for_ch_test_2' });
+    const bare = signed('charge.refunded', {
+      id: 'ch_test_2',
+      object: 'charge',
+      refunded: true,
+      payment_intent: 'pi_test_100',
+      metadata: {},
+    });
+    expect(await provider.parseWebhook(bare.body, bare.headers)).toMatchObject({
+      type: 'refund.succeeded',
+      orderId: ORDER_ID,
+      paymentId: 'pi_test_100',
+      refundId: 're_for_ch_test_2',
+    });
     // a partial refund does not refund the order
-    const partial = signed('charge.refunded', { id: 'ch_test_3', object: 'charge', refunded: false, payment_intent: 'pi_test_99', metadata: { order_id: ORDER_ID } });
+    const partial = signed('charge.refunded', {
+      id: 'ch_test_3',
+      object: 'charge',
+      refunded: false,
+      payment_intent: 'pi_test_99',
+      metadata: { order_id: ORDER_ID },
+    });
     expect(await provider.parseWebhook(partial.body, partial.headers)).toBeNull();
   });
 

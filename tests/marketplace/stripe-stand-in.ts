@@ -35,7 +35,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     const { method, path, form } = request;
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const id = `cs_test_${++counter}`;
-      const metadata = Object.fromEntries(Object.entries(form).flatMap(([key, value]) => (key.startsWith('metadata[') ? [[key.slice(9, -1), value]] : [])));
+      const metadata = Object.fromEntries(
+        Object.entries(form).flatMap(([key, value]) =>
+          key.startsWith('metadata[') ? [[key.slice(9, -1), value]] : [],
+        ),
+      );
       return {
         status: 200,
         body: {
@@ -57,17 +61,38 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     if (method === 'POST' && path === '/v1/refunds') {
       return {
         status: 200,
-        body: { id: `re_test_${++counter}`, object: 'refund', amount: Number(form.amount), payment_intent: form.payment_intent, status: 'succeeded', created: created() },
+        body: {
+          id: `re_test_${++counter}`,
+          object: 'refund',
+          amount: Number(form.amount),
+          payment_intent: form.payment_intent,
+          status: 'succeeded',
+          created: created(),
+        },
       };
     }
     if (method === 'GET' && path === '/v1/refunds') {
-      return { status: 200, body: { object: 'list', url: '/v1/refunds', has_more: false, data: [{ id: `re_for_${request.query.get('charge')}`, object: 'refund', status: 'succeeded' }] } };
+      return {
+        status: 200,
+        body: {
+          object: 'list',
+          url: '/v1/refunds',
+          has_more: false,
+          data: [{ id: `re_for_${request.query.get('charge')}`, object: 'refund', status: 'succeeded' }],
+        },
+      };
     }
     const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === 'GET' && intent && paymentIntents.has(intent[1]!)) {
-      return { status: 200, body: { id: intent[1], object: 'payment_intent', metadata: paymentIntents.get(intent[1]!) } };
+      return {
+        status: 200,
+        body: { id: intent[1], object: 'payment_intent', metadata: paymentIntents.get(intent[1]!) },
+      };
     }
-    return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` } } };
+    return {
+      status: 404,
+      body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` } },
+    };
   };
 
   const server: Server = createServer((req, res) => {

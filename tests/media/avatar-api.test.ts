@@ -42,7 +42,10 @@ describe('avatars', () => {
     const before = expectStatus(await user.api.users.completion({ params: { id: 'me' } }), 200).body.data;
     expect(before.missing_fields).toEqual(['avatar']);
 
-    const profile = expectStatus(await user.api.users.setAvatar({ body: { file: fileOf(await photo(), 'me.jpg') } }), 200).body.data.profile;
+    const profile = expectStatus(
+      await user.api.users.setAvatar({ body: { file: fileOf(await photo(), 'me.jpg') } }),
+      200,
+    ).body.data.profile;
     expect(profile.avatar).toMatch(new RegExp(`^https?://.+/api/v1/users/${user.id}/avatar$`));
     expect(expectStatus(await user.api.users.completion({ params: { id: 'me' } }), 200).body.data.percentage).toBe(100);
 
@@ -56,26 +59,42 @@ describe('avatars', () => {
     }
     // another user sees it where the profile is visible
     const other = await createUser(suite.server);
-    expect((await fetch(`${suite.server.baseUrl}/api/v1/users/${user.id}/avatar`, { headers: { authorization: `Bearer ${other.token}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${suite.server.baseUrl}/api/v1/users/${user.id}/avatar`, {
+          headers: { authorization: `Bearer ${other.token}` },
+        })
+      ).status,
+    ).toBe(200);
 
     const removed = expectStatus(await user.api.users.removeAvatar(), 200).body.data.profile;
     expect(removed.avatar).toBeNull();
-    expect(expectStatus(await suite.api.users.avatar({ params: { id: user.id }, query: {} }), 404).body.error.code).toBe('NOT_FOUND');
+    expect(
+      expectStatus(await suite.api.users.avatar({ params: { id: user.id }, query: {} }), 404).body.error.code,
+    ).toBe('NOT_FOUND');
   });
 
   it('deleting the account removes the avatar’s files', async () => {
     const user = await createUser(suite.server);
     expectStatus(await user.api.users.setAvatar({ body: { file: fileOf(await photo(), 'me.jpg') } }), 200);
     const folder = suite.server.riff.storage.localPath(`avatars/${user.id}`)!;
-    expect((await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile())).toHaveLength(2);
-    expectStatus(await user.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: user.password } }), 200);
+    expect(
+      (await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()),
+    ).toHaveLength(2);
+    expectStatus(
+      await user.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: user.password } }),
+      200,
+    );
     const left = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
     expect(left.filter((entry) => entry.isFile())).toEqual([]);
   });
 
   it('refuses what is not an image with 400 INVALID_IMAGE and leaves the avatar as it was', async () => {
     const user = await createUser(suite.server);
-    const refused = expectStatus(await user.api.users.setAvatar({ body: { file: fileOf(Buffer.from('not a picture at all'), 'me.png') } }), 400);
+    const refused = expectStatus(
+      await user.api.users.setAvatar({ body: { file: fileOf(Buffer.from('not a picture at all'), 'me.png') } }),
+      400,
+    );
     expect(refused.body.error.code).toBe('INVALID_IMAGE');
     const profile = expectStatus(await user.api.users.get({ params: { id: 'me' } }), 200).body.data.profile;
     expect(profile.avatar).toBeNull();

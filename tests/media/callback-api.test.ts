@@ -14,15 +14,23 @@ import { expectStatus } from '../support/typed-api.js';
 const SECRET = `whsec_${Buffer.from('the transcoder and riff share this').toString('base64')}`;
 const suite = useTestServer({ WORKERS: '0', MEDIA_TRANSCODER: 'external', MEDIA_CALLBACK_SECRET: SECRET });
 
-
 /** The callback as the transcoder sends it; `sign: false` leaves the signature out, a string signs with that secret. */
 function callback(trackId: string, body: object, sign: boolean | string = true) {
   const text = JSON.stringify(body);
   const id = `msg_${randomUUID()}`;
   const timestamp = Math.floor(Date.now() / 1000);
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp) };
-  if (sign !== false) headers['webhook-signature'] = signCallback(typeof sign === 'string' ? sign : SECRET, id, timestamp, text);
-  return fetch(`${suite.server.baseUrl}/api/v1/tracks/${trackId}/hls/callback`, { method: 'POST', headers, body: text });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+  };
+  if (sign !== false)
+    headers['webhook-signature'] = signCallback(typeof sign === 'string' ? sign : SECRET, id, timestamp, text);
+  return fetch(`${suite.server.baseUrl}/api/v1/tracks/${trackId}/hls/callback`, {
+    method: 'POST',
+    headers,
+    body: text,
+  });
 }
 
 describe('the external transcoder’s callback', () => {
@@ -37,7 +45,10 @@ describe('the external transcoder’s callback', () => {
     const done = await callback(track.id, { status: 'ready' });
     expect(done.status).toBe(200);
     expect(((await done.json()) as { data: { message: string } }).data.message).toBe('Stream ready');
-    expect(expectStatus(await owner.api.tracks.status({ params: { id: track.id } }), 200).body.data).toMatchObject({ progress: 100, stream_status: 'ready' });
+    expect(expectStatus(await owner.api.tracks.status({ params: { id: track.id } }), 200).body.data).toMatchObject({
+      progress: 100,
+      stream_status: 'ready',
+    });
 
     const again = await callback(track.id, { status: 'ready' });
     expect(again.status).toBe(409);
@@ -48,7 +59,9 @@ describe('the external transcoder’s callback', () => {
     const owner = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { seconds: 2 });
     await runDueJobs(suite.server);
-    expect((await callback(track.id, { status: 'error', message: 'The source could not be decoded' })).status).toBe(200);
+    expect((await callback(track.id, { status: 'error', message: 'The source could not be decoded' })).status).toBe(
+      200,
+    );
     const status = expectStatus(await owner.api.tracks.status({ params: { id: track.id } }), 200).body.data;
     expect(status).toMatchObject({ stream_status: 'error', status_message: 'The source could not be decoded' });
     const stream = await fetch(`${suite.server.baseUrl}/api/v1/tracks/${track.id}/stream`);
@@ -65,6 +78,8 @@ describe('the external transcoder’s callback', () => {
       expect(reply.status).toBe(401);
       expect(((await reply.json()) as { error: { code: string } }).error.code).toBe('UNAUTHENTICATED');
     }
-    expect(expectStatus(await owner.api.tracks.status({ params: { id: track.id } }), 200).body.data.stream_status).toBe('processing');
+    expect(expectStatus(await owner.api.tracks.status({ params: { id: track.id } }), 200).body.data.stream_status).toBe(
+      'processing',
+    );
   });
 });

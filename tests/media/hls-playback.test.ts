@@ -27,14 +27,19 @@ async function createUser(server: typeof suite.server) {
 
 /** A stream token of the user that expires after `seconds` of real time (the server checks stream tokens on the real time). */
 async function shortStreamToken(userId: string, seconds: number) {
-  const { token_version } = await suite.server.riff.database.db.selectFrom('users').select('token_version').where('id', '=', userId).executeTakeFirstOrThrow();
+  const { token_version } = await suite.server.riff.database.db
+    .selectFrom('users')
+    .select('token_version')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   return suite.server.riff.platform.signer.sign({ sub: userId, tv: token_version }, 'stream', seconds);
 }
 
 async function get(url: string, headers: Record<string, string> = {}) {
   const reply = await fetch(url, { headers });
   const body = Buffer.from(await reply.arrayBuffer());
-  const code = reply.status >= 400 ? (JSON.parse(body.toString('utf8')) as { error: { code: string } }).error.code : undefined;
+  const code =
+    reply.status >= 400 ? (JSON.parse(body.toString('utf8')) as { error: { code: string } }).error.code : undefined;
   return { status: reply.status, code, body };
 }
 
@@ -95,7 +100,8 @@ describe('playback of a private track’s HLS', () => {
       for (const uri of uris) expect((await get(uri)).status, uri).toBe(200);
       // past the track's duration and the margin: the playback token has expired
       clock.offsetMs = (8 + PLAYBACK_MARGIN_SECONDS + 60) * 1000;
-      for (const uri of uris) expect(await get(uri).then((reply) => [reply.status, reply.code]), uri).toEqual([401, 'TOKEN_EXPIRED']);
+      for (const uri of uris)
+        expect(await get(uri).then((reply) => [reply.status, reply.code]), uri).toEqual([401, 'TOKEN_EXPIRED']);
     } finally {
       clock.offsetMs = 0;
     }
@@ -117,15 +123,27 @@ describe('playback of a private track’s HLS', () => {
     // the same URIs with the other track's id: refused, though the other track is the same owner's
     for (const uri of uris) {
       const elsewhere = uri.replace(track.id, other.id);
-      expect(await get(elsewhere).then((reply) => [reply.status, reply.code]), elsewhere).toEqual([401, 'UNAUTHENTICATED']);
+      expect(await get(elsewhere).then((reply) => [reply.status, reply.code]), elsewhere).toEqual([
+        401,
+        'UNAUTHENTICATED',
+      ]);
     }
     const base = `${suite.server.baseUrl}/api/v1/tracks/${track.id}`;
     // as a stream token, on the routes a stream token opens (the master included) and as a bearer on any route
     for (const path of ['/stream', '/download', '/hls/master.m3u8', '/waveform', '/cover', '/hls/160k/index.m3u8']) {
-      expect(await get(`${base}${path}?token=${playback}`).then((reply) => [reply.status, reply.code]), path).toEqual([401, 'UNAUTHENTICATED']);
+      expect(await get(`${base}${path}?token=${playback}`).then((reply) => [reply.status, reply.code]), path).toEqual([
+        401,
+        'UNAUTHENTICATED',
+      ]);
     }
     for (const path of ['', '/stream', '/download', '/hls/master.m3u8']) {
-      expect(await get(`${base}${path}`, { authorization: `Bearer ${playback}` }).then((reply) => [reply.status, reply.code]), path).toEqual([401, 'UNAUTHENTICATED']);
+      expect(
+        await get(`${base}${path}`, { authorization: `Bearer ${playback}` }).then((reply) => [
+          reply.status,
+          reply.code,
+        ]),
+        path,
+      ).toEqual([401, 'UNAUTHENTICATED']);
     }
     // where it is not read, it opens nothing: the private track stays hidden
     for (const path of ['/stream', '/download', '/hls/master.m3u8', '/waveform']) {
@@ -150,9 +168,16 @@ describe('playback of a private track’s HLS', () => {
     for (const uri of deleted.uris) expect((await get(uri)).status, uri).toBe(404);
 
     expectStatus(
-      await owner.api.auth.passwordChange({ body: { current_password: owner.password, password: 'another horse battery staple', password_confirmation: 'another horse battery staple' } }),
+      await owner.api.auth.passwordChange({
+        body: {
+          current_password: owner.password,
+          password: 'another horse battery staple',
+          password_confirmation: 'another horse battery staple',
+        },
+      }),
       200,
     );
-    for (const uri of revoked.uris) expect(await get(uri).then((reply) => [reply.status, reply.code]), uri).toEqual([401, 'UNAUTHENTICATED']);
+    for (const uri of revoked.uris)
+      expect(await get(uri).then((reply) => [reply.status, reply.code]), uri).toEqual([401, 'UNAUTHENTICATED']);
   });
 });

@@ -31,7 +31,10 @@ describe('HLS on S3 storage', () => {
     const { accessToken } = await login(server, user);
     const track = await uploadTrack(server.baseUrl, accessToken, await makeAudio('mp3', { seconds: 8 }), 'cloud.mp3');
     await runDueJobs(server);
-    expect(expectStatus(await typedApi(server, { token: accessToken }).tracks.status({ params: { id: track.id } }), 200).body.data.progress).toBe(100);
+    expect(
+      expectStatus(await typedApi(server, { token: accessToken }).tracks.status({ params: { id: track.id } }), 200).body
+        .data.progress,
+    ).toBe(100);
 
     const masterUrl = `${server.baseUrl}/api/v1/tracks/${track.id}/hls/master.m3u8`;
     const master = await fetch(masterUrl);

@@ -77,7 +77,11 @@ describe('HLS transcoding', () => {
   it('writes both variants and a master playlist a player can read, reporting progress to 100', async () => {
     const storage = createLocalStorage(path.join(work, 'store-a'));
     const progress: number[] = [];
-    const result = await transcodeToHls(source, { storage, prefix: 'media/track-a/v1/hls/' }, { ffmpegPath, onProgress: (percent) => progress.push(percent) });
+    const result = await transcodeToHls(
+      source,
+      { storage, prefix: 'media/track-a/v1/hls/' },
+      { ffmpegPath, onProgress: (percent) => progress.push(percent) },
+    );
 
     expect(result.masterKey).toBe('media/track-a/v1/hls/master.m3u8');
     expect(result.files.at(-1)).toBe('master.m3u8');
@@ -94,13 +98,21 @@ describe('HLS transcoding', () => {
   it('takes a stream as input', async () => {
     const storage = createLocalStorage(path.join(work, 'store-b'));
     const { createReadStream } = await import('node:fs');
-    await transcodeToHls(createReadStream(source), { storage, prefix: 'media/track-b/v1/hls/' }, { ffmpegPath, durationSeconds: sourceDuration });
+    await transcodeToHls(
+      createReadStream(source),
+      { storage, prefix: 'media/track-b/v1/hls/' },
+      { ffmpegPath, durationSeconds: sourceDuration },
+    );
     await expectRendition(storage, 'media/track-b/v1/hls/');
   });
 
   it('fails with a readable message when ffmpeg is missing, and publishes nothing', async () => {
     const storage = createLocalStorage(path.join(work, 'store-c'));
-    const failure = await transcodeToHls(source, { storage, prefix: 'media/track-c/v1/hls/' }, { ffmpegPath: path.join(work, 'no-ffmpeg-here') }).catch((error: unknown) => error);
+    const failure = await transcodeToHls(
+      source,
+      { storage, prefix: 'media/track-c/v1/hls/' },
+      { ffmpegPath: path.join(work, 'no-ffmpeg-here') },
+    ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(MediaError);
     expect((failure as MediaError).reason).toBe('ffmpeg-missing');
     expect((failure as MediaError).message).toMatch(/could not be converted for streaming.*ffmpeg.*not available/);
@@ -109,9 +121,11 @@ describe('HLS transcoding', () => {
 
   it('fails with a readable message when the file is no audio ffmpeg can decode', async () => {
     const storage = createLocalStorage(path.join(work, 'store-d'));
-    const failure = await transcodeToHls(Readable.from([Buffer.from('this is not audio at all '.repeat(200))]), { storage, prefix: 'media/track-d/v1/hls/' }, { ffmpegPath }).catch(
-      (error: unknown) => error,
-    );
+    const failure = await transcodeToHls(
+      Readable.from([Buffer.from('this is not audio at all '.repeat(200))]),
+      { storage, prefix: 'media/track-d/v1/hls/' },
+      { ffmpegPath },
+    ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(MediaError);
     expect((failure as MediaError).message).toMatch(/^The audio could not be converted for streaming: /);
     expect((failure as MediaError).detail).toBeTruthy();
@@ -143,13 +157,17 @@ describe('HLS transcoding', () => {
   it('stops ffmpeg when the job is cancelled mid-encode, publishing nothing', async () => {
     const storage = createLocalStorage(path.join(work, 'store-f'));
     const controller = new AbortController();
-    const failure = await transcodeToHls(source, { storage, prefix: 'media/track-f/v1/hls/' }, {
-      ffmpegPath,
-      signal: controller.signal,
-      onProgress: (percent) => {
-        if (percent > 0) controller.abort();
+    const failure = await transcodeToHls(
+      source,
+      { storage, prefix: 'media/track-f/v1/hls/' },
+      {
+        ffmpegPath,
+        signal: controller.signal,
+        onProgress: (percent) => {
+          if (percent > 0) controller.abort();
+        },
       },
-    }).catch((error: unknown) => error);
+    ).catch((error: unknown) => error);
     expect((failure as MediaError).reason).toBe('cancelled');
     expect(await storage.size('media/track-f/v1/hls/master.m3u8')).toBeUndefined();
   });
@@ -172,7 +190,14 @@ describe('HLS transcoding on S3', () => {
   });
 
   it('publishes the same rendition through the S3 driver', async () => {
-    const storage = createS3Storage({ bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+    const storage = createS3Storage({
+      bucket: s3.bucket,
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+    });
     const prefix = 'media/track-s3/v1/hls/';
     await transcodeToHls(source, { storage, prefix }, { ffmpegPath });
     await expectRendition(storage, prefix);

@@ -52,18 +52,28 @@ describe('avatars', () => {
   });
 
   it('keeps transparency as PNG, and accepts WebP', async () => {
-    const transparent = await sharp({ create: { width: 300, height: 300, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer();
+    const transparent = await sharp({
+      create: { width: 300, height: 300, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } },
+    })
+      .png()
+      .toBuffer();
     expect((await processAvatar(transparent))[128].contentType).toBe('image/png');
-    const webp = await sharp({ create: { width: 200, height: 400, channels: 3, background: 'white' } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 200, height: 400, channels: 3, background: 'white' } })
+      .webp()
+      .toBuffer();
     expect(await imageFormat(webp)).toBe('webp');
     const sizes = await processAvatar(webp);
     expect((await sharp(sizes[512].data).metadata()).width).toBe(512);
   });
 
   it('refuses what is not a PNG, JPEG or WebP image by its content', async () => {
-    const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: 'white' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: 'white' } })
+      .gif()
+      .toBuffer();
     await expect(processAvatar(gif)).rejects.toBeInstanceOf(ImageError);
-    await expect(processAvatar(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).rejects.toThrow('not a PNG, JPEG or WebP');
+    await expect(processAvatar(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).rejects.toThrow(
+      'not a PNG, JPEG or WebP',
+    );
     await expect(processAvatar(Buffer.alloc(11 * 1024 * 1024))).rejects.toThrow('larger than 10 MiB');
   });
 });
@@ -76,9 +86,27 @@ describe('cover art', () => {
     await writeFile(audio, await makeAudio('mp3', { seconds: 2 }));
     await writeFile(picture, await photoWithLocation(1600, 1600));
     await run(ffmpegPathFrom(), [
-      '-hide_banner', '-loglevel', 'error', '-y', '-i', audio, '-i', picture,
-      '-map', '0:a', '-map', '1:v', '-c', 'copy', '-id3v2_version', '3',
-      '-metadata:s:v', 'title=Album cover', '-metadata:s:v', 'comment=Cover (front)', tagged,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      audio,
+      '-i',
+      picture,
+      '-map',
+      '0:a',
+      '-map',
+      '1:v',
+      '-c',
+      'copy',
+      '-id3v2_version',
+      '3',
+      '-metadata:s:v',
+      'title=Album cover',
+      '-metadata:s:v',
+      'comment=Cover (front)',
+      tagged,
     ]);
 
     const cover = await extractCoverArt(tagged);
@@ -102,7 +130,9 @@ describe('cover art', () => {
   });
 
   it('shrinks nothing smaller than the limit', async () => {
-    const small = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'blue' } }).png().toBuffer();
+    const small = await sharp({ create: { width: 300, height: 200, channels: 3, background: 'blue' } })
+      .png()
+      .toBuffer();
     const cover = await processCover(small);
     expect([cover.width, cover.height, cover.contentType]).toEqual([300, 200, 'image/jpeg']);
   });

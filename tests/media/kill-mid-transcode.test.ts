@@ -20,7 +20,9 @@ afterAll(async () => {
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
 describe('an HLS job killed with SIGKILL mid-transcode', () => {
@@ -29,11 +31,15 @@ describe('an HLS job killed with SIGKILL mid-transcode', () => {
     const jobsSchema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const marker = path.join(dataDir, 'marker.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'tests/media/fixtures/hls-worker.ts'], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, JOBS_SCHEMA: jobsSchema, MARKER_FILE: marker },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=@riff/source', 'tests/media/fixtures/hls-worker.ts'],
+      {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: dataDir, JOBS_SCHEMA: jobsSchema, MARKER_FILE: marker },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     const exited = new Promise((resolve) => child.on('exit', resolve));
     cleanups.push(async () => {
       child.kill('SIGKILL');
@@ -42,7 +48,10 @@ describe('an HLS job killed with SIGKILL mid-transcode', () => {
     let started: { trackId: string; runId: string; progress: number } | undefined;
     const deadline = Date.now() + 90_000;
     while (!started) {
-      started = await readFile(marker, 'utf8').then((text) => JSON.parse(text) as typeof started, () => undefined);
+      started = await readFile(marker, 'utf8').then(
+        (text) => JSON.parse(text) as typeof started,
+        () => undefined,
+      );
       if (!started && Date.now() > deadline) throw new Error('the HLS job never reported progress');
       if (!started) await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -54,10 +63,16 @@ describe('an HLS job killed with SIGKILL mid-transcode', () => {
     const media = path.join(dataDir, 'files', 'media', started.trackId);
     expect((await filesUnder(media)).filter((file) => file.endsWith('master.m3u8'))).toEqual([]);
 
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKERS: '0', ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      WORKERS: '0',
+      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    });
     const handle: PlatformHandle = await openPlatform(config, { jobsSchema });
     cleanups.push(async () => {
-      if (handle.platform.database.kind === 'postgres') await sql.raw(`drop schema if exists ${jobsSchema} cascade`).execute(handle.platform.database.db);
+      if (handle.platform.database.kind === 'postgres')
+        await sql.raw(`drop schema if exists ${jobsSchema} cascade`).execute(handle.platform.database.db);
       await handle.close();
     });
     const { media: service } = createMediaModule(handle.platform, { activeUser: async () => undefined });
@@ -72,7 +87,9 @@ describe('an HLS job killed with SIGKILL mid-transcode', () => {
     expect(files.filter((file) => file.includes('staging'))).toEqual([]);
     // every segment the playlist names is there, and nothing else (no leftovers of the killed run)
     for (const variant of ['160k', '64k']) {
-      const playlist = parsePlaylist(await readFile(path.join(media, started.runId, 'hls', variant, 'index.m3u8'), 'utf8'));
+      const playlist = parsePlaylist(
+        await readFile(path.join(media, started.runId, 'hls', variant, 'index.m3u8'), 'utf8'),
+      );
       expect(playlist.segments.length).toBeGreaterThanOrEqual(30);
       expect(files.filter((file) => file.startsWith(`${started.runId}/hls/${variant}/segment-`)).sort()).toEqual(
         playlist.segments.map((segment) => `${started.runId}/hls/${variant}/${segment.uri}`),

@@ -61,7 +61,12 @@ describe('the media pipeline through the API', () => {
     expect(track.waveform_url).toBeNull();
 
     const before = expectStatus(await owner.api.tracks.status({ params: { id: track.id } }), 200).body.data;
-    expect(before).toMatchObject({ status: 'completed', stream_status: 'pending', waveform_ready: false, status_message: null });
+    expect(before).toMatchObject({
+      status: 'completed',
+      stream_status: 'pending',
+      waveform_ready: false,
+      status_message: null,
+    });
     expect(before.progress).toBeLessThan(100);
     const pending = expectStatus(await owner.api.media.waveform({ params: { id: track.id } }), 404);
     expect(pending.body.error.code).toBe('MEDIA_NOT_READY');
@@ -70,7 +75,13 @@ describe('the media pipeline through the API', () => {
     await runDueJobs(suite.server);
 
     const after = expectStatus(await owner.api.tracks.status({ params: { id: track.id } }), 200).body.data;
-    expect(after).toEqual({ progress: 100, status: 'completed', stream_status: 'ready', status_message: null, waveform_ready: true });
+    expect(after).toEqual({
+      progress: 100,
+      status: 'completed',
+      stream_status: 'ready',
+      status_message: null,
+      waveform_ready: true,
+    });
     const ready = expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track;
     expect(ready.stream_manifest_url).toMatch(new RegExp(`^https?://.+/api/v1/tracks/${track.id}/hls/master\\.m3u8$`));
     expect(ready.waveform_url).toMatch(new RegExp(`^https?://.+/api/v1/tracks/${track.id}/waveform$`));
@@ -84,7 +95,9 @@ describe('the media pipeline through the API', () => {
     expect(waveform.data).toHaveLength(waveform.length * 2);
 
     // a file without a picture has no cover
-    expect(expectStatus(await suite.api.media.cover({ params: { id: track.id } }), 404).body.error.code).toBe('NOT_FOUND');
+    expect(expectStatus(await suite.api.media.cover({ params: { id: track.id } }), 404).body.error.code).toBe(
+      'NOT_FOUND',
+    );
   });
 
   it('the status is the owner’s: another user gets 404 even on a public track', async () => {

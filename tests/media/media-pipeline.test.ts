@@ -40,7 +40,8 @@ async function openMedia(env: Record<string, string> = {}) {
     media: module.media,
     hls: module.hls,
     async close() {
-      if (handle.platform.database.kind === 'postgres') await sql.raw(`drop schema if exists ${jobsSchema} cascade`).execute(handle.platform.database.db);
+      if (handle.platform.database.kind === 'postgres')
+        await sql.raw(`drop schema if exists ${jobsSchema} cascade`).execute(handle.platform.database.db);
       await handle.close();
       await rm(dataDir, { recursive: true, force: true });
     },
@@ -60,16 +61,43 @@ async function createOwner(context: Media): Promise<UserActor> {
 }
 
 /** A track whose audio is stored as uploads store it, recorded as its current version with the pipeline queued. */
-async function createTrackWithAudio(context: Media, owner: UserActor, audio: Buffer, options: { isPublic?: boolean; seconds?: number } = {}) {
+async function createTrackWithAudio(
+  context: Media,
+  owner: UserActor,
+  audio: Buffer,
+  options: { isPublic?: boolean; seconds?: number } = {},
+) {
   const id = randomUUID();
   const key = `tracks/${id}/original`;
   await context.platform.storage.put(key, Readable.from([audio]));
-  const row: NewAudio = { file_key: key, format: 'mp3', duration: options.seconds ?? 3, bitrate: 128, sample_rate: 44100, file_size: audio.length, md5: md5(audio), original_filename: 'tone.mp3' };
+  const row: NewAudio = {
+    file_key: key,
+    format: 'mp3',
+    duration: options.seconds ?? 3,
+    bitrate: 128,
+    sample_rate: 44100,
+    file_size: audio.length,
+    md5: md5(audio),
+    original_filename: 'tone.mp3',
+  };
   await context.platform.scope.transaction(async () => {
     // scope.db: the unit of work's transaction (PGlite has one connection)
     await context.platform.scope.db
       .insertInto('tracks')
-      .values({ id, creator_id: owner.id, title: 'Tone', genres: '[]', tags: '[]', duration: row.duration, file_size: audio.length, format: 'mp3', file_key: key, md5: row.md5, status: 'completed', is_public: options.isPublic ?? true })
+      .values({
+        id,
+        creator_id: owner.id,
+        title: 'Tone',
+        genres: '[]',
+        tags: '[]',
+        duration: row.duration,
+        file_size: audio.length,
+        format: 'mp3',
+        file_key: key,
+        md5: row.md5,
+        status: 'completed',
+        is_public: options.isPublic ?? true,
+      })
       .execute();
     await context.media.recordAudio(owner, id, row);
   });
@@ -79,7 +107,16 @@ async function createTrackWithAudio(context: Media, owner: UserActor, audio: Buf
 async function replaceAudio(context: Media, owner: UserActor, trackId: string, audio: Buffer) {
   const key = `tracks/${trackId}/${randomUUID()}`;
   await context.platform.storage.put(key, Readable.from([audio]));
-  return context.media.recordAudio(owner, trackId, { file_key: key, format: 'mp3', duration: 2, bitrate: 128, sample_rate: 44100, file_size: audio.length, md5: md5(audio), original_filename: null });
+  return context.media.recordAudio(owner, trackId, {
+    file_key: key,
+    format: 'mp3',
+    duration: 2,
+    bitrate: 128,
+    sample_rate: 44100,
+    file_size: audio.length,
+    md5: md5(audio),
+    original_filename: null,
+  });
 }
 
 describe('the media pipeline', () => {
@@ -94,8 +131,31 @@ describe('the media pipeline', () => {
     stranger = await createOwner(context);
     const work = await mkdtemp(path.join(tmpdir(), 'riff-media-cover-'));
     await writeFile(path.join(work, 'a.mp3'), await makeAudio('mp3', { seconds: 8 }));
-    await writeFile(path.join(work, 'c.png'), await sharp({ create: { width: 64, height: 64, channels: 3, background: 'red' } }).png().toBuffer());
-    await run(ffmpegPathFrom(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', path.join(work, 'a.mp3'), '-i', path.join(work, 'c.png'), '-map', '0:a', '-map', '1:v', '-c', 'copy', '-id3v2_version', '3', path.join(work, 't.mp3')]);
+    await writeFile(
+      path.join(work, 'c.png'),
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: 'red' } })
+        .png()
+        .toBuffer(),
+    );
+    await run(ffmpegPathFrom(), [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      path.join(work, 'a.mp3'),
+      '-i',
+      path.join(work, 'c.png'),
+      '-map',
+      '0:a',
+      '-map',
+      '1:v',
+      '-c',
+      'copy',
+      '-id3v2_version',
+      '3',
+      path.join(work, 't.mp3'),
+    ]);
     tagged = await readFile(path.join(work, 't.mp3'));
     await rm(work, { recursive: true, force: true });
   });
@@ -111,10 +171,22 @@ describe('the media pipeline', () => {
 
     expect(await context.platform.jobs.runDue()).toBe(2);
     const status = await context.media.status(owner, track.id);
-    expect(status).toEqual({ progress: 100, status: 'completed', stream_status: 'ready', status_message: null, waveform_ready: true });
+    expect(status).toEqual({
+      progress: 100,
+      status: 'completed',
+      stream_status: 'ready',
+      status_message: null,
+      waveform_ready: true,
+    });
 
-    const row = await context.platform.database.db.selectFrom('tracks').selectAll().where('id', '=', track.id).executeTakeFirstOrThrow();
-    expect(row.stream_manifest_url).toBe(`${context.platform.config.publicBaseUrl}/api/v1/tracks/${track.id}/hls/master.m3u8`);
+    const row = await context.platform.database.db
+      .selectFrom('tracks')
+      .selectAll()
+      .where('id', '=', track.id)
+      .executeTakeFirstOrThrow();
+    expect(row.stream_manifest_url).toBe(
+      `${context.platform.config.publicBaseUrl}/api/v1/tracks/${track.id}/hls/master.m3u8`,
+    );
     expect(row.waveform_path).toBe(`/api/v1/tracks/${track.id}/waveform`);
     expect(row.cover_art_path).toBe(`/api/v1/tracks/${track.id}/cover`);
 
@@ -130,7 +202,10 @@ describe('the media pipeline', () => {
   });
 
   it('hides the media of a private track from others (404), and its status', async () => {
-    const track = await createTrackWithAudio(context, owner, await makeAudio('mp3', { seconds: 2 }), { isPublic: false, seconds: 2 });
+    const track = await createTrackWithAudio(context, owner, await makeAudio('mp3', { seconds: 2 }), {
+      isPublic: false,
+      seconds: 2,
+    });
     await context.platform.jobs.runDue();
     await expect(context.media.waveform(stranger, track.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(context.media.status(stranger, track.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -148,7 +223,8 @@ describe('the media pipeline', () => {
 
   it('keeps at most 10 versions, the current included, deleting the files of the oldest', async () => {
     const track = await createTrackWithAudio(context, owner, await makeAudio('mp3', { seconds: 1 }), { seconds: 1 });
-    for (let i = 0; i < 11; i++) await replaceAudio(context, owner, track.id, await makeAudio('mp3', { seconds: 1, frequency: 300 + i }));
+    for (let i = 0; i < 11; i++)
+      await replaceAudio(context, owner, track.id, await makeAudio('mp3', { seconds: 1, frequency: 300 + i }));
     const { versions } = await context.media.versions(owner, track.id);
     expect(versions).toHaveLength(10);
     expect(versions.map((version) => version.version_number)).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
@@ -183,15 +259,23 @@ describe('the media pipeline', () => {
   });
 
   it('stores an avatar in two sizes and replaces or removes it with its files', async () => {
-    const photo = await sharp({ create: { width: 800, height: 500, channels: 3, background: 'green' } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 800, height: 500, channels: 3, background: 'green' } })
+      .jpeg()
+      .toBuffer();
     const { url } = await context.media.setAvatar(owner, photo);
     expect(url).toBe(`${context.platform.config.publicBaseUrl}/api/v1/users/${owner.id}/avatar`);
     const small = await context.media.avatar(owner.id, 128);
     expect((await sharp(Buffer.concat(await small.body.toArray())).metadata()).width).toBe(128);
-    const first = await context.platform.database.db.selectFrom('user_avatars').selectAll().where('user_id', '=', owner.id).executeTakeFirstOrThrow();
+    const first = await context.platform.database.db
+      .selectFrom('user_avatars')
+      .selectAll()
+      .where('user_id', '=', owner.id)
+      .executeTakeFirstOrThrow();
     await context.media.setAvatar(owner, photo);
     expect(await context.platform.storage.size(first.large_key)).toBeUndefined();
-    await expect(context.media.setAvatar(owner, Buffer.from('GIF89a not really'))).rejects.toMatchObject({ code: 'INVALID_IMAGE' });
+    await expect(context.media.setAvatar(owner, Buffer.from('GIF89a not really'))).rejects.toMatchObject({
+      code: 'INVALID_IMAGE',
+    });
     expect(await context.media.removeAvatar(owner)).toBe(true);
     await expect(context.media.avatar(owner.id, 512)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
@@ -233,18 +317,31 @@ describe('the media pipeline with an external transcoder', () => {
   it('waits in processing for the callback, which publishes the run or fails it; 409 when nothing waits', async () => {
     const owner = await createOwner(context);
     const track = await createTrackWithAudio(context, owner, await makeAudio('mp3', { seconds: 1 }), { seconds: 1 });
-    await expect(context.media.completeExternal(track.id, { status: 'ready' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(context.media.completeExternal(track.id, { status: 'ready' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     await context.platform.jobs.runDue();
     expect((await context.media.status(owner, track.id)).stream_status).toBe('processing');
 
     expect(await context.media.completeExternal(track.id, { status: 'ready' })).toEqual({ message: 'Stream ready' });
-    expect(await context.media.status(owner, track.id)).toMatchObject({ stream_status: 'ready', progress: 100, waveform_ready: true });
-    await expect(context.media.completeExternal(track.id, { status: 'ready' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await context.media.status(owner, track.id)).toMatchObject({
+      stream_status: 'ready',
+      progress: 100,
+      waveform_ready: true,
+    });
+    await expect(context.media.completeExternal(track.id, { status: 'ready' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
 
     const other = await createTrackWithAudio(context, owner, await makeAudio('mp3', { seconds: 1 }), { seconds: 1 });
     await context.platform.jobs.runDue();
     await context.media.completeExternal(other.id, { status: 'error', message: 'The encoder ran out of disk' });
-    expect(await context.media.status(owner, other.id)).toMatchObject({ stream_status: 'error', status_message: 'The encoder ran out of disk' });
-    await expect(context.media.completeExternal(randomUUID(), { status: 'ready' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await context.media.status(owner, other.id)).toMatchObject({
+      stream_status: 'error',
+      status_message: 'The encoder ran out of disk',
+    });
+    await expect(context.media.completeExternal(randomUUID(), { status: 'ready' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

@@ -32,8 +32,31 @@ async function taggedMp3(): Promise<Buffer> {
   const work = await mkdtemp(path.join(tmpdir(), 'riff-media-api-cover-'));
   try {
     await writeFile(path.join(work, 'a.mp3'), await makeAudio('mp3', { seconds: 3 }));
-    await writeFile(path.join(work, 'c.png'), await sharp({ create: { width: 64, height: 64, channels: 3, background: 'red' } }).png().toBuffer());
-    await run(ffmpegPathFrom(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', path.join(work, 'a.mp3'), '-i', path.join(work, 'c.png'), '-map', '0:a', '-map', '1:v', '-c', 'copy', '-id3v2_version', '3', path.join(work, 't.mp3')]);
+    await writeFile(
+      path.join(work, 'c.png'),
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: 'red' } })
+        .png()
+        .toBuffer(),
+    );
+    await run(ffmpegPathFrom(), [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      path.join(work, 'a.mp3'),
+      '-i',
+      path.join(work, 'c.png'),
+      '-map',
+      '0:a',
+      '-map',
+      '1:v',
+      '-c',
+      'copy',
+      '-id3v2_version',
+      '3',
+      path.join(work, 't.mp3'),
+    ]);
     return await readFile(path.join(work, 't.mp3'));
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -47,17 +70,31 @@ describe('with ffmpeg', () => {
   it('a chunked upload queues the pipeline with its track', async () => {
     const owner = await createUser(suite);
     const audio = await makeAudio('wav', { seconds: 2 });
-    const initiated = expectStatus(await owner.api.tracks.initiate({ body: { filename: 'take.wav', total_chunks: 1, total_size: audio.length } }), 200).body.data;
+    const initiated = expectStatus(
+      await owner.api.tracks.initiate({ body: { filename: 'take.wav', total_chunks: 1, total_size: audio.length } }),
+      200,
+    ).body.data;
     const form = new FormData();
-    for (const [name, value] of Object.entries({ upload_id: initiated.upload_id, chunk_number: 0, total_chunks: 1, total_size: audio.length, filename: 'take.wav' })) form.append(name, String(value));
+    for (const [name, value] of Object.entries({
+      upload_id: initiated.upload_id,
+      chunk_number: 0,
+      total_chunks: 1,
+      total_size: audio.length,
+      filename: 'take.wav',
+    }))
+      form.append(name, String(value));
     form.append('chunk', new Blob([new Uint8Array(audio)]), 'blob');
     expect((await uploadForm(suite.server.baseUrl, owner.token, form, '/api/v1/tracks/chunk')).status).toBe(200);
-    const complete = expectStatus(await owner.api.tracks.complete({ body: { upload_id: initiated.upload_id } }), 201).body.data;
+    const complete = expectStatus(await owner.api.tracks.complete({ body: { upload_id: initiated.upload_id } }), 201)
+      .body.data;
     expect(complete.md5).toBe(md5(audio));
     const id = complete.track.id;
     expect(expectStatus(await owner.api.tracks.status({ params: { id } }), 200).body.data.waveform_ready).toBe(false);
     expect(await runDueJobs(suite.server)).toBeGreaterThanOrEqual(2);
-    expect(expectStatus(await owner.api.tracks.status({ params: { id } }), 200).body.data).toMatchObject({ progress: 100, stream_status: 'ready' });
+    expect(expectStatus(await owner.api.tracks.status({ params: { id } }), 200).body.data).toMatchObject({
+      progress: 100,
+      stream_status: 'ready',
+    });
     const versions = expectStatus(await owner.api.media.versions({ params: { id } }), 200).body.data.versions;
     expect(versions).toMatchObject([{ version_number: 1, format: 'wav', is_current: true, md5: md5(audio) }]);
   });
@@ -89,7 +126,9 @@ describe('without ffmpeg', () => {
     expect(status).toMatchObject({ status: 'completed', stream_status: 'error', waveform_ready: false });
     expect(status.status_message).toMatch(/\w+ \w+/);
     expect(status.progress).toBeLessThan(100);
-    expect(expectStatus(await suite.api.media.hlsMaster({ params: { id: track.id } }), 404).body.error.code).toBe('MEDIA_NOT_READY');
+    expect(expectStatus(await suite.api.media.hlsMaster({ params: { id: track.id } }), 404).body.error.code).toBe(
+      'MEDIA_NOT_READY',
+    );
     const stream = await fetch(`${suite.server.baseUrl}/api/v1/tracks/${track.id}/stream`);
     expect(stream.status).toBe(200);
     expect(Buffer.from(await stream.arrayBuffer()).equals(audio)).toBe(true);

@@ -25,7 +25,11 @@ describe('migration 0006-media', () => {
     const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
     const { error } = await migrator.migrateTo('0005-event-subjects');
     expect(error).toBeUndefined();
-    const user = await database.db.insertInto('users').values({ username: 'legacy', slug: 'legacy' } as never).returning('id').executeTakeFirstOrThrow();
+    const user = await database.db
+      .insertInto('users')
+      .values({ username: 'legacy', slug: 'legacy' } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const track = {
       id: '00000000-0000-4000-8000-000000000001',
       creator_id: user.id,
@@ -42,7 +46,10 @@ describe('migration 0006-media', () => {
       status: 'completed' as const,
     };
     await database.db.insertInto('tracks').values(track).execute();
-    await database.db.insertInto('tracks').values({ ...track, id: '00000000-0000-4000-8000-000000000002', file_key: null }).execute();
+    await database.db
+      .insertInto('tracks')
+      .values({ ...track, id: '00000000-0000-4000-8000-000000000002', file_key: null })
+      .execute();
 
     await migrateToLatest(database.db);
     const versions = await database.db.selectFrom('track_versions').selectAll().execute();

@@ -67,7 +67,9 @@ describe('waveform peaks', () => {
   it('fails with a readable message when ffmpeg is missing', async () => {
     const file = path.join(work, 'short.mp3');
     await writeFile(file, await makeAudio('mp3', { seconds: 2 }));
-    const failure = await computeWaveform(file, { ffmpegPath: path.join(work, 'nope') }).catch((error: unknown) => error);
+    const failure = await computeWaveform(file, { ffmpegPath: path.join(work, 'nope') }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(MediaError);
     expect((failure as MediaError).message).toMatch(/could not be analysed for its waveform.*ffmpeg.*not available/);
   });
@@ -75,7 +77,21 @@ describe('waveform peaks', () => {
   it('streams the PCM: memory stays flat on a long file (16 minutes here; bench/ measures 60)', async () => {
     const minutes = 16;
     const file = path.join(work, 'long.wav');
-    await run(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=220:duration=${minutes * 60}:sample_rate=44100`, '-ac', '1', '-c:a', 'pcm_s16le', file]);
+    await run(ffmpegPath, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=220:duration=${minutes * 60}:sample_rate=44100`,
+      '-ac',
+      '1',
+      '-c:a',
+      'pcm_s16le',
+      file,
+    ]);
     global.gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;

@@ -44,7 +44,11 @@ describe('configuration', () => {
   });
 
   it('parses lists and derived values', () => {
-    const config = loadConfig({ CORS_ORIGINS: 'https://a.example, https://b.example/', PUBLIC_BASE_URL: 'https://riff.example/', STUN_URLS: 'stun:a,stun:b' });
+    const config = loadConfig({
+      CORS_ORIGINS: 'https://a.example, https://b.example/',
+      PUBLIC_BASE_URL: 'https://riff.example/',
+      STUN_URLS: 'stun:a,stun:b',
+    });
     expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
     expect(config.publicBaseUrl).toBe('https://riff.example');
     expect(config.secureCookies).toBe(true);

@@ -25,36 +25,42 @@ afterAll(async () => {
 });
 
 const insert = (name: string) => sql.raw(`insert into ${table} (name) values ('${name}')`).execute(scope.db);
-const names = async () => (await sql.raw<{ name: string }>(`select name from ${table} order by name`).execute(database.db)).rows.map((row) => row.name);
+const names = async () =>
+  (await sql.raw<{ name: string }>(`select name from ${table} order by name`).execute(database.db)).rows.map(
+    (row) => row.name,
+  );
 
 describe('units of work', () => {
   // PGlite has one connection: its transactions run one after another and cannot overlap
-  it.skipIf(!process.env.DATABASE_URL)('a transaction keeps its own executor after another one ends beside it (the store is off only when none runs)', async () => {
-    let firstDone!: () => void;
-    let secondIn!: () => void;
-    const firstEnded = new Promise<void>((resolve) => (firstDone = resolve));
-    const secondEntered = new Promise<void>((resolve) => (secondIn = resolve));
-    const first = scope
-      .transaction(async () => {
-        await insert('first');
-        await secondEntered;
-      })
-      .then(firstDone);
-    const second = scope
-      .transaction(async () => {
-        secondIn();
-        await firstEnded;
-        expect(scope.inTransaction).toBe(true);
-        await insert('second');
-        throw new Error('roll back');
-      })
-      .catch((error: Error) => error.message);
-    await first;
-    expect(await second).toBe('roll back');
-    // the second insert ran in its transaction, which rolled back
-    expect(await names()).toEqual(['first']);
-    expect(scope.inTransaction).toBe(false);
-  });
+  it.skipIf(!process.env.DATABASE_URL)(
+    'a transaction keeps its own executor after another one ends beside it (the store is off only when none runs)',
+    async () => {
+      let firstDone!: () => void;
+      let secondIn!: () => void;
+      const firstEnded = new Promise<void>((resolve) => (firstDone = resolve));
+      const secondEntered = new Promise<void>((resolve) => (secondIn = resolve));
+      const first = scope
+        .transaction(async () => {
+          await insert('first');
+          await secondEntered;
+        })
+        .then(firstDone);
+      const second = scope
+        .transaction(async () => {
+          secondIn();
+          await firstEnded;
+          expect(scope.inTransaction).toBe(true);
+          await insert('second');
+          throw new Error('roll back');
+        })
+        .catch((error: Error) => error.message);
+      await first;
+      expect(await second).toBe('roll back');
+      // the second insert ran in its transaction, which rolled back
+      expect(await names()).toEqual(['first']);
+      expect(scope.inTransaction).toBe(false);
+    },
+  );
 
   it('outside a transaction the pool runs each statement; a later transaction has its store again', async () => {
     await insert('outside');

@@ -21,7 +21,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(handlers: EventHandler[]): Promise<{ database: DatabaseHandle; scope: DbScope; jobs: JobQueue; bus: EventBus; schema: string }> {
+async function setUp(
+  handlers: EventHandler[],
+): Promise<{ database: DatabaseHandle; scope: DbScope; jobs: JobQueue; bus: EventBus; schema: string }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-events-'));
   const schema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
@@ -48,15 +50,34 @@ describe('domain events through the outbox', () => {
   it('a committed event reaches every after-commit handler of its type once, with its data and who caused it', async () => {
     const seen: string[] = [];
     const { database, jobs, bus } = await setUp([
-      { name: 'test-webhooks', types: [TYPE], handle: async (event) => void seen.push(`webhooks ${JSON.stringify(event.data)} ${event.actorId}`) },
-      { name: 'test-search', types: '*', handle: async (event) => void seen.push(`search ${event.type} ${event.subject.id}`) },
+      {
+        name: 'test-webhooks',
+        types: [TYPE],
+        handle: async (event) => void seen.push(`webhooks ${JSON.stringify(event.data)} ${event.actorId}`),
+      },
+      {
+        name: 'test-search',
+        types: '*',
+        handle: async (event) => void seen.push(`search ${event.type} ${event.subject.id}`),
+      },
     ]);
     const actorId = randomUUID();
     await bus.record(actorFor(actorId), TYPE, { subject, data: { n: 1 } as never });
     expect(await jobs.runDue()).toBe(2);
     expect(seen.sort()).toEqual([`search test.happened thing-1`, `webhooks {"n":1} ${actorId}`]);
-    const stored = await database.db.selectFrom('domain_events').selectAll().where('actor_id', '=', actorId).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ type: 'test.happened', payload: { n: 1 }, subject_type: 'thing', subject_id: 'thing-1', user_id: actorId, request_id: 'req-1' });
+    const stored = await database.db
+      .selectFrom('domain_events')
+      .selectAll()
+      .where('actor_id', '=', actorId)
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({
+      type: 'test.happened',
+      payload: { n: 1 },
+      subject_type: 'thing',
+      subject_id: 'thing-1',
+      user_id: actorId,
+      request_id: 'req-1',
+    });
   });
 
   it('an in-transaction handler runs inside the change: it sees the origin, and rolls back with it', async () => {
@@ -67,7 +88,12 @@ describe('domain events through the outbox', () => {
         types: '*',
         delivery: 'in-transaction',
         handle: async (event) => {
-          seen.push({ inTransaction: scope.inTransaction, ip: event.origin.ip, userId: event.userId, data: event.data });
+          seen.push({
+            inTransaction: scope.inTransaction,
+            ip: event.origin.ip,
+            userId: event.userId,
+            data: event.data,
+          });
         },
       },
     ]);
@@ -82,7 +108,9 @@ describe('domain events through the outbox', () => {
   it('an event recorded in a unit of work that rolls back is neither stored nor handled', async () => {
     const seen: unknown[] = [];
     const marker = randomUUID();
-    const { database, scope, jobs, bus } = await setUp([{ name: 'test-webhooks', types: [TYPE], handle: async (event) => void seen.push(event.data) }]);
+    const { database, scope, jobs, bus } = await setUp([
+      { name: 'test-webhooks', types: [TYPE], handle: async (event) => void seen.push(event.data) },
+    ]);
     await expect(
       scope.transaction(async () => {
         await bus.record(actorFor(randomUUID()), TYPE, { subject, data: { marker } as never });
@@ -91,7 +119,11 @@ describe('domain events through the outbox', () => {
     ).rejects.toThrow('the change failed');
     expect(await jobs.runDue()).toBe(0);
     expect(seen).toEqual([]);
-    const count = await database.db.selectFrom('domain_events').select((eb) => eb.fn.countAll<number>().as('n')).where(sql`payload->>'marker'`, '=', marker).executeTakeFirstOrThrow();
+    const count = await database.db
+      .selectFrom('domain_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(sql`payload->>'marker'`, '=', marker)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
 
@@ -113,19 +145,31 @@ describe('domain events through the outbox', () => {
     await jobs.runDue();
     expect({ flakyRuns, steadyRuns }).toEqual({ flakyRuns: 1, steadyRuns: 1 });
     // the retry waits out its backoff: bring it forward rather than wait
-    await sql.raw(`update ${schema}.job set start_after = now() - interval '1 second' where state = 'retry'`).execute(database.db);
+    await sql
+      .raw(`update ${schema}.job set start_after = now() - interval '1 second' where state = 'retry'`)
+      .execute(database.db);
     expect(await jobs.runDue()).toBe(1);
     expect({ flakyRuns, steadyRuns }).toEqual({ flakyRuns: 2, steadyRuns: 1 });
   });
 
   it('the outbox keeps events a week: older ones are pruned, newer ones stay', async () => {
-    const { database, scope, bus } = await setUp([{ name: 'test-webhooks', types: [TYPE], handle: async () => undefined }]);
+    const { database, scope, bus } = await setUp([
+      { name: 'test-webhooks', types: [TYPE], handle: async () => undefined },
+    ]);
     const actorId = randomUUID();
     await bus.record(actorFor(actorId), TYPE, { subject: { resource: 'thing', id: 'old' }, data: {} as never });
     await bus.record(actorFor(actorId), TYPE, { subject: { resource: 'thing', id: 'new' }, data: {} as never });
-    await database.db.updateTable('domain_events').set({ created_at: new Date(Date.now() - 8 * 24 * 3600 * 1000) }).where('subject_id', '=', 'old').execute();
+    await database.db
+      .updateTable('domain_events')
+      .set({ created_at: new Date(Date.now() - 8 * 24 * 3600 * 1000) })
+      .where('subject_id', '=', 'old')
+      .execute();
     await new EventsRepository(scope).prune(new Date(Date.now() - 7 * 24 * 3600 * 1000));
-    const left = await database.db.selectFrom('domain_events').select('subject_id').where('actor_id', '=', actorId).execute();
+    const left = await database.db
+      .selectFrom('domain_events')
+      .select('subject_id')
+      .where('actor_id', '=', actorId)
+      .execute();
     expect(left.map((row) => row.subject_id)).toEqual(['new']);
   });
 });

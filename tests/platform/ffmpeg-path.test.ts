@@ -32,15 +32,23 @@ async function folder(name: string, files: Record<string, { executable: boolean 
 describe('finding ffmpeg', () => {
   it('takes FFMPEG_PATH first, as given', async () => {
     const onPath = await folder('first', { ffmpeg: { executable: true } });
-    expect(findFfmpeg({ configured: '/opt/ffmpeg/bin/ffmpeg', pathVariable: onPath })).toEqual({ path: '/opt/ffmpeg/bin/ffmpeg', source: 'FFMPEG_PATH' });
-    expect(loadConfig({ FFMPEG_PATH: '/opt/ffmpeg/bin/ffmpeg', PATH: onPath }).ffmpegPath).toBe('/opt/ffmpeg/bin/ffmpeg');
+    expect(findFfmpeg({ configured: '/opt/ffmpeg/bin/ffmpeg', pathVariable: onPath })).toEqual({
+      path: '/opt/ffmpeg/bin/ffmpeg',
+      source: 'FFMPEG_PATH',
+    });
+    expect(loadConfig({ FFMPEG_PATH: '/opt/ffmpeg/bin/ffmpeg', PATH: onPath }).ffmpegPath).toBe(
+      '/opt/ffmpeg/bin/ffmpeg',
+    );
   });
 
   it('else the first executable ffmpeg on PATH, skipping files that are not executable', async () => {
     const notExecutable = await folder('plain', { ffmpeg: { executable: false } });
     const executable = await folder('bin', { ffmpeg: { executable: true } });
     const pathVariable = ['', notExecutable, path.join(scratch, 'missing'), executable].join(':');
-    expect(findFfmpeg({ pathVariable, platform: 'linux' })).toEqual({ path: path.join(executable, 'ffmpeg'), source: 'PATH' });
+    expect(findFfmpeg({ pathVariable, platform: 'linux' })).toEqual({
+      path: path.join(executable, 'ffmpeg'),
+      source: 'PATH',
+    });
     expect(loadConfig({ PATH: pathVariable }).ffmpegPath).toBe(path.join(executable, 'ffmpeg'));
   });
 
@@ -58,18 +66,40 @@ describe('finding ffmpeg', () => {
   it('the packaged binary encodes AAC into fMP4 HLS segments and makes the test fixtures', async () => {
     const binary = packagedFfmpeg()!;
     const { stdout: encoders } = await run(binary, ['-hide_banner', '-encoders']);
-    for (const encoder of ['aac', 'libmp3lame', 'flac', 'libvorbis', 'pcm_s16le']) expect(encoders).toMatch(new RegExp(`^ A\\S* +${encoder} `, 'm'));
+    for (const encoder of ['aac', 'libmp3lame', 'flac', 'libvorbis', 'pcm_s16le'])
+      expect(encoders).toMatch(new RegExp(`^ A\\S* +${encoder} `, 'm'));
     const out = await folder('hls', {});
     await run(binary, [
-      '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=8:sample_rate=44100',
-      '-c:a', 'aac', '-b:a', '64k', '-f', 'hls', '-hls_time', '6', '-hls_playlist_type', 'vod', '-hls_segment_type', 'fmp4',
-      '-hls_segment_filename', path.join(out, 'segment_%03d.m4s'), path.join(out, 'index.m3u8'),
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=8:sample_rate=44100',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-f',
+      'hls',
+      '-hls_time',
+      '6',
+      '-hls_playlist_type',
+      'vod',
+      '-hls_segment_type',
+      'fmp4',
+      '-hls_segment_filename',
+      path.join(out, 'segment_%03d.m4s'),
+      path.join(out, 'index.m3u8'),
     ]);
     const playlist = await readFile(path.join(out, 'index.m3u8'), 'utf8');
     expect(playlist).toContain('#EXT-X-MAP:URI="init.mp4"');
     expect(playlist).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
     expect((await readdir(out)).filter((file) => file.endsWith('.m4s'))).toHaveLength(2);
-    const { stdout: probe } = await run(binary, ['-hide_banner', '-i', path.join(out, 'index.m3u8')]).catch((error: { stderr: string }) => ({ stdout: error.stderr }));
+    const { stdout: probe } = await run(binary, ['-hide_banner', '-i', path.join(out, 'index.m3u8')]).catch(
+      (error: { stderr: string }) => ({ stdout: error.stderr }),
+    );
     expect(probe).toMatch(/Audio: aac \(LC\)/);
   });
 });

@@ -6,7 +6,10 @@ import { signedInUser } from '../support/accounts.js';
 
 const suite = useTestServer();
 
-const envelope = { success: false, error: { code: expect.any(String), message: expect.any(String), request_id: expect.any(String) } };
+const envelope = {
+  success: false,
+  error: { code: expect.any(String), message: expect.any(String), request_id: expect.any(String) },
+};
 
 describe('system endpoints', () => {
   it('healthz, readyz, docs and the OpenAPI document answer', async () => {
@@ -43,19 +46,31 @@ describe('error envelope', () => {
   });
 
   it('malformed JSON is 400 BAD_REQUEST, a wrong content type 415, a body too large 413', async () => {
-    const malformed = await suite.http.post('/auth/login', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } });
+    const malformed = await suite.http.post('/auth/login', {
+      rawBody: '{"email":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe('BAD_REQUEST');
 
-    const wrongType = await suite.http.post('/auth/login', { rawBody: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrongType = await suite.http.post('/auth/login', {
+      rawBody: 'email=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(wrongType.status).toBe(415);
     expect(wrongType.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
 
-    const huge = await suite.http.post('/auth/login', { rawBody: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(2 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const huge = await suite.http.post('/auth/login', {
+      rawBody: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(2 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');
 
-    const primitive = await suite.http.post('/auth/login', { rawBody: '"just a string"', headers: { 'content-type': 'application/json' } });
+    const primitive = await suite.http.post('/auth/login', {
+      rawBody: '"just a string"',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(primitive.status).toBe(400);
   });
 
@@ -81,7 +96,9 @@ describe('error envelope', () => {
   it('unknown body fields are ignored', async () => {
     const reply = await suite.http.post('/auth/check-username', {});
     expect(reply.status).toBe(404);
-    const ignored = await suite.http.post('/auth/resend-verification', { body: { email: 'a@example.test', role: 'admin', is_admin: true } });
+    const ignored = await suite.http.post('/auth/resend-verification', {
+      body: { email: 'a@example.test', role: 'admin', is_admin: true },
+    });
     expect(ignored.status).toBe(200);
   });
 });
@@ -90,7 +107,9 @@ describe('request ids and headers', () => {
   it('every reply carries X-Request-Id, the caller’s when sane', async () => {
     const mine = await request(suite.server.baseUrl, 'GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
     expect(mine.headers.get('x-request-id')).toBe('abc-123');
-    const insane = await request(suite.server.baseUrl, 'GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces <script>' } });
+    const insane = await request(suite.server.baseUrl, 'GET', '/healthz', {
+      headers: { 'x-request-id': 'bad id with spaces <script>' },
+    });
     expect(insane.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const failure = await suite.http.get('/nothing', { headers: { 'x-request-id': 'req-42' } });
     expect(failure.body.error.request_id).toBe('req-42');
@@ -107,7 +126,13 @@ describe('request ids and headers', () => {
 describe('CORS preflights', () => {
   it('may be cached by the browser: Access-Control-Max-Age, 7200 s unless CORS_MAX_AGE_SECONDS says otherwise', async () => {
     const preflight = (baseUrl: string) =>
-      request(baseUrl, 'OPTIONS', '/api/v1/tracks', { headers: { origin: 'https://app.riff.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+      request(baseUrl, 'OPTIONS', '/api/v1/tracks', {
+        headers: {
+          origin: 'https://app.riff.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
+      });
     const standard = await preflight(suite.server.baseUrl);
     expect(standard.status).toBe(204);
     expect(standard.headers.get('access-control-max-age')).toBe('7200');
@@ -118,7 +143,9 @@ describe('CORS preflights', () => {
       expect(reply.headers.get('access-control-allow-origin')).toBe('https://app.riff.example');
       expect(reply.headers.get('access-control-max-age')).toBe('600');
       // an ordinary request carries no Max-Age (it only means something on a preflight)
-      const plain = await request(other.baseUrl, 'GET', '/api/v1/tracks', { headers: { origin: 'https://app.riff.example' } });
+      const plain = await request(other.baseUrl, 'GET', '/api/v1/tracks', {
+        headers: { origin: 'https://app.riff.example' },
+      });
       expect(plain.headers.get('access-control-max-age')).toBeNull();
     } finally {
       await other.close();
@@ -131,7 +158,8 @@ describe('per-address request limit', () => {
     const limited = await startTestServer({ RATE_LIMIT_PER_MINUTE: '5' });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 7; i++) statuses.push((await api(limited.baseUrl).get('/auth/check-username?username=abcdef')).status);
+      for (let i = 0; i < 7; i++)
+        statuses.push((await api(limited.baseUrl).get('/auth/check-username?username=abcdef')).status);
       expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
       const blocked = await api(limited.baseUrl).get('/auth/check-username?username=abcdef');
       expect(blocked.status).toBe(429);
@@ -152,8 +180,14 @@ describe('NUL characters', () => {
       suite.http.get('/users/by-username/a%00b'),
       suite.http.get('/tracks?q=a%00b'),
       suite.http.put('/users/me', { token: user.accessToken, body: { bio: 'a\u0000b' } }),
-      suite.http.put('/users/me', { token: user.accessToken, body: { social_links: { 'x\u0000': 'https://a.example' } } }),
-      suite.http.post('/tracks/initiate', { token: user.accessToken, body: { filename: 'a\u0000b', total_chunks: 1, total_size: 10 } }),
+      suite.http.put('/users/me', {
+        token: user.accessToken,
+        body: { social_links: { 'x\u0000': 'https://a.example' } },
+      }),
+      suite.http.post('/tracks/initiate', {
+        token: user.accessToken,
+        body: { filename: 'a\u0000b', total_chunks: 1, total_size: 10 },
+      }),
     ];
     for (const reply of await Promise.all(cases)) {
       expect(reply.status).toBe(400);

@@ -44,14 +44,26 @@ async function queuePlace() {
 async function open(place: { dataDir: string; schema: string }): Promise<DatabaseHandle> {
   const database = await openDatabase({ databaseUrl, dataDir: place.dataDir });
   cleanups.push(async () => {
-    if (database.kind === 'postgres') await sql.raw(`drop schema if exists ${place.schema} cascade`).execute(database.db);
+    if (database.kind === 'postgres')
+      await sql.raw(`drop schema if exists ${place.schema} cascade`).execute(database.db);
     await database.close();
   });
   return database;
 }
 
-function queue(database: DatabaseHandle, schema: string, types: JobType<{ n: number }>[], concurrency = 2, scope = createDbScope(database.db)): JobQueue {
-  const jobs = createJobQueue(scope, logger, { concurrency, schema, pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
+function queue(
+  database: DatabaseHandle,
+  schema: string,
+  types: JobType<{ n: number }>[],
+  concurrency = 2,
+  scope = createDbScope(database.db),
+): JobQueue {
+  const jobs = createJobQueue(scope, logger, {
+    concurrency,
+    schema,
+    pollIntervalMs: 100,
+    maintenanceIntervalSeconds: 1,
+  });
   for (const type of types) jobs.define(type);
   cleanups.push(() => jobs.stop(5000));
   return jobs;
@@ -61,17 +73,25 @@ describe('the job queue', () => {
   it('runs a job again after its worker process was killed with SIGKILL mid-job', async () => {
     const place = await queuePlace();
     const marker = path.join(place.dataDir, 'marker.log');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'tests/platform/fixtures/job-worker.ts'], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: place.dataDir, JOBS_SCHEMA: place.schema, MARKER_FILE: marker },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=@riff/source', 'tests/platform/fixtures/job-worker.ts'],
+      {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: place.dataDir, JOBS_SCHEMA: place.schema, MARKER_FILE: marker },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     const exited = new Promise((resolve) => child.on('exit', resolve));
     cleanups.push(async () => {
       child.kill('SIGKILL');
       await exited;
     });
-    const started = await until('the job started in the child', async () => (await readFile(marker, 'utf8').catch(() => '')) || undefined, 60_000);
+    const started = await until(
+      'the job started in the child',
+      async () => (await readFile(marker, 'utf8').catch(() => '')) || undefined,
+      60_000,
+    );
     expect(JSON.parse(started)).toMatchObject({ pid: child.pid, n: 7, attempt: 1 });
     child.kill('SIGKILL');
     await exited;
@@ -79,7 +99,12 @@ describe('the job queue', () => {
     const database = await open(place);
     const done: { n: number; attempt: number }[] = [];
     const jobs = queue(database, place.schema, [
-      { name: 'test.work', expireInSeconds: 1, retryDelaySeconds: 1, handle: async (data, job) => void done.push({ n: data.n, attempt: job.attempt }) },
+      {
+        name: 'test.work',
+        expireInSeconds: 1,
+        retryDelaySeconds: 1,
+        handle: async (data, job) => void done.push({ n: data.n, attempt: job.attempt }),
+      },
     ]);
     await jobs.start();
     await until('the job ran again after restart', async () => (done.length > 0 ? true : undefined));
@@ -114,7 +139,13 @@ describe('the job queue', () => {
     const database = await open(place);
     const seen: number[] = [];
     const scope = createDbScope(database.db);
-    const jobs = queue(database, place.schema, [{ name: 'test.tx', handle: async (data) => void seen.push(data.n) }], 0, scope);
+    const jobs = queue(
+      database,
+      place.schema,
+      [{ name: 'test.tx', handle: async (data) => void seen.push(data.n) }],
+      0,
+      scope,
+    );
     await jobs.start();
     await scope.transaction(() => jobs.enqueue('test.tx', { n: 1 }));
     await expect(
@@ -163,7 +194,11 @@ describe('mail through the job queue', () => {
     cleanups.push(() => server.close());
     const user = await register(server);
     expect(await readOutbox(server.outboxDir)).toEqual([]);
-    const queued = await sql<{ data: unknown }>`select data from ${sql.table(`${server.jobsSchema}.job`)} where name = 'mail.send'`.execute(server.riff.database.db);
+    const queued = await sql<{
+      data: unknown;
+    }>`select data from ${sql.table(`${server.jobsSchema}.job`)} where name = 'mail.send'`.execute(
+      server.riff.database.db,
+    );
     expect(queued.rows).toHaveLength(1);
     expect(JSON.stringify(queued.rows[0]!.data)).not.toContain(user.email);
 

@@ -25,7 +25,9 @@ describe('local storage reads (descriptors kept open between ranges)', () => {
   it('a small range and a streamed range give the bytes at their offsets, many at once on one descriptor', async () => {
     const ranges = Array.from({ length: 40 }, (_, n) => ({ start: n * 7000 + n, end: n * 7000 + n + 65_535 }));
     const read = await Promise.all(ranges.map((range) => storage.readRange('tracks/a/original', range)));
-    const streamed = await Promise.all(ranges.map(async (range) => collect(await storage.get('tracks/a/original', range))));
+    const streamed = await Promise.all(
+      ranges.map(async (range) => collect(await storage.get('tracks/a/original', range))),
+    );
     ranges.forEach((range, n) => {
       expect(read[n]!.equals(bytes.subarray(range.start, range.end + 1))).toBe(true);
       expect(streamed[n]!.equals(bytes.subarray(range.start, range.end + 1))).toBe(true);
@@ -52,7 +54,9 @@ describe('local storage reads (descriptors kept open between ranges)', () => {
   });
 
   it('a range past the end of the file is an error, not a short reply', async () => {
-    await expect(storage.readRange('tracks/a/original', { start: bytes.length - 5, end: bytes.length + 5 })).rejects.toMatchObject({ code: 'ESHORT' });
+    await expect(
+      storage.readRange('tracks/a/original', { start: bytes.length - 5, end: bytes.length + 5 }),
+    ).rejects.toMatchObject({ code: 'ESHORT' });
   });
 
   it('descriptors close once idle, and one a reader still holds closes only after it is released', async () => {

@@ -10,19 +10,28 @@ const suite = useTestServer({ RIFF_TEST_PRISM_PROXY: '0' });
 function expectEnvelope(reply: RawReply, status: number, code: string) {
   expect(reply.status).toBe(status);
   expect(reply.headers['content-type']).toMatch(/^application\/json/);
-  expect(reply.body).toEqual({ success: false, error: { code, message: expect.any(String), request_id: expect.any(String) } });
+  expect(reply.body).toEqual({
+    success: false,
+    error: { code, message: expect.any(String), request_id: expect.any(String) },
+  });
   expect(reply.headers['x-request-id']).toBe(reply.body.error.request_id);
 }
 
 // Replies Node's HTTP parser makes before the app sees a request are enveloped too (ADDENDUM "Envelope, errors, formats").
 describe("Node's own replies", () => {
   it('oversized headers are 431 HEADERS_TOO_LARGE in the envelope, with a request id', async () => {
-    const reply = await rawRequest(suite.server.directUrl, `GET /api/v1/users HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const reply = await rawRequest(
+      suite.server.directUrl,
+      `GET /api/v1/users HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expectEnvelope(reply, 431, 'HEADERS_TOO_LARGE');
   });
 
   it('a URL too long is 414 URI_TOO_LONG', async () => {
-    const reply = await rawRequest(suite.server.directUrl, `GET /api/v1/users?search=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const reply = await rawRequest(
+      suite.server.directUrl,
+      `GET /api/v1/users?search=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
     expectEnvelope(reply, 414, 'URI_TOO_LONG');
   });
 
@@ -92,7 +101,8 @@ describe('an upload whose body stalls', () => {
     try {
       const socket = await openSocket(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
       const reply = collect(socket, 10_000);
-      const head = '--b\r\nContent-Disposition: form-data; name="file"; filename="stall.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF';
+      const head =
+        '--b\r\nContent-Disposition: form-data; name="file"; filename="stall.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF';
       socket.write(
         `POST /api/v1/tracks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${user.accessToken}\r\n` +
           `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n${head}`,
@@ -101,7 +111,8 @@ describe('an upload whose body stalls', () => {
       expectEnvelope(answered, 408, 'REQUEST_TIMEOUT');
       const db = suite.server.riff.database.db;
       // intents made since the test began (on a shared database other files' uploads finish within the deadline too)
-      const recentIntents = () => db.selectFrom('storage_intents').select('key').where('created_at', '>=', started).execute();
+      const recentIntents = () =>
+        db.selectFrom('storage_intents').select('key').where('created_at', '>=', started).execute();
       const deadline = Date.now() + 5_000;
       while ((await recentIntents()).length > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));

@@ -27,9 +27,16 @@ describe.skipIf(!databaseUrl)('prepared statements on PostgreSQL', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const read = (id: number) => database.db.selectFrom(table as never).selectAll().where('id' as never, '=', id as never).executeTakeFirst();
+  const read = (id: number) =>
+    database.db
+      .selectFrom(table as never)
+      .selectAll()
+      .where('id' as never, '=', id as never)
+      .executeTakeFirst();
   const prepared = async () =>
-    (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(database.db)).rows.filter((row) => row.statement.includes(table));
+    (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(database.db)).rows.filter(
+      (row) => row.statement.includes(table),
+    );
 
   it('a statement used again runs prepared, with the same answers', async () => {
     expect(await read(1)).toEqual({ id: 1, name: 'one' });

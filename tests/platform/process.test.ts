@@ -25,10 +25,19 @@ afterEach(async () => {
 async function start(port: number, env: Record<string, string> = {}) {
   dataDir = await mkdtemp(path.join(tmpdir(), 'riff-process-'));
   const output: string[] = [];
-  const environment: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env };
+  const environment: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ...env,
+  };
   if (!env.DATABASE_URL) delete environment.DATABASE_URL;
   if (!env.REDIS_URL) delete environment.REDIS_URL;
-  child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], { cwd: root, env: environment });
+  child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], {
+    cwd: root,
+    env: environment,
+  });
   child.stdout?.on('data', (chunk) => output.push(String(chunk)));
   child.stderr?.on('data', (chunk) => output.push(String(chunk)));
   const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
@@ -130,8 +139,11 @@ describe('the server process', () => {
     socket.write(Buffer.concat([wavHeader(total), Buffer.alloc(256 * 1024)]));
     // the upload is being written when the signal comes
     const partials = async () =>
-      (await readdir(path.join(dataDir!, 'files'), { recursive: true }).catch(() => [] as string[])).filter((name) => String(name).includes('partial'));
-    for (let i = 0; i < 200 && (await partials()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      (await readdir(path.join(dataDir!, 'files'), { recursive: true }).catch(() => [] as string[])).filter((name) =>
+        String(name).includes('partial'),
+      );
+    for (let i = 0; i < 200 && (await partials()).length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
     expect(await partials()).toHaveLength(1);
 
     child!.kill('SIGTERM');
@@ -139,36 +151,49 @@ describe('the server process', () => {
     await closed;
     const left = await readdir(path.join(dataDir!, 'files'), { recursive: true, withFileTypes: true }).catch(() => []);
     expect(left.filter((entry) => entry.isFile()).map((entry) => entry.name)).toEqual([]);
-    expect(left.filter((entry) => entry.isDirectory() && /^[0-9a-f-]{36}$/.test(entry.name)).map((entry) => entry.name)).toEqual([]);
+    expect(
+      left.filter((entry) => entry.isDirectory() && /^[0-9a-f-]{36}$/.test(entry.name)).map((entry) => entry.name),
+    ).toEqual([]);
   });
 
   // A process manager or a terminal's Ctrl-C signals the npm process, not the server it started.
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s to the `npm start` process stops the server: the port closes and no process is left', async (signal) => {
-    const port = await freePort();
-    dataDir = await mkdtemp(path.join(tmpdir(), 'riff-npm-start-'));
-    const environment: Record<string, string | undefined> = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' };
-    delete environment.DATABASE_URL;
-    delete environment.REDIS_URL;
-    const npm = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start'], { cwd: root, env: environment });
-    child = npm;
-    let output = '';
-    npm.stdout?.on('data', (chunk) => (output += String(chunk)));
-    npm.stderr?.on('data', (chunk) => (output += String(chunk)));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.on('exit', (code, sig) => resolve({ code, signal: sig })));
-    await waitForHealth(port, 60_000, '/readyz');
-    // pino puts the server's pid on every line; the one that says where it listens is written once ready
-    const listening = output.split('\n').find((line) => line.includes(`http://127.0.0.1:${port}`));
-    serverPid = Number(JSON.parse(listening!).pid);
-    expect(serverPid).toBeGreaterThan(0);
-    expect(serverPid).not.toBe(npm.pid);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s to the `npm start` process stops the server: the port closes and no process is left',
+    async (signal) => {
+      const port = await freePort();
+      dataDir = await mkdtemp(path.join(tmpdir(), 'riff-npm-start-'));
+      const environment: Record<string, string | undefined> = {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+      };
+      delete environment.DATABASE_URL;
+      delete environment.REDIS_URL;
+      const npm = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start'], { cwd: root, env: environment });
+      child = npm;
+      let output = '';
+      npm.stdout?.on('data', (chunk) => (output += String(chunk)));
+      npm.stderr?.on('data', (chunk) => (output += String(chunk)));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        npm.on('exit', (code, sig) => resolve({ code, signal: sig })),
+      );
+      await waitForHealth(port, 60_000, '/readyz');
+      // pino puts the server's pid on every line; the one that says where it listens is written once ready
+      const listening = output.split('\n').find((line) => line.includes(`http://127.0.0.1:${port}`));
+      serverPid = Number(JSON.parse(listening!).pid);
+      expect(serverPid).toBeGreaterThan(0);
+      expect(serverPid).not.toBe(npm.pid);
 
-    npm.kill(signal);
-    const { code } = await exited;
-    expect(code).toBe(0);
-    expect(output).toContain('"msg":"stopped"');
-    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
-    expect(isRunning(serverPid)).toBe(false);
-  }, 90_000);
+      npm.kill(signal);
+      const { code } = await exited;
+      expect(code).toBe(0);
+      expect(output).toContain('"msg":"stopped"');
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+      expect(isRunning(serverPid)).toBe(false);
+    },
+    90_000,
+  );
 });
 
 async function freePort(): Promise<number> {

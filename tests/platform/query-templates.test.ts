@@ -13,8 +13,12 @@ const table = `templates_${process.pid}_${Date.now()}`;
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'riff-templates-'));
   database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
-  await sql`create table ${sql.table(table)} (id integer primary key, name text not null, owner text)`.execute(database.db);
-  await sql`insert into ${sql.table(table)} values (1, 'alpha', 'ann'), (2, 'beta', 'bob'), (3, 'gamma', 'ann'), (4, 'al%pha', null)`.execute(database.db);
+  await sql`create table ${sql.table(table)} (id integer primary key, name text not null, owner text)`.execute(
+    database.db,
+  );
+  await sql`insert into ${sql.table(table)} values (1, 'alpha', 'ann'), (2, 'beta', 'bob'), (3, 'gamma', 'ann'), (4, 'al%pha', null)`.execute(
+    database.db,
+  );
 });
 
 afterAll(async () => {
@@ -35,7 +39,10 @@ describe('query templates', () => {
       templates.rows(database.db, 'by-owner', [owner, limit], (who, max) =>
         rows().select(['id', 'name']).where('owner', '=', who).where('id', '>', 0).orderBy('id').limit(max),
       );
-    expect(await byOwner('ann', 10)).toEqual([{ id: 1, name: 'alpha' }, { id: 3, name: 'gamma' }]);
+    expect(await byOwner('ann', 10)).toEqual([
+      { id: 1, name: 'alpha' },
+      { id: 3, name: 'gamma' },
+    ]);
     expect(await byOwner('bob', 10)).toEqual([{ id: 2, name: 'beta' }]);
     expect(await byOwner('ann', 1)).toEqual([{ id: 1, name: 'alpha' }]);
     expect(await byOwner('nobody', 5)).toEqual([]);
@@ -44,7 +51,9 @@ describe('query templates', () => {
   it('an argument made into a pattern is not a plain parameter: that shape is built each time, and answers right', async () => {
     const templates = new QueryTemplates();
     const like = (text: string) =>
-      templates.first(database.db, 'like', [text], (word) => rows().select('id').where('name', 'like', `${word}%`).orderBy('id'));
+      templates.first(database.db, 'like', [text], (word) =>
+        rows().select('id').where('name', 'like', `${word}%`).orderBy('id'),
+      );
     expect(await like('al')).toEqual({ id: 1 });
     expect(await like('be')).toEqual({ id: 2 });
     expect(await like('zz')).toBeUndefined();
@@ -55,7 +64,9 @@ describe('query templates', () => {
     await database.db.transaction().execute(async (trx) => {
       await sql`update ${sql.table(table)} set name = 'changed' where id = 2`.execute(trx);
       const typedTrx = trx as unknown as Kysely<Record<string, Row>>;
-      const row = await templates.first(trx, 'by-id', [2], (id) => typedTrx.selectFrom(table).select('name').where('id', '=', id));
+      const row = await templates.first(trx, 'by-id', [2], (id) =>
+        typedTrx.selectFrom(table).select('name').where('id', '=', id),
+      );
       expect(row).toEqual({ name: 'changed' });
       await sql`update ${sql.table(table)} set name = 'beta' where id = 2`.execute(trx);
     });

@@ -27,7 +27,12 @@ async function serve(replies: 'trust' | 'check') {
   const router = createContractRouter(small, handlers, { middleware: [], replies });
   const server = createHttpServer((req, res) => {
     const match = router.match(req as RiffRequest)!;
-    router.serve(match, req as RiffRequest, res as RiffResponse, () => void (res as RiffResponse).status(500).json({ failed: true }));
+    router.serve(
+      match,
+      req as RiffRequest,
+      res as RiffResponse,
+      () => void (res as RiffResponse).status(500).json({ failed: true }),
+    );
   });
   server.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

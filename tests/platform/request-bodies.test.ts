@@ -40,18 +40,28 @@ async function startSession(token: string, totalSize: number, totalChunks: numbe
 
 /** The multipart framing of a chunk: its fields, then the file part's head; the file bytes and `tail` follow. */
 function chunkForm(uploadId: string, totalSize: number, totalChunks: number) {
-  const fields = { upload_id: uploadId, chunk_number: '0', total_chunks: String(totalChunks), total_size: String(totalSize), filename: 'x.wav' };
+  const fields = {
+    upload_id: uploadId,
+    chunk_number: '0',
+    total_chunks: String(totalChunks),
+    total_size: String(totalSize),
+    filename: 'x.wav',
+  };
   const head =
     Object.entries(fields)
       .map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-      .join('') + `--${BOUNDARY}\r\nContent-Disposition: form-data; name="chunk"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+      .join('') +
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="chunk"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
   return { head: Buffer.from(head), tail: Buffer.from(`\r\n--${BOUNDARY}--\r\n`) };
 }
 
 async function stagingFiles(): Promise<string[]> {
   const root = path.join(server.dataDir, 'files');
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(root, path.join(entry.parentPath, entry.name))).filter((file) => !file.startsWith('media/'));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+    .filter((file) => !file.startsWith('media/'));
 }
 
 describe('a body refused before it is read whole', () => {
@@ -64,7 +74,11 @@ describe('a body refused before it is read whole', () => {
     const outcome = await new Promise<{ status?: number; text: string }>((resolve) => {
       const req = httpRequest(`${server.directUrl}/api/v1/tracks/chunk`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': body.length },
+        headers: {
+          authorization: `Bearer ${user.accessToken}`,
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'content-length': body.length,
+        },
       });
       req.on('error', (error: NodeJS.ErrnoException) => {
         events.push(`error ${error.code ?? error.message}`);
@@ -82,7 +96,10 @@ describe('a body refused before it is read whole', () => {
     });
     expect(events[0]).toBe('response end');
     expect(outcome.status).toBe(413);
-    expect(JSON.parse(outcome.text)).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining(String(CHUNK_LIMIT)) } });
+    expect(JSON.parse(outcome.text)).toMatchObject({
+      success: false,
+      error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining(String(CHUNK_LIMIT)) },
+    });
   });
 
   it('the same over a raw socket: every byte is taken, the 413 comes with Connection: close, and the server closes once the body is in', async () => {
@@ -104,7 +121,9 @@ describe('a body refused before it is read whole', () => {
     await answered;
     const errors: Error[] = [];
     for (let offset = first; offset < body.length && errors.length === 0; offset += 16 * 1024) {
-      await new Promise<void>((resolve) => socket.write(body.subarray(offset, offset + 16 * 1024), (error) => (error && errors.push(error), resolve())));
+      await new Promise<void>((resolve) =>
+        socket.write(body.subarray(offset, offset + 16 * 1024), (error) => (error && errors.push(error), resolve())),
+      );
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const parsed = parseRawReply(await reply);
@@ -121,7 +140,9 @@ describe('a body refused before it is read whole', () => {
     let closed = false;
     socket.once('close', () => (closed = true));
     socket.on('error', () => undefined);
-    socket.write('POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{"email":"');
+    socket.write(
+      'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{"email":"',
+    );
     let sent = 0;
     const piece = Buffer.alloc(64 * 1024, 'a');
     // keep sending (at most 20 MiB) while the server takes it
@@ -172,17 +193,25 @@ describe('a body that trickles in', () => {
     const parsed = parseRawReply(await reply);
     const elapsed = Date.now() - started;
     expect(parsed.status).toBe(408);
-    expect(parsed.body).toMatchObject({ success: false, error: { code: 'REQUEST_TIMEOUT', request_id: parsed.headers['x-request-id'] } });
+    expect(parsed.body).toMatchObject({
+      success: false,
+      error: { code: 'REQUEST_TIMEOUT', request_id: parsed.headers['x-request-id'] },
+    });
     expect(elapsed).toBeLessThan(10_000);
 
     // nothing stored: no staging file, no storage intent, no chunk in the session
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && ((await newIntents(server, intentsBefore)).length > 0 || (await stagingFiles()).length > filesBefore.length)) {
+    while (
+      Date.now() < deadline &&
+      ((await newIntents(server, intentsBefore)).length > 0 || (await stagingFiles()).length > filesBefore.length)
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(await newIntents(server, intentsBefore)).toEqual([]);
     expect(await stagingFiles()).toEqual(filesBefore);
-    const resume = await fetch(`${server.directUrl}/api/v1/tracks/resume/${session.upload_id}`, { headers: { authorization: `Bearer ${user.accessToken}` } });
+    const resume = await fetch(`${server.directUrl}/api/v1/tracks/resume/${session.upload_id}`, {
+      headers: { authorization: `Bearer ${user.accessToken}` },
+    });
     expect(((await resume.json()) as any).data).toMatchObject({ chunks_received: 0, received_chunk_numbers: [] });
   });
 
@@ -206,6 +235,8 @@ describe('a body that trickles in', () => {
     expect([parsed.status, parsed.text]).toEqual([200, expect.any(String)]);
     expect(parsed.body.data).toMatchObject({ chunk_number: 0, received_chunks: 1 });
     // and the form helpers' path works as before
-    expect((await uploadForm(server.directUrl, user.accessToken, new FormData(), '/api/v1/tracks/chunk')).status).toBe(400);
+    expect((await uploadForm(server.directUrl, user.accessToken, new FormData(), '/api/v1/tracks/chunk')).status).toBe(
+      400,
+    );
   });
 });

@@ -16,7 +16,18 @@ let copy: string;
 
 beforeAll(async () => {
   copy = await mkdtemp(path.join(tmpdir(), 'riff-start-bundle-'));
-  for (const part of ['server/src', 'server/package.json', 'contract/src', 'contract/package.json', 'migrations', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json']) {
+  for (const part of [
+    'server/src',
+    'server/package.json',
+    'contract/src',
+    'contract/package.json',
+    'migrations',
+    'scripts',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.base.json',
+  ]) {
     await cp(path.join(root, part), path.join(copy, part), { recursive: true });
   }
   await symlink(path.join(root, 'server/node_modules'), path.join(copy, 'server/node_modules'));
@@ -25,7 +36,8 @@ beforeAll(async () => {
   for (const name of await readdir(path.join(root, 'node_modules'))) {
     if (name !== '@riff') await symlink(path.join(root, 'node_modules', name), path.join(copy, 'node_modules', name));
   }
-  for (const name of ['contract', 'server']) await symlink(path.join(copy, name), path.join(copy, 'node_modules/@riff', name));
+  for (const name of ['contract', 'server'])
+    await symlink(path.join(copy, name), path.join(copy, 'node_modules/@riff', name));
 });
 afterAll(async () => {
   if (copy) await rm(copy, { recursive: true, force: true });
@@ -43,7 +55,13 @@ async function freePort(): Promise<number> {
 async function npmStart(): Promise<string> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-start-bundle-data-'));
-  const environment: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const environment: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
   delete environment.DATABASE_URL;
   delete environment.REDIS_URL;
   const child = spawn('npm', ['start'], { cwd: copy, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -53,7 +71,10 @@ async function npmStart(): Promise<string> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {
     for (const started = Date.now(); ; ) {
-      const status = await fetch(`http://127.0.0.1:${port}/healthz`).then((reply) => reply.status, () => 0);
+      const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (reply) => reply.status,
+        () => 0,
+      );
       if (status === 200) break;
       if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}: ${output}`);
       if (Date.now() - started > 120_000) throw new Error(`npm start did not answer /healthz: ${output}`);

@@ -16,7 +16,11 @@ export interface NamedTrack {
  * uploading audio for each is not what these tests are about): live, completed, owned by
  * `creatorId`. Returns their ids in order.
  */
-export async function seedNamedTracks(server: TestServer, creatorId: string, tracks: readonly NamedTrack[]): Promise<string[]> {
+export async function seedNamedTracks(
+  server: TestServer,
+  creatorId: string,
+  tracks: readonly NamedTrack[],
+): Promise<string[]> {
   const rows = tracks.map((track) => ({
     title: track.title,
     artist: track.artist ?? null,
@@ -42,6 +46,8 @@ export async function seedNamedTracks(server: TestServer, creatorId: string, tra
 
 /** The number of playlists the user owns, straight from the database. */
 export async function ownedPlaylists(server: TestServer, userId: string): Promise<number> {
-  const { rows } = await sql<{ n: string }>`select count(*) as n from playlists where user_id = ${userId}`.execute(server.riff.platform.scope.db);
+  const { rows } = await sql<{ n: string }>`select count(*) as n from playlists where user_id = ${userId}`.execute(
+    server.riff.platform.scope.db,
+  );
   return Number(rows[0]!.n);
 }

@@ -14,7 +14,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
 
 async function play(user: TestUser, trackId: string, seconds: number, playlistId?: string) {
-  const body = playlistId ? { duration_listened: seconds, source: 'playlist' as const, playlist_id: playlistId } : { duration_listened: seconds };
+  const body = playlistId
+    ? { duration_listened: seconds, source: 'playlist' as const, playlist_id: playlistId }
+    : { duration_listened: seconds };
   return expectStatus(await user.api.social.play({ params: { id: trackId }, query: {}, body }), 200).body.data.counted;
 }
 
@@ -38,7 +40,8 @@ describe('playlists: analytics', () => {
     expect(await play(listeners[3]!, b!, 200)).toBe(true);
     expect(await play(listeners[4]!, a!, 5, playlist.id)).toBe(false);
 
-    for (const listener of listeners) expect((await suite.http.post(`/playlists/${playlist.id}/follow`, { token: listener.token })).status).toBe(200);
+    for (const listener of listeners)
+      expect((await suite.http.post(`/playlists/${playlist.id}/follow`, { token: listener.token })).status).toBe(200);
     const backdate = (user: TestUser, daysAgo: number) =>
       sql`update playlist_followers set created_at = now() - ${`${daysAgo} days`}::interval where playlist_id = ${playlist.id} and user_id = ${user.id}`.execute(
         suite.server.riff.platform.scope.db,
@@ -47,7 +50,8 @@ describe('playlists: analytics', () => {
     await backdate(listeners[1]!, PLAYLIST_ANALYTICS_DAYS - 1);
     await backdate(listeners[2]!, PLAYLIST_ANALYTICS_DAYS);
 
-    const { analytics } = expectStatus(await owner.api.playlists.analytics({ params: { id: playlist.id } }), 200).body.data;
+    const { analytics } = expectStatus(await owner.api.playlists.analytics({ params: { id: playlist.id } }), 200).body
+      .data;
     expect(analytics).toMatchObject({
       follower_count: 5,
       track_count: 3,
@@ -60,7 +64,9 @@ describe('playlists: analytics', () => {
     });
     const daily = analytics.followers_daily;
     expect(daily).toHaveLength(PLAYLIST_ANALYTICS_DAYS);
-    expect(daily.map((day) => day.date)).toEqual(Array.from({ length: PLAYLIST_ANALYTICS_DAYS }, (_, index) => dayOf(PLAYLIST_ANALYTICS_DAYS - 1 - index)));
+    expect(daily.map((day) => day.date)).toEqual(
+      Array.from({ length: PLAYLIST_ANALYTICS_DAYS }, (_, index) => dayOf(PLAYLIST_ANALYTICS_DAYS - 1 - index)),
+    );
     const expected = new Map([
       [dayOf(0), 2],
       [dayOf(3), 1],
@@ -74,8 +80,15 @@ describe('playlists: analytics', () => {
   it('answers a new playlist with zeros: 30 empty days, no plays', async () => {
     const owner = await createUser(suite.server);
     const playlist = await createPlaylist(owner);
-    const { analytics } = expectStatus(await owner.api.playlists.analytics({ params: { id: playlist.id } }), 200).body.data;
-    expect(analytics).toMatchObject({ follower_count: 0, track_count: 0, total_duration: 0, plays_from_playlist: 0, top_tracks: [] });
+    const { analytics } = expectStatus(await owner.api.playlists.analytics({ params: { id: playlist.id } }), 200).body
+      .data;
+    expect(analytics).toMatchObject({
+      follower_count: 0,
+      track_count: 0,
+      total_duration: 0,
+      plays_from_playlist: 0,
+      top_tracks: [],
+    });
     expect(analytics.followers_daily.every((day) => day.count === 0)).toBe(true);
     expect(analytics.followers_daily.at(-1)!.date).toBe(dayOf(0));
   });
@@ -83,13 +96,18 @@ describe('playlists: analytics', () => {
   it('keeps the ten most played tracks, most played first', async () => {
     const owner = await createUser(suite.server);
     const listeners = await Promise.all(Array.from({ length: 3 }, () => createUser(suite.server)));
-    const ids = await seedNamedTracks(suite.server, owner.id, Array.from({ length: 12 }, (_, index) => ({ title: `T${index}` })));
+    const ids = await seedNamedTracks(
+      suite.server,
+      owner.id,
+      Array.from({ length: 12 }, (_, index) => ({ title: `T${index}` })),
+    );
     const playlist = await createPlaylist(owner);
     await seedEntries(suite.server, playlist.id, ids, owner.id);
     for (const id of ids) await play(listeners[0]!, id, 60, playlist.id);
     for (const listener of listeners.slice(1)) await play(listener, ids[11]!, 60, playlist.id);
     await play(listeners[1]!, ids[5]!, 60, playlist.id);
-    const { analytics } = expectStatus(await owner.api.playlists.analytics({ params: { id: playlist.id } }), 200).body.data;
+    const { analytics } = expectStatus(await owner.api.playlists.analytics({ params: { id: playlist.id } }), 200).body
+      .data;
     expect(analytics.plays_from_playlist).toBe(15);
     expect(analytics.top_tracks).toHaveLength(10);
     expect(analytics.top_tracks.slice(0, 2)).toEqual([
@@ -101,7 +119,9 @@ describe('playlists: analytics', () => {
 
   it('is for the owner and admin collaborators: 403 for others who see it, 404 for those who do not', async () => {
     const owner = await createUser(suite.server);
-    const [admin, writer, reader, stranger] = await Promise.all(Array.from({ length: 4 }, () => createUser(suite.server)));
+    const [admin, writer, reader, stranger] = await Promise.all(
+      Array.from({ length: 4 }, () => createUser(suite.server)),
+    );
     const shown = await createPlaylist(owner, { is_public: true });
     const hidden = await createPlaylist(owner);
     for (const [user, permission] of [
@@ -110,7 +130,10 @@ describe('playlists: analytics', () => {
       [reader!, 'read'],
     ] as const) {
       for (const id of [shown.id, hidden.id]) {
-        expectStatus(await owner.api.playlists.addCollaborator({ params: { id }, body: { user_id: user.id, permission } }), 201);
+        expectStatus(
+          await owner.api.playlists.addCollaborator({ params: { id }, body: { user_id: user.id, permission } }),
+          201,
+        );
       }
     }
     for (const id of [shown.id, hidden.id]) {
@@ -121,7 +144,10 @@ describe('playlists: analytics', () => {
     expect(errorOf(await stranger!.api.playlists.analytics({ params: { id: shown.id } }))).toEqual([403, 'FORBIDDEN']);
     expect(errorOf(await stranger!.api.playlists.analytics({ params: { id: hidden.id } }))).toEqual([404, 'NOT_FOUND']);
     expect(errorOf(await owner.api.playlists.analytics({ params: { id: randomUUID() } }))).toEqual([404, 'NOT_FOUND']);
-    expect(errorOf(await suite.http.get('/playlists/not-an-id/analytics', { token: owner.token }))).toEqual([400, 'INVALID_ID']);
+    expect(errorOf(await suite.http.get('/playlists/not-an-id/analytics', { token: owner.token }))).toEqual([
+      400,
+      'INVALID_ID',
+    ]);
     expect((await suite.http.get(`/playlists/${shown.id}/analytics`, {})).status).toBe(401);
   });
 });

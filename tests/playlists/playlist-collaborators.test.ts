@@ -8,7 +8,10 @@ import { addTracks, createPlaylist, errorOf, readPlaylist, seedTracks, trackIdsO
 const suite = useTestServer();
 
 async function invite(owner: TestUser, playlistId: string, user: TestUser, permission: 'read' | 'write' | 'admin') {
-  return expectStatus(await owner.api.playlists.addCollaborator({ params: { id: playlistId }, body: { user_id: user.id, permission } }), 201).body.data.collaborator;
+  return expectStatus(
+    await owner.api.playlists.addCollaborator({ params: { id: playlistId }, body: { user_id: user.id, permission } }),
+    201,
+  ).body.data.collaborator;
 }
 
 describe('collaborators', () => {
@@ -17,18 +20,32 @@ describe('collaborators', () => {
     const [reader, writer] = [await createUser(suite.server), await createUser(suite.server)];
     const playlist = await createPlaylist(owner);
     const added = await invite(owner, playlist.id, reader, 'read');
-    expect(added).toMatchObject({ playlist_id: playlist.id, user_id: reader.id, permission: 'read', user: { id: reader.id, username: reader.username } });
+    expect(added).toMatchObject({
+      playlist_id: playlist.id,
+      user_id: reader.id,
+      permission: 'read',
+      user: { id: reader.id, username: reader.username },
+    });
     expect(added.user.email).toBeUndefined();
     await invite(owner, playlist.id, writer, 'write');
-    const listed = expectStatus(await reader.api.playlists.collaborators({ params: { id: playlist.id }, query: {} }), 200).body.data;
+    const listed = expectStatus(
+      await reader.api.playlists.collaborators({ params: { id: playlist.id }, query: {} }),
+      200,
+    ).body.data;
     expect(listed.collaborators.map((c) => [c.user_id, c.permission])).toEqual([
       [reader.id, 'read'],
       [writer.id, 'write'],
     ]);
     expect(listed.pagination.total).toBe(2);
-    expect((await readPlaylist(reader, playlist.id)).playlist.collaborators!.map((c) => c.user_id)).toEqual([reader.id, writer.id]);
+    expect((await readPlaylist(reader, playlist.id)).playlist.collaborators!.map((c) => c.user_id)).toEqual([
+      reader.id,
+      writer.id,
+    ]);
     const stranger = await createUser(suite.server);
-    expect(errorOf(await stranger.api.playlists.collaborators({ params: { id: playlist.id }, query: {} }))).toEqual([404, 'NOT_FOUND']);
+    expect(errorOf(await stranger.api.playlists.collaborators({ params: { id: playlist.id }, query: {} }))).toEqual([
+      404,
+      'NOT_FOUND',
+    ]);
   });
 
   it('read sees a private playlist; write also changes tracks; admin also edits details, manages collaborators and shares', async () => {
@@ -41,25 +58,48 @@ describe('collaborators', () => {
     await invite(owner, playlist.id, admin!, 'admin');
 
     expect((await readPlaylist(reader!, playlist.id)).playlist.id).toBe(playlist.id);
-    expect(errorOf(await reader!.api.playlists.addTrack({ params: { id: playlist.id }, body: { track_id: a! } }))).toEqual([403, 'FORBIDDEN']);
+    expect(
+      errorOf(await reader!.api.playlists.addTrack({ params: { id: playlist.id }, body: { track_id: a! } })),
+    ).toEqual([403, 'FORBIDDEN']);
     expectStatus(await writer!.api.playlists.addTrack({ params: { id: playlist.id }, body: { track_id: a! } }), 200);
     expectStatus(await admin!.api.playlists.addTrack({ params: { id: playlist.id }, body: { track_id: b! } }), 200);
-    expect(errorOf(await writer!.api.playlists.update({ params: { id: playlist.id }, body: { title: 'W' } }))).toEqual([403, 'FORBIDDEN']);
-    expect(errorOf(await writer!.api.playlists.share({ params: { id: playlist.id }, body: {} }))).toEqual([403, 'FORBIDDEN']);
-    expect(errorOf(await writer!.api.playlists.addCollaborator({ params: { id: playlist.id }, body: { user_id: extra!.id, permission: 'read' } }))).toEqual([
+    expect(errorOf(await writer!.api.playlists.update({ params: { id: playlist.id }, body: { title: 'W' } }))).toEqual([
       403,
       'FORBIDDEN',
     ]);
-    expectStatus(await admin!.api.playlists.update({ params: { id: playlist.id }, body: { title: 'By the admin' } }), 200);
+    expect(errorOf(await writer!.api.playlists.share({ params: { id: playlist.id }, body: {} }))).toEqual([
+      403,
+      'FORBIDDEN',
+    ]);
+    expect(
+      errorOf(
+        await writer!.api.playlists.addCollaborator({
+          params: { id: playlist.id },
+          body: { user_id: extra!.id, permission: 'read' },
+        }),
+      ),
+    ).toEqual([403, 'FORBIDDEN']);
+    expectStatus(
+      await admin!.api.playlists.update({ params: { id: playlist.id }, body: { title: 'By the admin' } }),
+      200,
+    );
     await invite(admin!, playlist.id, extra!, 'read');
     expectStatus(await admin!.api.playlists.share({ params: { id: playlist.id }, body: {} }), 200);
-    const promoted = expectStatus(await admin!.api.playlists.updateCollaborator({ params: { id: playlist.id, userId: reader!.id }, body: { permission: 'write' } }), 200);
+    const promoted = expectStatus(
+      await admin!.api.playlists.updateCollaborator({
+        params: { id: playlist.id, userId: reader!.id },
+        body: { permission: 'write' },
+      }),
+      200,
+    );
     expect(promoted.body.data.collaborator.permission).toBe('write');
     expectStatus(await reader!.api.playlists.removeTrack({ params: { id: playlist.id, trackId: a! } }), 200);
     expect(trackIdsOf((await readPlaylist(owner, playlist.id)).playlist)).toEqual([b]);
     // only the owner deletes or gives away
     expect(errorOf(await admin!.api.playlists.remove({ params: { id: playlist.id } }))).toEqual([403, 'FORBIDDEN']);
-    expect(errorOf(await admin!.api.playlists.update({ params: { id: playlist.id }, body: { user_id: admin!.id } }))).toEqual([403, 'FORBIDDEN']);
+    expect(
+      errorOf(await admin!.api.playlists.update({ params: { id: playlist.id }, body: { user_id: admin!.id } })),
+    ).toEqual([403, 'FORBIDDEN']);
   });
 
   it('refuses the owner (400), someone already there (409), an unknown user (404), a user across a block either way (400)', async () => {
@@ -67,7 +107,8 @@ describe('collaborators', () => {
     const [friend, blocker, blocked] = await Promise.all([1, 2, 3].map(() => createUser(suite.server)));
     const playlist = await createPlaylist(owner);
     await invite(owner, playlist.id, friend!, 'read');
-    const add = (user_id: string) => owner.api.playlists.addCollaborator({ params: { id: playlist.id }, body: { user_id, permission: 'write' } });
+    const add = (user_id: string) =>
+      owner.api.playlists.addCollaborator({ params: { id: playlist.id }, body: { user_id, permission: 'write' } });
     expect(errorOf(await add(owner.id))).toEqual([400, 'BAD_REQUEST']);
     expect(errorOf(await add(friend!.id))).toEqual([409, 'CONFLICT']);
     expect(errorOf(await add(randomUUID()))).toEqual([404, 'NOT_FOUND']);
@@ -75,7 +116,10 @@ describe('collaborators', () => {
     expectStatus(await owner.api.users.block({ params: { id: blocked!.id } }), 200);
     expect(errorOf(await add(blocker!.id))).toEqual([400, 'BAD_REQUEST']);
     expect(errorOf(await add(blocked!.id))).toEqual([400, 'BAD_REQUEST']);
-    expect(expectStatus(await owner.api.playlists.collaborators({ params: { id: playlist.id }, query: {} }), 200).body.data.pagination.total).toBe(1);
+    expect(
+      expectStatus(await owner.api.playlists.collaborators({ params: { id: playlist.id }, query: {} }), 200).body.data
+        .pagination.total,
+    ).toBe(1);
   });
 
   it('a block ends the collaboration both ways: the blocked writer no longer reads nor adds, the blocker leaves their playlists', async () => {
@@ -91,16 +135,35 @@ describe('collaborators', () => {
 
     expectStatus(await owner.api.users.block({ params: { id: writer!.id } }), 200);
     expect(errorOf(await writer!.api.playlists.get({ params: { id: mine.id } }))).toEqual([404, 'NOT_FOUND']);
-    expect(errorOf(await writer!.api.playlists.addTrack({ params: { id: mine.id }, body: { track_id: b! } }))).toEqual([404, 'NOT_FOUND']);
-    const listed = expectStatus(await writer!.api.playlists.list({ query: {} }), 200).body.data.playlists.map((playlist) => playlist.id);
+    expect(errorOf(await writer!.api.playlists.addTrack({ params: { id: mine.id }, body: { track_id: b! } }))).toEqual([
+      404,
+      'NOT_FOUND',
+    ]);
+    const listed = expectStatus(await writer!.api.playlists.list({ query: {} }), 200).body.data.playlists.map(
+      (playlist) => playlist.id,
+    );
     expect(listed).not.toContain(mine.id);
     // the blocker leaves the blocked user's playlists too
     expect(errorOf(await owner.api.playlists.get({ params: { id: theirs.id } }))).toEqual([404, 'NOT_FOUND']);
     expect((await readPlaylist(owner, mine.id)).playlist.collaborators!.map((c) => c.user_id)).toEqual([bystander!.id]);
     expect(trackIdsOf((await readPlaylist(owner, mine.id)).playlist)).toEqual([a]);
     // while the block lasts, neither can bring the other back
-    expect(errorOf(await owner.api.playlists.addCollaborator({ params: { id: mine.id }, body: { user_id: writer!.id, permission: 'write' } }))).toEqual([400, 'BAD_REQUEST']);
-    expect(errorOf(await writer!.api.playlists.addCollaborator({ params: { id: theirs.id }, body: { user_id: owner.id, permission: 'read' } }))).toEqual([400, 'BAD_REQUEST']);
+    expect(
+      errorOf(
+        await owner.api.playlists.addCollaborator({
+          params: { id: mine.id },
+          body: { user_id: writer!.id, permission: 'write' },
+        }),
+      ),
+    ).toEqual([400, 'BAD_REQUEST']);
+    expect(
+      errorOf(
+        await writer!.api.playlists.addCollaborator({
+          params: { id: theirs.id },
+          body: { user_id: owner.id, permission: 'read' },
+        }),
+      ),
+    ).toEqual([400, 'BAD_REQUEST']);
   });
 
   it('a collaborator who blocks the owner leaves the playlist as well', async () => {
@@ -110,7 +173,10 @@ describe('collaborators', () => {
     await invite(owner, playlist.id, collaborator, 'admin');
     expectStatus(await collaborator.api.users.block({ params: { id: owner.id } }), 200);
     expect(errorOf(await collaborator.api.playlists.get({ params: { id: playlist.id } }))).toEqual([404, 'NOT_FOUND']);
-    expect(expectStatus(await owner.api.playlists.collaborators({ params: { id: playlist.id }, query: {} }), 200).body.data.pagination.total).toBe(0);
+    expect(
+      expectStatus(await owner.api.playlists.collaborators({ params: { id: playlist.id }, query: {} }), 200).body.data
+        .pagination.total,
+    ).toBe(0);
   });
 
   it('removes: an admin removes anyone, a collaborator may leave, others get 403; not a collaborator is 404', async () => {
@@ -120,15 +186,24 @@ describe('collaborators', () => {
     await invite(owner, playlist.id, admin!, 'admin');
     await invite(owner, playlist.id, a!, 'write');
     await invite(owner, playlist.id, b!, 'read');
-    expect(errorOf(await a!.api.playlists.removeCollaborator({ params: { id: playlist.id, userId: b!.id } }))).toEqual([403, 'FORBIDDEN']);
+    expect(errorOf(await a!.api.playlists.removeCollaborator({ params: { id: playlist.id, userId: b!.id } }))).toEqual([
+      403,
+      'FORBIDDEN',
+    ]);
     expectStatus(await b!.api.playlists.removeCollaborator({ params: { id: playlist.id, userId: b!.id } }), 200);
     expect(errorOf(await b!.api.playlists.get({ params: { id: playlist.id } }))).toEqual([404, 'NOT_FOUND']);
     expectStatus(await admin!.api.playlists.removeCollaborator({ params: { id: playlist.id, userId: a!.id } }), 200);
-    expect(errorOf(await owner.api.playlists.removeCollaborator({ params: { id: playlist.id, userId: a!.id } }))).toEqual([404, 'NOT_FOUND']);
-    expect(errorOf(await owner.api.playlists.updateCollaborator({ params: { id: playlist.id, userId: a!.id }, body: { permission: 'admin' } }))).toEqual([
-      404,
-      'NOT_FOUND',
-    ]);
+    expect(
+      errorOf(await owner.api.playlists.removeCollaborator({ params: { id: playlist.id, userId: a!.id } })),
+    ).toEqual([404, 'NOT_FOUND']);
+    expect(
+      errorOf(
+        await owner.api.playlists.updateCollaborator({
+          params: { id: playlist.id, userId: a!.id },
+          body: { permission: 'admin' },
+        }),
+      ),
+    ).toEqual([404, 'NOT_FOUND']);
   });
 
   it('gives the playlist to a collaborator: the old owner stays on as admin; a non-collaborator is 400', async () => {
@@ -136,8 +211,13 @@ describe('collaborators', () => {
     const [heir, stranger] = await Promise.all([1, 2].map(() => createUser(suite.server)));
     const playlist = await createPlaylist(owner);
     await invite(owner, playlist.id, heir!, 'read');
-    expect(errorOf(await owner.api.playlists.update({ params: { id: playlist.id }, body: { user_id: stranger!.id } }))).toEqual([400, 'VALIDATION_FAILED']);
-    const given = expectStatus(await owner.api.playlists.update({ params: { id: playlist.id }, body: { user_id: heir!.id } }), 200).body.data.playlist;
+    expect(
+      errorOf(await owner.api.playlists.update({ params: { id: playlist.id }, body: { user_id: stranger!.id } })),
+    ).toEqual([400, 'VALIDATION_FAILED']);
+    const given = expectStatus(
+      await owner.api.playlists.update({ params: { id: playlist.id }, body: { user_id: heir!.id } }),
+      200,
+    ).body.data.playlist;
     expect(given.user_id).toBe(heir!.id);
     expect(given.collaborators!.map((c) => [c.user_id, c.permission])).toEqual([[owner.id, 'admin']]);
     // now the heir deletes, the old owner may not

@@ -33,7 +33,8 @@ async function allRecommendations(user: TestUser): Promise<Playlist[]> {
   }
 }
 
-const idsAmong = (playlists: Playlist[], ids: string[]) => playlists.map((playlist) => playlist.id).filter((id) => ids.includes(id));
+const idsAmong = (playlists: Playlist[], ids: string[]) =>
+  playlists.map((playlist) => playlist.id).filter((id) => ids.includes(id));
 
 describe('playlists: search', () => {
   it('finds public playlists and the caller’s own by title or description, best match first', async () => {
@@ -44,22 +45,42 @@ describe('playlists: search', () => {
     const prefix = await createPlaylist(other, { title: `${word} nights`, is_public: true });
     const contains = await createPlaylist(other, { title: `Summer ${word}`, is_public: true });
     const mine = await createPlaylist(me, { title: `My ${word} mix` });
-    const described = await createPlaylist(other, { title: 'Plain', description: `songs for ${word} lovers`, is_public: true });
+    const described = await createPlaylist(other, {
+      title: 'Plain',
+      description: `songs for ${word} lovers`,
+      is_public: true,
+    });
     await createPlaylist(other, { title: word, description: 'hidden from others' });
     await setFigures(contains.id, { follower_count: 5 });
 
     const found = await search(me, word);
-    expect(found.playlists.map((playlist) => playlist.id)).toEqual([exact.id, prefix.id, contains.id, mine.id, described.id]);
+    expect(found.playlists.map((playlist) => playlist.id)).toEqual([
+      exact.id,
+      prefix.id,
+      contains.id,
+      mine.id,
+      described.id,
+    ]);
     expect(found.pagination).toEqual({ page: 1, limit: 20, total: 5, total_pages: 1 });
     // lists carry no tracks
-    expect(found.playlists.every((playlist) => playlist.tracks === undefined && playlist.collaborators === undefined)).toBe(true);
+    expect(
+      found.playlists.every((playlist) => playlist.tracks === undefined && playlist.collaborators === undefined),
+    ).toBe(true);
     expect(found.playlists[3]).toMatchObject({ id: mine.id, user_id: me.id, is_public: false, track_count: 0 });
 
     // every word must appear; a title holding all of them ranks before a description, words next to each other before words apart
     const scattered = await createPlaylist(other, { title: `nights of ${word}`, is_public: true });
     const half = await createPlaylist(other, { title: `${word} mornings`, description: 'and nights', is_public: true });
-    expect((await search(me, `nights ${word}`)).playlists.map((playlist) => playlist.id)).toEqual([prefix.id, scattered.id, half.id]);
-    expect((await search(me, `${word} nights`)).playlists.map((playlist) => playlist.id)).toEqual([prefix.id, scattered.id, half.id]);
+    expect((await search(me, `nights ${word}`)).playlists.map((playlist) => playlist.id)).toEqual([
+      prefix.id,
+      scattered.id,
+      half.id,
+    ]);
+    expect((await search(me, `${word} nights`)).playlists.map((playlist) => playlist.id)).toEqual([
+      prefix.id,
+      scattered.id,
+      half.id,
+    ]);
 
     // pages
     const second = await search(me, word, 2, 2);
@@ -76,7 +97,9 @@ describe('playlists: search', () => {
     const underscore = await createPlaylist(me, { title: `a_b ${word}` });
     await createPlaylist(me, { title: `axb ${word}` });
     expect((await search(me, `ETE REYKJAVIK ${word}`)).playlists.map((playlist) => playlist.id)).toEqual([accented.id]);
-    expect((await search(me, `été ${word.toUpperCase()}`)).playlists.map((playlist) => playlist.id)).toEqual([accented.id]);
+    expect((await search(me, `été ${word.toUpperCase()}`)).playlists.map((playlist) => playlist.id)).toEqual([
+      accented.id,
+    ]);
     // a typo still finds
     expect((await search(me, `reykavik ${word}`)).playlists.map((playlist) => playlist.id)).toEqual([accented.id]);
     // "100%" is found as written; 1000 is only a typo away from 100, so it comes when nothing matches as written
@@ -88,8 +111,14 @@ describe('playlists: search', () => {
   it('needs q (400) and a signed-in caller (401)', async () => {
     const me = await createUser(suite.server);
     expect(errorOf(await suite.http.get('/playlists/search', { token: me.token }))).toEqual([400, 'VALIDATION_FAILED']);
-    expect(errorOf(await suite.http.get('/playlists/search?q=%20%20', { token: me.token }))).toEqual([400, 'VALIDATION_FAILED']);
-    expect(errorOf(await suite.http.get('/playlists/search?q=x&limit=101', { token: me.token }))).toEqual([400, 'VALIDATION_FAILED']);
+    expect(errorOf(await suite.http.get('/playlists/search?q=%20%20', { token: me.token }))).toEqual([
+      400,
+      'VALIDATION_FAILED',
+    ]);
+    expect(errorOf(await suite.http.get('/playlists/search?q=x&limit=101', { token: me.token }))).toEqual([
+      400,
+      'VALIDATION_FAILED',
+    ]);
     expect((await suite.http.get('/playlists/search?q=x', {})).status).toBe(401);
   });
 });
@@ -105,7 +134,12 @@ describe('playlists: recommendations', () => {
       { title: 'Unrelated' },
     ]);
     for (const id of [liked1!, liked2!]) expectStatus(await me.api.social.like({ params: { id } }), 200);
-    expect(expectStatus(await me.api.social.play({ params: { id: played! }, query: {}, body: { duration_listened: 120 } }), 200).body.data.counted).toBe(true);
+    expect(
+      expectStatus(
+        await me.api.social.play({ params: { id: played! }, query: {}, body: { duration_listened: 120 } }),
+        200,
+      ).body.data.counted,
+    ).toBe(true);
 
     const make = async (trackIds: string[], figures: { follower_count?: number; is_editorial?: boolean } = {}) => {
       const playlist = await createPlaylist(curator, { title: 'Rec', is_public: true });
@@ -181,6 +215,9 @@ describe('playlists: recommendations', () => {
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
     expect(idsAmong(page.playlists, [most, plain, editorial])).toEqual([most, editorial, plain]);
     expect((await suite.http.get('/playlists/recommendations', {})).status).toBe(401);
-    expect(errorOf(await suite.http.get('/playlists/recommendations?limit=0', { token: newcomer.token }))).toEqual([400, 'VALIDATION_FAILED']);
+    expect(errorOf(await suite.http.get('/playlists/recommendations?limit=0', { token: newcomer.token }))).toEqual([
+      400,
+      'VALIDATION_FAILED',
+    ]);
   });
 });

@@ -14,7 +14,10 @@ const suite = useTestServer();
 const uniqueWord = () => `zq${randomBytes(5).toString('hex')}`;
 
 async function importFile(user: TestUser, format: 'm3u' | 'xspf', content: string, title?: string) {
-  return expectStatus(await user.api.playlists.import({ body: { format, content, ...(title !== undefined ? { title } : {}) } }), 201).body.data;
+  return expectStatus(
+    await user.api.playlists.import({ body: { format, content, ...(title !== undefined ? { title } : {}) } }),
+    201,
+  ).body.data;
 }
 
 async function exportFile(user: TestUser, id: string, format: 'm3u' | 'xspf') {
@@ -63,7 +66,13 @@ describe('playlists: import', () => {
       { line: 12, title: null, artist: null },
       { line: 15, title: 'Nothing Here', artist: 'Nobody' },
     ]);
-    expect(reply.playlist).toMatchObject({ title: 'Été à Reykjavík', user_id: owner.id, is_public: false, track_count: 4, is_default_favorites: false });
+    expect(reply.playlist).toMatchObject({
+      title: 'Été à Reykjavík',
+      user_id: owner.id,
+      is_public: false,
+      track_count: 4,
+      is_default_favorites: false,
+    });
     expect(reply.playlist.tracks).toBeUndefined();
     const { playlist } = await readPlaylist(owner, reply.playlist.id);
     // a track matched twice is added once, at its first place
@@ -72,7 +81,10 @@ describe('playlists: import', () => {
     // private and the caller's: nobody else sees it
     expect(errorOf(await other.api.playlists.get({ params: { id: playlist.id } }))).toEqual([404, 'NOT_FOUND']);
     // the event is recorded with the change: its audit entry is in the owner's log
-    const audit = await sql<{ action: string; user_id: string }>`select action, user_id from audit_logs where resource_id = ${playlist.id}`.execute(
+    const audit = await sql<{
+      action: string;
+      user_id: string;
+    }>`select action, user_id from audit_logs where resource_id = ${playlist.id}`.execute(
       suite.server.riff.platform.scope.db,
     );
     expect(audit.rows).toEqual([{ action: 'playlist.created', user_id: owner.id }]);
@@ -111,8 +123,16 @@ describe('playlists: import', () => {
   it('names an untitled import "Imported playlist"; an empty but valid file makes an empty playlist', async () => {
     const owner = await createUser(suite.server);
     const empty = await importFile(owner, 'm3u', '#EXTM3U\n');
-    expect(empty).toMatchObject({ matched: 0, unmatched: [], playlist: { title: 'Imported playlist', track_count: 0 } });
-    const xspf = await importFile(owner, 'xspf', '<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>');
+    expect(empty).toMatchObject({
+      matched: 0,
+      unmatched: [],
+      playlist: { title: 'Imported playlist', track_count: 0 },
+    });
+    const xspf = await importFile(
+      owner,
+      'xspf',
+      '<playlist version="1" xmlns="http://xspf.org/ns/0/"><trackList/></playlist>',
+    );
     expect(xspf.playlist.title).toBe('Imported playlist');
   });
 
@@ -125,16 +145,27 @@ describe('playlists: import', () => {
       ['xspf', '<playlist xmlns="http://xspf.org/ns/0/"><trackList><track><title>x</trackList></playlist>'],
       ['xspf', '<rss version="2.0"><channel/></rss>'],
       ['xspf', '<playlist xmlns="http://xspf.org/ns/0/"><title>no list</title></playlist>'],
-      ['xspf', '<!DOCTYPE playlist [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><playlist><trackList><track><title>&xxe;</title></track></trackList></playlist>'],
+      [
+        'xspf',
+        '<!DOCTYPE playlist [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><playlist><trackList><track><title>&xxe;</title></track></trackList></playlist>',
+      ],
       ['m3u', '#EXTM3U\n#EXTHTTP:{not json\nhttp://x/a.mp3\n'],
     ];
     for (const [format, content] of cases) {
       const reply = await suite.http.post('/playlists/import', { token: owner.token, body: { format, content } });
       expect(errorOf(reply), `${format}: ${content}`).toEqual([400, 'VALIDATION_FAILED']);
     }
-    expect(errorOf(await suite.http.post('/playlists/import', { token: owner.token, body: { format: 'pls', content: 'x' } }))).toEqual([400, 'VALIDATION_FAILED']);
-    expect(errorOf(await suite.http.post('/playlists/import', { token: owner.token, body: { format: 'm3u', content: '' } }))).toEqual([400, 'VALIDATION_FAILED']);
-    expect((await suite.http.post('/playlists/import', { body: { format: 'm3u', content: '#EXTM3U' } })).status).toBe(401);
+    expect(
+      errorOf(
+        await suite.http.post('/playlists/import', { token: owner.token, body: { format: 'pls', content: 'x' } }),
+      ),
+    ).toEqual([400, 'VALIDATION_FAILED']);
+    expect(
+      errorOf(await suite.http.post('/playlists/import', { token: owner.token, body: { format: 'm3u', content: '' } })),
+    ).toEqual([400, 'VALIDATION_FAILED']);
+    expect((await suite.http.post('/playlists/import', { body: { format: 'm3u', content: '#EXTM3U' } })).status).toBe(
+      401,
+    );
     expect(await ownedPlaylists(suite.server, owner.id)).toBe(0);
   });
 
@@ -150,7 +181,10 @@ describe('playlists: import', () => {
     // counted in UTF-8 bytes, not characters
     const tooBig = `${content.slice(0, -1)}é`;
     expect(tooBig.length).toBe(content.length);
-    const refused = await suite.http.post('/playlists/import', { token: owner.token, body: { format: 'm3u', content: tooBig } });
+    const refused = await suite.http.post('/playlists/import', {
+      token: owner.token,
+      body: { format: 'm3u', content: tooBig },
+    });
     expect(errorOf(refused)).toEqual([413, 'PAYLOAD_TOO_LARGE']);
     expect(await ownedPlaylists(suite.server, owner.id)).toBe(1);
   });
@@ -158,20 +192,36 @@ describe('playlists: import', () => {
   it(`refuses more than ${PLAYLIST_MAX_TRACKS} entries (400 LIMIT_REACHED) and a user at ${PLAYLISTS_PER_USER_MAX} playlists`, async () => {
     const owner = await createUser(suite.server);
     const tooMany = `#EXTM3U\n${'a.mp3\n'.repeat(PLAYLIST_MAX_TRACKS + 1)}`;
-    expect(errorOf(await suite.http.post('/playlists/import', { token: owner.token, body: { format: 'm3u', content: tooMany } }))).toEqual([400, 'LIMIT_REACHED']);
+    expect(
+      errorOf(
+        await suite.http.post('/playlists/import', { token: owner.token, body: { format: 'm3u', content: tooMany } }),
+      ),
+    ).toEqual([400, 'LIMIT_REACHED']);
     await seedPlaylists(suite.server, owner.id, PLAYLISTS_PER_USER_MAX);
-    expect(errorOf(await suite.http.post('/playlists/import', { token: owner.token, body: { format: 'm3u', content: '#EXTM3U\n' } }))).toEqual([400, 'LIMIT_REACHED']);
+    expect(
+      errorOf(
+        await suite.http.post('/playlists/import', {
+          token: owner.token,
+          body: { format: 'm3u', content: '#EXTM3U\n' },
+        }),
+      ),
+    ).toEqual([400, 'LIMIT_REACHED']);
     expect(await ownedPlaylists(suite.server, owner.id)).toBe(PLAYLISTS_PER_USER_MAX);
   });
 
   it(`imports ${PLAYLIST_MAX_TRACKS} entries quickly, half by URL and half by name`, async () => {
     const owner = await createUser(suite.server);
-    const names = Array.from({ length: PLAYLIST_MAX_TRACKS }, (_, index) => ({ title: `Song ${index}`, artist: `Artïst ${index % 97}` }));
+    const names = Array.from({ length: PLAYLIST_MAX_TRACKS }, (_, index) => ({
+      title: `Song ${index}`,
+      artist: `Artïst ${index % 97}`,
+    }));
     const ids = await seedNamedTracks(suite.server, owner.id, names);
     const lines = ['#EXTM3U'];
     names.forEach((name, index) => {
       lines.push(`#EXTINF:180,${name.artist.toUpperCase()} - ${name.title}`);
-      lines.push(index % 2 === 0 ? `${suite.server.directUrl}${API_PREFIX}/tracks/${ids[index]}/stream` : `/music/${index}.mp3`);
+      lines.push(
+        index % 2 === 0 ? `${suite.server.directUrl}${API_PREFIX}/tracks/${ids[index]}/stream` : `/music/${index}.mp3`,
+      );
     });
     const started = performance.now();
     const reply = await importFile(owner, 'm3u', lines.join('\n'));
@@ -179,7 +229,9 @@ describe('playlists: import', () => {
     expect(reply.matched).toBe(PLAYLIST_MAX_TRACKS);
     expect(reply.unmatched).toEqual([]);
     expect(reply.playlist.track_count).toBe(PLAYLIST_MAX_TRACKS);
-    const stored = await sql<{ track_id: string }>`select track_id from playlist_tracks where playlist_id = ${reply.playlist.id} order by position`.execute(
+    const stored = await sql<{
+      track_id: string;
+    }>`select track_id from playlist_tracks where playlist_id = ${reply.playlist.id} order by position`.execute(
       suite.server.riff.platform.scope.db,
     );
     expect(stored.rows.map((row) => row.track_id)).toEqual(ids);
@@ -203,7 +255,9 @@ describe('playlists: export', () => {
     const m3u = await exportFile(owner, playlist.id, 'm3u');
     expect(m3u.status).toBe(200);
     expect(m3u.headers.get('content-type')).toBe('audio/x-mpegurl; charset=utf-8');
-    expect(m3u.headers.get('content-disposition')).toBe(`attachment; filename="Road trip e.m3u8"; filename*=UTF-8''Road%20trip%20%C3%A9.m3u8`);
+    expect(m3u.headers.get('content-disposition')).toBe(
+      `attachment; filename="Road trip e.m3u8"; filename*=UTF-8''Road%20trip%20%C3%A9.m3u8`,
+    );
     expect(m3u.text).toBe(
       [
         '#EXTM3U',
@@ -239,9 +293,18 @@ describe('playlists: export', () => {
     const hidden = await createPlaylist(owner);
     expect(errorOf(await exportFile(other, hidden.id, 'm3u'))).toEqual([404, 'NOT_FOUND']);
     expect(errorOf(await exportFile(other, randomUUID(), 'xspf'))).toEqual([404, 'NOT_FOUND']);
-    expect(errorOf(await suite.http.get('/playlists/nope/export?format=m3u', { token: owner.token }))).toEqual([400, 'INVALID_ID']);
-    expect(errorOf(await suite.http.get(`/playlists/${hidden.id}/export?format=pls`, { token: owner.token }))).toEqual([400, 'VALIDATION_FAILED']);
-    expect(errorOf(await suite.http.get(`/playlists/${hidden.id}/export`, { token: owner.token }))).toEqual([400, 'VALIDATION_FAILED']);
+    expect(errorOf(await suite.http.get('/playlists/nope/export?format=m3u', { token: owner.token }))).toEqual([
+      400,
+      'INVALID_ID',
+    ]);
+    expect(errorOf(await suite.http.get(`/playlists/${hidden.id}/export?format=pls`, { token: owner.token }))).toEqual([
+      400,
+      'VALIDATION_FAILED',
+    ]);
+    expect(errorOf(await suite.http.get(`/playlists/${hidden.id}/export`, { token: owner.token }))).toEqual([
+      400,
+      'VALIDATION_FAILED',
+    ]);
     expect((await suite.http.get(`/playlists/${hidden.id}/export?format=m3u`, {})).status).toBe(401);
   });
 

@@ -17,9 +17,17 @@ describe('a long playlist', () => {
     const playlist = await createPlaylist(owner, { is_public: true });
     await seedEntries(suite.server, playlist.id, ids, owner.id);
 
-    const first = expectStatus(await listener.api.playlists.get({ params: { id: playlist.id } }), 200).body.data.playlist;
-    expect([first.track_count, first.tracks!.length, first.tracks![0]!.position]).toEqual([PLAYLIST_MAX_TRACKS, PLAYLIST_TRACKS_PAGE_DEFAULT, 0]);
-    const tooMany = await listener.api.playlists.get({ params: { id: playlist.id }, query: { tracks_limit: PLAYLIST_TRACKS_PAGE_MAX + 1 } });
+    const first = expectStatus(await listener.api.playlists.get({ params: { id: playlist.id } }), 200).body.data
+      .playlist;
+    expect([first.track_count, first.tracks!.length, first.tracks![0]!.position]).toEqual([
+      PLAYLIST_MAX_TRACKS,
+      PLAYLIST_TRACKS_PAGE_DEFAULT,
+      0,
+    ]);
+    const tooMany = await listener.api.playlists.get({
+      params: { id: playlist.id },
+      query: { tracks_limit: PLAYLIST_TRACKS_PAGE_MAX + 1 },
+    });
     expect(tooMany.status).toBe(400);
 
     const all = await readAllTracks(listener, playlist.id);

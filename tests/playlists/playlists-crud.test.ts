@@ -5,7 +5,15 @@ import { createAdmin } from '../support/admin-factory.js';
 import { createTrack, createUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { addTracks, createPlaylist, errorOf, readPlaylist, seedPlaylists, seedTracks, trackIdsOf } from './playlist-helpers.js';
+import {
+  addTracks,
+  createPlaylist,
+  errorOf,
+  readPlaylist,
+  seedPlaylists,
+  seedTracks,
+  trackIdsOf,
+} from './playlist-helpers.js';
 
 const suite = useTestServer();
 
@@ -29,18 +37,32 @@ describe('playlists: create, read, edit, delete', () => {
     });
     const { etag } = await readPlaylist(owner, playlist.id);
     expect(etag).toBe(`"${playlist.snapshot_id}"`);
-    const again = await suite.http.get(`/playlists/${playlist.id}`, { token: owner.token, headers: { 'If-None-Match': etag! } });
+    const again = await suite.http.get(`/playlists/${playlist.id}`, {
+      token: owner.token,
+      headers: { 'If-None-Match': etag! },
+    });
     expect([again.status, again.text]).toEqual([304, '']);
-    const weak = await suite.http.get(`/playlists/${playlist.id}`, { token: owner.token, headers: { 'If-None-Match': `W/${etag}` } });
+    const weak = await suite.http.get(`/playlists/${playlist.id}`, {
+      token: owner.token,
+      headers: { 'If-None-Match': `W/${etag}` },
+    });
     expect(weak.status).toBe(304);
-    const stale = await suite.http.get(`/playlists/${playlist.id}`, { token: owner.token, headers: { 'If-None-Match': '"0"' } });
+    const stale = await suite.http.get(`/playlists/${playlist.id}`, {
+      token: owner.token,
+      headers: { 'If-None-Match': '"0"' },
+    });
     expect(stale.status).toBe(200);
   });
 
   it('validates bodies and ids: 400 for a bad title or a malformed id, 404 for an unknown one', async () => {
     const owner = await createUser(suite.server);
-    expect(errorOf(await suite.http.post('/playlists', { token: owner.token, body: { title: '' } }))).toEqual([400, 'VALIDATION_FAILED']);
-    expect(errorOf(await suite.http.post('/playlists', { token: owner.token, body: { title: 'x'.repeat(201) } }))).toEqual([400, 'VALIDATION_FAILED']);
+    expect(errorOf(await suite.http.post('/playlists', { token: owner.token, body: { title: '' } }))).toEqual([
+      400,
+      'VALIDATION_FAILED',
+    ]);
+    expect(
+      errorOf(await suite.http.post('/playlists', { token: owner.token, body: { title: 'x'.repeat(201) } })),
+    ).toEqual([400, 'VALIDATION_FAILED']);
     expect(errorOf(await suite.http.get('/playlists/not-a-uuid', { token: owner.token }))).toEqual([400, 'INVALID_ID']);
     expect(errorOf(await owner.api.playlists.get({ params: { id: randomUUID() } }))).toEqual([404, 'NOT_FOUND']);
     expect((await suite.http.get('/playlists', {})).status).toBe(401);
@@ -52,11 +74,17 @@ describe('playlists: create, read, edit, delete', () => {
     const hidden = await createPlaylist(owner);
     const shown = await createPlaylist(owner, { is_public: true });
     expect(errorOf(await other.api.playlists.get({ params: { id: hidden.id } }))).toEqual([404, 'NOT_FOUND']);
-    expect(errorOf(await other.api.playlists.update({ params: { id: hidden.id }, body: { title: 'x' } }))).toEqual([404, 'NOT_FOUND']);
+    expect(errorOf(await other.api.playlists.update({ params: { id: hidden.id }, body: { title: 'x' } }))).toEqual([
+      404,
+      'NOT_FOUND',
+    ]);
     expect(errorOf(await other.api.playlists.remove({ params: { id: hidden.id } }))).toEqual([404, 'NOT_FOUND']);
     expect((await readPlaylist(other, shown.id)).playlist.id).toBe(shown.id);
     // seeing is not editing
-    expect(errorOf(await other.api.playlists.update({ params: { id: shown.id }, body: { title: 'x' } }))).toEqual([403, 'FORBIDDEN']);
+    expect(errorOf(await other.api.playlists.update({ params: { id: shown.id }, body: { title: 'x' } }))).toEqual([
+      403,
+      'FORBIDDEN',
+    ]);
     expect(errorOf(await other.api.playlists.remove({ params: { id: shown.id } }))).toEqual([403, 'FORBIDDEN']);
     // nor do the service's admins see a private one
     const admin = await createAdmin(suite.server);
@@ -67,19 +95,43 @@ describe('playlists: create, read, edit, delete', () => {
     const owner = await createUser(suite.server);
     const playlist = await createPlaylist(owner);
     const first = expectStatus(
-      await owner.api.playlists.update({ params: { id: playlist.id }, body: { title: 'Renamed', description: null, is_public: true }, headers: { 'if-match': `"${playlist.snapshot_id}"` } }),
+      await owner.api.playlists.update({
+        params: { id: playlist.id },
+        body: { title: 'Renamed', description: null, is_public: true },
+        headers: { 'if-match': `"${playlist.snapshot_id}"` },
+      }),
       200,
     );
     const edited = first.body.data.playlist;
     expect(edited).toMatchObject({ title: 'Renamed', description: null, is_public: true });
     expect(edited.snapshot_id).not.toBe(playlist.snapshot_id);
     expect(first.headers.get('etag')).toBe(`"${edited.snapshot_id}"`);
-    const stale = await owner.api.playlists.update({ params: { id: playlist.id }, body: { title: 'Lost' }, headers: { 'if-match': playlist.snapshot_id } });
+    const stale = await owner.api.playlists.update({
+      params: { id: playlist.id },
+      body: { title: 'Lost' },
+      headers: { 'if-match': playlist.snapshot_id },
+    });
     expect(errorOf(stale)).toEqual([412, 'PRECONDITION_FAILED']);
-    expect(errorOf(await owner.api.playlists.remove({ params: { id: playlist.id }, headers: { 'if-match': 'W/"0"' } }))).toEqual([412, 'PRECONDITION_FAILED']);
+    expect(
+      errorOf(await owner.api.playlists.remove({ params: { id: playlist.id }, headers: { 'if-match': 'W/"0"' } })),
+    ).toEqual([412, 'PRECONDITION_FAILED']);
     expect((await readPlaylist(owner, playlist.id)).playlist.title).toBe('Renamed');
-    expectStatus(await owner.api.playlists.update({ params: { id: playlist.id }, body: { title: 'Star' }, headers: { 'if-match': '*' } }), 200);
-    expectStatus(await owner.api.playlists.update({ params: { id: playlist.id }, body: { title: 'Weak' }, headers: { 'if-match': `W/"${(await readPlaylist(owner, playlist.id)).playlist.snapshot_id}"` } }), 200);
+    expectStatus(
+      await owner.api.playlists.update({
+        params: { id: playlist.id },
+        body: { title: 'Star' },
+        headers: { 'if-match': '*' },
+      }),
+      200,
+    );
+    expectStatus(
+      await owner.api.playlists.update({
+        params: { id: playlist.id },
+        body: { title: 'Weak' },
+        headers: { 'if-match': `W/"${(await readPlaylist(owner, playlist.id)).playlist.snapshot_id}"` },
+      }),
+      200,
+    );
   });
 
   it('two writes with the same If-Match: one succeeds, the other is 412', async () => {
@@ -87,7 +139,9 @@ describe('playlists: create, read, edit, delete', () => {
     const playlist = await createPlaylist(owner);
     const ifMatch = `"${playlist.snapshot_id}"`;
     const replies = await Promise.all(
-      ['A', 'B'].map((title) => owner.api.playlists.update({ params: { id: playlist.id }, body: { title }, headers: { 'if-match': ifMatch } })),
+      ['A', 'B'].map((title) =>
+        owner.api.playlists.update({ params: { id: playlist.id }, body: { title }, headers: { 'if-match': ifMatch } }),
+      ),
     );
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 412]);
   });
@@ -96,18 +150,28 @@ describe('playlists: create, read, edit, delete', () => {
     const owner = await createUser(suite.server);
     const admin = await createAdmin(suite.server);
     const playlist = await createPlaylist(owner, { is_public: true });
-    expect(errorOf(await owner.api.playlists.update({ params: { id: playlist.id }, body: { is_editorial: true } }))).toEqual([403, 'FORBIDDEN']);
+    expect(
+      errorOf(await owner.api.playlists.update({ params: { id: playlist.id }, body: { is_editorial: true } })),
+    ).toEqual([403, 'FORBIDDEN']);
     const stranger = await createUser(suite.server);
     const hidden = await createPlaylist(owner);
-    expect(errorOf(await stranger.api.playlists.update({ params: { id: hidden.id }, body: { is_editorial: true } }))).toEqual([404, 'NOT_FOUND']);
-    const flagged = expectStatus(await admin.api.playlists.update({ params: { id: playlist.id }, body: { is_editorial: true } }), 200);
+    expect(
+      errorOf(await stranger.api.playlists.update({ params: { id: hidden.id }, body: { is_editorial: true } })),
+    ).toEqual([404, 'NOT_FOUND']);
+    const flagged = expectStatus(
+      await admin.api.playlists.update({ params: { id: playlist.id }, body: { is_editorial: true } }),
+      200,
+    );
     expect(flagged.body.data.playlist.is_editorial).toBe(true);
   });
 
   it('deletes for the owner only; the playlist is gone', async () => {
     const owner = await createUser(suite.server);
     const playlist = await createPlaylist(owner);
-    expectStatus(await owner.api.playlists.remove({ params: { id: playlist.id }, headers: { 'if-match': playlist.snapshot_id } }), 200);
+    expectStatus(
+      await owner.api.playlists.remove({ params: { id: playlist.id }, headers: { 'if-match': playlist.snapshot_id } }),
+      200,
+    );
     expect(errorOf(await owner.api.playlists.get({ params: { id: playlist.id } }))).toEqual([404, 'NOT_FOUND']);
   });
 });
@@ -122,7 +186,13 @@ describe('listing playlists', () => {
     await addTracks(owner, older.id, [track.id, hidden.id]);
     const newer = await createPlaylist(owner, { title: 'Newer' });
     const theirs = await createPlaylist(friend, { title: 'Theirs' });
-    expectStatus(await friend.api.playlists.addCollaborator({ params: { id: theirs.id }, body: { user_id: owner.id, permission: 'read' } }), 201);
+    expectStatus(
+      await friend.api.playlists.addCollaborator({
+        params: { id: theirs.id },
+        body: { user_id: owner.id, permission: 'read' },
+      }),
+      201,
+    );
 
     const mine = expectStatus(await owner.api.playlists.list({ query: {} }), 200).body.data;
     expect(mine.playlists.map((p) => p.title)).toEqual(['Theirs', 'Newer', 'Older']);
@@ -161,10 +231,17 @@ describe('the tracks a caller sees', () => {
       [b!.id, 2],
       [c!.id, 3],
     ]);
-    expect(seen.tracks![0]).toMatchObject({ playlist_id: playlist.id, added_by: owner.id, track: { id: a!.id, title: 'A' } });
+    expect(seen.tracks![0]).toMatchObject({
+      playlist_id: playlist.id,
+      added_by: owner.id,
+      track: { id: a!.id, title: 'A' },
+    });
     // counts are the owner's only, as on the track itself
     expect(seen.tracks![0]!.track.play_count).toBeUndefined();
-    const page = expectStatus(await other.api.playlists.get({ params: { id: playlist.id }, query: { tracks_offset: 1, tracks_limit: 1 } }), 200);
+    const page = expectStatus(
+      await other.api.playlists.get({ params: { id: playlist.id }, query: { tracks_offset: 1, tracks_limit: 1 } }),
+      200,
+    );
     expect(page.body.data.playlist.tracks!.map((entry) => entry.track_id)).toEqual([b!.id]);
     expect(page.body.data.playlist.track_count).toBe(3);
   });
@@ -177,14 +254,24 @@ describe('events', () => {
     const playlist = await createPlaylist(owner);
     expectStatus(await owner.api.playlists.update({ params: { id: playlist.id }, body: { title: 'Renamed' } }), 200);
     expectStatus(await owner.api.playlists.addTrack({ params: { id: playlist.id }, body: { track_id: track! } }), 200);
-    expect(errorOf(await owner.api.playlists.addTrack({ params: { id: playlist.id }, body: { track_id: track! } }))).toEqual([400, 'TRACK_ALREADY_IN_PLAYLIST']);
-    expect(errorOf(await owner.api.playlists.update({ params: { id: playlist.id }, body: { title: 'Stale' }, headers: { 'if-match': '"1"' } }))).toEqual([
-      412,
-      'PRECONDITION_FAILED',
-    ]);
+    expect(
+      errorOf(await owner.api.playlists.addTrack({ params: { id: playlist.id }, body: { track_id: track! } })),
+    ).toEqual([400, 'TRACK_ALREADY_IN_PLAYLIST']);
+    expect(
+      errorOf(
+        await owner.api.playlists.update({
+          params: { id: playlist.id },
+          body: { title: 'Stale' },
+          headers: { 'if-match': '"1"' },
+        }),
+      ),
+    ).toEqual([412, 'PRECONDITION_FAILED']);
     expectStatus(await owner.api.playlists.removeTrack({ params: { id: playlist.id, trackId: track! } }), 200);
     expectStatus(await owner.api.playlists.remove({ params: { id: playlist.id } }), 200);
-    const logs = expectStatus(await owner.api.audit.logs({ query: { resource: 'playlist', resource_id: playlist.id, limit: 100 } }), 200).body.data.logs;
+    const logs = expectStatus(
+      await owner.api.audit.logs({ query: { resource: 'playlist', resource_id: playlist.id, limit: 100 } }),
+      200,
+    ).body.data.logs;
     expect(logs.map((entry) => entry.action).reverse()).toEqual([
       'playlist.created',
       'playlist.updated',
@@ -202,8 +289,14 @@ describe('limits', () => {
     expectStatus(await user.api.playlists.favorites({ query: {} }), 200);
     await seedPlaylists(suite.server, user.id, PLAYLISTS_PER_USER_MAX - 2);
     const last = await createPlaylist(user);
-    expect(errorOf(await user.api.playlists.create({ body: { title: 'One too many' } }))).toEqual([400, 'LIMIT_REACHED']);
-    expect(errorOf(await user.api.playlists.duplicate({ params: { id: last.id }, body: {} }))).toEqual([400, 'LIMIT_REACHED']);
+    expect(errorOf(await user.api.playlists.create({ body: { title: 'One too many' } }))).toEqual([
+      400,
+      'LIMIT_REACHED',
+    ]);
+    expect(errorOf(await user.api.playlists.duplicate({ params: { id: last.id }, body: {} }))).toEqual([
+      400,
+      'LIMIT_REACHED',
+    ]);
     expectStatus(await user.api.playlists.remove({ params: { id: last.id } }), 200);
     await createPlaylist(user);
   });
@@ -212,9 +305,13 @@ describe('limits', () => {
     const user = await createUser(suite.server);
     expectStatus(await user.api.playlists.favorites({ query: {} }), 200);
     await seedPlaylists(suite.server, user.id, PLAYLISTS_PER_USER_MAX - 3);
-    const replies = await Promise.all(Array.from({ length: 6 }, (_, index) => user.api.playlists.create({ body: { title: `Race ${index}` } })));
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => user.api.playlists.create({ body: { title: `Race ${index}` } })),
+    );
     expect(replies.filter((reply) => reply.status === 201)).toHaveLength(2);
-    expect(replies.filter((reply) => reply.status !== 201).map(errorOf)).toEqual(Array.from({ length: 4 }, () => [400, 'LIMIT_REACHED']));
+    expect(replies.filter((reply) => reply.status !== 201).map(errorOf)).toEqual(
+      Array.from({ length: 4 }, () => [400, 'LIMIT_REACHED']),
+    );
     const page = await user.api.playlists.list({ query: { limit: 1 } });
     expect(page.status === 200 && page.body.data.pagination.total).toBe(PLAYLISTS_PER_USER_MAX);
   });

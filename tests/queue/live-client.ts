@@ -27,7 +27,8 @@ export function closeOf(client: LiveClient, ms = 15_000): Promise<{ code: number
   });
 }
 
-export const liveUrl = (server: TestServer, token: string) => `${server.directUrl.replace(/^http/, 'ws')}/api/v1/ws?token=${encodeURIComponent(token)}`;
+export const liveUrl = (server: TestServer, token: string) =>
+  `${server.directUrl.replace(/^http/, 'ws')}/api/v1/ws?token=${encodeURIComponent(token)}`;
 
 export async function chatToken(server: TestServer, user: TestUser): Promise<string> {
   return expectStatus(await user.api.auth.chatToken(), 200).body.data.token;
@@ -54,7 +55,10 @@ export function connectLive(url: string): Promise<LiveClient> {
           if (message.type === type) return message;
         }
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`no "${type}" message within ${ms} ms; received: ${JSON.stringify(received.map((m) => m.type))}`);
+        if (left <= 0)
+          throw new Error(
+            `no "${type}" message within ${ms} ms; received: ${JSON.stringify(received.map((m) => m.type))}`,
+          );
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);
           waiters.push(() => {
@@ -77,7 +81,14 @@ export function connectLive(url: string): Promise<LiveClient> {
     ws.once('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => reject(Object.assign(new Error(`refused: ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body || '{}') })));
+      res.on('end', () =>
+        reject(
+          Object.assign(new Error(`refused: ${res.statusCode}`), {
+            status: res.statusCode,
+            body: JSON.parse(body || '{}'),
+          }),
+        ),
+      );
     });
   });
 }

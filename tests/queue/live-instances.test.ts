@@ -50,7 +50,10 @@ describe.skipIf(!shared)('live sessions across instances (Redis pub/sub)', () =>
       const changed = await onB.next('items_changed');
       expect(changed.data.session.items.map((item: { track_id: string }) => item.track_id)).toEqual([track.id]);
 
-      expectStatus(await host.api.queue.updateSession({ params: { token }, body: { is_playing: true, position_seconds: 9 } }), 200);
+      expectStatus(
+        await host.api.queue.updateSession({ params: { token }, body: { is_playing: true, position_seconds: 9 } }),
+        200,
+      );
       expect((await onB.next('playback_changed')).data).toMatchObject({ is_playing: true, position_seconds: 9 });
 
       onA.send({ type: 'chat', session_token: token, text: 'from A' });
@@ -62,7 +65,9 @@ describe.skipIf(!shared)('live sessions across instances (Redis pub/sub)', () =>
       await onB.next('chat');
       expectStatus(await host.api.queue.endSession({ params: { token } }), 200);
       expect((await onB.next('ended')).data).toEqual({ reason: 'ended' });
-      expect(onB.received.filter((message) => message.type === 'chat').map((message) => message.data.message.text)).toEqual(['from A', 'from B']);
+      expect(
+        onB.received.filter((message) => message.type === 'chat').map((message) => message.data.message.text),
+      ).toEqual(['from A', 'from B']);
     } finally {
       await Promise.all([onA.close(), onB.close()]);
     }
@@ -72,8 +77,12 @@ describe.skipIf(!shared)('live sessions across instances (Redis pub/sub)', () =>
     const user = await createUser(a);
     const host = await createUser(a);
     const session = expectStatus(await host.api.queue.createSession({ body: {} }), 201).body.data.session;
-    const created = expectStatus(await user.api.developer.createApiKey({ body: { name: 'live', scopes: ['read', 'write'] } }), 201).body.data;
-    const byKey = expectStatus(await typedApi(b, { headers: { 'x-api-key': created.key } }).auth.chatToken(), 200).body.data.token;
+    const created = expectStatus(
+      await user.api.developer.createApiKey({ body: { name: 'live', scopes: ['read', 'write'] } }),
+      201,
+    ).body.data;
+    const byKey = expectStatus(await typedApi(b, { headers: { 'x-api-key': created.key } }).auth.chatToken(), 200).body
+      .data.token;
     const keySocket = await connectLive(liveUrl(b, byKey));
     const ownSocket = await connectLive(liveUrl(b, await chatToken(a, user)));
     for (const socket of [keySocket, ownSocket]) {
@@ -87,7 +96,12 @@ describe.skipIf(!shared)('live sessions across instances (Redis pub/sub)', () =>
     ownSocket.send({ type: 'unsubscribe', session_token: session.token });
     await ownSocket.next('unsubscribed');
     const ownClosed = closeOf(ownSocket);
-    expectStatus(await user.api.auth.passwordChange({ body: { current_password: user.password, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD } }), 200);
+    expectStatus(
+      await user.api.auth.passwordChange({
+        body: { current_password: user.password, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      }),
+      200,
+    );
     expect(await ownClosed).toEqual({ code: 4401, reason: expect.stringMatching(/password was changed/) });
   });
 
@@ -98,14 +112,20 @@ describe.skipIf(!shared)('live sessions across instances (Redis pub/sub)', () =>
     const token = session.token;
     const onA = await connectLive(liveUrl(a, await chatToken(a, host)));
     const onB = await connectLive(liveUrl(b, await chatToken(a, guest)));
-    const names = [host, guest].map((user) => ({ id: user.id, username: user.username })).sort((x, y) => (x.username < y.username ? -1 : 1));
+    const names = [host, guest]
+      .map((user) => ({ id: user.id, username: user.username }))
+      .sort((x, y) => (x.username < y.username ? -1 : 1));
     try {
       onA.send({ type: 'subscribe', session_token: token });
       await onA.next('subscribed');
       await onA.next('presence');
       onB.send({ type: 'subscribe', session_token: token });
       await onB.next('subscribed');
-      const arrived = { participants: names, participants_count: 2, joined: { id: guest.id, username: guest.username } };
+      const arrived = {
+        participants: names,
+        participants_count: 2,
+        joined: { id: guest.id, username: guest.username },
+      };
       expect((await onA.next('presence')).data).toEqual(arrived);
       expect((await onB.next('presence')).data).toEqual(arrived);
       await onB.close();

@@ -15,7 +15,8 @@ const suite = useTestServer();
 
 const live = async (user: TestUser) => connectLive(liveUrl(suite.server, await chatToken(suite.server, user)));
 const who = (user: TestUser) => ({ id: user.id, username: user.username });
-const byName = (users: TestUser[]) => users.map(who).sort((a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0));
+const byName = (users: TestUser[]) =>
+  users.map(who).sort((a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0));
 
 /** Every message received parses with the contract's schema, and through @riff/client as a frontend would parse it. */
 function expectContractShaped(client: LiveClient) {
@@ -37,7 +38,11 @@ describe('presence in a shared session', () => {
     const hostSocket = await live(host);
     hostSocket.send({ type: 'subscribe', session_token: token });
     expect((await hostSocket.next('subscribed')).data.session.participants_count).toBe(1);
-    expect((await hostSocket.next('presence')).data).toEqual({ participants: [who(host)], participants_count: 1, joined: who(host) });
+    expect((await hostSocket.next('presence')).data).toEqual({
+      participants: [who(host)],
+      participants_count: 1,
+      joined: who(host),
+    });
 
     const guestSocket = await live(guest);
     guestSocket.send({ type: 'subscribe', session_token: token });
@@ -50,9 +55,15 @@ describe('presence in a shared session', () => {
     const secondTab = await live(guest);
     secondTab.send({ type: 'subscribe', session_token: token });
     await secondTab.next('subscribed');
-    expect((await hostSocket.next('presence')).data).toEqual({ participants: byName([host, guest]), participants_count: 2 });
+    expect((await hostSocket.next('presence')).data).toEqual({
+      participants: byName([host, guest]),
+      participants_count: 2,
+    });
     await secondTab.close();
-    expect((await hostSocket.next('presence')).data).toEqual({ participants: byName([host, guest]), participants_count: 2 });
+    expect((await hostSocket.next('presence')).data).toEqual({
+      participants: byName([host, guest]),
+      participants_count: 2,
+    });
 
     // unsubscribing leaves; closing the socket leaves too
     guestSocket.send({ type: 'unsubscribe', session_token: token });
@@ -78,7 +89,10 @@ describe('presence in a shared session', () => {
     await socket.next('subscribed');
     socket.send({ type: 'chat', session_token: session.token, text: 'hi' });
     await socket.next('chat');
-    expectStatus(await host.api.queue.updateSession({ params: { token: session.token }, body: { is_playing: true } }), 200);
+    expectStatus(
+      await host.api.queue.updateSession({ params: { token: session.token }, body: { is_playing: true } }),
+      200,
+    );
     await socket.next('playback_changed');
     socket.send({ type: 'shout', session_token: session.token });
     await socket.next('error');

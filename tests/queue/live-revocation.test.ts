@@ -35,18 +35,26 @@ async function guestInSession() {
 }
 
 /** The guest's sockets were closed with 4401 and heard nothing of the session after that; the host's goes on. */
-async function expectGuestCutOff(setup: Awaited<ReturnType<typeof guestInSession>>, closes: Promise<{ code: number; reason: string }>[], reason: RegExp) {
+async function expectGuestCutOff(
+  setup: Awaited<ReturnType<typeof guestInSession>>,
+  closes: Promise<{ code: number; reason: string }>[],
+  reason: RegExp,
+) {
   for (const closed of await Promise.all(closes)) {
     expect(closed.code).toBe(4401);
     expect(closed.reason).toMatch(reason);
   }
   const track = await createTrack(suite.server, setup.host);
-  expectStatus(await setup.host.api.queue.addSessionItem({ params: { token: setup.session.token }, body: { track_id: track.id } }), 201);
+  expectStatus(
+    await setup.host.api.queue.addSessionItem({ params: { token: setup.session.token }, body: { track_id: track.id } }),
+    201,
+  );
   setup.hostSocket.send({ type: 'chat', session_token: setup.session.token, text: 'still there?' });
   await setup.hostSocket.next('items_changed');
   await setup.hostSocket.next('chat');
   for (const socket of setup.guestSockets) expect(socket.received.map((message) => message.type)).not.toContain('chat');
-  for (const socket of setup.guestSockets) expect(socket.received.map((message) => message.type)).not.toContain('items_changed');
+  for (const socket of setup.guestSockets)
+    expect(socket.received.map((message) => message.type)).not.toContain('items_changed');
   await setup.hostSocket.close();
 }
 
@@ -55,7 +63,9 @@ describe('revoked credentials close the live sockets at once', () => {
     const setup = await guestInSession();
     const closes = setup.guestSockets.map((socket) => closeOf(socket));
     const changed = expectStatus(
-      await setup.guest.api.auth.passwordChange({ body: { current_password: setup.guest.password, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD } }),
+      await setup.guest.api.auth.passwordChange({
+        body: { current_password: setup.guest.password, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      }),
       200,
     );
     expect(changed.body.data.message).toMatch(/signed out/);
@@ -67,7 +77,13 @@ describe('revoked credentials close the live sockets at once', () => {
     const closes = setup.guestSockets.map((socket) => closeOf(socket));
     await suite.http.post('/auth/password/reset-request', { body: { email: setup.guest.email } });
     const token = tokenFromMail(await waitForMail(suite.server.outboxDir, setup.guest.email, 'password-reset'));
-    expect((await suite.http.post('/auth/password/reset', { body: { token, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD } })).status).toBe(200);
+    expect(
+      (
+        await suite.http.post('/auth/password/reset', {
+          body: { token, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+        })
+      ).status,
+    ).toBe(200);
     await expectGuestCutOff(setup, closes, /password was reset/);
   });
 
@@ -77,9 +93,13 @@ describe('revoked credentials close the live sockets at once', () => {
     const started = await suite.http.post('/auth/2fa/setup', { token: guest.token });
     const secret = started.body.data.secret as string;
     const code = generateHOTP(decodeBase32IgnorePadding(secret), BigInt(Math.floor(Date.now() / 30_000)), 6);
-    expect((await suite.http.post('/auth/2fa/verify', { token: guest.token, body: { code, secret } })).status).toBe(200);
+    expect((await suite.http.post('/auth/2fa/verify', { token: guest.token, body: { code, secret } })).status).toBe(
+      200,
+    );
     const closes = setup.guestSockets.map((socket) => closeOf(socket));
-    expect((await suite.http.post('/auth/2fa/disable', { token: guest.token, body: { password: guest.password } })).status).toBe(200);
+    expect(
+      (await suite.http.post('/auth/2fa/disable', { token: guest.token, body: { password: guest.password } })).status,
+    ).toBe(200);
     await expectGuestCutOff(setup, closes, /Two-factor/);
   });
 
@@ -93,7 +113,10 @@ describe('revoked credentials close the live sockets at once', () => {
   it('deleting the account closes them', async () => {
     const setup = await guestInSession();
     const closes = setup.guestSockets.map((socket) => closeOf(socket));
-    const deleted = await suite.http.delete('/users/me', { token: setup.guest.token, body: { confirm_text: 'DELETE', password: setup.guest.password } });
+    const deleted = await suite.http.delete('/users/me', {
+      token: setup.guest.token,
+      body: { confirm_text: 'DELETE', password: setup.guest.password },
+    });
     expect(deleted.status).toBe(200);
     await expectGuestCutOff(setup, closes, /deleted/);
   });
@@ -101,7 +124,10 @@ describe('revoked credentials close the live sockets at once', () => {
 
 describe('chat tokens minted with a key', () => {
   async function newKey(owner: TestUser, scopes: string[]) {
-    const reply = await suite.http.post('/developer/api-keys', { token: owner.token, body: { name: `live ${scopes.join('+')}`, scopes } });
+    const reply = await suite.http.post('/developer/api-keys', {
+      token: owner.token,
+      body: { name: `live ${scopes.join('+')}`, scopes },
+    });
     expect(reply.status).toBe(201);
     return reply.body.data as { api_key: { id: string }; key: string };
   }
@@ -112,9 +138,14 @@ describe('chat tokens minted with a key', () => {
     const readOnly = await suite.http.get('/chat/token', { headers: { 'x-api-key': key } });
     expect([readOnly.status, readOnly.body.error?.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
     expect(readOnly.body.data).toBeUndefined();
-    const webhook = await suite.http.post('/webhooks', { token: owner.token, body: { url: 'http://127.0.0.1:9/hook', events: ['*'], is_active: true } });
+    const webhook = await suite.http.post('/webhooks', {
+      token: owner.token,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['*'], is_active: true },
+    });
     expect(webhook.status).toBe(201);
-    const byWebhookKey = await suite.http.get('/chat/token', { headers: { authorization: `Bearer ${webhook.body.data.api_key}` } });
+    const byWebhookKey = await suite.http.get('/chat/token', {
+      headers: { authorization: `Bearer ${webhook.body.data.api_key}` },
+    });
     expect([byWebhookKey.status, byWebhookKey.body.error?.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
     // the key itself still reads
     expect((await suite.http.get('/auth/me', { headers: { 'x-api-key': key } })).status).toBe(200);
@@ -129,9 +160,15 @@ describe('chat tokens minted with a key', () => {
     const minted = await suite.http.get('/chat/token', { headers: { 'x-api-key': key } });
     expect(minted.status).toBe(200);
     const token = minted.body.data.token as string;
-    const byOtherKey = (await suite.http.get('/chat/token', { headers: { 'x-api-key': other.key } })).body.data.token as string;
-    const streamToken = (await suite.http.post('/auth/stream-token', { headers: { 'x-api-key': key } })).body.token as string;
-    const [socket, otherSocket, ownSocket] = await Promise.all([connectLive(liveUrl(suite.server, token)), connectLive(liveUrl(suite.server, byOtherKey)), live(owner)]);
+    const byOtherKey = (await suite.http.get('/chat/token', { headers: { 'x-api-key': other.key } })).body.data
+      .token as string;
+    const streamToken = (await suite.http.post('/auth/stream-token', { headers: { 'x-api-key': key } })).body
+      .token as string;
+    const [socket, otherSocket, ownSocket] = await Promise.all([
+      connectLive(liveUrl(suite.server, token)),
+      connectLive(liveUrl(suite.server, byOtherKey)),
+      live(owner),
+    ]);
     socket.send({ type: 'subscribe', session_token: session.token });
     await socket.next('subscribed');
     socket.send({ type: 'chat', session_token: session.token, text: 'by key' });
@@ -142,7 +179,10 @@ describe('chat tokens minted with a key', () => {
     expect(await closed).toEqual({ code: 4401, reason: expect.stringMatching(/API key was revoked/) });
     // the tokens minted with it open nothing any more; what the other key and the user's own token opened stays
     for (const dead of [token, streamToken]) {
-      await expect(connectLive(liveUrl(suite.server, dead))).rejects.toMatchObject({ status: 401, body: { error: { code: 'UNAUTHENTICATED' } } });
+      await expect(connectLive(liveUrl(suite.server, dead))).rejects.toMatchObject({
+        status: 401,
+        body: { error: { code: 'UNAUTHENTICATED' } },
+      });
     }
     for (const open of [otherSocket, ownSocket]) {
       open.send({ type: 'subscribe', session_token: session.token });
@@ -155,12 +195,17 @@ describe('chat tokens minted with a key', () => {
     const owner = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { isPublic: false });
     const { api_key, key } = await newKey(owner, ['write']);
-    const streamToken = (await suite.http.post('/auth/stream-token', { headers: { 'x-api-key': key } })).body.token as string;
-    const before = await fetch(`${suite.server.directUrl}/api/v1/tracks/${track.id}/stream?token=${streamToken}`, { headers: { range: 'bytes=0-0' } });
+    const streamToken = (await suite.http.post('/auth/stream-token', { headers: { 'x-api-key': key } })).body
+      .token as string;
+    const before = await fetch(`${suite.server.directUrl}/api/v1/tracks/${track.id}/stream?token=${streamToken}`, {
+      headers: { range: 'bytes=0-0' },
+    });
     expect(before.status).toBe(206);
     await before.arrayBuffer();
     expect((await suite.http.delete(`/developer/api-keys/${api_key.id}`, { token: owner.token })).status).toBe(200);
-    const after = await fetch(`${suite.server.directUrl}/api/v1/tracks/${track.id}/stream?token=${streamToken}`, { headers: { range: 'bytes=0-0' } });
+    const after = await fetch(`${suite.server.directUrl}/api/v1/tracks/${track.id}/stream?token=${streamToken}`, {
+      headers: { range: 'bytes=0-0' },
+    });
     expect(after.status).toBe(401);
   });
 });

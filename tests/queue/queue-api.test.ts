@@ -23,7 +23,15 @@ describe('the play queue', () => {
   it('starts empty at version 0, served with its ETag', async () => {
     const user = await createUser(suite.server);
     const { queue, etag } = await queueOf(user);
-    expect(queue).toEqual({ items: [], current_index: 0, position_seconds: 0, shuffle: false, repeat: 'off', version: 0, updated_at: null });
+    expect(queue).toEqual({
+      items: [],
+      current_index: 0,
+      position_seconds: 0,
+      shuffle: false,
+      repeat: 'off',
+      version: 0,
+      updated_at: null,
+    });
     expect(etag).toBe('"0"');
     const unchanged = await suite.http.get('/queue', { token: user.token, headers: { 'If-None-Match': etag! } });
     expect([unchanged.status, unchanged.text, unchanged.headers.get('etag')]).toEqual([304, '', '"0"']);
@@ -45,8 +53,17 @@ describe('the play queue', () => {
     expect(positions(queue.items)).toEqual([0, 1, 2]);
     expect([queue.version, etag]).toEqual([3, '"3"']);
 
-    const put = expectStatus(await user.api.queue.update({ body: { current_index: 2, position_seconds: 12.5, shuffle: true, repeat: 'all' } }), 200);
-    expect(put.body.data.queue).toMatchObject({ current_index: 2, position_seconds: 12.5, shuffle: true, repeat: 'all', version: 4 });
+    const put = expectStatus(
+      await user.api.queue.update({ body: { current_index: 2, position_seconds: 12.5, shuffle: true, repeat: 'all' } }),
+      200,
+    );
+    expect(put.body.data.queue).toMatchObject({
+      current_index: 2,
+      position_seconds: 12.5,
+      shuffle: true,
+      repeat: 'all',
+      version: 4,
+    });
     expect(put.body.data.queue.items).toHaveLength(3);
 
     // removing an item before the current one keeps the same item current
@@ -85,7 +102,11 @@ describe('the play queue', () => {
       await user.api.queue.removeItem({ params: { id: before.items[0]!.id }, headers: { 'if-match': 'W/"0"' } }),
       await user.api.queue.clear({ headers: { 'if-match': '1' } }),
     ];
-    for (const reply of stale) expect([reply.status, (reply.body as { error: { code: string } }).error.code]).toEqual([412, 'PRECONDITION_FAILED']);
+    for (const reply of stale)
+      expect([reply.status, (reply.body as { error: { code: string } }).error.code]).toEqual([
+        412,
+        'PRECONDITION_FAILED',
+      ]);
     expect(await stateOf(user)).toEqual(before);
     const bad = await suite.http.put('/queue', { token: user.token, headers: { 'If-Match': 'yesterday' }, body: {} });
     expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
@@ -135,13 +156,17 @@ describe('the play queue', () => {
     const tracks = await Promise.all([1, 2, 3, 4].map((n) => createTrack(suite.server, user, { title: `C${n}` })));
     const adds = 24;
     const replies = await Promise.all(
-      Array.from({ length: adds }, (_, index) => user.api.queue.addItem({ body: { track_id: tracks[index % tracks.length]!.id, play_next: index % 3 === 0 } })),
+      Array.from({ length: adds }, (_, index) =>
+        user.api.queue.addItem({ body: { track_id: tracks[index % tracks.length]!.id, play_next: index % 3 === 0 } }),
+      ),
     );
     for (const reply of replies) expectStatus(reply, 201);
     const { queue } = await queueOf(user);
     expect(queue.items).toHaveLength(adds);
     expect(positions(queue.items)).toEqual(Array.from({ length: adds }, (_, index) => index));
-    expect(new Set(queue.items.map((item) => item.id))).toEqual(new Set(replies.map((reply) => expectStatus(reply, 201).body.data.item.id)));
+    expect(new Set(queue.items.map((item) => item.id))).toEqual(
+      new Set(replies.map((reply) => expectStatus(reply, 201).body.data.item.id)),
+    );
     expect(queue.version).toBe(adds);
     // the ETags handed out are each write's own version: all different
     expect(new Set(replies.map((reply) => reply.headers.get('etag'))).size).toBe(adds);
@@ -151,7 +176,9 @@ describe('the play queue', () => {
     const user = await createUser(suite.server);
     const track = await createTrack(suite.server, user);
     const { etag } = await queueOf(user);
-    const replies = await Promise.all([1, 2].map(() => user.api.queue.addItem({ body: { track_id: track.id }, headers: { 'if-match': etag! } })));
+    const replies = await Promise.all(
+      [1, 2].map(() => user.api.queue.addItem({ body: { track_id: track.id }, headers: { 'if-match': etag! } })),
+    );
     expect(replies.map((reply) => reply.status).sort()).toEqual([201, 412]);
     const { queue } = await queueOf(user);
     expect([queue.items.length, queue.version]).toEqual([1, 1]);

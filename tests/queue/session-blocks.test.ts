@@ -6,7 +6,10 @@ import { chatToken, connectLive, liveUrl } from './live-client.js';
 
 const suite = useTestServer();
 
-const codeOf = (reply: { status: number; body: unknown }) => [reply.status, (reply.body as { error?: { code: string } }).error?.code];
+const codeOf = (reply: { status: number; body: unknown }) => [
+  reply.status,
+  (reply.body as { error?: { code: string } }).error?.code,
+];
 
 async function sessionOf(host: TestUser) {
   const track = await createTrack(suite.server, host, { title: 'Opener' });
@@ -15,7 +18,8 @@ async function sessionOf(host: TestUser) {
 }
 
 async function participants(token: string) {
-  return expectStatus(await suite.api.queue.getSession({ params: { token } }), 200).body.data.session.participants_count;
+  return expectStatus(await suite.api.queue.getSession({ params: { token } }), 200).body.data.session
+    .participants_count;
 }
 
 describe('shared sessions across a block', () => {
@@ -24,8 +28,14 @@ describe('shared sessions across a block', () => {
     const [hosted, guestHosted] = [await sessionOf(host), await sessionOf(guest)];
     const pick = await createTrack(suite.server, guest, { title: 'Guest pick' });
     const other = await createTrack(suite.server, host, { title: 'Host pick' });
-    expectStatus(await guest.api.queue.addSessionItem({ params: { token: hosted.token }, body: { track_id: pick.id } }), 201);
-    expectStatus(await host.api.queue.addSessionItem({ params: { token: guestHosted.token }, body: { track_id: other.id } }), 201);
+    expectStatus(
+      await guest.api.queue.addSessionItem({ params: { token: hosted.token }, body: { track_id: pick.id } }),
+      201,
+    );
+    expectStatus(
+      await host.api.queue.addSessionItem({ params: { token: guestHosted.token }, body: { track_id: other.id } }),
+      201,
+    );
     expect([await participants(hosted.token), await participants(guestHosted.token)]).toEqual([2, 2]);
     const socket = await connectLive(liveUrl(suite.server, await chatToken(suite.server, guest)));
     socket.send({ type: 'subscribe', session_token: hosted.token });
@@ -33,8 +43,14 @@ describe('shared sessions across a block', () => {
 
     expectStatus(await host.api.users.block({ params: { id: guest.id } }), 200);
     expect([await participants(hosted.token), await participants(guestHosted.token)]).toEqual([1, 1]);
-    expect(codeOf(await guest.api.queue.addSessionItem({ params: { token: hosted.token }, body: { track_id: pick.id } }))).toEqual([403, 'FORBIDDEN']);
-    expect(codeOf(await host.api.queue.addSessionItem({ params: { token: guestHosted.token }, body: { track_id: other.id } }))).toEqual([403, 'FORBIDDEN']);
+    expect(
+      codeOf(await guest.api.queue.addSessionItem({ params: { token: hosted.token }, body: { track_id: pick.id } })),
+    ).toEqual([403, 'FORBIDDEN']);
+    expect(
+      codeOf(
+        await host.api.queue.addSessionItem({ params: { token: guestHosted.token }, body: { track_id: other.id } }),
+      ),
+    ).toEqual([403, 'FORBIDDEN']);
 
     // nor over the live channel: a socket subscribed before the block cannot chat, and cannot subscribe again
     try {
@@ -52,10 +68,15 @@ describe('shared sessions across a block', () => {
     const [host, guest] = await Promise.all([createUser(suite.server), createUser(suite.server)]);
     const hosted = await sessionOf(host);
     const pick = await createTrack(suite.server, guest, { title: 'Guest pick' });
-    expectStatus(await guest.api.queue.addSessionItem({ params: { token: hosted.token }, body: { track_id: pick.id } }), 201);
+    expectStatus(
+      await guest.api.queue.addSessionItem({ params: { token: hosted.token }, body: { track_id: pick.id } }),
+      201,
+    );
     expect(await participants(hosted.token)).toBe(2);
     expectStatus(await guest.api.users.block({ params: { id: host.id } }), 200);
     expect(await participants(hosted.token)).toBe(1);
-    expect(codeOf(await guest.api.queue.addSessionItem({ params: { token: hosted.token }, body: { track_id: pick.id } }))).toEqual([403, 'FORBIDDEN']);
+    expect(
+      codeOf(await guest.api.queue.addSessionItem({ params: { token: hosted.token }, body: { track_id: pick.id } })),
+    ).toEqual([403, 'FORBIDDEN']);
   });
 });

@@ -11,12 +11,20 @@ import { chatToken, connectLive, liveUrl, type LiveClient } from './live-client.
 const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
 const suite = useTestServer({}, { clock });
 
-const codeOf = (reply: { status: number; body: unknown }) => [reply.status, (reply.body as { error?: { code: string } }).error?.code];
+const codeOf = (reply: { status: number; body: unknown }) => [
+  reply.status,
+  (reply.body as { error?: { code: string } }).error?.code,
+];
 
 async function hostWithQueue() {
   const host = await createUser(suite.server);
   const tracks = await Promise.all([1, 2].map((n) => createTrack(suite.server, host, { title: `S${n}` })));
-  expectStatus(await host.api.queue.update({ body: { track_ids: tracks.map((track) => track.id), current_index: 1, position_seconds: 30 } }), 200);
+  expectStatus(
+    await host.api.queue.update({
+      body: { track_ids: tracks.map((track) => track.id), current_index: 1, position_seconds: 30 },
+    }),
+    200,
+  );
   const created = expectStatus(await host.api.queue.createSession({ body: { title: 'Friday' } }), 201);
   return { host, tracks, session: created.body.data.session };
 }
@@ -41,11 +49,19 @@ describe('shared sessions over HTTP', () => {
       [tracks[1]!.id, 1, host.id],
     ]);
     expect(session.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(session.share_url).toBe(`${suite.server.riff.platform.config.publicBaseUrl}/api/v1/queue/session/${session.token}`);
+    expect(session.share_url).toBe(
+      `${suite.server.riff.platform.config.publicBaseUrl}/api/v1/queue/session/${session.token}`,
+    );
     expect(new Date(session.expires_at).getTime() - new Date(session.created_at).getTime()).toBe(24 * 3600 * 1000);
     const anonymous = expectStatus(await suite.api.queue.getSession({ params: { token: session.token } }), 200);
-    expect(anonymous.body.data.session).toMatchObject({ token: session.token, items: [{ track_id: tracks[0]!.id }, { track_id: tracks[1]!.id }] });
-    expect(codeOf(await suite.api.queue.getSession({ params: { token: `${session.token.slice(0, -1)}x` } }))).toEqual([404, 'NOT_FOUND']);
+    expect(anonymous.body.data.session).toMatchObject({
+      token: session.token,
+      items: [{ track_id: tracks[0]!.id }, { track_id: tracks[1]!.id }],
+    });
+    expect(codeOf(await suite.api.queue.getSession({ params: { token: `${session.token.slice(0, -1)}x` } }))).toEqual([
+      404,
+      'NOT_FOUND',
+    ]);
     expect(codeOf(await suite.api.queue.getSession({ params: { token: 'nope' } }))).toEqual([404, 'NOT_FOUND']);
   });
 
@@ -57,19 +73,39 @@ describe('shared sessions over HTTP', () => {
     const privateOne = await createTrack(suite.server, stranger, { isPublic: false });
     const token = session.token;
 
-    const added = expectStatus(await guest.api.queue.addSessionItem({ params: { token }, body: { track_id: mine.id } }), 201);
+    const added = expectStatus(
+      await guest.api.queue.addSessionItem({ params: { token }, body: { track_id: mine.id } }),
+      201,
+    );
     expect(added.body.data.item).toMatchObject({ track_id: mine.id, position: 2, added_by: { id: guest.id } });
-    expect(codeOf(await guest.api.queue.addSessionItem({ params: { token }, body: { track_id: privateOne.id } }))).toEqual([404, 'NOT_FOUND']);
-    expect(codeOf(await guest.api.queue.removeSessionItem({ params: { token, id: session.items[0]!.id } }))).toEqual([403, 'FORBIDDEN']);
-    expect(codeOf(await guest.api.queue.updateSession({ params: { token }, body: { is_playing: true } }))).toEqual([403, 'FORBIDDEN']);
+    expect(
+      codeOf(await guest.api.queue.addSessionItem({ params: { token }, body: { track_id: privateOne.id } })),
+    ).toEqual([404, 'NOT_FOUND']);
+    expect(codeOf(await guest.api.queue.removeSessionItem({ params: { token, id: session.items[0]!.id } }))).toEqual([
+      403,
+      'FORBIDDEN',
+    ]);
+    expect(codeOf(await guest.api.queue.updateSession({ params: { token }, body: { is_playing: true } }))).toEqual([
+      403,
+      'FORBIDDEN',
+    ]);
     expect(codeOf(await guest.api.queue.endSession({ params: { token } }))).toEqual([403, 'FORBIDDEN']);
-    expect(codeOf(await host.api.queue.updateSession({ params: { token }, body: { current_index: 3 } }))).toEqual([400, 'VALIDATION_FAILED']);
+    expect(codeOf(await host.api.queue.updateSession({ params: { token }, body: { current_index: 3 } }))).toEqual([
+      400,
+      'VALIDATION_FAILED',
+    ]);
 
     let current = expectStatus(await suite.api.queue.getSession({ params: { token } }), 200).body.data.session;
     expect(current.participants_count).toBe(2);
     expect(current.items.map((item) => item.position)).toEqual([0, 1, 2]);
 
-    const steered = expectStatus(await host.api.queue.updateSession({ params: { token }, body: { current_index: 2, position_seconds: 5, is_playing: true } }), 200);
+    const steered = expectStatus(
+      await host.api.queue.updateSession({
+        params: { token },
+        body: { current_index: 2, position_seconds: 5, is_playing: true },
+      }),
+      200,
+    );
     expect(steered.body.data.session).toMatchObject({ current_index: 2, position_seconds: 5, is_playing: true });
     // the host removes an item before the current one: the same item stays current
     expectStatus(await host.api.queue.removeSessionItem({ params: { token, id: session.items[0]!.id } }), 200);
@@ -81,22 +117,34 @@ describe('shared sessions over HTTP', () => {
     expect(current.current_index).toBe(1);
     // the guest removes their own
     expectStatus(await guest.api.queue.removeSessionItem({ params: { token, id: added.body.data.item.id } }), 200);
-    expect(codeOf(await guest.api.queue.removeSessionItem({ params: { token, id: added.body.data.item.id } }))).toEqual([404, 'NOT_FOUND']);
+    expect(codeOf(await guest.api.queue.removeSessionItem({ params: { token, id: added.body.data.item.id } }))).toEqual(
+      [404, 'NOT_FOUND'],
+    );
 
     expectStatus(await host.api.queue.endSession({ params: { token } }), 200);
     expect(codeOf(await suite.api.queue.getSession({ params: { token } }))).toEqual([404, 'NOT_FOUND']);
-    expect(codeOf(await guest.api.queue.addSessionItem({ params: { token }, body: { track_id: mine.id } }))).toEqual([404, 'NOT_FOUND']);
+    expect(codeOf(await guest.api.queue.addSessionItem({ params: { token }, body: { track_id: mine.id } }))).toEqual([
+      404,
+      'NOT_FOUND',
+    ]);
     expect(codeOf(await host.api.queue.endSession({ params: { token } }))).toEqual([404, 'NOT_FOUND']);
   });
 
   it('writes each change to the host’s audit log', async () => {
     const { host, tracks, session } = await hostWithQueue();
-    expectStatus(await host.api.queue.addSessionItem({ params: { token: session.token }, body: { track_id: tracks[0]!.id } }), 201);
+    expectStatus(
+      await host.api.queue.addSessionItem({ params: { token: session.token }, body: { track_id: tracks[0]!.id } }),
+      201,
+    );
     expectStatus(await host.api.queue.endSession({ params: { token: session.token } }), 200);
     const logs = expectStatus(await host.api.audit.logs({ query: { limit: 50 } }), 200).body.data.logs;
     const actions = logs.map((entry) => entry.action);
-    for (const action of ['queue.updated', 'queue_session.created', 'queue_session.item_added', 'queue_session.ended']) expect(actions).toContain(action);
-    expect(logs.find((entry) => entry.action === 'queue_session.item_added')).toMatchObject({ resource: 'queue_session', metadata: { track_id: tracks[0]!.id } });
+    for (const action of ['queue.updated', 'queue_session.created', 'queue_session.item_added', 'queue_session.ended'])
+      expect(actions).toContain(action);
+    expect(logs.find((entry) => entry.action === 'queue_session.item_added')).toMatchObject({
+      resource: 'queue_session',
+      metadata: { track_id: tracks[0]!.id },
+    });
   });
 
   it('expires 24 h after its last change; the prune job removes it and tells its subscribers', async () => {
@@ -110,14 +158,20 @@ describe('shared sessions over HTTP', () => {
       const session = expectStatus(await host.api.queue.createSession({ body: {} }), 201).body.data.session;
       clock.offsetMs = -25 * 3600 * 1000;
       // 23 h later a change: it lives another 24 h from then
-      expectStatus(await host.api.queue.addSessionItem({ params: { token: session.token }, body: { track_id: track.id } }), 201);
+      expectStatus(
+        await host.api.queue.addSessionItem({ params: { token: session.token }, body: { track_id: track.id } }),
+        201,
+      );
       clock.offsetMs = -2 * 3600 * 1000;
       expectStatus(await suite.api.queue.getSession({ params: { token: session.token } }), 200);
       socket = await live(host);
       socket.send({ type: 'subscribe', session_token: session.token });
       await socket.next('subscribed');
       clock.offsetMs = 0;
-      expect(codeOf(await suite.api.queue.getSession({ params: { token: session.token } }))).toEqual([404, 'NOT_FOUND']);
+      expect(codeOf(await suite.api.queue.getSession({ params: { token: session.token } }))).toEqual([
+        404,
+        'NOT_FOUND',
+      ]);
       const pruned = await runJob<{ removed: number }>(suite.server, 'queue.sessions.prune');
       expect(pruned.removed).toBeGreaterThanOrEqual(1);
       expect((await socket.next('ended')).data).toEqual({ reason: 'expired' });
@@ -159,9 +213,13 @@ describe('the live channel (WebSocket /api/v1/ws)', () => {
       // opened all at once: the limit holds against a burst of handshakes too
       const opened = await Promise.allSettled(Array.from({ length: MAX_SOCKETS_PER_USER + 5 }, () => connectLive(url)));
       sockets.push(...opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])));
-      const refused = opened.flatMap((result) => (result.status === 'rejected' ? [result.reason as { status: number; body: { error: { code: string } } }] : []));
+      const refused = opened.flatMap((result) =>
+        result.status === 'rejected' ? [result.reason as { status: number; body: { error: { code: string } } }] : [],
+      );
       expect(sockets).toHaveLength(MAX_SOCKETS_PER_USER);
-      expect(refused.map((refusal) => [refusal.status, refusal.body.error.code])).toEqual(Array(5).fill([429, 'RATE_LIMITED']));
+      expect(refused.map((refusal) => [refusal.status, refusal.body.error.code])).toEqual(
+        Array(5).fill([429, 'RATE_LIMITED']),
+      );
       // another account is not affected
       expect(await refusalOf(connectLive(liveUrl(suite.server, await chatToken(suite.server, other))))).toBeUndefined();
       await sockets.pop()!.close();
@@ -190,7 +248,10 @@ describe('the live channel (WebSocket /api/v1/ws)', () => {
     try {
       hostSocket.send({ type: 'subscribe', session_token: token });
       const subscribed = await hostSocket.next('subscribed');
-      expect(subscribed).toMatchObject({ session_token: token, data: { session: { token, items: [{}, {}] }, chat: [] } });
+      expect(subscribed).toMatchObject({
+        session_token: token,
+        data: { session: { token, items: [{}, {}] }, chat: [] },
+      });
       guestSocket.send({ type: 'subscribe', session_token: token });
       expect((await guestSocket.next('subscribed')).data.session.participants_count).toBe(2);
 
@@ -201,23 +262,32 @@ describe('the live channel (WebSocket /api/v1/ws)', () => {
         expect(changed.data.session.items.map((item: { position: number }) => item.position)).toEqual([0, 1, 2]);
       }
 
-      expectStatus(await host.api.queue.updateSession({ params: { token }, body: { is_playing: true, position_seconds: 42 } }), 200);
+      expectStatus(
+        await host.api.queue.updateSession({ params: { token }, body: { is_playing: true, position_seconds: 42 } }),
+        200,
+      );
       const playback = await guestSocket.next('playback_changed');
       expect(playback.data).toMatchObject({ current_index: 1, position_seconds: 42, is_playing: true });
 
       guestSocket.send({ type: 'chat', session_token: token, text: 'great pick' });
       for (const socket of [hostSocket, guestSocket]) {
         const chat = await socket.next('chat');
-        expect(chat.data.message).toMatchObject({ text: 'great pick', user: { id: guest.id, username: guest.username } });
+        expect(chat.data.message).toMatchObject({
+          text: 'great pick',
+          user: { id: guest.id, username: guest.username },
+        });
       }
       // stored with the session: a later subscriber gets it
       const late = await live(host);
       late.send({ type: 'subscribe', session_token: token });
-      expect((await late.next('subscribed')).data.chat.map((message: { text: string }) => message.text)).toEqual(['great pick']);
+      expect((await late.next('subscribed')).data.chat.map((message: { text: string }) => message.text)).toEqual([
+        'great pick',
+      ]);
       await late.close();
 
       expectStatus(await host.api.queue.endSession({ params: { token } }), 200);
-      for (const socket of [hostSocket, guestSocket]) expect((await socket.next('ended')).data).toEqual({ reason: 'ended' });
+      for (const socket of [hostSocket, guestSocket])
+        expect((await socket.next('ended')).data).toEqual({ reason: 'ended' });
     } finally {
       await hostSocket.close();
       await guestSocket.close();
@@ -229,7 +299,12 @@ describe('the live channel (WebSocket /api/v1/ws)', () => {
     const socket = await live(host);
     try {
       const errors: unknown[] = [];
-      for (const bad of ['not json', JSON.stringify([1]), JSON.stringify({ type: 'dance' }), JSON.stringify({ type: 'subscribe' })]) {
+      for (const bad of [
+        'not json',
+        JSON.stringify([1]),
+        JSON.stringify({ type: 'dance' }),
+        JSON.stringify({ type: 'subscribe' }),
+      ]) {
         socket.send(bad);
         errors.push((await socket.next('error')).data.code);
       }
@@ -269,10 +344,15 @@ describe('the live channel (WebSocket /api/v1/ws)', () => {
     socket.send({ type: 'chat', session_token: session.token, text: 'hello' });
     await socket.next('chat');
     const exported = await suite.http.get('/users/me/export', { token: host.token });
-    expect(exported.body.queue_sessions).toEqual([expect.objectContaining({ title: 'Friday', track_ids: session.items.map((item) => item.track_id) })]);
+    expect(exported.body.queue_sessions).toEqual([
+      expect.objectContaining({ title: 'Friday', track_ids: session.items.map((item) => item.track_id) }),
+    ]);
     expect(exported.body.queue_chat_messages).toEqual([expect.objectContaining({ text: 'hello' })]);
     const hostClosed = new Promise<number>((resolve) => socket.ws.once('close', (code) => resolve(code)));
-    const deleted = await suite.http.delete('/users/me', { token: host.token, body: { confirm_text: 'DELETE', password: host.password } });
+    const deleted = await suite.http.delete('/users/me', {
+      token: host.token,
+      body: { confirm_text: 'DELETE', password: host.password },
+    });
     expect(deleted.status).toBe(200);
     // the guest hears the end; the deleted host's own socket is closed
     expect((await guestSocket.next('ended')).data).toEqual({ reason: 'ended' });
@@ -286,11 +366,21 @@ describe('the HTTP server with the socket attached', () => {
   it('answers other requests that ask for an upgrade (e.g. curl’s h2c) as plain HTTP', async () => {
     const url = new URL('/healthz', suite.server.directUrl);
     const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(url, { headers: { Connection: 'Upgrade, HTTP2-Settings', Upgrade: 'h2c', 'HTTP2-Settings': 'AAMAAABkAAQCAAAAAAIAAAAA' } }, (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = httpRequest(
+        url,
+        {
+          headers: {
+            Connection: 'Upgrade, HTTP2-Settings',
+            Upgrade: 'h2c',
+            'HTTP2-Settings': 'AAMAAABkAAQCAAAAAAIAAAAA',
+          },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -20,7 +20,12 @@ const search = async (query: string, user?: TestUser) => {
   expect(reply.status, reply.text).toBe(200);
   return reply.body.data as {
     query: string;
-    results: { tracks: { id: string }[]; users: { id: string }[]; playlists: { id: string }[]; products: { id: string }[] };
+    results: {
+      tracks: { id: string }[];
+      users: { id: string }[];
+      playlists: { id: string }[];
+      products: { id: string }[];
+    };
     totals: Record<'tracks' | 'users' | 'playlists' | 'products', number>;
   };
 };
@@ -33,7 +38,8 @@ const ids = (items: { id: string }[]) => items.map((item) => item.id);
 async function track(owner: TestUser, title: string, changes: UpdateTrackRequest = {}, seconds = 1): Promise<Track> {
   const created = await createTrack(suite.server, owner, { title, seconds });
   if (Object.keys(changes).length === 0) return created;
-  return expectStatus(await owner.api.tracks.update({ params: { id: created.id }, body: changes }), 200).body.data.track;
+  return expectStatus(await owner.api.tracks.update({ params: { id: created.id }, body: changes }), 200).body.data
+    .track;
 }
 
 describe('GET /search', () => {
@@ -77,8 +83,12 @@ describe('GET /search', () => {
     const accented = await track(owner, `Café Żubrówka ${word}`, { artist: 'Sigur Rós', album: 'Ágætis byrjun' });
 
     expect(ids((await search(`q=${typoOf(word)}`)).results.tracks)).toEqual([accented.id]);
-    expect(ids((await search(`q=${encodeURIComponent(`CAFE zubrowka ${word.toUpperCase()}`)}`)).results.tracks)).toEqual([accented.id]);
-    expect(ids((await search(`q=${encodeURIComponent(`sigur ros agaetis ${word}`)}`)).results.tracks)).toEqual([accented.id]);
+    expect(
+      ids((await search(`q=${encodeURIComponent(`CAFE zubrowka ${word.toUpperCase()}`)}`)).results.tracks),
+    ).toEqual([accented.id]);
+    expect(ids((await search(`q=${encodeURIComponent(`sigur ros agaetis ${word}`)}`)).results.tracks)).toEqual([
+      accented.id,
+    ]);
     // every word must match: one that matches nothing leaves the track out
     expect((await search(`q=${encodeURIComponent(`${word} xylophonezz`)}`)).results.tracks).toEqual([]);
     // web-search syntax: -word excludes
@@ -120,7 +130,16 @@ describe('GET /search', () => {
   });
 
   it('refuses a missing or blank q, an unknown type and oversized paging with 400', async () => {
-    for (const query of ['', 'q=', 'q=%20%20', 'q=x&type=songs', 'q=x&type=', 'q=x&limit=101', 'q=x&page=0', `q=${'x'.repeat(201)}`]) {
+    for (const query of [
+      '',
+      'q=',
+      'q=%20%20',
+      'q=x&type=songs',
+      'q=x&type=',
+      'q=x&limit=101',
+      'q=x&page=0',
+      `q=${'x'.repeat(201)}`,
+    ]) {
       const reply = await suite.http.get(`/search?${query}`);
       expect([reply.status, reply.body.error?.code], query).toEqual([400, 'VALIDATION_FAILED']);
     }
@@ -134,7 +153,12 @@ describe('GET /search', () => {
     await createTrack(suite.server, user, { title: 'Not - minus & one' });
     for (const q of ['"', '""', '-1', '-word -other', '" -x "', 'or', '-', '&', '- -', '"-"', '-&']) {
       const encoded = encodeURIComponent(q);
-      expect((await search(`q=${encoded}`, user)).totals, q).toEqual({ tracks: 0, users: 0, playlists: 0, products: 0 });
+      expect((await search(`q=${encoded}`, user)).totals, q).toEqual({
+        tracks: 0,
+        users: 0,
+        playlists: 0,
+        products: 0,
+      });
       for (const path of ['/tracks/search', '/users/search', '/playlists/search', '/marketplace/products']) {
         const reply = await suite.http.get(`${path}?q=${encoded}`, { token: user.token });
         expect([reply.status, path, q]).toEqual([200, path, q]);
@@ -161,19 +185,27 @@ describe('GET /tracks/search', () => {
     expect(relevant.slice(1).sort()).toEqual([fast.id, slow.id].sort());
     expect(await page(`q=${word}&genre=ambient`)).toEqual([slow.id]);
     expect(await page(`q=${word}&genre=TECHNO`)).toEqual([fast.id]);
-    expect((await page(`q=${word}&bpm_min=100&bpm_max=130`))).toEqual([plain.id]);
+    expect(await page(`q=${word}&bpm_min=100&bpm_max=130`)).toEqual([plain.id]);
     expect(await page(`q=${word}&musical_key=c%23m`)).toEqual([fast.id]);
     expect(await page(`q=${word}&duration_min=1.5`)).toEqual([slow.id]);
-    expect((await page(`q=${word}&duration_max=1.5&sort=newest`))).toEqual([plain.id, fast.id]);
+    expect(await page(`q=${word}&duration_max=1.5&sort=newest`)).toEqual([plain.id, fast.id]);
     // without q, filters alone (newest first)
-    expect((await page(`bpm_min=139&bpm_max=141&genre=techno`))).toContain(fast.id);
+    expect(await page(`bpm_min=139&bpm_max=141&genre=techno`)).toContain(fast.id);
 
     // popular: by play count
-    await suite.server.riff.database.db.updateTable('tracks').set({ play_count: 50 }).where('id', '=', slow.id).execute();
+    await suite.server.riff.database.db
+      .updateTable('tracks')
+      .set({ play_count: 50 })
+      .where('id', '=', slow.id)
+      .execute();
     expect((await page(`q=${word}&sort=popular`))[0]).toBe(slow.id);
 
     const refused = await suite.http.get('/tracks/search?bpm_min=130&bpm_max=120');
-    expect([refused.status, refused.body.error.code, refused.body.error.details[0].field]).toEqual([400, 'VALIDATION_FAILED', 'bpm_min']);
+    expect([refused.status, refused.body.error.code, refused.body.error.details[0].field]).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      'bpm_min',
+    ]);
     expect((await suite.http.get('/tracks/search?duration_min=9&duration_max=3')).status).toBe(400);
     expect((await suite.http.get('/tracks/search?sort=loudest')).status).toBe(400);
     expect((await suite.http.get('/tracks/search?bpm_max=301')).status).toBe(400);
@@ -220,10 +252,13 @@ describe('GET /search/suggestions', () => {
 describe('GET /social/trending', () => {
   const db = () => suite.server.riff.database.db;
   const trending = async (query = '', user?: TestUser) => {
-    const reply = got200(await suite.http.get(`/social/trending${query ? `?${query}` : ''}`, user ? { token: user.token } : {}));
+    const reply = got200(
+      await suite.http.get(`/social/trending${query ? `?${query}` : ''}`, user ? { token: user.token } : {}),
+    );
     return reply.body.data.tracks as { track: Track; score: number }[];
   };
-  const play = (user: TestUser, id: string) => suite.http.post(`/tracks/${id}/play`, { token: user.token, body: { duration_listened: 40 } });
+  const play = (user: TestUser, id: string) =>
+    suite.http.post(`/tracks/${id}/play`, { token: user.token, body: { duration_listened: 40 } });
 
   it('ranks public tracks by plays, likes, reposts and comments of the period, halved every third of it', async () => {
     const genre = uniqueWord();
@@ -237,13 +272,22 @@ describe('GET /social/trending', () => {
     const secret = await track(owner, 'Private', { genre, is_public: false });
     await track(owner, 'Quiet', { genre });
 
-    for (const fan of fans.slice(0, 2)) expect((await suite.http.post(`/tracks/${liked.id}/like`, { token: fan.token })).status).toBe(200);
+    for (const fan of fans.slice(0, 2))
+      expect((await suite.http.post(`/tracks/${liked.id}/like`, { token: fan.token })).status).toBe(200);
     for (const fan of fans) expect((await play(fan, played.id)).status).toBe(200);
     expect((await suite.http.post(`/tracks/${reposted.id}/repost`, { token: fans[1]!.token })).status).toBe(200);
-    expect((await suite.http.post(`/tracks/${commented.id}/comments`, { token: fans[2]!.token, body: { content: 'Lovely' } })).status).toBe(201);
+    expect(
+      (
+        await suite.http.post(`/tracks/${commented.id}/comments`, {
+          token: fans[2]!.token,
+          body: { content: 'Lovely' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await suite.http.post(`/tracks/${secret.id}/like`, { token: owner.token })).status).toBe(200);
     // three reposts five days ago: 12 at the time, less than a quarter of it now over 7 days (half-life 56 h)
-    for (const fan of fans) expect((await suite.http.post(`/tracks/${old.id}/repost`, { token: fan.token })).status).toBe(200);
+    for (const fan of fans)
+      expect((await suite.http.post(`/tracks/${old.id}/repost`, { token: fan.token })).status).toBe(200);
     await sql`update track_reposts set created_at = now() - interval '5 days' where track_id = ${old.id}`.execute(db());
 
     const week = await trending(`genre=${genre.toUpperCase()}`);
@@ -265,6 +309,7 @@ describe('GET /social/trending', () => {
     expectStatus(await fans[0]!.api.users.block({ params: { id: owner.id } }), 200);
     expect(await trending(`genre=${genre}`, fans[0])).toEqual([]);
 
-    for (const query of ['period=1y', 'limit=0', 'limit=51']) expect((await suite.http.get(`/social/trending?${query}`)).status, query).toBe(400);
+    for (const query of ['period=1y', 'limit=0', 'limit=51'])
+      expect((await suite.http.get(`/social/trending?${query}`)).status, query).toBe(400);
   });
 });

@@ -14,12 +14,17 @@ describe('account data', () => {
     expectStatus(await me.api.social.like({ params: { id: track.id } }), 200);
     expectStatus(await me.api.social.repost({ params: { id: track.id } }), 200);
     expectStatus(await me.api.social.share({ params: { id: track.id }, body: { platform: 'whatsapp' } }), 200);
-    expectStatus(await me.api.social.play({ params: { id: track.id }, body: { duration_listened: 6, source: 'embed' } }), 200);
+    expectStatus(
+      await me.api.social.play({ params: { id: track.id }, body: { duration_listened: 6, source: 'embed' } }),
+      200,
+    );
     const exported = expectStatus(await me.api.users.exportData(), 200).body;
     expect(exported.likes).toEqual([{ track_id: track.id, liked_at: expect.any(String) }]);
     expect(exported.reposts).toEqual([{ track_id: track.id, reposted_at: expect.any(String) }]);
     expect(exported.shares).toEqual([{ track_id: track.id, platform: 'whatsapp', shared_at: expect.any(String) }]);
-    expect(exported.listening_history).toEqual([{ track_id: track.id, played_at: expect.any(String), duration_listened: 6, source: 'embed' }]);
+    expect(exported.listening_history).toEqual([
+      { track_id: track.id, played_at: expect.any(String), duration_listened: 6, source: 'embed' },
+    ]);
   });
 
   it('account deletion erases likes (like_count goes down), the favorites playlist, reposts and history; plays stay counted', async () => {
@@ -39,7 +44,8 @@ describe('account data', () => {
     expect(expectStatus(await artist.api.social.likers({ params: { id: track.id } }), 200).body.data.users).toEqual([]);
     expect(await favoritesOf(suite.server, me.id)).toEqual({ playlists: [], tracks: [] });
     expect(expectStatus(await follower.api.social.feed({ query: {} }), 200).body.data.items).toEqual([]);
-    const stats = expectStatus(await artist.api.social.stats({ params: { id: track.id }, query: {} }), 200).body.data.stats;
+    const stats = expectStatus(await artist.api.social.stats({ params: { id: track.id }, query: {} }), 200).body.data
+      .stats;
     expect(stats).toMatchObject({ play_count: 1, unique_listeners: 1, like_count: 0, repost_count: 0 });
     const db = suite.server.riff.platform.scope.db;
     expect(await db.selectFrom('listening_history').select('id').where('user_id', '=', me.id).execute()).toEqual([]);

@@ -11,22 +11,39 @@ describe('reposts and the feed', () => {
     const fan = await createUser(suite.server);
     const open = await createTrack(suite.server, owner, { title: 'Open' });
     const hidden = await createTrack(suite.server, owner, { isPublic: false });
-    expect(expectStatus(await fan.api.social.repost({ params: { id: open.id } }), 200).body.data).toEqual({ reposted: true });
-    expect(expectStatus(await fan.api.social.repost({ params: { id: open.id } }), 200).body.data).toEqual({ reposted: true });
-    expect(expectStatus(await owner.api.social.repost({ params: { id: open.id } }), 400).body.error.code).toBe('BAD_REQUEST');
-    expect(expectStatus(await owner.api.social.repost({ params: { id: hidden.id } }), 400).body.error.code).toBe('BAD_REQUEST');
+    expect(expectStatus(await fan.api.social.repost({ params: { id: open.id } }), 200).body.data).toEqual({
+      reposted: true,
+    });
+    expect(expectStatus(await fan.api.social.repost({ params: { id: open.id } }), 200).body.data).toEqual({
+      reposted: true,
+    });
+    expect(expectStatus(await owner.api.social.repost({ params: { id: open.id } }), 400).body.error.code).toBe(
+      'BAD_REQUEST',
+    );
+    expect(expectStatus(await owner.api.social.repost({ params: { id: hidden.id } }), 400).body.error.code).toBe(
+      'BAD_REQUEST',
+    );
     expectStatus(await fan.api.social.repost({ params: { id: hidden.id } }), 404);
     expectStatus(await suite.api.social.repost({ params: { id: open.id } }), 401);
 
     const reposts = expectStatus(await suite.api.social.userReposts({ params: { id: fan.id } }), 200).body.data;
     expect(reposts.tracks.map((track) => track.title)).toEqual(['Open']);
     expect(reposts.tracks[0]).not.toHaveProperty('play_count');
-    expect(expectStatus(await owner.api.social.stats({ params: { id: open.id }, query: {} }), 200).body.data.stats.repost_count).toBe(1);
+    expect(
+      expectStatus(await owner.api.social.stats({ params: { id: open.id }, query: {} }), 200).body.data.stats
+        .repost_count,
+    ).toBe(1);
 
-    expect(expectStatus(await fan.api.social.unrepost({ params: { id: open.id } }), 200).body.data).toEqual({ reposted: false });
-    expect(expectStatus(await fan.api.social.unrepost({ params: { id: open.id } }), 200).body.data).toEqual({ reposted: false });
+    expect(expectStatus(await fan.api.social.unrepost({ params: { id: open.id } }), 200).body.data).toEqual({
+      reposted: false,
+    });
+    expect(expectStatus(await fan.api.social.unrepost({ params: { id: open.id } }), 200).body.data).toEqual({
+      reposted: false,
+    });
     expect(expectStatus(await fan.api.social.userReposts({ params: { id: 'me' } }), 200).body.data.tracks).toEqual([]);
-    const actions = expectStatus(await fan.api.audit.logs({ query: { resource: 'track' } }), 200).body.data.logs.map((log) => log.action);
+    const actions = expectStatus(await fan.api.audit.logs({ query: { resource: 'track' } }), 200).body.data.logs.map(
+      (log) => log.action,
+    );
     expect(actions.sort()).toEqual(['track.reposted', 'track.unreposted']);
   });
 
@@ -71,7 +88,8 @@ describe('reposts and the feed', () => {
     const fromBlocked = await createTrack(suite.server, blocked, { title: 'From blocked' });
     const fromBlocker = await createTrack(suite.server, blocker, { title: 'From blocker' });
     const fine = await createTrack(suite.server, curator, { title: 'Curator own' });
-    for (const track of [fromBlocked, fromBlocker]) expectStatus(await curator.api.social.repost({ params: { id: track.id } }), 200);
+    for (const track of [fromBlocked, fromBlocker])
+      expectStatus(await curator.api.social.repost({ params: { id: track.id } }), 200);
     expect(expectStatus(await me.api.social.feed({ query: {} }), 200).body.data.items).toHaveLength(3);
 
     expectStatus(await me.api.users.block({ params: { id: blocked.id } }), 200);
@@ -82,7 +100,11 @@ describe('reposts and the feed', () => {
     expectStatus(await me.api.social.userReposts({ params: { id: blocker.id } }), 404);
     expectStatus(await blocker.api.social.userLikes({ params: { id: me.id } }), 404);
     // the curator's reposts as I see them leave out both
-    expect(expectStatus(await me.api.social.userReposts({ params: { id: curator.id } }), 200).body.data.tracks).toEqual([]);
-    expect(expectStatus(await me.api.social.repost({ params: { id: fromBlocked.id } }), 403).body.error.code).toBe('FORBIDDEN');
+    expect(expectStatus(await me.api.social.userReposts({ params: { id: curator.id } }), 200).body.data.tracks).toEqual(
+      [],
+    );
+    expect(expectStatus(await me.api.social.repost({ params: { id: fromBlocked.id } }), 403).body.error.code).toBe(
+      'FORBIDDEN',
+    );
   });
 });

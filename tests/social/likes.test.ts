@@ -14,7 +14,10 @@ describe('likes are the favorites playlist', () => {
     const [a, b, c] = await Promise.all([0, 1, 2].map((n) => createTrack(suite.server, owner, { title: `Song ${n}` })));
     expect((await favoritesOf(suite.server, fan.id)).playlists).toEqual([]);
 
-    for (const track of [a!, b!, c!]) expect(expectStatus(await fan.api.social.like({ params: { id: track.id } }), 200).body.data).toEqual({ liked: true });
+    for (const track of [a!, b!, c!])
+      expect(expectStatus(await fan.api.social.like({ params: { id: track.id } }), 200).body.data).toEqual({
+        liked: true,
+      });
     expect(expectStatus(await fan.api.social.like({ params: { id: a!.id } }), 200).body.data).toEqual({ liked: true });
 
     const favorites = await favoritesOf(suite.server, fan.id);
@@ -26,8 +29,12 @@ describe('likes are the favorites playlist', () => {
       { track_id: c!.id, position: 2 },
     ]);
 
-    expect(expectStatus(await fan.api.social.unlike({ params: { id: b!.id } }), 200).body.data).toEqual({ liked: false });
-    expect(expectStatus(await fan.api.social.unlike({ params: { id: b!.id } }), 200).body.data).toEqual({ liked: false });
+    expect(expectStatus(await fan.api.social.unlike({ params: { id: b!.id } }), 200).body.data).toEqual({
+      liked: false,
+    });
+    expect(expectStatus(await fan.api.social.unlike({ params: { id: b!.id } }), 200).body.data).toEqual({
+      liked: false,
+    });
     expect((await favoritesOf(suite.server, fan.id)).tracks).toEqual([
       { track_id: a!.id, position: 0 },
       { track_id: c!.id, position: 1 },
@@ -46,20 +53,27 @@ describe('likes are the favorites playlist', () => {
     const owner = await createUser(suite.server);
     const fan = await createUser(suite.server);
     const tracks = await Promise.all([0, 1, 2, 3].map(() => createTrack(suite.server, owner)));
-    const replies = await Promise.all([...tracks, ...tracks].map((track) => fan.api.social.like({ params: { id: track.id } })));
+    const replies = await Promise.all(
+      [...tracks, ...tracks].map((track) => fan.api.social.like({ params: { id: track.id } })),
+    );
     for (const reply of replies) expectStatus(reply, 200);
     const favorites = await favoritesOf(suite.server, fan.id);
     expect(favorites.playlists).toHaveLength(1);
     expect(favorites.tracks.map((row) => row.position)).toEqual([0, 1, 2, 3]);
     expect(new Set(favorites.tracks.map((row) => row.track_id))).toEqual(new Set(tracks.map((track) => track.id)));
-    for (const track of tracks) expect(expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track.like_count).toBe(1);
+    for (const track of tracks)
+      expect(
+        expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track.like_count,
+      ).toBe(1);
   });
 
   it('private tracks of others cannot be liked (404); bad ids are 400; anonymous is 401; blocked is 403', async () => {
     const owner = await createUser(suite.server);
     const fan = await createUser(suite.server);
     const hidden = await createTrack(suite.server, owner, { isPublic: false });
-    expect(expectStatus(await fan.api.social.like({ params: { id: hidden.id } }), 404).body.error.code).toBe('NOT_FOUND');
+    expect(expectStatus(await fan.api.social.like({ params: { id: hidden.id } }), 404).body.error.code).toBe(
+      'NOT_FOUND',
+    );
     expect(expectStatus(await fan.api.social.like({ params: { id: 'nope' } }), 400).body.error.code).toBe('INVALID_ID');
     expectStatus(await suite.api.social.like({ params: { id: hidden.id } }), 401);
     expectStatus(await owner.api.social.like({ params: { id: hidden.id } }), 200);
@@ -92,8 +106,15 @@ describe('likes are the favorites playlist', () => {
     expect(likers.pagination).toEqual({ page: 1, limit: 20, total: 2, total_pages: 1 });
     expect(likers.users[0]).not.toHaveProperty('email');
     const admin = await createAdmin(suite.server);
-    expect(expectStatus(await admin.api.social.likers({ params: { id: track.id }, query: { limit: 1, page: 2 } }), 200).body.data.users.map((u) => u.id)).toEqual([first.id]);
-    expect(expectStatus(await first.api.social.likers({ params: { id: track.id } }), 403).body.error.code).toBe('FORBIDDEN');
+    expect(
+      expectStatus(
+        await admin.api.social.likers({ params: { id: track.id }, query: { limit: 1, page: 2 } }),
+        200,
+      ).body.data.users.map((u) => u.id),
+    ).toEqual([first.id]);
+    expect(expectStatus(await first.api.social.likers({ params: { id: track.id } }), 403).body.error.code).toBe(
+      'FORBIDDEN',
+    );
     expectStatus(await suite.api.social.likers({ params: { id: track.id } }), 401);
   });
 
@@ -111,7 +132,9 @@ describe('likes are the favorites playlist', () => {
     expect(asOther.tracks.map((track) => track.title)).toEqual(['Open']);
     expect(asOther.tracks[0]).not.toHaveProperty('like_count');
     expect(asOther.pagination.total).toBe(1);
-    expect(expectStatus(await suite.api.social.userLikes({ params: { id: owner.id } }), 200).body.data.tracks).toHaveLength(1);
+    expect(
+      expectStatus(await suite.api.social.userLikes({ params: { id: owner.id } }), 200).body.data.tracks,
+    ).toHaveLength(1);
     expectStatus(await suite.api.social.userLikes({ params: { id: 'me' } }), 401);
     expectStatus(await suite.api.social.userLikes({ params: { id: '00000000-0000-4000-8000-000000000000' } }), 404);
   });

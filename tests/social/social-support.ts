@@ -13,7 +13,18 @@ import type { TestUser } from '../support/factories.js';
 import { expectStatus } from '../support/typed-api.js';
 
 /** Sets the metadata recommendations and tags read (as the owner would, through the API). */
-export async function describeTrack(owner: TestUser, track: Track, fields: { genres?: string[]; tags?: string[]; bpm?: number | null; musical_key?: string | null; title?: string; album?: string | null }) {
+export async function describeTrack(
+  owner: TestUser,
+  track: Track,
+  fields: {
+    genres?: string[];
+    tags?: string[];
+    bpm?: number | null;
+    musical_key?: string | null;
+    title?: string;
+    album?: string | null;
+  },
+) {
   return expectStatus(await owner.api.tracks.update({ params: { id: track.id }, body: fields }), 200).body.data.track;
 }
 
@@ -35,8 +46,31 @@ export async function mp3WithCover(): Promise<Buffer> {
   const work = await mkdtemp(path.join(tmpdir(), 'riff-social-cover-'));
   try {
     await writeFile(path.join(work, 'a.mp3'), await makeAudio('mp3', { seconds: 3 }));
-    await writeFile(path.join(work, 'c.png'), await sharp({ create: { width: 64, height: 64, channels: 3, background: 'red' } }).png().toBuffer());
-    await run(ffmpegPathFrom(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', path.join(work, 'a.mp3'), '-i', path.join(work, 'c.png'), '-map', '0:a', '-map', '1:v', '-c', 'copy', '-id3v2_version', '3', path.join(work, 't.mp3')]);
+    await writeFile(
+      path.join(work, 'c.png'),
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: 'red' } })
+        .png()
+        .toBuffer(),
+    );
+    await run(ffmpegPathFrom(), [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      path.join(work, 'a.mp3'),
+      '-i',
+      path.join(work, 'c.png'),
+      '-map',
+      '0:a',
+      '-map',
+      '1:v',
+      '-c',
+      'copy',
+      '-id3v2_version',
+      '3',
+      path.join(work, 't.mp3'),
+    ]);
     return await readFile(path.join(work, 't.mp3'));
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -12,15 +12,45 @@ describe('track stats', () => {
     const owner = await createUser(suite.server);
     const fan = await createUser(suite.server);
     const track = await createTrack(suite.server, owner, { seconds: 2 });
-    expectStatus(await fan.api.social.play({ params: { id: track.id }, body: { duration_listened: track.duration, source: 'playlist' } }), 200);
-    expectStatus(await fan.api.social.play({ params: { id: track.id }, body: { duration_listened: track.duration } }), 200);
-    expectStatus(await anonymous('stats-a').social.play({ params: { id: track.id }, body: { duration_listened: track.duration, source: 'search' } }), 200);
-    expectStatus(await anonymous('stats-b').social.play({ params: { id: track.id }, body: { duration_listened: 0.5 } }), 200);
+    expectStatus(
+      await fan.api.social.play({
+        params: { id: track.id },
+        body: { duration_listened: track.duration, source: 'playlist' },
+      }),
+      200,
+    );
+    expectStatus(
+      await fan.api.social.play({ params: { id: track.id }, body: { duration_listened: track.duration } }),
+      200,
+    );
+    expectStatus(
+      await anonymous('stats-a').social.play({
+        params: { id: track.id },
+        body: { duration_listened: track.duration, source: 'search' },
+      }),
+      200,
+    );
+    expectStatus(
+      await anonymous('stats-b').social.play({ params: { id: track.id }, body: { duration_listened: 0.5 } }),
+      200,
+    );
     expectStatus(await fan.api.social.like({ params: { id: track.id } }), 200);
     // two live comments (one a reply) count; a deleted one does not
-    const comment = expectStatus(await fan.api.comments.create({ params: { id: track.id }, body: { content: 'Lovely' } }), 201).body.data.comment;
-    expectStatus(await owner.api.comments.create({ params: { id: track.id }, body: { content: 'Thanks!', parent_id: comment.id } }), 201);
-    const gone = expectStatus(await fan.api.comments.create({ params: { id: track.id }, body: { content: 'Oops' } }), 201).body.data.comment;
+    const comment = expectStatus(
+      await fan.api.comments.create({ params: { id: track.id }, body: { content: 'Lovely' } }),
+      201,
+    ).body.data.comment;
+    expectStatus(
+      await owner.api.comments.create({
+        params: { id: track.id },
+        body: { content: 'Thanks!', parent_id: comment.id },
+      }),
+      201,
+    );
+    const gone = expectStatus(
+      await fan.api.comments.create({ params: { id: track.id }, body: { content: 'Oops' } }),
+      201,
+    ).body.data.comment;
     expectStatus(await fan.api.comments.remove({ params: { id: track.id, comment_id: gone.id } }), 200);
     // a download counts once: from its first byte, not for each later range (straight to the server: the Prism gate may send a binary request twice)
     const download = `${suite.server.origin}/api/v1/tracks/${track.id}/download`;
@@ -28,7 +58,8 @@ describe('track stats', () => {
     expect((await fetch(download, { headers: { range: 'bytes=0-99' } })).status).toBe(206);
     expect((await fetch(download, { headers: { range: 'bytes=100-199' } })).status).toBe(206);
 
-    const stats = expectStatus(await owner.api.social.stats({ params: { id: track.id }, query: { period: '7d' } }), 200).body.data.stats;
+    const stats = expectStatus(await owner.api.social.stats({ params: { id: track.id }, query: { period: '7d' } }), 200)
+      .body.data.stats;
     const today = new Date().toISOString().slice(0, 10);
     expect(stats).toMatchObject({
       period: '7d',
@@ -46,12 +77,18 @@ describe('track stats', () => {
     expect(stats.daily.length).toBeGreaterThanOrEqual(7);
     expect(stats.daily.at(-1)).toEqual({ date: today, plays: 2, likes: 1 });
     expect(stats.daily.slice(0, -1).every((day) => day.plays === 0 && day.likes === 0)).toBe(true);
-    expect(expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track).toMatchObject({ play_count: 2, like_count: 1 });
+    expect(expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track).toMatchObject({
+      play_count: 2,
+      like_count: 1,
+    });
 
-    const all = expectStatus(await owner.api.social.stats({ params: { id: track.id }, query: { period: 'all' } }), 200).body.data.stats;
+    const all = expectStatus(await owner.api.social.stats({ params: { id: track.id }, query: { period: 'all' } }), 200)
+      .body.data.stats;
     expect(all).toMatchObject({ period: 'all', play_count: 2, like_count: 1 });
     expect(all.daily).toEqual([{ date: today, plays: 2, likes: 1 }]);
-    expect(expectStatus(await owner.api.social.stats({ params: { id: track.id }, query: {} }), 200).body.data.stats.period).toBe('30d');
+    expect(
+      expectStatus(await owner.api.social.stats({ params: { id: track.id }, query: {} }), 200).body.data.stats.period,
+    ).toBe('30d');
   });
 
   it('others who see the track get 403, a private one 404; admins see it; a bad period is 400', async () => {
@@ -59,7 +96,9 @@ describe('track stats', () => {
     const other = await createUser(suite.server);
     const open = await createTrack(suite.server, owner);
     const hidden = await createTrack(suite.server, owner, { isPublic: false });
-    expect(expectStatus(await other.api.social.stats({ params: { id: open.id }, query: {} }), 403).body.error.code).toBe('FORBIDDEN');
+    expect(
+      expectStatus(await other.api.social.stats({ params: { id: open.id }, query: {} }), 403).body.error.code,
+    ).toBe('FORBIDDEN');
     expectStatus(await other.api.social.stats({ params: { id: hidden.id }, query: {} }), 404);
     expectStatus(await suite.api.social.stats({ params: { id: open.id }, query: {} }), 401);
     const admin = await createAdmin(suite.server);

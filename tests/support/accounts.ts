@@ -20,14 +20,22 @@ export async function register(server: TestServer, identity = newIdentity()) {
 
 export async function verify(server: TestServer, email: string) {
   const mail = await waitForMail(server.outboxDir, email, 'verify-email');
-  const reply = await api(server.baseUrl).post('/auth/verify-email', { headers: { 'x-verify-token': tokenFromMail(mail) } });
+  const reply = await api(server.baseUrl).post('/auth/verify-email', {
+    headers: { 'x-verify-token': tokenFromMail(mail) },
+  });
   if (reply.status !== 200) throw new Error(`verify failed: ${reply.status} ${reply.text}`);
 }
 
 export async function login(server: TestServer, identity: { email: string; password: string }) {
-  const reply = await api(server.baseUrl).post('/auth/login', { body: { email: identity.email, password: identity.password } });
+  const reply = await api(server.baseUrl).post('/auth/login', {
+    body: { email: identity.email, password: identity.password },
+  });
   if (reply.status !== 200 || !reply.body.token) throw new Error(`login failed: ${reply.status} ${reply.text}`);
-  return { accessToken: reply.body.token.access_token as string, refreshToken: reply.body.token.refresh_token as string, reply };
+  return {
+    accessToken: reply.body.token.access_token as string,
+    refreshToken: reply.body.token.refresh_token as string,
+    reply,
+  };
 }
 
 /** A registered, verified and logged-in user. */

@@ -9,6 +9,7 @@ import type { TestServer } from './test-server.js';
  */
 export async function createAdmin(server: TestServer, overrides: UserOverrides = {}): Promise<TestUser> {
   const user = await createUser(server, overrides);
-  if (!(await setAdminRole(server.riff.platform, user.email, true))) throw new Error(`could not make ${user.email} an admin`);
+  if (!(await setAdminRole(server.riff.platform, user.email, true)))
+    throw new Error(`could not make ${user.email} an admin`);
   return user;
 }

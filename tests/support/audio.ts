@@ -24,11 +24,27 @@ const CODEC: Record<AudioFormat, string[]> = {
  */
 export async function makeAudio(
   format: AudioFormat,
-  options: { seconds?: number; title?: string; artist?: string; album?: string; genre?: string; year?: number; frequency?: number } = {},
+  options: {
+    seconds?: number;
+    title?: string;
+    artist?: string;
+    album?: string;
+    genre?: string;
+    year?: number;
+    frequency?: number;
+  } = {},
 ): Promise<Buffer> {
   const seconds = options.seconds ?? 3;
-  const tags = { title: options.title, artist: options.artist, album: options.album, genre: options.genre, date: options.year?.toString() };
-  const name = createHash('sha1').update(JSON.stringify([format, seconds, tags, options.frequency])).digest('hex');
+  const tags = {
+    title: options.title,
+    artist: options.artist,
+    album: options.album,
+    genre: options.genre,
+    date: options.year?.toString(),
+  };
+  const name = createHash('sha1')
+    .update(JSON.stringify([format, seconds, tags, options.frequency]))
+    .digest('hex');
   const file = path.join(cache, `${name}.${format}`);
   try {
     return await readFile(file);
@@ -38,9 +54,17 @@ export async function makeAudio(
     const temporary = `${file}.${process.pid}.${Date.now()}.${format}`;
     // the same resolver as the server: FFMPEG_PATH, else PATH, else the npm package's binary
     await run(ffmpegPathFrom(), [
-      '-hide_banner', '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', `sine=frequency=${options.frequency ?? 440}:duration=${seconds}:sample_rate=44100`,
-      ...metadata, ...CODEC[format], temporary,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=${options.frequency ?? 440}:duration=${seconds}:sample_rate=44100`,
+      ...metadata,
+      ...CODEC[format],
+      temporary,
     ]);
     const { rename } = await import('node:fs/promises');
     await rename(temporary, file);
@@ -73,15 +97,29 @@ export const silentWav = (bytes: number) => Buffer.concat([wavHeader(bytes), Buf
 export const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 
 /** A multipart body with text fields first, then the file. */
-export function audioForm(bytes: Buffer, filename: string, fields: Record<string, string> = {}, fileField = 'file'): FormData {
+export function audioForm(
+  bytes: Buffer,
+  filename: string,
+  fields: Record<string, string> = {},
+  fileField = 'file',
+): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append(fileField, new Blob([new Uint8Array(bytes)]), filename);
   return form;
 }
 
-export async function uploadForm(baseUrl: string, token: string | undefined, form: FormData, pathname = '/api/v1/tracks') {
-  const response = await fetch(`${baseUrl}${pathname}`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
+export async function uploadForm(
+  baseUrl: string,
+  token: string | undefined,
+  form: FormData,
+  pathname = '/api/v1/tracks',
+) {
+  const response = await fetch(`${baseUrl}${pathname}`, {
+    method: 'POST',
+    body: form,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   const text = await response.text();
   let body: any;
   try {
@@ -104,7 +142,13 @@ export async function uploadFormStreamed(baseUrl: string, token: string, form: F
   return { status: response.status, body: (await response.json()) as any };
 }
 
-export async function uploadTrack(baseUrl: string, token: string, bytes: Buffer, filename = 'tone.mp3', fields: Record<string, string> = {}) {
+export async function uploadTrack(
+  baseUrl: string,
+  token: string,
+  bytes: Buffer,
+  filename = 'tone.mp3',
+  fields: Record<string, string> = {},
+) {
   const reply = await uploadForm(baseUrl, token, audioForm(bytes, filename, fields));
   if (reply.status !== 201) throw new Error(`upload failed: ${reply.status} ${reply.text}`);
   return reply.body.data.track as { id: string; [key: string]: any };

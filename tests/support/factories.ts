@@ -51,7 +51,11 @@ export interface TrackOptions {
 }
 
 /** Uploads a real (small, generated, cached) audio file as `owner` and returns the track as the reply shows it. */
-export async function createTrack(server: TestServer, owner: { token: string }, options: TrackOptions = {}): Promise<Track> {
+export async function createTrack(
+  server: TestServer,
+  owner: { token: string },
+  options: TrackOptions = {},
+): Promise<Track> {
   const format = options.format ?? 'mp3';
   const bytes = await makeAudio(format, { seconds: options.seconds ?? 1, ...options.tags });
   const file = new File([new Uint8Array(bytes)], options.filename ?? `tone.${format}`);

@@ -35,7 +35,16 @@ export async function openPage(executable: string, url: string): Promise<Browser
   const profile = await mkdtemp(path.join(tmpdir(), 'riff-chromium-'));
   const browser: ChildProcess = spawn(
     executable,
-    ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
+    [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--no-first-run',
+      `--user-data-dir=${profile}`,
+      '--remote-debugging-port=0',
+      'about:blank',
+    ],
     // its own process group, so its helper processes go with it
     { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
@@ -60,9 +69,16 @@ export async function openPage(executable: string, url: string): Promise<Browser
     const socket = new WebSocket(endpoint, { perMessageDeflate: false });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     let nextId = 1;
-    const waiting = new Map<number, { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void }>();
+    const waiting = new Map<
+      number,
+      { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void }
+    >();
     socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+      const message = JSON.parse(String(data)) as {
+        id?: number;
+        result?: Record<string, unknown>;
+        error?: { message: string };
+      };
       const caller = message.id === undefined ? undefined : waiting.get(message.id);
       if (!caller) return;
       waiting.delete(message.id!);
@@ -83,11 +99,16 @@ export async function openPage(executable: string, url: string): Promise<Browser
     await send('Page.navigate', { url }, sessionId);
 
     const evaluate = async <T>(expression: string): Promise<T> => {
-      const reply = (await send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, sessionId)) as {
+      const reply = (await send(
+        'Runtime.evaluate',
+        { expression, returnByValue: true, awaitPromise: true },
+        sessionId,
+      )) as {
         result: { value?: T };
         exceptionDetails?: { text: string; exception?: { description?: string } };
       };
-      if (reply.exceptionDetails) throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
+      if (reply.exceptionDetails)
+        throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
       return reply.result.value as T;
     };
     return {

@@ -25,7 +25,13 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-async function send<T>(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: string | FormData | undefined): Promise<HttpReply<T>> {
+async function send<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | FormData | undefined,
+): Promise<HttpReply<T>> {
   const request = () => fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
   // a kept-alive socket the server closed for idleness just as it was reused: the request never reached the server
   const response = await request().catch((error: { cause?: { code?: string } }) => {
@@ -47,7 +53,12 @@ async function send<T>(baseUrl: string, method: string, path: string, headers: R
  * reply that violates openapi.json throws PrismViolationError at once. (The gate itself sends a
  * request Prism refuses as outside the document to the server directly.)
  */
-export async function request<T = any>(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpReply<T>> {
+export async function request<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<HttpReply<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
   let body: string | FormData | undefined;
@@ -75,9 +86,14 @@ export function gateVerdict(
   const marker = reply.headers.get(GATE_HEADER);
   if (marker === 'violation' || marker === 'error') {
     const violation = gate.report(Number(reply.headers.get(GATE_VIOLATION_HEADER)));
-    throw new PrismViolationError(violation?.message ?? `${method} ${path}: ${reply.status} ${reply.text.slice(0, 500)}`, violation?.violations ?? []);
+    throw new PrismViolationError(
+      violation?.message ?? `${method} ${path}: ${reply.status} ${reply.text.slice(0, 500)}`,
+      violation?.violations ?? [],
+    );
   }
-  return marker === 'direct' ? { via: 'direct', prismRefusal: reply.headers.get(GATE_REASON_HEADER) ?? '' } : { via: 'prism' };
+  return marker === 'direct'
+    ? { via: 'direct', prismRefusal: reply.headers.get(GATE_REASON_HEADER) ?? '' }
+    : { via: 'prism' };
 }
 
 export const api = (baseUrl: string) => ({

@@ -19,12 +19,21 @@ export async function readOutbox(dir: string): Promise<OutboxMail[]> {
     return [];
   }
   return Promise.all(
-    files.map(async (file) => ({ ...(JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Omit<OutboxMail, 'file'>), file })),
+    files.map(async (file) => ({
+      ...(JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Omit<OutboxMail, 'file'>),
+      file,
+    })),
   );
 }
 
 /** Waits for the newest mail of a template to an address (mail is sent off the request path). */
-export async function waitForMail(dir: string, to: string, template: string, after = 0, timeoutMs = 5000): Promise<OutboxMail> {
+export async function waitForMail(
+  dir: string,
+  to: string,
+  template: string,
+  after = 0,
+  timeoutMs = 5000,
+): Promise<OutboxMail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const mails = (await readOutbox(dir)).filter((mail) => mail.to === to && mail.template === template);

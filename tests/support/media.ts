@@ -15,13 +15,31 @@ export function ffprobePath(): string {
 
 /** The duration ffprobe decodes from a file, in seconds. */
 export async function probeDuration(file: string): Promise<number> {
-  const { stdout } = await run(ffprobePath(), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=noprint_wrappers=1:nokey=1', file]);
+  const { stdout } = await run(ffprobePath(), [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration',
+    '-of',
+    'default=noprint_wrappers=1:nokey=1',
+    file,
+  ]);
   return Number.parseFloat(stdout.trim());
 }
 
 /** Codec name and profile of the first audio stream. */
 export async function probeAudioCodec(file: string): Promise<{ codec: string; profile: string }> {
-  const { stdout } = await run(ffprobePath(), ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,profile', '-of', 'json', file]);
+  const { stdout } = await run(ffprobePath(), [
+    '-v',
+    'error',
+    '-select_streams',
+    'a:0',
+    '-show_entries',
+    'stream=codec_name,profile',
+    '-of',
+    'json',
+    file,
+  ]);
   const stream = (JSON.parse(stdout) as { streams: { codec_name: string; profile: string }[] }).streams[0]!;
   return { codec: stream.codec_name, profile: stream.profile };
 }

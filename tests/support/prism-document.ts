@@ -12,7 +12,8 @@ import path from 'node:path';
 
 type JsonObject = Record<string, unknown>;
 const SCHEMA_REF = '#/components/schemas/';
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function inlineNullableReferences(document: JsonObject): JsonObject {
   const schemas = ((document['components'] as JsonObject | undefined)?.['schemas'] ?? {}) as Record<string, JsonObject>;
@@ -22,13 +23,20 @@ export function inlineNullableReferences(document: JsonObject): JsonObject {
     const members = node['allOf'];
     if (node['nullable'] === true && Array.isArray(members) && members.length === 1 && isObject(members[0])) {
       const ref = members[0]['$ref'];
-      const target = typeof ref === 'string' && ref.startsWith(SCHEMA_REF) ? schemas[ref.slice(SCHEMA_REF.length)] : undefined;
+      const target =
+        typeof ref === 'string' && ref.startsWith(SCHEMA_REF) ? schemas[ref.slice(SCHEMA_REF.length)] : undefined;
       if (target) {
         const { title: _title, example: _example, ...copy } = target;
-        return inline({ ...copy, ...(node['description'] === undefined ? {} : { description: node['description'] }), nullable: true });
+        return inline({
+          ...copy,
+          ...(node['description'] === undefined ? {} : { description: node['description'] }),
+          nullable: true,
+        });
       }
     }
-    return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, key === 'example' ? child : inline(child)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([key, child]) => [key, key === 'example' ? child : inline(child)]),
+    );
   };
   return inline(document) as JsonObject;
 }

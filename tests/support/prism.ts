@@ -12,7 +12,12 @@ import { connect, createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prismDocument } from './prism-document.js';
-import { createStrictValidator, describeStrictViolations, type StrictValidator, type StrictViolation } from './strict-validator.js';
+import {
+  createStrictValidator,
+  describeStrictViolations,
+  type StrictValidator,
+  type StrictViolation,
+} from './strict-validator.js';
 
 const require = createRequire(import.meta.url);
 
@@ -98,7 +103,10 @@ async function launch(options: PrismOptions, port: number): Promise<PrismServer>
     args.push(options.upstream);
   }
   const started = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   children.add(child);
   let output = '';
   const keep = (chunk: Buffer) => {
@@ -117,10 +125,13 @@ async function launch(options: PrismOptions, port: number): Promise<PrismServer>
 
   const deadline = Date.now() + (options.startupTimeoutMs ?? 60_000);
   while (!(await accepts(port))) {
-    if (exited !== undefined) throw new Error(`prism ${options.mode} exited with ${exited} before listening:\n${output}`);
+    if (exited !== undefined)
+      throw new Error(`prism ${options.mode} exited with ${exited} before listening:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`prism ${options.mode} did not listen on ${port} within ${options.startupTimeoutMs ?? 60_000} ms:\n${output}`);
+      throw new Error(
+        `prism ${options.mode} did not listen on ${port} within ${options.startupTimeoutMs ?? 60_000} ms:\n${output}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -178,14 +189,18 @@ export async function startSharedPrism(): Promise<{ baseUrl: string; close(): Pr
     }
     const headers = { ...req.headers };
     for (const name of [...HOP_BY_HOP, UPSTREAM_HEADER]) delete headers[name];
-    const outgoing = httpRequest({ host: '127.0.0.1', port: Number(match[1]), method: req.method, path: req.url, headers, agent: false }, (incoming) => {
-      const out: string[] = [];
-      for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
-        if (!HOP_BY_HOP.has(incoming.rawHeaders[i]!.toLowerCase())) out.push(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
-      }
-      res.writeHead(incoming.statusCode ?? 502, out);
-      incoming.pipe(res);
-    });
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port: Number(match[1]), method: req.method, path: req.url, headers, agent: false },
+      (incoming) => {
+        const out: string[] = [];
+        for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
+          if (!HOP_BY_HOP.has(incoming.rawHeaders[i]!.toLowerCase()))
+            out.push(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
+        }
+        res.writeHead(incoming.statusCode ?? 502, out);
+        incoming.pipe(res);
+      },
+    );
     outgoing.on('error', (error) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`shared Prism router: ${String(error)}`);
@@ -269,7 +284,8 @@ export function inspectProxyReply(reply: { status: number; headers: Headers; tex
   const responseViolations = violations.filter((v) => v.location[0] === 'response');
   if (responseViolations.length > 0) {
     // With --errors, Prism answers its own 500 VIOLATIONS instead of an invalid reply.
-    const replaced = /#VIOLATIONS"/.test(reply.text) && (reply.headers.get('content-type') ?? '').includes('problem+json');
+    const replaced =
+      /#VIOLATIONS"/.test(reply.text) && (reply.headers.get('content-type') ?? '').includes('problem+json');
     return {
       kind: 'violation',
       violations: responseViolations,
@@ -289,7 +305,10 @@ export function inspectProxyReply(reply: { status: number; headers: Headers; tex
     const problem = body as { type?: string; title?: string; detail?: string; validation?: PrismViolation[] };
     const kind = String(problem.type ?? '').replace(/^https:\/\/stoplight\.io\/prism\/errors#/, '');
     if (REQUEST_REFUSALS.has(kind)) {
-      return { kind: 'refused', reason: `${kind}: ${problem.title ?? ''} ${JSON.stringify(problem.validation ?? problem.detail ?? '')}` };
+      return {
+        kind: 'refused',
+        reason: `${kind}: ${problem.title ?? ''} ${JSON.stringify(problem.validation ?? problem.detail ?? '')}`,
+      };
     }
     const found = problem.validation ?? [];
     return {
@@ -308,7 +327,6 @@ export function inspectProxyReply(reply: { status: number; headers: Headers; tex
   }
   return { kind: 'server' };
 }
-
 
 /** Thrown by the test HTTP helpers when a reply through the gate violates openapi.json. */
 export class PrismViolationError extends Error {
@@ -397,11 +415,22 @@ export function prismCannotCarry(url: string, body: Buffer, contentType: string 
   if (body.length > 0 && contentType && !/json|^text\/|xml|x-www-form-urlencoded/i.test(contentType)) {
     return `${contentType.split(';')[0]} body (Prism reads bodies as text, which corrupts binary data)`;
   }
-  if (body.length > 0 && nestingDepth(body.toString('latin1')) > 500) return 'JSON nested more than 500 deep (crashes Prism 5)';
+  if (body.length > 0 && nestingDepth(body.toString('latin1')) > 500)
+    return 'JSON nested more than 500 deep (crashes Prism 5)';
   return undefined;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 interface RawReply {
   status: number;
@@ -410,7 +439,14 @@ interface RawReply {
   body: Buffer;
 }
 
-function forward(target: string, method: string, url: string, rawHeaders: string[], body: Buffer, hadLength: boolean): Promise<RawReply> {
+function forward(
+  target: string,
+  method: string,
+  url: string,
+  rawHeaders: string[],
+  body: Buffer,
+  hadLength: boolean,
+): Promise<RawReply> {
   const headers: Record<string, string[]> = {};
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const lower = rawHeaders[i]!.toLowerCase();
@@ -423,7 +459,9 @@ function forward(target: string, method: string, url: string, rawHeaders: string
     const outgoing = httpRequest({ host: hostname, port, method, path: url, headers, agent: false }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 502, rawHeaders: incoming.rawHeaders, body: Buffer.concat(chunks) }));
+      incoming.on('end', () =>
+        resolve({ status: incoming.statusCode ?? 502, rawHeaders: incoming.rawHeaders, body: Buffer.concat(chunks) }),
+      );
       incoming.on('error', reject);
     });
     outgoing.on('error', reject);
@@ -493,10 +531,17 @@ function sharedPrismAt(baseUrl: string, upstream: string): PrismServer {
  * to the document by the strict validator (strict-validator.ts: declared status, content type and
  * headers, closed schemas); what it finds is a violation like Prism's. `strict: false` turns it off.
  */
-export async function startPrismGate(options: { upstream: string; document?: string; shared?: string; strict?: boolean }): Promise<PrismGate> {
+export async function startPrismGate(options: {
+  upstream: string;
+  document?: string;
+  shared?: string;
+  strict?: boolean;
+}): Promise<PrismGate> {
   const upstream = options.upstream.replace(/\/+$/, '');
   const strict = options.strict === false ? undefined : strictValidatorFor(options.document ?? OPENAPI_DOCUMENT);
-  const prism = options.shared ? sharedPrismAt(options.shared, upstream) : await startPrism({ mode: 'proxy', upstream, document: options.document, errors: true });
+  const prism = options.shared
+    ? sharedPrismAt(options.shared, upstream)
+    : await startPrism({ mode: 'proxy', upstream, document: options.document, errors: true });
   // the shared Prism learns from each request which server it is for
   const toPrism = options.shared ? [UPSTREAM_HEADER, upstream] : [];
   const violations: GateViolation[] = [];
@@ -516,7 +561,13 @@ export async function startPrismGate(options: { upstream: string; document?: str
       const hadLength = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
       const answer = (reply: RawReply, gate: Record<string, string>) => {
         if (strict && gate[GATE_HEADER] !== 'violation') {
-          const found = strict.check({ method, url, status: reply.status, headers: headersOf(reply.rawHeaders), body: reply.body });
+          const found = strict.check({
+            method,
+            url,
+            status: reply.status,
+            headers: headersOf(reply.rawHeaders),
+            body: reply.body,
+          });
           if (found && found.length > 0) {
             const violation = record(
               method,
@@ -535,12 +586,17 @@ export async function startPrismGate(options: { upstream: string; document?: str
           if (HOP_BY_HOP.has(lower) || (lower === 'content-length' && method !== 'HEAD')) continue;
           out.push(reply.rawHeaders[i]!, reply.rawHeaders[i + 1]!);
         }
-        if (method !== 'HEAD' && reply.status !== 204 && reply.status !== 304) out.push('content-length', String(reply.body.length));
+        if (method !== 'HEAD' && reply.status !== 204 && reply.status !== 304)
+          out.push('content-length', String(reply.body.length));
         for (const [name, value] of Object.entries(gate)) out.push(name, value);
         res.writeHead(reply.status, out);
         res.end(method === 'HEAD' ? undefined : reply.body);
       };
-      const direct = async (reason: string) => answer(await forward(upstream, method, url, req.rawHeaders, body, hadLength), { [GATE_HEADER]: 'direct', [GATE_REASON_HEADER]: headerSafe(reason) });
+      const direct = async (reason: string) =>
+        answer(await forward(upstream, method, url, req.rawHeaders, body, hadLength), {
+          [GATE_HEADER]: 'direct',
+          [GATE_REASON_HEADER]: headerSafe(reason),
+        });
       try {
         const bypass = prismCannotCarry(url, body, req.headers['content-type']);
         if (bypass) return await direct(bypass);
@@ -548,8 +604,17 @@ export async function startPrismGate(options: { upstream: string; document?: str
         try {
           reply = await forward(prism.baseUrl, method, url, [...req.rawHeaders, ...toPrism], body, hadLength);
         } catch (error) {
-          const violation = record(method, url, `Prism did not answer (${String(error)}); it ${prism.running() ? 'still runs' : 'has exited'}. Its last output:\n${prism.output()}`, []);
-          res.writeHead(502, { 'content-type': 'text/plain', [GATE_HEADER]: 'error', [GATE_VIOLATION_HEADER]: String(violation.id) });
+          const violation = record(
+            method,
+            url,
+            `Prism did not answer (${String(error)}); it ${prism.running() ? 'still runs' : 'has exited'}. Its last output:\n${prism.output()}`,
+            [],
+          );
+          res.writeHead(502, {
+            'content-type': 'text/plain',
+            [GATE_HEADER]: 'error',
+            [GATE_VIOLATION_HEADER]: String(violation.id),
+          });
           return res.end(violation.message);
         }
         const headers = headersOf(reply.rawHeaders);
@@ -560,12 +625,14 @@ export async function startPrismGate(options: { upstream: string; document?: str
           // the server's. The server's own redirect goes to the caller directly (the strict check holds it).
           if (method === 'GET' || method === 'HEAD') {
             const own = await forward(upstream, method, url, req.rawHeaders, body, hadLength);
-            if (own.status >= 300 && own.status < 400) return answer(own, { [GATE_HEADER]: 'direct', [GATE_REASON_HEADER]: 'a redirect (Prism follows it)' });
+            if (own.status >= 300 && own.status < 400)
+              return answer(own, { [GATE_HEADER]: 'direct', [GATE_REASON_HEADER]: 'a redirect (Prism follows it)' });
           }
           const violation = record(method, url, `${method} ${url}: ${verdict.message}`, verdict.violations);
           return answer(reply, { [GATE_HEADER]: 'violation', [GATE_VIOLATION_HEADER]: String(violation.id) });
         }
-        if ((method === 'GET' || method === 'HEAD') && !isTextual(headers.get('content-type'))) return await direct('binary reply (Prism reads bodies as text)');
+        if ((method === 'GET' || method === 'HEAD') && !isTextual(headers.get('content-type')))
+          return await direct('binary reply (Prism reads bodies as text)');
         return answer(reply, { [GATE_HEADER]: 'prism' });
       } catch (error) {
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', [GATE_HEADER]: 'error' });

@@ -18,7 +18,13 @@ export interface TestS3 {
 /** A real S3-compatible server (s3rver) on loopback, with one bucket. */
 export async function startTestS3(bucket = 'riff-test'): Promise<TestS3> {
   const directory = await mkdtemp(path.join(tmpdir(), 'riff-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
   return {

@@ -53,7 +53,8 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
 const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'];
 const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not']);
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An OpenAPI 3.0 schema as JSON Schema (draft 7), its objects closed, its refs to the compiled components. */
 export function toJsonSchema(schema: unknown, options: { closeObjects?: boolean } = {}): unknown {
@@ -63,14 +64,20 @@ export function toJsonSchema(schema: unknown, options: { closeObjects?: boolean 
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(node)) {
       if (OPENAPI_ONLY.has(key)) continue;
-      if (key === '$ref' && typeof value === 'string') out[key] = value.startsWith(SCHEMA_REF) ? `${COMPONENTS_ID}#/definitions/${value.slice(SCHEMA_REF.length)}` : value;
-      else if (SCHEMA_MAPS.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, convert(child, false)]));
-      else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((child) => convert(child, key === 'allOf'));
+      if (key === '$ref' && typeof value === 'string')
+        out[key] = value.startsWith(SCHEMA_REF)
+          ? `${COMPONENTS_ID}#/definitions/${value.slice(SCHEMA_REF.length)}`
+          : value;
+      else if (SCHEMA_MAPS.has(key) && isObject(value))
+        out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, convert(child, false)]));
+      else if (SCHEMA_LISTS.has(key) && Array.isArray(value))
+        out[key] = value.map((child) => convert(child, key === 'allOf'));
       else if (SCHEMA_VALUES.has(key) && isObject(value)) out[key] = convert(value, false);
       else out[key] = value;
     }
     // a member of allOf sees only its own properties: closing it would refuse its siblings'
-    if (close && !inAllOf && isObject(out['properties']) && out['additionalProperties'] === undefined) out['additionalProperties'] = false;
+    if (close && !inAllOf && isObject(out['properties']) && out['additionalProperties'] === undefined)
+      out['additionalProperties'] = false;
     if (node['nullable'] === true) {
       // a nullable reference (allOf: [$ref] beside nullable and type): null, or what the reference allows
       if (COMPOSITIONS.some((key) => Array.isArray(out[key]))) return { anyOf: [{ type: 'null' }, out] };
@@ -110,7 +117,9 @@ function routesOf(document: JsonObject): Route[] {
         .split(/(\{[^}]+\})/)
         .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
         .join('');
-      const operations = Object.fromEntries(METHODS.filter((method) => isObject(item[method])).map((method) => [method, item[method] as JsonObject]));
+      const operations = Object.fromEntries(
+        METHODS.filter((method) => isObject(item[method])).map((method) => [method, item[method] as JsonObject]),
+      );
       return { template, segments: template.split('/'), pattern: new RegExp(`^${source}$`), operations };
     })
     .sort(literalFirst);
@@ -140,7 +149,8 @@ const schemaPathOf = (error: ErrorObject) => error.schemaPath.replace(`${COMPONE
 
 function describeError(error: ErrorObject): string {
   const params = error.params as { additionalProperty?: string; allowedValues?: unknown[] };
-  if (params.additionalProperty !== undefined) return `has a property the document does not declare (${params.additionalProperty}) [${schemaPathOf(error)}]`;
+  if (params.additionalProperty !== undefined)
+    return `has a property the document does not declare (${params.additionalProperty}) [${schemaPathOf(error)}]`;
   const allowed = params.allowedValues ? ` ${JSON.stringify(params.allowedValues)}` : '';
   return `${error.message ?? error.keyword}${allowed} [${schemaPathOf(error)}]`;
 }
@@ -155,7 +165,13 @@ function headerValue(text: string, schema: JsonObject): unknown {
 
 /** A strict validator of replies for this OpenAPI 3.0 document (parsed JSON). */
 export function createStrictValidator(document: JsonObject): StrictValidator {
-  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, strictRequired: false, validateFormats: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    allowUnionTypes: true,
+    strictRequired: false,
+    validateFormats: true,
+  });
   addFormats(ajv);
   const components = isObject(document['components']) ? document['components'] : {};
   // components.schemas is a map of schemas, not a schema: converted entry by entry
@@ -177,7 +193,8 @@ export function createStrictValidator(document: JsonObject): StrictValidator {
   };
   const resolveHeader = (header: JsonObject): JsonObject => {
     const ref = header['$ref'];
-    if (typeof ref === 'string' && ref.startsWith('#/components/headers/')) return headerComponents[ref.slice('#/components/headers/'.length)] ?? {};
+    if (typeof ref === 'string' && ref.startsWith('#/components/headers/'))
+      return headerComponents[ref.slice('#/components/headers/'.length)] ?? {};
     return header;
   };
 
@@ -202,7 +219,9 @@ export function createStrictValidator(document: JsonObject): StrictValidator {
       const violations: StrictViolation[] = [];
       const fail = (pointer: string, message: string) => violations.push({ operationId, status, pointer, message });
       const responses = (operation['responses'] ?? {}) as Record<string, JsonObject>;
-      const statusKey = [String(status), `${String(status)[0]}XX`, 'default'].find((key) => responses[key] !== undefined);
+      const statusKey = [String(status), `${String(status)[0]}XX`, 'default'].find(
+        (key) => responses[key] !== undefined,
+      );
       if (!statusKey) {
         fail('/status', `status ${status} is not declared (declared: ${Object.keys(responses).join(', ')})`);
         return violations;
@@ -219,7 +238,8 @@ export function createStrictValidator(document: JsonObject): StrictValidator {
         if (!isObject(header['schema'])) continue;
         const validate = compile(`header ${JSON.stringify(declared)}`, header['schema']);
         if (!validate(headerValue(value, header['schema']))) {
-          for (const error of validate.errors ?? []) fail(`/headers/${name}`, `${JSON.stringify(value)} ${describeError(error)}`);
+          for (const error of validate.errors ?? [])
+            fail(`/headers/${name}`, `${JSON.stringify(value)} ${describeError(error)}`);
         }
       }
 
@@ -228,13 +248,20 @@ export function createStrictValidator(document: JsonObject): StrictValidator {
       const bodyless = reply.method.toUpperCase() === 'HEAD' || status === 204 || status === 304;
       const type = mediaType(reply.headers.get('content-type'));
       if (declaredTypes.length === 0) {
-        if (!bodyless && reply.body.length > 0) fail('/content-type', `a ${reply.body.length}-byte ${type || 'untyped'} body where the document declares none`);
+        if (!bodyless && reply.body.length > 0)
+          fail(
+            '/content-type',
+            `a ${reply.body.length}-byte ${type || 'untyped'} body where the document declares none`,
+          );
         return violations;
       }
       if (bodyless && reply.body.length === 0 && !type) return violations;
       const matched = declaredTypes.find((range) => matchesMediaRange(range, type));
       if (!matched) {
-        fail('/content-type', `content type ${type || '(none)'} is not declared (declared: ${declaredTypes.join(', ')})`);
+        fail(
+          '/content-type',
+          `content type ${type || '(none)'} is not declared (declared: ${declaredTypes.join(', ')})`,
+        );
         return violations;
       }
       if (bodyless || !isJson(type)) return violations;
@@ -256,5 +283,7 @@ export function createStrictValidator(document: JsonObject): StrictValidator {
 
 /** One line per violation, for a failure message. */
 export function describeStrictViolations(method: string, url: string, violations: StrictViolation[]): string {
-  return violations.map((v) => `${method} ${url} → ${v.operationId} ${v.status}: ${v.pointer}: ${v.message}`).join('\n');
+  return violations
+    .map((v) => `${method} ${url} → ${v.operationId} ${v.status}: ${v.pointer}: ${v.message}`)
+    .join('\n');
 }

@@ -31,13 +31,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-
 /**
  * Starts the real app on a loopback port. It runs on the embedded defaults unless the
  * environment names DATABASE_URL or REDIS_URL, in which case it uses those servers: the same
  * suite covers both.
  */
-export async function startTestServer(env: Record<string, string> = {}, overrides: RiffOverrides = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  overrides: RiffOverrides = {},
+): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-test-'));
   const server: Server = createHttpServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,12 +56,15 @@ export async function startTestServer(env: Record<string, string> = {}, override
     ...env,
   });
   // an embedded database in a fresh directory starts as a copy of the suite's migrated template (global-setup.ts)
-  if (!config.databaseUrl && env.DATA_DIR === undefined) await cp(inject('pgliteTemplate'), path.join(dataDir, 'pglite'), { recursive: true });
+  if (!config.databaseUrl && env.DATA_DIR === undefined)
+    await cp(inject('pgliteTemplate'), path.join(dataDir, 'pglite'), { recursive: true });
   const directUrl = `http://127.0.0.1:${port}`;
   // test files share one PostgreSQL database: each app gets its own job queue, so one app's mail is not sent by another
   const jobsSchema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
   // Prism starts while the app migrates its database; it forwards only once asked to.
-  const starting = prismProxyEnabled({ ...process.env, ...env }) ? startPrismGate({ upstream: directUrl, shared: inject('sharedPrism') || undefined }) : undefined;
+  const starting = prismProxyEnabled({ ...process.env, ...env })
+    ? startPrismGate({ upstream: directUrl, shared: inject('sharedPrism') || undefined })
+    : undefined;
   starting?.catch(() => undefined);
   let riff: Riff;
   try {
@@ -94,7 +99,11 @@ export async function startTestServer(env: Record<string, string> = {}, override
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await riff.jobs.stop(5000);
-      if (riff.database.kind === 'postgres') await sql.raw(`drop schema if exists ${jobsSchema} cascade`).execute(riff.database.db).catch(() => undefined);
+      if (riff.database.kind === 'postgres')
+        await sql
+          .raw(`drop schema if exists ${jobsSchema} cascade`)
+          .execute(riff.database.db)
+          .catch(() => undefined);
       await riff.close();
       await rm(dataDir, { recursive: true, force: true });
       const unreported = prism?.violations.filter((violation) => !violation.reported) ?? [];

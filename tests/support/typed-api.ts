@@ -1,4 +1,10 @@
-import { initClient, validateResponse, type ApiFetcher, type ApiFetcherArgs, type InitClientReturn } from '@ts-rest/core';
+import {
+  initClient,
+  validateResponse,
+  type ApiFetcher,
+  type ApiFetcherArgs,
+  type InitClientReturn,
+} from '@ts-rest/core';
 import { expect } from 'vitest';
 import { contract, type RiffContract } from '@riff/contract';
 import { gateVerdict, type HttpReply } from './http.js';
@@ -28,7 +34,10 @@ export type ReplyExtras = Pick<HttpReply, 'text' | 'via' | 'prismRefusal'>;
 
 type Fetched = { status: number; body: unknown; headers: Headers } & ReplyExtras;
 
-type PlainApi = InitClientReturn<RiffContract, { baseUrl: string; validateResponse: false; throwOnUnknownStatus: true; api: ApiFetcher }>;
+type PlainApi = InitClientReturn<
+  RiffContract,
+  { baseUrl: string; validateResponse: false; throwOnUnknownStatus: true; api: ApiFetcher }
+>;
 
 type WithExtras<T> = T extends (...args: infer A) => Promise<infer R>
   ? (...args: A) => Promise<R & ReplyExtras>
@@ -46,13 +55,21 @@ const isFile = (value: unknown): value is Blob => value instanceof Blob;
  */
 function bodyOf(args: ApiFetcherArgs): BodyInit | undefined {
   const raw = args.rawBody;
-  if (args.contentType !== 'multipart/form-data' || raw === null || typeof raw !== 'object' || raw instanceof FormData) {
+  if (
+    args.contentType !== 'multipart/form-data' ||
+    raw === null ||
+    typeof raw !== 'object' ||
+    raw instanceof FormData
+  ) {
     return (args.body ?? undefined) as BodyInit | undefined;
   }
   const form = new FormData();
-  const entries = Object.entries(raw as Record<string, unknown>).filter(([, value]) => value !== undefined && value !== null);
+  const entries = Object.entries(raw as Record<string, unknown>).filter(
+    ([, value]) => value !== undefined && value !== null,
+  );
   for (const [name, value] of entries) if (!isFile(value)) form.append(name, String(value));
-  for (const [name, value] of entries) if (isFile(value)) form.append(name, value, value instanceof File ? value.name : 'blob');
+  for (const [name, value] of entries)
+    if (isFile(value)) form.append(name, value, value instanceof File ? value.name : 'blob');
   return form;
 }
 
@@ -73,7 +90,12 @@ async function readBody(response: Response): Promise<{ body: unknown; text: stri
 
 function fetcher(baseUrl: string): ApiFetcher {
   return async (args: ApiFetcherArgs): Promise<Fetched> => {
-    const response = await fetch(args.path, { method: args.method, headers: args.headers, body: bodyOf(args), redirect: 'manual' });
+    const response = await fetch(args.path, {
+      method: args.method,
+      headers: args.headers,
+      body: bodyOf(args),
+      redirect: 'manual',
+    });
     const { body, text } = await readBody(response);
     const url = new URL(args.path);
     const reply = { status: response.status, headers: response.headers, body, text };
@@ -104,7 +126,10 @@ export function typedApi(target: { baseUrl: string } | string, options: TypedApi
  * Asserts the status and narrows the reply to it, so its body is typed:
  * `const { body } = expectStatus(await api.users.get({ params: { id } }), 200)`.
  */
-export function expectStatus<R extends { status: number; text: string }, S extends R['status']>(reply: R, status: S): Extract<R, { status: S }> {
+export function expectStatus<R extends { status: number; text: string }, S extends R['status']>(
+  reply: R,
+  status: S,
+): Extract<R, { status: S }> {
   expect(reply.status, reply.text.slice(0, 1000)).toBe(status);
   return reply as Extract<R, { status: S }>;
 }

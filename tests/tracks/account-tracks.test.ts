@@ -11,17 +11,33 @@ describe('tracks of a deleted account', () => {
     const user = await createUser(suite.server);
     const kept = await createTrack(suite.server, user);
     const gone = await createTrack(suite.server, user, { filename: 'p.mp3', isPublic: false });
-    expectStatus(await user.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: user.password, keep_public_tracks: true } }), 200);
+    expectStatus(
+      await user.api.users.deleteAccount({
+        body: { confirm_text: 'DELETE', password: user.password, keep_public_tracks: true },
+      }),
+      200,
+    );
     const track = expectStatus(await suite.api.tracks.get({ params: { id: kept.id } }), 200);
     expect(track.body.data.track.creator_id).toBe(user.id);
     expectStatus(await suite.api.tracks.stream({ params: { id: kept.id } }), 200);
-    expect((await suite.server.riff.database.db.selectFrom('tracks').select('deleted_at').where('id', '=', gone.id).executeTakeFirstOrThrow()).deleted_at).not.toBeNull();
+    expect(
+      (
+        await suite.server.riff.database.db
+          .selectFrom('tracks')
+          .select('deleted_at')
+          .where('id', '=', gone.id)
+          .executeTakeFirstOrThrow()
+      ).deleted_at,
+    ).not.toBeNull();
   });
 
   it('without it, every track goes with the account', async () => {
     const user = await createUser(suite.server);
     const track = await createTrack(suite.server, user);
-    expectStatus(await user.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: user.password } }), 200);
+    expectStatus(
+      await user.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: user.password } }),
+      200,
+    );
     expectStatus(await suite.api.tracks.get({ params: { id: track.id } }), 404);
     expect(await suite.server.riff.storage.size(`tracks/${track.id}/original`)).toBeUndefined();
   });
@@ -38,7 +54,11 @@ describe('tracks of a deleted account', () => {
     const user = await createUser(suite.server);
     const track = await createTrack(suite.server, user);
     const { platform, storage } = suite.server.riff;
-    const row = await platform.database.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await platform.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     const owner = userActor(row, 'bearer');
     const key = `tracks/${track.id}/original`;
 

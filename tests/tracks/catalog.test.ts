@@ -16,7 +16,9 @@ describe('reading tracks', () => {
     const owner = await signedInUser(suite.server);
     const other = await signedInUser(suite.server);
     const track = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3, 'public.mp3');
-    const hidden = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3, 'private.mp3', { is_public: 'false' });
+    const hidden = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3, 'private.mp3', {
+      is_public: 'false',
+    });
 
     const mine = await suite.http.get(`/tracks/${track.id}`, { token: owner.accessToken });
     expect(mine.body.data.track).toMatchObject({ play_count: 0, like_count: 0 });
@@ -33,7 +35,9 @@ describe('reading tracks', () => {
     const listedForOther = await suite.http.get(`/tracks?creator_id=${owner.id}`, { token: other.accessToken });
     expect(listedForOther.body.data.tracks.map((t: { id: string }) => t.id)).toEqual([track.id]);
     const listedForOwner = await suite.http.get(`/tracks?creator_id=${owner.id}`, { token: owner.accessToken });
-    expect(listedForOwner.body.data.tracks.map((t: { id: string }) => t.id).sort()).toEqual([track.id, hidden.id].sort());
+    expect(listedForOwner.body.data.tracks.map((t: { id: string }) => t.id).sort()).toEqual(
+      [track.id, hidden.id].sort(),
+    );
     expect(listedForOwner.body.data.pagination).toEqual({ page: 1, limit: 20, total: 2, total_pages: 1 });
   });
 
@@ -42,7 +46,10 @@ describe('reading tracks', () => {
     const marker = owner.id.slice(0, 8);
     const a = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3, `Alpha ${marker}.mp3`);
     const b = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3, `Beta ${marker}.mp3`);
-    await suite.http.put(`/tracks/${b.id}`, { token: owner.accessToken, body: { genre: 'Jazz', genres: ['jazz', 'nu-jazz'] } });
+    await suite.http.put(`/tracks/${b.id}`, {
+      token: owner.accessToken,
+      body: { genre: 'Jazz', genres: ['jazz', 'nu-jazz'] },
+    });
 
     const byTitle = await suite.http.get(`/tracks?q=${marker}&sort=title&order=asc`);
     expect(byTitle.body.data.tracks.map((t: { id: string }) => t.id)).toEqual([a.id, b.id]);
@@ -68,13 +75,27 @@ describe('reading tracks', () => {
     const track = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3);
     const removed = await suite.http.delete(`/tracks/${track.id}`, { token: owner.accessToken });
     expect(removed.status).toBe(200);
-    for (const path of [`/tracks/${track.id}`, `/tracks/${track.id}/lyrics`, `/tracks/${track.id}/stream`, `/tracks/${track.id}/download`, `/tracks/${track.id}/status`]) {
+    for (const path of [
+      `/tracks/${track.id}`,
+      `/tracks/${track.id}/lyrics`,
+      `/tracks/${track.id}/stream`,
+      `/tracks/${track.id}/download`,
+      `/tracks/${track.id}/status`,
+    ]) {
       expect((await suite.http.get(path, { token: owner.accessToken })).status, path).toBe(404);
     }
-    expect((await suite.http.put(`/tracks/${track.id}`, { token: owner.accessToken, body: { title: 'x' } })).status).toBe(404);
+    expect(
+      (await suite.http.put(`/tracks/${track.id}`, { token: owner.accessToken, body: { title: 'x' } })).status,
+    ).toBe(404);
     expect((await suite.http.delete(`/tracks/${track.id}`, { token: owner.accessToken })).status).toBe(404);
-    expect((await suite.http.get(`/tracks?creator_id=${owner.id}`, { token: owner.accessToken })).body.data.tracks).toEqual([]);
-    const row = await suite.server.riff.database.db.selectFrom('tracks').select('deleted_at').where('id', '=', track.id).executeTakeFirstOrThrow();
+    expect(
+      (await suite.http.get(`/tracks?creator_id=${owner.id}`, { token: owner.accessToken })).body.data.tracks,
+    ).toEqual([]);
+    const row = await suite.server.riff.database.db
+      .selectFrom('tracks')
+      .select('deleted_at')
+      .where('id', '=', track.id)
+      .executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
   });
 
@@ -135,12 +156,18 @@ describe('editing tracks', () => {
     const other = await signedInUser(suite.server);
     const admin = await createAdmin(suite.server);
     const track = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3);
-    const denied = await suite.http.put(`/tracks/${track.id}`, { token: other.accessToken, body: { title: 'mine now' } });
+    const denied = await suite.http.put(`/tracks/${track.id}`, {
+      token: other.accessToken,
+      body: { title: 'mine now' },
+    });
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('FORBIDDEN');
     expect((await suite.http.delete(`/tracks/${track.id}`, { token: other.accessToken })).status).toBe(403);
     expect((await suite.http.put(`/tracks/${track.id}`, { body: { title: 'x' } })).status).toBe(401);
-    const byAdmin = await suite.http.put(`/tracks/${track.id}`, { token: admin.accessToken, body: { title: 'moderated' } });
+    const byAdmin = await suite.http.put(`/tracks/${track.id}`, {
+      token: admin.accessToken,
+      body: { title: 'moderated' },
+    });
     expect(byAdmin.status).toBe(200);
     expect((await suite.http.delete(`/tracks/${track.id}`, { token: admin.accessToken })).status).toBe(200);
   });
@@ -168,7 +195,10 @@ describe('batch operations', () => {
     const mine2 = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3);
     const theirs = await uploadTrack(suite.server.baseUrl, other.accessToken, mp3);
     const missing = '00000000-0000-4000-8000-000000000000';
-    const reply = await suite.http.post('/tracks/batch/delete', { token: owner.accessToken, body: { track_ids: [mine.id, theirs.id, missing, 'junk', mine2.id] } });
+    const reply = await suite.http.post('/tracks/batch/delete', {
+      token: owner.accessToken,
+      body: { track_ids: [mine.id, theirs.id, missing, 'junk', mine2.id] },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.data.deleted.sort()).toEqual([mine.id, mine2.id].sort());
     expect(reply.body.data.failed).toEqual([
@@ -185,24 +215,48 @@ describe('batch operations', () => {
     const other = await signedInUser(suite.server);
     const mine = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3);
     const theirs = await uploadTrack(suite.server.baseUrl, other.accessToken, mp3);
-    const reply = await suite.http.post('/tracks/batch/update', { token: owner.accessToken, body: { track_ids: [mine.id, theirs.id], updates: { genre: 'Techno', tags: ['dark'] } } });
+    const reply = await suite.http.post('/tracks/batch/update', {
+      token: owner.accessToken,
+      body: { track_ids: [mine.id, theirs.id], updates: { genre: 'Techno', tags: ['dark'] } },
+    });
     expect(reply.body.data.updated).toEqual([mine.id]);
     expect(reply.body.data.failed).toEqual([{ id: theirs.id, code: 'FORBIDDEN', message: expect.any(String) }]);
-    expect((await suite.http.get(`/tracks/${mine.id}`)).body.data.track).toMatchObject({ genre: 'Techno', tags: ['dark'] });
+    expect((await suite.http.get(`/tracks/${mine.id}`)).body.data.track).toMatchObject({
+      genre: 'Techno',
+      tags: ['dark'],
+    });
     expect((await suite.http.get(`/tracks/${theirs.id}`)).body.data.track.genre).toBeNull();
-    const invalid = await suite.http.post('/tracks/batch/update', { token: owner.accessToken, body: { track_ids: [mine.id], updates: { year: 1800 } } });
+    const invalid = await suite.http.post('/tracks/batch/update', {
+      token: owner.accessToken,
+      body: { track_ids: [mine.id], updates: { year: 1800 } },
+    });
     expect(invalid.status).toBe(400);
   });
 
   it('takes at most 100 ids and at least one', async () => {
     const owner = await signedInUser(suite.server);
     const ids = Array.from({ length: 101 }, () => '00000000-0000-4000-8000-000000000000');
-    const tooMany = await suite.http.post('/tracks/batch/delete', { token: owner.accessToken, body: { track_ids: ids } });
+    const tooMany = await suite.http.post('/tracks/batch/delete', {
+      token: owner.accessToken,
+      body: { track_ids: ids },
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.code).toBe('VALIDATION_FAILED');
-    expect((await suite.http.post('/tracks/batch/update', { token: owner.accessToken, body: { track_ids: ids, updates: {} } })).status).toBe(400);
-    expect((await suite.http.post('/tracks/batch/delete', { token: owner.accessToken, body: { track_ids: [] } })).status).toBe(400);
-    const hundred = await suite.http.post('/tracks/batch/delete', { token: owner.accessToken, body: { track_ids: ids.slice(0, 100) } });
+    expect(
+      (
+        await suite.http.post('/tracks/batch/update', {
+          token: owner.accessToken,
+          body: { track_ids: ids, updates: {} },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await suite.http.post('/tracks/batch/delete', { token: owner.accessToken, body: { track_ids: [] } })).status,
+    ).toBe(400);
+    const hundred = await suite.http.post('/tracks/batch/delete', {
+      token: owner.accessToken,
+      body: { track_ids: ids.slice(0, 100) },
+    });
     expect(hundred.status).toBe(200);
   });
 });
@@ -214,12 +268,23 @@ describe('lyrics', () => {
     const track = await uploadTrack(suite.server.baseUrl, owner.accessToken, mp3);
     expect((await suite.http.get(`/tracks/${track.id}/lyrics`)).body.data).toEqual({ lyrics: null });
 
-    const plain = await suite.http.put(`/tracks/${track.id}/lyrics`, { token: owner.accessToken, body: { content: 'la la la\nsecond line' } });
+    const plain = await suite.http.put(`/tracks/${track.id}/lyrics`, {
+      token: owner.accessToken,
+      body: { content: 'la la la\nsecond line' },
+    });
     expect(plain.status).toBe(200);
-    expect(plain.body.data.lyrics).toMatchObject({ track_id: track.id, content: 'la la la\nsecond line', is_synced: false, lines: null });
+    expect(plain.body.data.lyrics).toMatchObject({
+      track_id: track.id,
+      content: 'la la la\nsecond line',
+      is_synced: false,
+      lines: null,
+    });
 
     const lrc = '[ti:Tone]\n[offset:+100]\n[00:01.50]first\n[00:12.00][01:02.3]chorus\n[00:05]second';
-    const synced = await suite.http.put(`/tracks/${track.id}/lyrics`, { token: owner.accessToken, body: { content: lrc } });
+    const synced = await suite.http.put(`/tracks/${track.id}/lyrics`, {
+      token: owner.accessToken,
+      body: { content: lrc },
+    });
     expect(synced.body.data.lyrics.is_synced).toBe(true);
     expect(synced.body.data.lyrics.lines).toEqual([
       { time_ms: 1400, text: 'first' },
@@ -230,9 +295,22 @@ describe('lyrics', () => {
     const read = await suite.http.get(`/tracks/${track.id}/lyrics`, { token: other.accessToken });
     expect(read.body.data.lyrics.lines).toHaveLength(4);
 
-    expect((await suite.http.put(`/tracks/${track.id}/lyrics`, { token: other.accessToken, body: { content: 'mine' } })).status).toBe(403);
-    expect((await suite.http.put(`/tracks/${track.id}/lyrics`, { token: owner.accessToken, body: { content: 'x'.repeat(50_001) } })).status).toBe(400);
-    const cleared = await suite.http.put(`/tracks/${track.id}/lyrics`, { token: owner.accessToken, body: { content: '' } });
+    expect(
+      (await suite.http.put(`/tracks/${track.id}/lyrics`, { token: other.accessToken, body: { content: 'mine' } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await suite.http.put(`/tracks/${track.id}/lyrics`, {
+          token: owner.accessToken,
+          body: { content: 'x'.repeat(50_001) },
+        })
+      ).status,
+    ).toBe(400);
+    const cleared = await suite.http.put(`/tracks/${track.id}/lyrics`, {
+      token: owner.accessToken,
+      body: { content: '' },
+    });
     expect(cleared.body.data.lyrics).toBeNull();
   });
 });

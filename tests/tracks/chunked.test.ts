@@ -23,9 +23,14 @@ afterAll(async () => {
 });
 
 const CHUNK = 40_000;
-const split = (bytes: Buffer) => Array.from({ length: Math.ceil(bytes.length / CHUNK) }, (_, n) => bytes.subarray(n * CHUNK, (n + 1) * CHUNK));
+const split = (bytes: Buffer) =>
+  Array.from({ length: Math.ceil(bytes.length / CHUNK) }, (_, n) => bytes.subarray(n * CHUNK, (n + 1) * CHUNK));
 
-function chunkForm(fields: { upload_id: string; chunk_number: number; total_chunks: number; total_size: number; filename: string }, chunk: Buffer, fileFirst = false) {
+function chunkForm(
+  fields: { upload_id: string; chunk_number: number; total_chunks: number; total_size: number; filename: string },
+  chunk: Buffer,
+  fileFirst = false,
+) {
   const form = new FormData();
   if (fileFirst) form.append('chunk', new Blob([new Uint8Array(chunk)]), 'blob');
   for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
@@ -35,19 +40,31 @@ function chunkForm(fields: { upload_id: string; chunk_number: number; total_chun
 
 async function initiate(target: TestServer, token: string, bytes: Buffer, filename = 'song.wav') {
   const total_chunks = Math.ceil(bytes.length / CHUNK);
-  const reply = await api(target.baseUrl).post('/tracks/initiate', { token, body: { filename, total_chunks, total_size: bytes.length } });
+  const reply = await api(target.baseUrl).post('/tracks/initiate', {
+    token,
+    body: { filename, total_chunks, total_size: bytes.length },
+  });
   expect(reply.status).toBe(200);
   return { upload_id: reply.body.data.upload_id as string, total_chunks, total_size: bytes.length, filename, reply };
 }
 
-const send = (target: TestServer, token: string, session: Awaited<ReturnType<typeof initiate>>, n: number, chunk: Buffer) =>
-  uploadForm(target.baseUrl, token, chunkForm({ ...session, chunk_number: n }, chunk), '/api/v1/tracks/chunk');
+const send = (
+  target: TestServer,
+  token: string,
+  session: Awaited<ReturnType<typeof initiate>>,
+  n: number,
+  chunk: Buffer,
+) => uploadForm(target.baseUrl, token, chunkForm({ ...session, chunk_number: n }, chunk), '/api/v1/tracks/chunk');
 
 describe('chunked upload', () => {
   it('initiate → chunks in any order, re-sent → resume → complete gives the track and the md5', async () => {
     const user = await signedInUser(server);
     const session = await initiate(server, user.accessToken, audio);
-    expect(session.reply.body.data).toMatchObject({ chunk_size_limit: 65536, expires_at: expect.any(String), message: expect.stringContaining('0') });
+    expect(session.reply.body.data).toMatchObject({
+      chunk_size_limit: 65536,
+      expires_at: expect.any(String),
+      message: expect.stringContaining('0'),
+    });
     const chunks = split(audio);
     expect(chunks.length).toBeGreaterThan(3);
 
@@ -55,7 +72,12 @@ describe('chunked upload', () => {
     let last;
     for (const n of order) last = await send(server, user.accessToken, session, n, chunks[n]!);
     expect(last!.status).toBe(200);
-    expect(last!.body.data).toMatchObject({ upload_id: session.upload_id, chunk_number: 0, received_chunks: chunks.length, progress: 100 });
+    expect(last!.body.data).toMatchObject({
+      upload_id: session.upload_id,
+      chunk_number: 0,
+      received_chunks: chunks.length,
+      progress: 100,
+    });
 
     // re-sending a chunk replaces it and does not count twice
     const again = await send(server, user.accessToken, session, 1, chunks[1]!);
@@ -70,12 +92,22 @@ describe('chunked upload', () => {
       total_size: audio.length,
     });
 
-    const complete = await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } });
+    const complete = await http.post('/tracks/complete', {
+      token: user.accessToken,
+      body: { upload_id: session.upload_id },
+    });
     expect(complete.status).toBe(201);
     expect(complete.body.data.md5).toBe(md5(audio));
-    expect(complete.body.data.track).toMatchObject({ title: 'Chunky', format: 'wav', file_size: audio.length, duration: 2 });
+    expect(complete.body.data.track).toMatchObject({
+      title: 'Chunky',
+      format: 'wav',
+      file_size: audio.length,
+      duration: 2,
+    });
 
-    const streamed = Buffer.from(await (await fetch(`${server.baseUrl}/api/v1/tracks/${complete.body.data.track.id}/stream`)).arrayBuffer());
+    const streamed = Buffer.from(
+      await (await fetch(`${server.baseUrl}/api/v1/tracks/${complete.body.data.track.id}/stream`)).arrayBuffer(),
+    );
     expect(streamed.equals(audio)).toBe(true);
     // the session and its chunks are gone
     expect((await http.get(`/tracks/resume/${session.upload_id}`, { token: user.accessToken })).status).toBe(404);
@@ -87,20 +119,27 @@ describe('chunked upload', () => {
     const chunks = split(audio);
     // in order and left alone: the md5 computed as the chunks came
     const plain = await initiate(server, user.accessToken, audio);
-    for (const [n, chunk] of chunks.entries()) expect((await send(server, user.accessToken, plain, n, chunk)).status).toBe(200);
+    for (const [n, chunk] of chunks.entries())
+      expect((await send(server, user.accessToken, plain, n, chunk)).status).toBe(200);
     const done = await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: plain.upload_id } });
     expect(done.body.data.md5).toBe(md5(audio));
 
     const session = await initiate(server, user.accessToken, audio);
-    for (const [n, chunk] of chunks.entries()) expect((await send(server, user.accessToken, session, n, chunk)).status).toBe(200);
+    for (const [n, chunk] of chunks.entries())
+      expect((await send(server, user.accessToken, session, n, chunk)).status).toBe(200);
     const changed = Buffer.from(chunks[1]!).fill(7);
     expect((await send(server, user.accessToken, session, 1, changed)).status).toBe(200);
     const expected = Buffer.concat([chunks[0]!, changed, ...chunks.slice(2)]);
 
-    const complete = await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } });
+    const complete = await http.post('/tracks/complete', {
+      token: user.accessToken,
+      body: { upload_id: session.upload_id },
+    });
     expect(complete.status).toBe(201);
     expect(complete.body.data.md5).toBe(md5(expected));
-    const streamed = Buffer.from(await (await fetch(`${server.baseUrl}/api/v1/tracks/${complete.body.data.track.id}/stream`)).arrayBuffer());
+    const streamed = Buffer.from(
+      await (await fetch(`${server.baseUrl}/api/v1/tracks/${complete.body.data.track.id}/stream`)).arrayBuffer(),
+    );
     expect(streamed.equals(expected)).toBe(true);
   });
 
@@ -109,7 +148,10 @@ describe('chunked upload', () => {
     const session = await initiate(server, user.accessToken, audio);
     const chunks = split(audio);
     for (let n = 0; n < chunks.length; n++) if (n !== 2) await send(server, user.accessToken, session, n, chunks[n]!);
-    const early = await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } });
+    const early = await http.post('/tracks/complete', {
+      token: user.accessToken,
+      body: { upload_id: session.upload_id },
+    });
     expect(early.status).toBe(400);
     expect(early.body.error.code).toBe('UPLOAD_INCOMPLETE');
     expect(early.body.error.details).toEqual([{ field: 'chunk_number', message: 'missing', value: '2' }]);
@@ -117,7 +159,10 @@ describe('chunked upload', () => {
     const resume = await http.get(`/tracks/resume/${session.upload_id}`, { token: user.accessToken });
     expect(resume.body.data.received_chunk_numbers).not.toContain(2);
     await send(server, user.accessToken, session, 2, chunks[2]!);
-    const done = await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } });
+    const done = await http.post('/tracks/complete', {
+      token: user.accessToken,
+      body: { upload_id: session.upload_id },
+    });
     expect(done.status).toBe(201);
   });
 
@@ -125,12 +170,18 @@ describe('chunked upload', () => {
     const user = await signedInUser(server);
     const session = await initiate(server, user.accessToken, audio);
     const chunks = split(audio);
-    for (let n = 0; n < chunks.length; n++) await send(server, user.accessToken, session, n, n === 1 ? chunks[1]!.subarray(0, 100) : chunks[n]!);
-    const mismatch = await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } });
+    for (let n = 0; n < chunks.length; n++)
+      await send(server, user.accessToken, session, n, n === 1 ? chunks[1]!.subarray(0, 100) : chunks[n]!);
+    const mismatch = await http.post('/tracks/complete', {
+      token: user.accessToken,
+      body: { upload_id: session.upload_id },
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error.code).toBe('SIZE_MISMATCH');
     await send(server, user.accessToken, session, 1, chunks[1]!);
-    expect((await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } })).status).toBe(201);
+    expect(
+      (await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } })).status,
+    ).toBe(201);
   });
 
   it('refuses bad chunks: another user’s session, out-of-range number, too large, overflowing total_size', async () => {
@@ -141,15 +192,28 @@ describe('chunked upload', () => {
 
     expect((await send(server, other.accessToken, session, 0, chunk)).status).toBe(404);
     expect((await http.get(`/tracks/resume/${session.upload_id}`, { token: other.accessToken })).status).toBe(404);
-    expect((await http.post('/tracks/complete', { token: other.accessToken, body: { upload_id: session.upload_id } })).status).toBe(404);
+    expect(
+      (await http.post('/tracks/complete', { token: other.accessToken, body: { upload_id: session.upload_id } }))
+        .status,
+    ).toBe(404);
 
     // the fields may come after the chunk
-    const fileFirst = await uploadForm(server.baseUrl, user.accessToken, chunkForm({ ...session, chunk_number: 0 }, chunk, true), '/api/v1/tracks/chunk');
+    const fileFirst = await uploadForm(
+      server.baseUrl,
+      user.accessToken,
+      chunkForm({ ...session, chunk_number: 0 }, chunk, true),
+      '/api/v1/tracks/chunk',
+    );
     expect(fileFirst.status).toBe(200);
 
     const outOfRange = await send(server, user.accessToken, session, session.total_chunks, chunk);
     expect(outOfRange.status).toBe(400);
-    const wrongTotal = await uploadForm(server.baseUrl, user.accessToken, chunkForm({ ...session, total_size: 5, chunk_number: 0 }, chunk), '/api/v1/tracks/chunk');
+    const wrongTotal = await uploadForm(
+      server.baseUrl,
+      user.accessToken,
+      chunkForm({ ...session, total_size: 5, chunk_number: 0 }, chunk),
+      '/api/v1/tracks/chunk',
+    );
     expect(wrongTotal.status).toBe(400);
 
     const tooLarge = await send(server, user.accessToken, session, 0, Buffer.alloc(65_537, 1));
@@ -174,17 +238,32 @@ describe('chunked upload', () => {
       { filename: 'a.wav', total_chunks: 3, total_size: 2 },
       { filename: '', total_chunks: 1, total_size: 10 },
     ]) {
-      expect((await http.post('/tracks/initiate', { token: user.accessToken, body })).status, JSON.stringify(body)).toBe(400);
+      expect(
+        (await http.post('/tracks/initiate', { token: user.accessToken, body })).status,
+        JSON.stringify(body),
+      ).toBe(400);
     }
-    const tooBigChunks = await http.post('/tracks/initiate', { token: user.accessToken, body: { filename: 'a.wav', total_chunks: 1, total_size: 100_000 } });
+    const tooBigChunks = await http.post('/tracks/initiate', {
+      token: user.accessToken,
+      body: { filename: 'a.wav', total_chunks: 1, total_size: 100_000 },
+    });
     expect(tooBigChunks.status).toBe(413);
-    const overQuota = await http.post('/tracks/initiate', { token: user.accessToken, body: { filename: 'a.wav', total_chunks: 100, total_size: 6_000_000 } });
+    const overQuota = await http.post('/tracks/initiate', {
+      token: user.accessToken,
+      body: { filename: 'a.wav', total_chunks: 100, total_size: 6_000_000 },
+    });
     expect(overQuota.status).toBe(403);
     expect(overQuota.body.error.code).toBe('QUOTA_EXCEEDED');
     // sessions reserve their declared size: two that together pass the quota cannot both start
-    const first = await http.post('/tracks/initiate', { token: user.accessToken, body: { filename: 'a.wav', total_chunks: 60, total_size: 3_000_000 } });
+    const first = await http.post('/tracks/initiate', {
+      token: user.accessToken,
+      body: { filename: 'a.wav', total_chunks: 60, total_size: 3_000_000 },
+    });
     expect(first.status).toBe(200);
-    const second = await http.post('/tracks/initiate', { token: user.accessToken, body: { filename: 'b.wav', total_chunks: 60, total_size: 3_000_000 } });
+    const second = await http.post('/tracks/initiate', {
+      token: user.accessToken,
+      body: { filename: 'b.wav', total_chunks: 60, total_size: 3_000_000 },
+    });
     expect(second.status).toBe(403);
   });
 
@@ -194,10 +273,15 @@ describe('chunked upload', () => {
     const junk = Buffer.alloc(1000, 7);
     const session = await initiate(server, user.accessToken, junk, 'junk.mp3');
     await send(server, user.accessToken, session, 0, junk);
-    const reply = await http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } });
+    const reply = await http.post('/tracks/complete', {
+      token: user.accessToken,
+      body: { upload_id: session.upload_id },
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('INVALID_AUDIO');
-    expect(await readdir(path.join(server.dataDir, 'files', 'tracks')).catch(() => [])).not.toContain(expect.stringMatching(/-/));
+    expect(await readdir(path.join(server.dataDir, 'files', 'tracks')).catch(() => [])).not.toContain(
+      expect.stringMatching(/-/),
+    );
     expect(await newIntents(server, intentsBefore)).toEqual([]);
   });
 
@@ -222,7 +306,10 @@ describe('chunked upload', () => {
     const key = 'tracks/11111111-1111-4111-8111-111111111111/original';
     const { Readable } = await import('node:stream');
     await server.riff.storage.put(key, Readable.from([Buffer.from('half an upload')]));
-    await server.riff.database.db.insertInto('storage_intents').values({ key, created_at: new Date(Date.now() - 25 * 3600 * 1000) }).execute();
+    await server.riff.database.db
+      .insertInto('storage_intents')
+      .values({ key, created_at: new Date(Date.now() - 25 * 3600 * 1000) })
+      .execute();
     const result = await runJob<{ sessions: number; objects: number }>(server, 'uploads.cleanup');
     expect(result.objects).toBe(1);
     expect(await server.riff.storage.size(key)).toBeUndefined();
@@ -243,7 +330,10 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('sessions survive a restart',
       try {
         const { accessToken } = await login(second, user);
         for (let n = 1; n < chunks.length; n++) await send(second, accessToken, session, n, chunks[n]!);
-        const done = await api(second.baseUrl).post('/tracks/complete', { token: accessToken, body: { upload_id: session.upload_id } });
+        const done = await api(second.baseUrl).post('/tracks/complete', {
+          token: accessToken,
+          body: { upload_id: session.upload_id },
+        });
         expect(done.status).toBe(201);
         expect(done.body.data.md5).toBe(md5(audio));
       } finally {
@@ -266,7 +356,10 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('two instances', () => {
       const session = await initiate(a, user.accessToken, audio);
       const chunks = split(audio);
       for (let n = 0; n < chunks.length; n++) await send(n % 2 === 0 ? a : b, user.accessToken, session, n, chunks[n]!);
-      const done = await api(b.baseUrl).post('/tracks/complete', { token: user.accessToken, body: { upload_id: session.upload_id } });
+      const done = await api(b.baseUrl).post('/tracks/complete', {
+        token: user.accessToken,
+        body: { upload_id: session.upload_id },
+      });
       expect(done.status).toBe(201);
       expect(done.body.data.md5).toBe(md5(audio));
     } finally {

@@ -11,7 +11,11 @@ describe('a multipart part without a name', () => {
     const boundary = 'riffboundary';
     const body = `--${boundary}\r\nContent-Disposition: form-data\r\n\r\nvalue\r\n--${boundary}--\r\n`;
     for (const path of ['/tracks', '/tracks/chunk']) {
-      const reply = await suite.http.post(path, { token: user.accessToken, rawBody: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      const reply = await suite.http.post(path, {
+        token: user.accessToken,
+        rawBody: body,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
       expect(reply.status).toBe(400);
       expect(reply.body.error.code).toBe('VALIDATION_FAILED');
     }

@@ -17,7 +17,12 @@ beforeAll(async () => {
   s3 = await startTestS3();
   server = await startTestServer({ ...s3.env, UPLOAD_CHUNK_MAX_BYTES: '65536' });
   http = api(server.baseUrl);
-  client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  client = new S3Client({
+    region: 'us-east-1',
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
 });
 afterAll(async () => {
   // the tracks' media jobs write to the bucket in the background: the stand-in must outlive them,
@@ -25,7 +30,13 @@ afterAll(async () => {
   if (server && made.size > 0) {
     const deadline = Date.now() + 60_000;
     const busy = () =>
-      server.riff.database.db.selectFrom('tracks').select('id').where('id', 'in', [...made]).where('deleted_at', 'is', null).where('stream_status', 'in', ['pending', 'processing']).execute();
+      server.riff.database.db
+        .selectFrom('tracks')
+        .select('id')
+        .where('id', 'in', [...made])
+        .where('deleted_at', 'is', null)
+        .where('stream_status', 'in', ['pending', 'processing'])
+        .execute();
     while ((await busy()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await server?.close();
@@ -74,7 +85,9 @@ describe('S3 storage', () => {
     const track = await uploadTrack(server.baseUrl, user.accessToken, wav, 'long.wav');
     made.add(track.id);
     expect(track).toMatchObject({ format: 'wav', file_size: size, duration: Math.round((size - 44) / (44100 * 4)) });
-    const location = (await fetch(`${server.baseUrl}/api/v1/tracks/${track.id}/stream`, { redirect: 'manual' })).headers.get('location')!;
+    const location = (
+      await fetch(`${server.baseUrl}/api/v1/tracks/${track.id}/stream`, { redirect: 'manual' })
+    ).headers.get('location')!;
     expect(md5(Buffer.from(await (await fetch(location)).arrayBuffer()))).toBe(md5(wav));
   });
 
@@ -99,11 +112,21 @@ describe('S3 storage', () => {
     const bytes = await makeAudio('mp3', { seconds: 6 });
     const size = 30_000;
     const count = Math.ceil(bytes.length / size);
-    const init = await http.post('/tracks/initiate', { token: user.accessToken, body: { filename: 's3.mp3', total_chunks: count, total_size: bytes.length } });
+    const init = await http.post('/tracks/initiate', {
+      token: user.accessToken,
+      body: { filename: 's3.mp3', total_chunks: count, total_size: bytes.length },
+    });
     const uploadId = init.body.data.upload_id;
     for (let n = 0; n < count; n++) {
       const form = new FormData();
-      for (const [key, value] of Object.entries({ upload_id: uploadId, chunk_number: n, total_chunks: count, total_size: bytes.length, filename: 's3.mp3' })) form.append(key, String(value));
+      for (const [key, value] of Object.entries({
+        upload_id: uploadId,
+        chunk_number: n,
+        total_chunks: count,
+        total_size: bytes.length,
+        filename: 's3.mp3',
+      }))
+        form.append(key, String(value));
       form.append('chunk', new Blob([new Uint8Array(bytes.subarray(n * size, (n + 1) * size))]), 'blob');
       expect((await uploadForm(server.baseUrl, user.accessToken, form, '/api/v1/tracks/chunk')).status).toBe(200);
     }

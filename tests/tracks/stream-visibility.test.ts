@@ -19,7 +19,9 @@ describe('streaming follows a track’s visibility at once', () => {
     // a player asks range after range: these are served from the tracks read in the last second
     expect(await streamStatus(suite.server, track.id)).toBe(206);
     expect(await streamStatus(suite.server, track.id)).toBe(206);
-    expect((await suite.http.put(`/tracks/${track.id}`, { token: owner.token, body: { is_public: false } })).status).toBe(200);
+    expect(
+      (await suite.http.put(`/tracks/${track.id}`, { token: owner.token, body: { is_public: false } })).status,
+    ).toBe(200);
     expect(await streamStatus(suite.server, track.id)).toBe(404);
 
     const other = await createTrack(suite.server, owner, { isPublic: true });
@@ -37,7 +39,9 @@ describe('streaming follows a track’s visibility at once', () => {
       const owner = await createUser(suite.server);
       const track = await createTrack(suite.server, owner, { isPublic: true });
       expect(await streamStatus(second, track.id)).toBe(206);
-      expect((await suite.http.put(`/tracks/${track.id}`, { token: owner.token, body: { is_public: false } })).status).toBe(200);
+      expect(
+        (await suite.http.put(`/tracks/${track.id}`, { token: owner.token, body: { is_public: false } })).status,
+      ).toBe(200);
       const changed = Date.now();
       let status = await streamStatus(second, track.id);
       while (status !== 404 && Date.now() - changed < 5_000) {

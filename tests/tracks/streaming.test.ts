@@ -51,7 +51,9 @@ describe('streaming', () => {
     expect(open.body.equals(bytes.subarray(bytes.length - 10))).toBe(true);
 
     const suffix = await get(`/tracks/${publicTrack.id}/stream`, { range: 'bytes=-500' });
-    expect(suffix.response.headers.get('content-range')).toBe(`bytes ${bytes.length - 500}-${bytes.length - 1}/${bytes.length}`);
+    expect(suffix.response.headers.get('content-range')).toBe(
+      `bytes ${bytes.length - 500}-${bytes.length - 1}/${bytes.length}`,
+    );
     expect(suffix.body.equals(bytes.subarray(bytes.length - 500))).toBe(true);
 
     const beyondEnd = await get(`/tracks/${publicTrack.id}/stream`, { range: `bytes=1000-${bytes.length * 2}` });
@@ -87,7 +89,9 @@ describe('streaming', () => {
   it('download sends the file as an attachment named after the title', async () => {
     const { response, body } = await get(`/tracks/${publicTrack.id}/download`);
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="Stream me.mp3"; filename*=UTF-8''Stream%20me.mp3`);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="Stream me.mp3"; filename*=UTF-8''Stream%20me.mp3`,
+    );
     expect(body.equals(bytes)).toBe(true);
     const ranged = await get(`/tracks/${publicTrack.id}/download`, { range: 'bytes=5-9' });
     expect(ranged.response.status).toBe(206);
@@ -96,8 +100,14 @@ describe('streaming', () => {
   it('a private track streams only for its owner, by bearer or stream token', async () => {
     const other = await signedInUser(server);
     expect((await get(`/tracks/${privateTrack.id}/stream`)).response.status).toBe(404);
-    expect((await get(`/tracks/${privateTrack.id}/stream`, { authorization: `Bearer ${other.accessToken}` })).response.status).toBe(404);
-    expect((await get(`/tracks/${privateTrack.id}/stream`, { authorization: `Bearer ${owner.accessToken}` })).response.status).toBe(200);
+    expect(
+      (await get(`/tracks/${privateTrack.id}/stream`, { authorization: `Bearer ${other.accessToken}` })).response
+        .status,
+    ).toBe(404);
+    expect(
+      (await get(`/tracks/${privateTrack.id}/stream`, { authorization: `Bearer ${owner.accessToken}` })).response
+        .status,
+    ).toBe(200);
 
     const streamToken = (await http.post('/auth/stream-token', { token: owner.accessToken })).body.token;
     const byQuery = await get(`/tracks/${privateTrack.id}/stream?token=${encodeURIComponent(streamToken)}`);

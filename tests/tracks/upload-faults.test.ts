@@ -20,14 +20,19 @@ afterAll(async () => {
 });
 
 async function initiate(token: string, totalSize: number, totalChunks = Math.ceil(totalSize / 1000)) {
-  return http.post('/tracks/initiate', { token, body: { filename: 'x.wav', total_chunks: totalChunks, total_size: totalSize } });
+  return http.post('/tracks/initiate', {
+    token,
+    body: { filename: 'x.wav', total_chunks: totalChunks, total_size: totalSize },
+  });
 }
 
 /** Every file under the data folder's files/, and every folder there that is empty. */
 async function storageEntries() {
   const root = path.join(server.dataDir, 'files');
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
   const emptyFolders: string[] = [];
   for (const entry of entries.filter((item) => item.isDirectory())) {
     const full = path.join(entry.parentPath, entry.name);
@@ -61,7 +66,13 @@ describe.runIf(process.platform === 'linux')('chunk uploads cut off by the clien
     const session = (await initiate(user.accessToken, 1000)).body.data;
     const url = new URL(server.directUrl);
     const boundary = 'riffcut';
-    const fields = { upload_id: session.upload_id, chunk_number: '0', total_chunks: '1', total_size: '1000', filename: 'x.wav' };
+    const fields = {
+      upload_id: session.upload_id,
+      chunk_number: '0',
+      total_chunks: '1',
+      total_size: '1000',
+      filename: 'x.wav',
+    };
     const head =
       Object.entries(fields)
         .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
@@ -97,7 +108,14 @@ describe.runIf(process.platform === 'linux')('chunk uploads cut off by the clien
     const user = await signedInUser(server);
     const session = (await initiate(user.accessToken, 2000, 2)).body.data;
     const form = new FormData();
-    for (const [name, value] of Object.entries({ upload_id: session.upload_id, chunk_number: '0', total_chunks: '2', total_size: '2000', filename: 'x.wav' })) form.append(name, value);
+    for (const [name, value] of Object.entries({
+      upload_id: session.upload_id,
+      chunk_number: '0',
+      total_chunks: '2',
+      total_size: '2000',
+      filename: 'x.wav',
+    }))
+      form.append(name, value);
     form.append('chunk', new Blob([new Uint8Array(Buffer.alloc(1500, 1))]), 'blob');
     const response = await fetch(`${server.baseUrl}/api/v1/tracks/chunk`, {
       method: 'POST',
@@ -118,12 +136,25 @@ describe('chunked sessions and the quota', () => {
     expect(started.status).toBe(200);
     const uploadId = started.body.data.upload_id as string;
     const form = new FormData();
-    for (const [name, value] of Object.entries({ upload_id: uploadId, chunk_number: '0', total_chunks: '3000', total_size: '3000000', filename: 'x.wav' })) form.append(name, value);
+    for (const [name, value] of Object.entries({
+      upload_id: uploadId,
+      chunk_number: '0',
+      total_chunks: '3000',
+      total_size: '3000000',
+      filename: 'x.wav',
+    }))
+      form.append(name, value);
     form.append('chunk', new Blob([new Uint8Array(Buffer.alloc(1000, 1))]), 'blob');
     expect((await uploadForm(server.baseUrl, user.accessToken, form, '/api/v1/tracks/chunk')).status).toBe(200);
 
     const quota = await http.get('/tracks/quota/me', { token: user.accessToken });
-    expect(quota.body.data.quota).toEqual({ used_bytes: 0, reserved_bytes: 3_000_000, limit_bytes: 5_000_000, remaining_bytes: 2_000_000, track_count: 0 });
+    expect(quota.body.data.quota).toEqual({
+      used_bytes: 0,
+      reserved_bytes: 3_000_000,
+      limit_bytes: 5_000_000,
+      remaining_bytes: 2_000_000,
+      track_count: 0,
+    });
 
     // only the owner may cancel; for anyone else the session does not exist
     expect((await http.delete(`/tracks/resume/${uploadId}`, { token: other.accessToken })).status).toBe(404);
@@ -162,13 +193,28 @@ describe('chunked sessions and the quota', () => {
 describe('rejected uploads leave nothing behind', () => {
   it('no empty tracks/<id>/ or staging folders after refused uploads and chunks', async () => {
     const user = await signedInUser(server);
-    const notAudio = await uploadForm(server.baseUrl, user.accessToken, audioForm(Buffer.from('plain words, not audio at all'), 'a.mp3'));
+    const notAudio = await uploadForm(
+      server.baseUrl,
+      user.accessToken,
+      audioForm(Buffer.from('plain words, not audio at all'), 'a.mp3'),
+    );
     expect(notAudio.status).toBe(400);
-    const overQuota = await uploadFormStreamed(server.baseUrl, user.accessToken, audioForm(await makeAudio('wav', { seconds: 60 }), 'big.wav'));
+    const overQuota = await uploadFormStreamed(
+      server.baseUrl,
+      user.accessToken,
+      audioForm(await makeAudio('wav', { seconds: 60 }), 'big.wav'),
+    );
     expect(overQuota.status).toBe(403);
     const session = (await initiate(user.accessToken, 1000, 1)).body.data;
     const badChunk = new FormData();
-    for (const [name, value] of Object.entries({ upload_id: session.upload_id, chunk_number: '7', total_chunks: '1', total_size: '1000', filename: 'x.wav' })) badChunk.append(name, value);
+    for (const [name, value] of Object.entries({
+      upload_id: session.upload_id,
+      chunk_number: '7',
+      total_chunks: '1',
+      total_size: '1000',
+      filename: 'x.wav',
+    }))
+      badChunk.append(name, value);
     badChunk.append('chunk', new Blob([new Uint8Array(Buffer.alloc(500, 1))]), 'blob');
     expect((await uploadForm(server.baseUrl, user.accessToken, badChunk, '/api/v1/tracks/chunk')).status).toBe(400);
 

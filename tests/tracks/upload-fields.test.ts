@@ -5,14 +5,22 @@ import { useTestServer } from '../support/suite.js';
 
 const suite = useTestServer({ UPLOAD_CHUNK_MAX_BYTES: '65536' });
 
-const trackRows = (userId: string) => suite.server.riff.database.db.selectFrom('tracks').select(['id', 'is_public']).where('creator_id', '=', userId).execute();
+const trackRows = (userId: string) =>
+  suite.server.riff.database.db
+    .selectFrom('tracks')
+    .select(['id', 'is_public'])
+    .where('creator_id', '=', userId)
+    .execute();
 
 /** A multipart body written by hand, so the order of the parts and the bytes of their headers are exactly as given. */
 function rawForm(parts: ({ name: string; value: string } | { name: string; filename: string; bytes: Buffer })[]) {
   const boundary = `riff${Math.random().toString(16).slice(2)}`;
   const pieces: Buffer[] = [];
   for (const part of parts) {
-    const disposition = 'filename' in part ? `form-data; name="${part.name}"; filename="${part.filename}"` : `form-data; name="${part.name}"`;
+    const disposition =
+      'filename' in part
+        ? `form-data; name="${part.name}"; filename="${part.filename}"`
+        : `form-data; name="${part.name}"`;
     pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`, 'utf8'));
     pieces.push('bytes' in part ? part.bytes : Buffer.from(part.value, 'utf8'));
     pieces.push(Buffer.from('\r\n'));
@@ -31,33 +39,58 @@ async function postRaw(pathname: string, token: string, form: ReturnType<typeof 
 }
 
 describe('POST /tracks text fields', () => {
-  it.each(['0', 'no', 'FALSE', 'True', '1', '', 'yes'])('is_public=%j is 400 VALIDATION_FAILED naming the field, and creates no track', async (value) => {
-    const user = await signedInUser(suite.server);
-    const reply = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(await makeAudio('mp3'), 'a.mp3', { is_public: value }));
-    expect(reply.status).toBe(400);
-    expect(reply.body.error.code).toBe('VALIDATION_FAILED');
-    expect(reply.body.error.details).toEqual([expect.objectContaining({ field: 'is_public', message: expect.stringMatching(/true or false/) })]);
-    expect(await trackRows(user.id)).toEqual([]);
-  });
+  it.each(['0', 'no', 'FALSE', 'True', '1', '', 'yes'])(
+    'is_public=%j is 400 VALIDATION_FAILED naming the field, and creates no track',
+    async (value) => {
+      const user = await signedInUser(suite.server);
+      const reply = await uploadForm(
+        suite.server.baseUrl,
+        user.accessToken,
+        audioForm(await makeAudio('mp3'), 'a.mp3', { is_public: value }),
+      );
+      expect(reply.status).toBe(400);
+      expect(reply.body.error.code).toBe('VALIDATION_FAILED');
+      expect(reply.body.error.details).toEqual([
+        expect.objectContaining({ field: 'is_public', message: expect.stringMatching(/true or false/) }),
+      ]);
+      expect(await trackRows(user.id)).toEqual([]);
+    },
+  );
 
   it('is_public=false makes a private track and true a public one', async () => {
     const user = await signedInUser(suite.server);
     const audio = await makeAudio('mp3');
-    const hidden = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(audio, 'a.mp3', { is_public: 'false' }));
+    const hidden = await uploadForm(
+      suite.server.baseUrl,
+      user.accessToken,
+      audioForm(audio, 'a.mp3', { is_public: 'false' }),
+    );
     expect(hidden.body.data.track.is_public).toBe(false);
-    const shown = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(audio, 'a.mp3', { is_public: 'true' }));
+    const shown = await uploadForm(
+      suite.server.baseUrl,
+      user.accessToken,
+      audioForm(audio, 'a.mp3', { is_public: 'true' }),
+    );
     expect(shown.body.data.track.is_public).toBe(true);
   });
 
   it('a title over 255 characters is refused, not truncated; 255 is fine', async () => {
     const user = await signedInUser(suite.server);
     const audio = await makeAudio('mp3');
-    const long = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(audio, 'a.mp3', { title: 'x'.repeat(256) }));
+    const long = await uploadForm(
+      suite.server.baseUrl,
+      user.accessToken,
+      audioForm(audio, 'a.mp3', { title: 'x'.repeat(256) }),
+    );
     expect(long.status).toBe(400);
     expect(long.body.error.code).toBe('VALIDATION_FAILED');
     expect(long.body.error.details[0].field).toBe('title');
     expect(await trackRows(user.id)).toEqual([]);
-    const fits = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(audio, 'a.mp3', { title: 'y'.repeat(255) }));
+    const fits = await uploadForm(
+      suite.server.baseUrl,
+      user.accessToken,
+      audioForm(audio, 'a.mp3', { title: 'y'.repeat(255) }),
+    );
     expect(fits.status).toBe(201);
     expect(fits.body.data.track.title).toBe('y'.repeat(255));
   });
@@ -76,7 +109,9 @@ describe('POST /tracks text fields', () => {
 
   it('a UTF-8 file name (as curl and browsers send it) becomes the title as written', async () => {
     const user = await signedInUser(suite.server);
-    const form = rawForm([{ name: 'file', filename: 'Björk – Jóga 東京.wav', bytes: await makeAudio('wav', { seconds: 1 }) }]);
+    const form = rawForm([
+      { name: 'file', filename: 'Björk – Jóga 東京.wav', bytes: await makeAudio('wav', { seconds: 1 }) },
+    ]);
     const reply = await postRaw('/tracks', user.accessToken, form);
     expect(reply.status).toBe(201);
     expect(reply.body.data.track.title).toBe('Björk – Jóga 東京');
@@ -85,7 +120,10 @@ describe('POST /tracks text fields', () => {
 
 describe('POST /tracks/chunk fields', () => {
   async function session(token: string, bytes: Buffer) {
-    const reply = await suite.http.post('/tracks/initiate', { token, body: { filename: 'c.wav', total_chunks: 1, total_size: bytes.length } });
+    const reply = await suite.http.post('/tracks/initiate', {
+      token,
+      body: { filename: 'c.wav', total_chunks: 1, total_size: bytes.length },
+    });
     expect(reply.status).toBe(200);
     return reply.body.data.upload_id as string;
   }
@@ -103,7 +141,11 @@ describe('POST /tracks/chunk fields', () => {
     const user = await signedInUser(suite.server);
     const bytes = await makeAudio('wav', { seconds: 0.3 });
     const uploadId = await session(user.accessToken, bytes);
-    const reply = await postRaw('/tracks/chunk', user.accessToken, rawForm([{ name: 'chunk', filename: 'blob', bytes }, ...parts(fields(uploadId, bytes))]));
+    const reply = await postRaw(
+      '/tracks/chunk',
+      user.accessToken,
+      rawForm([{ name: 'chunk', filename: 'blob', bytes }, ...parts(fields(uploadId, bytes))]),
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ upload_id: uploadId, chunk_number: 0, received_chunks: 1, progress: 100 });
     const done = await suite.http.post('/tracks/complete', { token: user.accessToken, body: { upload_id: uploadId } });
@@ -122,7 +164,11 @@ describe('POST /tracks/chunk fields', () => {
     const user = await signedInUser(suite.server);
     const bytes = await makeAudio('wav', { seconds: 0.3 });
     const uploadId = await session(user.accessToken, bytes);
-    const reply = await postRaw('/tracks/chunk', user.accessToken, rawForm([{ name: 'chunk', filename: 'blob', bytes }, ...parts(fields(uploadId, bytes, { [field]: value }))]));
+    const reply = await postRaw(
+      '/tracks/chunk',
+      user.accessToken,
+      rawForm([{ name: 'chunk', filename: 'blob', bytes }, ...parts(fields(uploadId, bytes, { [field]: value }))]),
+    );
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('VALIDATION_FAILED');
     expect(reply.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
@@ -135,7 +181,11 @@ describe('POST /tracks/chunk fields', () => {
     const bytes = await makeAudio('wav', { seconds: 0.3 });
     const uploadId = await session(user.accessToken, bytes);
     const { total_size: _dropped, ...rest } = fields(uploadId, bytes);
-    const reply = await postRaw('/tracks/chunk', user.accessToken, rawForm([...parts(rest), { name: 'chunk', filename: 'blob', bytes }]));
+    const reply = await postRaw(
+      '/tracks/chunk',
+      user.accessToken,
+      rawForm([...parts(rest), { name: 'chunk', filename: 'blob', bytes }]),
+    );
     expect(reply.status).toBe(400);
     expect(reply.body.error.details.map((detail: { field: string }) => detail.field)).toEqual(['total_size']);
   });

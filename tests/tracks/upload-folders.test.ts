@@ -12,7 +12,9 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 async function tree(root: string): Promise<string[]> {
   try {
     const entries = await readdir(root, { recursive: true, withFileTypes: true });
-    return entries.map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)) + (entry.isDirectory() ? '/' : '')).sort();
+    return entries
+      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)) + (entry.isDirectory() ? '/' : ''))
+      .sort();
   } catch {
     return [];
   }
@@ -33,7 +35,11 @@ describe('refused uploads leave no folders in local storage', () => {
     expect(await tree(files)).toEqual([]);
     const user = await signedInUser(server);
 
-    const notAudio = await uploadForm(server.baseUrl, user.accessToken, audioForm(Buffer.from('just some text, no sound at all'.repeat(50)), 'notes.mp3'));
+    const notAudio = await uploadForm(
+      server.baseUrl,
+      user.accessToken,
+      audioForm(Buffer.from('just some text, no sound at all'.repeat(50)), 'notes.mp3'),
+    );
     expect([notAudio.status, notAudio.body.error.code]).toEqual([400, 'INVALID_AUDIO']);
     const tooLarge = await uploadForm(server.baseUrl, user.accessToken, audioForm(silentWav(30_000), 'long.wav'));
     expect([tooLarge.status, tooLarge.body.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
@@ -44,7 +50,14 @@ describe('refused uploads leave no folders in local storage', () => {
       body: JSON.stringify({ filename: 'x.wav', total_chunks: 2, total_size: 20_000 }),
     }).then((reply) => reply.json() as Promise<any>);
     const form = new FormData();
-    for (const [name, value] of Object.entries({ upload_id: session.data.upload_id, chunk_number: '0', total_chunks: '2', total_size: '20000', filename: 'x.wav' })) form.append(name, value);
+    for (const [name, value] of Object.entries({
+      upload_id: session.data.upload_id,
+      chunk_number: '0',
+      total_chunks: '2',
+      total_size: '20000',
+      filename: 'x.wav',
+    }))
+      form.append(name, value);
     form.append('chunk', new Blob([new Uint8Array(12_000)]), 'blob');
     const chunk = await uploadForm(server.baseUrl, user.accessToken, form, '/api/v1/tracks/chunk');
     expect([chunk.status, chunk.body.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);

@@ -27,33 +27,42 @@ const filesOf = async (testServer: { dataDir: string }, trackId?: string) => {
 };
 
 describe('one-request upload', () => {
-  it.each(['mp3', 'wav', 'flac', 'ogg'] as const)('accepts %s by its content and reads its metadata', async (format) => {
-    const user = await signedInUser(suite.server);
-    const bytes = await makeAudio(format, { title: `Tone ${format}`, artist: 'The Sines', album: 'Waves', genre: 'Ambient', year: 2024 });
-    const reply = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(bytes, `whatever.bin`));
-    expect(reply.status).toBe(201);
-    const track = reply.body.data.track;
-    expect(track).toMatchObject({
-      creator_id: user.id,
-      title: `Tone ${format}`,
-      artist: 'The Sines',
-      album: 'Waves',
-      format,
-      duration: 3,
-      sample_rate: 44100,
-      file_size: bytes.length,
-      status: 'completed',
-      is_public: true,
-      play_count: 0,
-      like_count: 0,
-    });
-    expect(track.bitrate).toBeGreaterThan(0);
-    expect(track.file_path).toBe(`/api/v1/tracks/${track.id}/stream`);
+  it.each(['mp3', 'wav', 'flac', 'ogg'] as const)(
+    'accepts %s by its content and reads its metadata',
+    async (format) => {
+      const user = await signedInUser(suite.server);
+      const bytes = await makeAudio(format, {
+        title: `Tone ${format}`,
+        artist: 'The Sines',
+        album: 'Waves',
+        genre: 'Ambient',
+        year: 2024,
+      });
+      const reply = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(bytes, `whatever.bin`));
+      expect(reply.status).toBe(201);
+      const track = reply.body.data.track;
+      expect(track).toMatchObject({
+        creator_id: user.id,
+        title: `Tone ${format}`,
+        artist: 'The Sines',
+        album: 'Waves',
+        format,
+        duration: 3,
+        sample_rate: 44100,
+        file_size: bytes.length,
+        status: 'completed',
+        is_public: true,
+        play_count: 0,
+        like_count: 0,
+      });
+      expect(track.bitrate).toBeGreaterThan(0);
+      expect(track.file_path).toBe(`/api/v1/tracks/${track.id}/stream`);
 
-    const stored = await filesOf(suite.server, track.id);
-    expect(stored).toHaveLength(1);
-    expect(path.basename(stored[0]!)).toBe('original');
-  });
+      const stored = await filesOf(suite.server, track.id);
+      expect(stored).toHaveLength(1);
+      expect(path.basename(stored[0]!)).toBe('original');
+    },
+  );
 
   it('falls back to the file name for the title; the name never becomes a storage key', async () => {
     const user = await signedInUser(suite.server);
@@ -61,8 +70,13 @@ describe('one-request upload', () => {
     const track = await uploadTrack(suite.server.baseUrl, user.accessToken, bytes, '../../etc/My Song.final.wav');
     expect(track.title).toBe('My Song.final');
     const stored = await filesOf(suite.server, track.id);
-    expect(stored.map((file) => path.relative(suite.server.dataDir, file))).toEqual([path.join('files', 'tracks', track.id, 'original')]);
-    const explicit = await uploadTrack(suite.server.baseUrl, user.accessToken, bytes, 'x.wav', { title: 'Chosen title', is_public: 'false' });
+    expect(stored.map((file) => path.relative(suite.server.dataDir, file))).toEqual([
+      path.join('files', 'tracks', track.id, 'original'),
+    ]);
+    const explicit = await uploadTrack(suite.server.baseUrl, user.accessToken, bytes, 'x.wav', {
+      title: 'Chosen title',
+      is_public: 'false',
+    });
     expect(explicit).toMatchObject({ title: 'Chosen title', is_public: false });
   });
 
@@ -77,7 +91,11 @@ describe('one-request upload', () => {
     const reply = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(bytes, 'song.mp3'));
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('INVALID_AUDIO');
-    const rows = await suite.server.riff.database.db.selectFrom('tracks').select('id').where('creator_id', '=', user.id).execute();
+    const rows = await suite.server.riff.database.db
+      .selectFrom('tracks')
+      .select('id')
+      .where('creator_id', '=', user.id)
+      .execute();
     expect(rows).toEqual([]);
     expect(await newIntents(suite.server, intentsBefore)).toEqual([]);
     for (const file of await filesOf(suite.server)) expect(file).not.toMatch(/partial/);
@@ -90,14 +108,22 @@ describe('one-request upload', () => {
     const missing = await uploadForm(suite.server.baseUrl, user.accessToken, noFile);
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('VALIDATION_FAILED');
-    const wrongField = await uploadForm(suite.server.baseUrl, user.accessToken, audioForm(await makeAudio('mp3'), 'a.mp3', {}, 'audio'));
+    const wrongField = await uploadForm(
+      suite.server.baseUrl,
+      user.accessToken,
+      audioForm(await makeAudio('mp3'), 'a.mp3', {}, 'audio'),
+    );
     expect(wrongField.status).toBe(400);
     const json = await suite.http.post('/tracks', { token: user.accessToken, body: { file: 'abc' } });
     expect(json.status).toBe(415);
     expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const anonymous = await uploadForm(suite.server.baseUrl, undefined, audioForm(await makeAudio('mp3'), 'a.mp3'));
     expect(anonymous.status).toBe(401);
-    const broken = await suite.http.post('/tracks', { token: user.accessToken, rawBody: '--x\r\nnonsense', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    const broken = await suite.http.post('/tracks', {
+      token: user.accessToken,
+      rawBody: '--x\r\nnonsense',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    });
     expect(broken.status).toBe(400);
   });
 });
@@ -132,8 +158,17 @@ describe('limits and quota', () => {
       const mp3 = await makeAudio('mp3');
       await uploadTrack(tiny.baseUrl, user.accessToken, mp3);
       const quota = await api(tiny.baseUrl).get('/tracks/quota/me', { token: user.accessToken });
-      expect(quota.body.data.quota).toEqual({ used_bytes: mp3.length, reserved_bytes: 0, limit_bytes: 100000, remaining_bytes: 100000 - mp3.length, track_count: 1 });
-      expect((await api(tiny.baseUrl).get(`/tracks/quota/${user.id}`, { token: user.accessToken })).body.data.quota.used_bytes).toBe(mp3.length);
+      expect(quota.body.data.quota).toEqual({
+        used_bytes: mp3.length,
+        reserved_bytes: 0,
+        limit_bytes: 100000,
+        remaining_bytes: 100000 - mp3.length,
+        track_count: 1,
+      });
+      expect(
+        (await api(tiny.baseUrl).get(`/tracks/quota/${user.id}`, { token: user.accessToken })).body.data.quota
+          .used_bytes,
+      ).toBe(mp3.length);
 
       const wav = await makeAudio('wav', { seconds: 1 });
       const over = await uploadForm(tiny.baseUrl, user.accessToken, audioForm(wav, 'big.wav'));
@@ -189,7 +224,11 @@ describe('an interrupted upload', () => {
         port: url.port,
         path: url.pathname,
         method: 'POST',
-        headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + wav.length + 100) },
+        headers: {
+          authorization: `Bearer ${user.accessToken}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + wav.length + 100),
+        },
       });
       req.on('error', () => resolve());
       req.on('close', () => resolve());
@@ -203,8 +242,12 @@ describe('an interrupted upload', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(await newIntents(suite.server, intentsBefore)).toEqual([]);
-    expect(await suite.server.riff.database.db.selectFrom('tracks').select('id').where('creator_id', '=', user.id).execute()).toEqual([]);
-    const leftovers = (await filesOf(suite.server)).filter((file) => !file.includes(`${path.sep}tracks${path.sep}`) || file.includes('partial'));
+    expect(
+      await suite.server.riff.database.db.selectFrom('tracks').select('id').where('creator_id', '=', user.id).execute(),
+    ).toEqual([]);
+    const leftovers = (await filesOf(suite.server)).filter(
+      (file) => !file.includes(`${path.sep}tracks${path.sep}`) || file.includes('partial'),
+    );
     expect(leftovers.filter((file) => file.includes('partial'))).toEqual([]);
   });
 });

@@ -18,21 +18,32 @@ const suite = useTestServer();
 describe('account deletion (DELETE /users/me)', () => {
   it('needs confirm_text DELETE exactly and the right password', async () => {
     const alice = await signedInUser(suite.server);
-    const noConfirm = await suite.http.delete('/users/me', { token: alice.accessToken, body: { confirm_text: 'delete', password: alice.password } });
+    const noConfirm = await suite.http.delete('/users/me', {
+      token: alice.accessToken,
+      body: { confirm_text: 'delete', password: alice.password },
+    });
     expect(noConfirm.status).toBe(400);
     expect(noConfirm.body.error.code).toBe('VALIDATION_FAILED');
     expect(noConfirm.body.error.details[0].field).toBe('confirm_text');
-    const wrongPassword = await suite.http.delete('/users/me', { token: alice.accessToken, body: { confirm_text: 'DELETE', password: 'wrong password!' } });
+    const wrongPassword = await suite.http.delete('/users/me', {
+      token: alice.accessToken,
+      body: { confirm_text: 'DELETE', password: 'wrong password!' },
+    });
     expect(wrongPassword.status).toBe(400);
     expect(wrongPassword.body.error.code).toBe('INVALID_PASSWORD');
     expect((await suite.http.get('/auth/me', { token: alice.accessToken })).status).toBe(200);
-    expect((await suite.http.delete('/users/me', { body: { confirm_text: 'DELETE', password: alice.password } })).status).toBe(401);
+    expect(
+      (await suite.http.delete('/users/me', { body: { confirm_text: 'DELETE', password: alice.password } })).status,
+    ).toBe(401);
   });
 
   it('anonymizes the account, revokes every session, bumps token_version and writes an audit entry', async () => {
     const alice = await signedInUser(suite.server);
     const bob = await signedInUser(suite.server);
-    await suite.http.put('/users/me', { token: alice.accessToken, body: { first_name: 'Alice', last_name: 'Liddell', bio: 'my bio', location: 'Oxford' } });
+    await suite.http.put('/users/me', {
+      token: alice.accessToken,
+      body: { first_name: 'Alice', last_name: 'Liddell', bio: 'my bio', location: 'Oxford' },
+    });
     await suite.http.post(`/users/${bob.id}/follow`, { token: alice.accessToken });
     await suite.http.post(`/users/${alice.id}/follow`, { token: bob.accessToken });
 
@@ -51,18 +62,38 @@ describe('account deletion (DELETE /users/me)', () => {
 
     expect((await suite.http.get('/auth/me', { token: alice.accessToken })).status).toBe(401);
     expect((await suite.http.post('/auth/refresh', { body: { refresh_token: alice.refreshToken } })).status).toBe(401);
-    expect((await suite.http.post('/auth/login', { body: { email: alice.email, password: alice.password } })).status).toBe(401);
+    expect(
+      (await suite.http.post('/auth/login', { body: { email: alice.email, password: alice.password } })).status,
+    ).toBe(401);
     expect((await suite.http.get(`/users/${alice.id}`)).status).toBe(404);
     expect((await suite.http.get(`/users/${bob.id}`)).body.data.profile.follower_count).toBe(0);
 
-    const row = await suite.server.riff.database.db.selectFrom('users').selectAll().where('id', '=', alice.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ email: null, first_name: null, last_name: null, bio: null, location: null, password_hash: null, is_active: false, token_version: 1 });
+    const row = await suite.server.riff.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', alice.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      email: null,
+      first_name: null,
+      last_name: null,
+      bio: null,
+      location: null,
+      password_hash: null,
+      is_active: false,
+      token_version: 1,
+    });
     expect(row.username).toMatch(/^deleted-/);
     expect(row.username).not.toContain(alice.username);
     expect(JSON.stringify(row)).not.toContain(alice.email);
     expect(row.deleted_at).not.toBeNull();
 
-    const entry = await suite.server.riff.database.db.selectFrom('audit_logs').selectAll().where('user_id', '=', alice.id).where('action', '=', 'user.deleted').executeTakeFirstOrThrow();
+    const entry = await suite.server.riff.database.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('user_id', '=', alice.id)
+      .where('action', '=', 'user.deleted')
+      .executeTakeFirstOrThrow();
     // removed_avatars: the media module's part of the erasure (issue 12); removed_comments: the comments module's,
     // removed_queue_*, removed_chat_messages: the queue's (issue 14); removed_likes … removed_history: track social's (issue 13);
     // removed_playlist_follows, removed_collaborations: the playlists area's part in others' playlists;
@@ -88,7 +119,14 @@ describe('account deletion (DELETE /users/me)', () => {
     });
 
     // the address and the old username are free again
-    const again = await suite.http.post('/auth/register', { body: { email: alice.email, username: alice.username, password: alice.password, password_confirmation: alice.password } });
+    const again = await suite.http.post('/auth/register', {
+      body: {
+        email: alice.email,
+        username: alice.username,
+        password: alice.password,
+        password_confirmation: alice.password,
+      },
+    });
     expect(again.status).toBe(201);
   });
 });
@@ -123,7 +161,9 @@ describe('soft delete (DELETE /users/{id})', () => {
       const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
       const { stdout } = await run('npm', ['run', '--silent', 'make-admin', '--', admin.email], { cwd: root, env });
       expect(stdout).toContain('is now an admin');
-      await expect(run('npm', ['run', '--silent', 'make-admin', '--', 'nobody@example.test'], { cwd: root, env })).rejects.toThrow(/no account/);
+      await expect(
+        run('npm', ['run', '--silent', 'make-admin', '--', 'nobody@example.test'], { cwd: root, env }),
+      ).rejects.toThrow(/no account/);
 
       const second = await startTestServer({ DATA_DIR: dataDir });
       try {
@@ -136,9 +176,13 @@ describe('soft delete (DELETE /users/{id})', () => {
         const removed = await adminHttp.delete(`/users/${victim.id}`, { token: session.accessToken });
         expect(removed.status).toBe(200);
         expect((await adminHttp.get(`/users/${victim.id}`)).status).toBe(404);
-        const unknown = await adminHttp.delete('/users/00000000-0000-4000-8000-000000000000', { token: session.accessToken });
+        const unknown = await adminHttp.delete('/users/00000000-0000-4000-8000-000000000000', {
+          token: session.accessToken,
+        });
         expect(unknown.status).toBe(404);
-        const log = await adminHttp.get(`/audit/logs?action=user.deactivated&resource_id=${victim.id}`, { token: session.accessToken });
+        const log = await adminHttp.get(`/audit/logs?action=user.deactivated&resource_id=${victim.id}`, {
+          token: session.accessToken,
+        });
         expect(log.body.data.logs).toHaveLength(1);
         expect(log.body.data.logs[0].user_id).toBe(admin.id);
       } finally {
@@ -155,23 +199,46 @@ describe('preferences, privacy opt-out and export', () => {
     const alice = await signedInUser(suite.server);
     const defaults = await suite.http.get('/users/me/preferences', { token: alice.accessToken });
     expect(defaults.status).toBe(200);
-    expect(defaults.body.data.preferences.playback).toEqual({ autoplay: true, crossfade_seconds: 0, audio_quality: 'high', normalize_volume: true });
+    expect(defaults.body.data.preferences.playback).toEqual({
+      autoplay: true,
+      crossfade_seconds: 0,
+      audio_quality: 'high',
+      normalize_volume: true,
+    });
 
-    const updated = await suite.http.put('/users/me/preferences', { token: alice.accessToken, body: { playback: { crossfade_seconds: 6 }, privacy: { allow_messages_from: 'followers' } } });
+    const updated = await suite.http.put('/users/me/preferences', {
+      token: alice.accessToken,
+      body: { playback: { crossfade_seconds: 6 }, privacy: { allow_messages_from: 'followers' } },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data.preferences.playback).toEqual({ autoplay: true, crossfade_seconds: 6, audio_quality: 'high', normalize_volume: true });
+    expect(updated.body.data.preferences.playback).toEqual({
+      autoplay: true,
+      crossfade_seconds: 6,
+      audio_quality: 'high',
+      normalize_volume: true,
+    });
     expect(updated.body.data.preferences.privacy.allow_messages_from).toBe('followers');
     const reread = await suite.http.get('/users/me/preferences', { token: alice.accessToken });
     expect(reread.body.data.preferences).toEqual(updated.body.data.preferences);
 
-    for (const body of [{ playback: { crossfade_seconds: 13 } }, { playback: { audio_quality: 'ultra' } }, { notifications: { push_enabled: 'yes' } }]) {
+    for (const body of [
+      { playback: { crossfade_seconds: 13 } },
+      { playback: { audio_quality: 'ultra' } },
+      { notifications: { push_enabled: 'yes' } },
+    ]) {
       const bad = await suite.http.put('/users/me/preferences', { token: alice.accessToken, body });
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe('VALIDATION_FAILED');
     }
     // do_not_sell is set only by the opt-out operation
-    await suite.http.put('/users/me/preferences', { token: alice.accessToken, body: { privacy: { do_not_sell: true } } });
-    expect((await suite.http.get('/users/me/preferences', { token: alice.accessToken })).body.data.preferences.privacy.do_not_sell).toBe(false);
+    await suite.http.put('/users/me/preferences', {
+      token: alice.accessToken,
+      body: { privacy: { do_not_sell: true } },
+    });
+    expect(
+      (await suite.http.get('/users/me/preferences', { token: alice.accessToken })).body.data.preferences.privacy
+        .do_not_sell,
+    ).toBe(false);
   });
 
   it('the do-not-sell opt-out is saved once and shown in the preferences', async () => {
@@ -181,7 +248,10 @@ describe('preferences, privacy opt-out and export', () => {
     expect(first.body.data.do_not_sell).toBe(true);
     const again = await suite.http.post('/users/me/privacy/opt-out', { token: alice.accessToken });
     expect(again.body.data.opted_out_at).toBe(first.body.data.opted_out_at);
-    expect((await suite.http.get('/users/me/preferences', { token: alice.accessToken })).body.data.preferences.privacy.do_not_sell).toBe(true);
+    expect(
+      (await suite.http.get('/users/me/preferences', { token: alice.accessToken })).body.data.preferences.privacy
+        .do_not_sell,
+    ).toBe(true);
     expect((await suite.http.post('/users/me/privacy/opt-out')).status).toBe(401);
   });
 
@@ -192,11 +262,16 @@ describe('preferences, privacy opt-out and export', () => {
     await suite.http.post(`/users/${bob.id}/follow`, { token: alice.accessToken });
     await suite.http.post(`/users/${alice.id}/follow`, { token: carol.accessToken });
     await suite.http.post(`/users/${carol.id}/block`, { token: alice.accessToken });
-    await suite.http.put('/users/me/preferences', { token: alice.accessToken, body: { playback: { autoplay: false } } });
+    await suite.http.put('/users/me/preferences', {
+      token: alice.accessToken,
+      body: { playback: { autoplay: false } },
+    });
 
     const reply = await suite.http.get('/users/me/export', { token: alice.accessToken });
     expect(reply.status).toBe(200);
-    expect(reply.headers.get('content-disposition')).toMatch(/^attachment; filename="riff-export-\d{4}-\d{2}-\d{2}\.json"$/);
+    expect(reply.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="riff-export-\d{4}-\d{2}-\d{2}\.json"$/,
+    );
     const document = reply.body;
     expect(document.profile).toMatchObject({ id: alice.id, email: alice.email });
     expect(document.following.map((f: { user_id: string }) => f.user_id)).toEqual([bob.id]);
@@ -204,7 +279,9 @@ describe('preferences, privacy opt-out and export', () => {
     expect(document.blocks.map((b: { user_id: string }) => b.user_id)).toEqual([carol.id]);
     expect(document.preferences.playback.autoplay).toBe(false);
     const actions = document.audit_logs.map((entry: { action: string }) => entry.action);
-    expect(actions).toEqual(expect.arrayContaining(['auth.register', 'auth.login', 'user.followed', 'user.blocked', 'user.data_exported']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['auth.register', 'auth.login', 'user.followed', 'user.blocked', 'user.data_exported']),
+    );
     expect(reply.text).not.toMatch(/password_hash|\$argon2|secret_hash|token_hash/);
     expect(reply.text).not.toContain(alice.refreshToken);
   });
@@ -216,7 +293,9 @@ describe('preferences, privacy opt-out and export', () => {
     const bare = await uploadTrack(suite.server.baseUrl, alice.accessToken, silentWav(8_044), 'bare.wav');
     const bobs = await uploadTrack(suite.server.baseUrl, bob.accessToken, silentWav(8_044), 'bob.wav');
     const lrc = '[00:01.00]first line\n[00:02.50]second line';
-    expect((await suite.http.put(`/tracks/${track.id}/lyrics`, { token: alice.accessToken, body: { content: lrc } })).status).toBe(200);
+    expect(
+      (await suite.http.put(`/tracks/${track.id}/lyrics`, { token: alice.accessToken, body: { content: lrc } })).status,
+    ).toBe(200);
     await suite.http.put(`/tracks/${bobs.id}/lyrics`, { token: bob.accessToken, body: { content: 'bob sings' } });
 
     const reply = await suite.http.get('/users/me/export', { token: alice.accessToken });
@@ -227,7 +306,10 @@ describe('preferences, privacy opt-out and export', () => {
         track_id: track.id,
         content: lrc,
         is_synced: true,
-        lines: [{ time_ms: 1000, text: 'first line' }, { time_ms: 2500, text: 'second line' }],
+        lines: [
+          { time_ms: 1000, text: 'first line' },
+          { time_ms: 2500, text: 'second line' },
+        ],
         updated_at: expect.any(String),
       },
     ]);

@@ -11,9 +11,14 @@ describe('audit log', () => {
   it('records actions with actor, action, resource, resource_id, ip_address, user_agent and time', async () => {
     const alice = await signedInUser(suite.server);
     const bob = await signedInUser(suite.server);
-    await suite.http.post(`/users/${bob.id}/follow`, { token: alice.accessToken, headers: { 'user-agent': 'riff-test-agent/1.0' } });
+    await suite.http.post(`/users/${bob.id}/follow`, {
+      token: alice.accessToken,
+      headers: { 'user-agent': 'riff-test-agent/1.0' },
+    });
 
-    const logs = await suite.http.get(`/audit/logs?action=user.followed&resource_id=${bob.id}`, { token: alice.accessToken });
+    const logs = await suite.http.get(`/audit/logs?action=user.followed&resource_id=${bob.id}`, {
+      token: alice.accessToken,
+    });
     expect(logs.status).toBe(200);
     expect(logs.body.data.logs).toEqual([
       {
@@ -46,16 +51,25 @@ describe('audit log', () => {
   it('filters by action and dates, paginates by page or offset, newest first', async () => {
     const alice = await signedInUser(suite.server);
     for (let i = 0; i < 3; i++) await suite.http.post('/users/me/privacy/opt-out', { token: alice.accessToken });
-    const all = await suite.http.get(`/audit/logs?action=user.privacy_opt_out&start_date=${today()}&end_date=${today()}`, { token: alice.accessToken });
+    const all = await suite.http.get(
+      `/audit/logs?action=user.privacy_opt_out&start_date=${today()}&end_date=${today()}`,
+      { token: alice.accessToken },
+    );
     expect(all.body.data.pagination).toEqual({ page: 1, limit: 20, total: 3, total_pages: 1 });
     const times = all.body.data.logs.map((entry: { created_at: string }) => entry.created_at);
     expect(times).toEqual([...times].sort().reverse());
 
-    const page2 = await suite.http.get('/audit/logs?action=user.privacy_opt_out&limit=2&page=2', { token: alice.accessToken });
+    const page2 = await suite.http.get('/audit/logs?action=user.privacy_opt_out&limit=2&page=2', {
+      token: alice.accessToken,
+    });
     expect(page2.body.data.logs).toHaveLength(1);
     expect(page2.body.data.pagination).toEqual({ page: 2, limit: 2, total: 3, total_pages: 2 });
-    const offset = await suite.http.get('/audit/logs?action=user.privacy_opt_out&limit=2&offset=1', { token: alice.accessToken });
-    expect(offset.body.data.logs.map((e: { id: string }) => e.id)).toEqual(all.body.data.logs.slice(1, 3).map((e: { id: string }) => e.id));
+    const offset = await suite.http.get('/audit/logs?action=user.privacy_opt_out&limit=2&offset=1', {
+      token: alice.accessToken,
+    });
+    expect(offset.body.data.logs.map((e: { id: string }) => e.id)).toEqual(
+      all.body.data.logs.slice(1, 3).map((e: { id: string }) => e.id),
+    );
 
     const past = await suite.http.get('/audit/logs?end_date=2000-01-01', { token: alice.accessToken });
     expect(past.body.data.logs).toEqual([]);
@@ -65,7 +79,15 @@ describe('audit log', () => {
 
   it('a bad date is 400', async () => {
     const alice = await signedInUser(suite.server);
-    for (const query of ['start_date=2026-13-01', 'end_date=21-11-2026', 'start_date=2026-02-30', 'start_date=2026-11-22&end_date=2026-11-21', 'resource_id=not-a-uuid', 'limit=0', 'page=abc']) {
+    for (const query of [
+      'start_date=2026-13-01',
+      'end_date=21-11-2026',
+      'start_date=2026-02-30',
+      'start_date=2026-11-22&end_date=2026-11-21',
+      'resource_id=not-a-uuid',
+      'limit=0',
+      'page=abc',
+    ]) {
       const reply = await suite.http.get(`/audit/logs?${query}`, { token: alice.accessToken });
       expect(reply.status, query).toBe(400);
       expect(reply.body.error.code).toBe('VALIDATION_FAILED');
@@ -92,7 +114,10 @@ describe('audit log', () => {
     const alice = await signedInUser(suite.server);
     const [entry] = (await suite.http.get('/audit/logs', { token: alice.accessToken })).body.data.logs;
     for (const method of ['PUT', 'PATCH', 'DELETE']) {
-      const reply = await request(suite.server.baseUrl, method, `/api/v1/audit/logs/${entry.id}`, { token: alice.accessToken, body: { action: 'forged' } });
+      const reply = await request(suite.server.baseUrl, method, `/api/v1/audit/logs/${entry.id}`, {
+        token: alice.accessToken,
+        body: { action: 'forged' },
+      });
       expect(reply.status).toBe(404);
     }
     const reread = (await suite.http.get('/audit/logs', { token: alice.accessToken })).body.data.logs[0];

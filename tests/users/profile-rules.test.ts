@@ -23,11 +23,18 @@ describe('profile rules (ADDENDUM "Envelope, errors, formats")', () => {
     ['social_links', { site: 'file:///etc/passwd' }],
   ])('refuses %s = %j with 400 VALIDATION_FAILED naming the field, and stores nothing', async (field, value) => {
     const alice = await signedInUser(suite.server);
-    const reply = await suite.http.put('/users/me', { token: alice.accessToken, body: { [field]: value, bio: 'should not be stored' } });
+    const reply = await suite.http.put('/users/me', {
+      token: alice.accessToken,
+      body: { [field]: value, bio: 'should not be stored' },
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('VALIDATION_FAILED');
     expect(reply.body.error.details[0].field).toMatch(new RegExp(`^${field}`));
-    const row = await suite.server.riff.database.db.selectFrom('users').select(['bio', 'birthdate']).where('id', '=', alice.id).executeTakeFirstOrThrow();
+    const row = await suite.server.riff.database.db
+      .selectFrom('users')
+      .select(['bio', 'birthdate'])
+      .where('id', '=', alice.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ bio: null, birthdate: null });
   });
 
@@ -38,7 +45,11 @@ describe('profile rules (ADDENDUM "Envelope, errors, formats")', () => {
       expect(reply.status, birthdate).toBe(200);
       expect(reply.body.data.profile.birthdate).toBe(birthdate);
     }
-    const body = { avatar: 'https://cdn.example/a.png', banner_url: 'http://cdn.example/b.png', social_links: { web: 'https://alice.example/' } };
+    const body = {
+      avatar: 'https://cdn.example/a.png',
+      banner_url: 'http://cdn.example/b.png',
+      social_links: { web: 'https://alice.example/' },
+    };
     const reply = await suite.http.put('/users/me', { token: alice.accessToken, body });
     expect(reply.status).toBe(200);
     expect(reply.body.data.profile).toMatchObject(body);
@@ -50,7 +61,10 @@ describe('search never matches what the caller may not see', () => {
     const alice = await signedInUser(suite.server);
     const bob = await signedInUser(suite.server);
     const marker = `Zq${alice.id.slice(0, 8)}`;
-    await suite.http.put('/users/me', { token: alice.accessToken, body: { first_name: `${marker}first`, last_name: `${marker}last`, is_public: false } });
+    await suite.http.put('/users/me', {
+      token: alice.accessToken,
+      body: { first_name: `${marker}first`, last_name: `${marker}last`, is_public: false },
+    });
 
     for (const path of [`/users?search=${marker}`, `/users/search?q=${marker}`, `/users?search=${marker}last`]) {
       const anonymous = await suite.http.get(path);
@@ -60,7 +74,10 @@ describe('search never matches what the caller may not see', () => {
       const other = await suite.http.get(path, { token: bob.accessToken });
       expect(other.body.data.users, path).toEqual([]);
       const own = await suite.http.get(path, { token: alice.accessToken });
-      expect(own.body.data.users.map((user: { id: string }) => user.id), path).toEqual([alice.id]);
+      expect(
+        own.body.data.users.map((user: { id: string }) => user.id),
+        path,
+      ).toEqual([alice.id]);
     }
 
     // public again: the names are shown, so they may be matched
@@ -88,10 +105,15 @@ describe('unverified accounts', () => {
       expect((await suite.http.get(`/users/${pending.id}`, options)).status).toBe(404);
       expect((await suite.http.get(`/users/by-username/${pending.username}`, options)).status).toBe(404);
       // search may find others a typo away from the name, never the unverified account
-      const found = (await suite.http.get(`/users/search?q=${pending.username}`, options)).body.data.users as { id: string }[];
+      const found = (await suite.http.get(`/users/search?q=${pending.username}`, options)).body.data.users as {
+        id: string;
+      }[];
       expect(found.map((user) => user.id)).not.toContain(pending.id);
       expect((await suite.http.get(`/users?search=${pending.username}`, options)).body.data.users).toEqual([]);
-      expect((await suite.http.get(`/users?is_verified=false&search=${pending.username}`, options)).body.data.pagination.total).toBe(0);
+      expect(
+        (await suite.http.get(`/users?is_verified=false&search=${pending.username}`, options)).body.data.pagination
+          .total,
+      ).toBe(0);
     }
     expect((await suite.http.post(`/users/${pending.id}/follow`, { token: bob.accessToken })).status).toBe(404);
   });

@@ -10,7 +10,13 @@ describe('profiles', () => {
     const bob = await signedInUser(suite.server);
     const own = await suite.http.get(`/users/${alice.id}`, { token: alice.accessToken });
     expect(own.status).toBe(200);
-    expect(own.body.data.profile).toMatchObject({ id: alice.id, username: alice.username, email: alice.email, follower_count: 0, following_count: 0 });
+    expect(own.body.data.profile).toMatchObject({
+      id: alice.id,
+      username: alice.username,
+      email: alice.email,
+      follower_count: 0,
+      following_count: 0,
+    });
 
     const byBob = await suite.http.get(`/users/${alice.id}`, { token: bob.accessToken });
     expect(byBob.body.data.profile.username).toBe(alice.username);
@@ -31,11 +37,26 @@ describe('profiles', () => {
   it('a private profile shows others only id, username, slug and avatar', async () => {
     const alice = await signedInUser(suite.server);
     const bob = await signedInUser(suite.server);
-    await suite.http.put(`/users/${alice.id}`, { token: alice.accessToken, body: { is_public: false, bio: 'secret bio', first_name: 'Alice' } });
+    await suite.http.put(`/users/${alice.id}`, {
+      token: alice.accessToken,
+      body: { is_public: false, bio: 'secret bio', first_name: 'Alice' },
+    });
     const seen = await suite.http.get(`/users/${alice.id}`, { token: bob.accessToken });
-    expect(seen.body.data.profile).toEqual({ id: alice.id, username: alice.username, slug: expect.any(String), avatar: null, is_public: false });
+    expect(seen.body.data.profile).toEqual({
+      id: alice.id,
+      username: alice.username,
+      slug: expect.any(String),
+      avatar: null,
+      is_public: false,
+    });
     const byName = await suite.http.get(`/users/by-username/${alice.username}`);
-    expect(byName.body.data.profile).toEqual({ id: alice.id, username: alice.username, slug: expect.any(String), avatar: null, is_public: false });
+    expect(byName.body.data.profile).toEqual({
+      id: alice.id,
+      username: alice.username,
+      slug: expect.any(String),
+      avatar: null,
+      is_public: false,
+    });
     const own = await suite.http.get(`/users/${alice.id}`, { token: alice.accessToken });
     expect(own.body.data.profile.bio).toBe('secret bio');
     const followers = await suite.http.get(`/users/${alice.id}/followers`, { token: bob.accessToken });
@@ -98,12 +119,28 @@ describe('profile update', () => {
     const alice = await signedInUser(suite.server);
     const reply = await suite.http.put(`/users/${alice.id}`, {
       token: alice.accessToken,
-      body: { role: 'admin', is_admin: true, is_banned: true, is_verified: false, token_version: 99, login_count: 1000, created_at: '2000-01-01T00:00:00.000Z', id: 'x' },
+      body: {
+        role: 'admin',
+        is_admin: true,
+        is_banned: true,
+        is_verified: false,
+        token_version: 99,
+        login_count: 1000,
+        created_at: '2000-01-01T00:00:00.000Z',
+        id: 'x',
+      },
     });
     expect(reply.status).toBe(200);
     const me = await suite.http.get('/auth/me', { token: alice.accessToken });
     expect(me.status).toBe(200);
-    expect(me.body.data).toMatchObject({ role: 'user', is_admin: false, is_banned: false, is_verified: true, token_version: 0, login_count: 1 });
+    expect(me.body.data).toMatchObject({
+      role: 'user',
+      is_admin: false,
+      is_banned: false,
+      is_verified: true,
+      token_version: 0,
+      login_count: 1,
+    });
   });
 
   it('only the owner may edit: another user gets 403', async () => {
@@ -119,7 +156,10 @@ describe('profile update', () => {
   it('usernames are unique ignoring case; a change re-derives the slug and sets username_changed_at', async () => {
     const alice = await signedInUser(suite.server);
     const bob = await signedInUser(suite.server);
-    const taken = await suite.http.put(`/users/${alice.id}`, { token: alice.accessToken, body: { username: bob.username.toUpperCase() } });
+    const taken = await suite.http.put(`/users/${alice.id}`, {
+      token: alice.accessToken,
+      body: { username: bob.username.toUpperCase() },
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe('CONFLICT');
 
@@ -142,7 +182,10 @@ describe('profile completion', () => {
     expect(empty.status).toBe(200);
     expect(empty.body.data.percentage).toBe(0);
     expect(empty.body.data.missing_fields).toContain('bio');
-    await suite.http.put('/users/me', { token: alice.accessToken, body: { bio: 'hi', first_name: 'A', last_name: 'L' } });
+    await suite.http.put('/users/me', {
+      token: alice.accessToken,
+      body: { bio: 'hi', first_name: 'A', last_name: 'L' },
+    });
     const some = await suite.http.get('/users/me/completion', { token: alice.accessToken });
     expect(some.body.data.percentage).toBe(33);
     expect(some.body.data.completed_fields.sort()).toEqual(['bio', 'first_name', 'last_name']);

@@ -47,10 +47,16 @@ describe('follows', () => {
     const star = await createUser(suite.server);
     const fans = await Promise.all([0, 1, 2].map(() => createUser(suite.server)));
     for (const fan of fans) expectStatus(await fan.api.users.follow({ params: { id: star.id } }), 200);
-    const page = expectStatus(await suite.api.users.followers({ params: { id: star.id }, query: { page: 2, limit: 2 } }), 200);
+    const page = expectStatus(
+      await suite.api.users.followers({ params: { id: star.id }, query: { page: 2, limit: 2 } }),
+      200,
+    );
     expect(page.body.data.pagination).toEqual({ page: 2, limit: 2, total: 3, total_pages: 2 });
     expect(page.body.data.users).toHaveLength(1);
-    const past = expectStatus(await suite.api.users.followers({ params: { id: star.id }, query: { page: 4, limit: 2 } }), 200);
+    const past = expectStatus(
+      await suite.api.users.followers({ params: { id: star.id }, query: { page: 4, limit: 2 } }),
+      200,
+    );
     expect(past.body.data).toMatchObject({ users: [], pagination: { page: 4, total: 3, total_pages: 2 } });
     expectStatus(await suite.api.users.followers({ params: { id: star.id }, query: { limit: 101 } }), 400);
     expectStatus(await suite.api.users.followers({ params: { id: star.id }, query: { page: 0 } }), 400);
@@ -68,8 +74,12 @@ describe('blocks', () => {
     expect(block.body.data).toEqual({ blocked: true });
     expectStatus(await alice.api.users.block({ params: { id: mallory.id } }), 200);
 
-    expect(expectStatus(await suite.api.users.followers({ params: { id: alice.id } }), 200).body.data.pagination.total).toBe(0);
-    expect(expectStatus(await suite.api.users.following({ params: { id: alice.id } }), 200).body.data.pagination.total).toBe(0);
+    expect(
+      expectStatus(await suite.api.users.followers({ params: { id: alice.id } }), 200).body.data.pagination.total,
+    ).toBe(0);
+    expect(
+      expectStatus(await suite.api.users.following({ params: { id: alice.id } }), 200).body.data.pagination.total,
+    ).toBe(0);
 
     expectStatus(await mallory.api.users.follow({ params: { id: alice.id } }), 403);
     expectStatus(await alice.api.users.follow({ params: { id: mallory.id } }), 403);
@@ -126,14 +136,20 @@ describe('listing and search', () => {
   it('lists users with pagination, filters and sorting; search matches names but not email for others', async () => {
     const alice = await createUser(suite.server);
     const marker = `Zebulon${alice.id.slice(0, 8)}`;
-    expectStatus(await alice.api.users.update({ params: { id: 'me' }, body: { first_name: marker, last_name: 'Quartz' } }), 200);
+    expectStatus(
+      await alice.api.users.update({ params: { id: 'me' }, body: { first_name: marker, last_name: 'Quartz' } }),
+      200,
+    );
     const byName = expectStatus(await suite.api.users.list({ query: { search: marker.toLowerCase() } }), 200);
     expect(byName.body.data.users.map((u) => u.id)).toEqual([alice.id]);
     expect(byName.text).not.toContain(alice.email);
     const byEmail = expectStatus(await suite.api.users.list({ query: { search: alice.email } }), 200);
     expect(byEmail.body.data.users).toEqual([]);
 
-    const sorted = expectStatus(await suite.api.users.list({ query: { sort_by: 'username', sort_order: 'asc', limit: 100 } }), 200);
+    const sorted = expectStatus(
+      await suite.api.users.list({ query: { sort_by: 'username', sort_order: 'asc', limit: 100 } }),
+      200,
+    );
     const names = sorted.body.data.users.map((u) => u.username.toLowerCase());
     expect(names).toEqual([...names].sort());
     expect(sorted.body.data.pagination.limit).toBe(100);

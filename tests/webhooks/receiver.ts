@@ -9,7 +9,10 @@ export interface Received {
 }
 
 /** How the receiver answers one request: a status (and body), or a function that takes over the response. */
-export type Answer = number | { status: number; body?: string; headers?: Record<string, string> } | ((res: ServerResponse) => void);
+export type Answer =
+  | number
+  | { status: number; body?: string; headers?: Record<string, string> }
+  | ((res: ServerResponse) => void);
 
 /**
  * A real HTTP receiver on loopback for webhook deliveries: records every request and answers
@@ -28,7 +31,8 @@ export async function startReceiver(fallback: Answer = 200) {
       for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
       const answer = answers.shift() ?? fallback;
       if (typeof answer === 'function') return answer(res);
-      const { status, body, headers } = typeof answer === 'number' ? { status: answer, body: '{"ok":true}', headers: {} } : answer;
+      const { status, body, headers } =
+        typeof answer === 'number' ? { status: answer, body: '{"ok":true}', headers: {} } : answer;
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(body ?? '');
     });
@@ -45,14 +49,25 @@ export async function startReceiver(fallback: Answer = 200) {
     waitFor(count: number, timeoutMs = 10_000): Promise<Received[]> {
       if (received.length >= count) return Promise.resolve(received);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${count} requests`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${count} requests`)),
+          timeoutMs,
+        );
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(received)) });
       });
     },
     verify(request: Received, secret: string) {
-      return new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as { type: string; timestamp: string; data: any };
+      return new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+        type: string;
+        timestamp: string;
+        data: any;
+      };
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

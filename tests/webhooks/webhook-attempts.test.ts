@@ -8,7 +8,12 @@ import { webhookHelpers } from './webhook-helpers.js';
 // attempts of one delivery: leases, overtaken and lost jobs, faults of ours on the way. Loopback
 // receivers over http; retries at once, three attempts in all; a receiver has 10 s to answer (the
 // tests answer a held send themselves)
-const suite = useTestServer({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0,0', WEBHOOK_TIMEOUT_MS: '10000' });
+const suite = useTestServer({
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '0,0',
+  WEBHOOK_TIMEOUT_MS: '10000',
+});
 const db = () => suite.server.riff.database.db;
 const { register, ownReceiver, deliveries, settled } = webhookHelpers(suite, () => {
   throw new Error('each test here has a receiver of its own');
@@ -30,7 +35,9 @@ describe('one attempt at a time', () => {
 
     // while the first attempt waits for its answer: the same job again, and a redelivery through the API
     await runJob(suite.server, 'webhooks.deliver', { deliveryId: sending.id, attempt: 0 });
-    const redelivered = await suite.http.post(`/webhooks/${webhook.id}/deliveries/${sending.id}/redeliver`, { token: owner.token });
+    const redelivered = await suite.http.post(`/webhooks/${webhook.id}/deliveries/${sending.id}/redeliver`, {
+      token: owner.token,
+    });
     expect(redelivered.status).toBe(202);
     await runJob(suite.server, 'webhooks.deliver', { deliveryId: sending.id, attempt: 0, redelivery: true });
     answer!();
@@ -43,10 +50,17 @@ describe('one attempt at a time', () => {
     expect((await deliveries(owner, webhook.id)).deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
 
     // a redelivery afterwards makes its one attempt with the same webhook-id
-    expect((await suite.http.post(`/webhooks/${webhook.id}/deliveries/${sending.id}/redeliver`, { token: owner.token })).status).toBe(202);
+    expect(
+      (await suite.http.post(`/webhooks/${webhook.id}/deliveries/${sending.id}/redeliver`, { token: owner.token }))
+        .status,
+    ).toBe(202);
     const requests = await own.waitFor(2);
     expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
-    const [again] = await settled(owner, webhook.id, (list) => list[0]?.attempts === 2 && list[0].status === 'succeeded');
+    const [again] = await settled(
+      owner,
+      webhook.id,
+      (list) => list[0]?.attempts === 2 && list[0].status === 'succeeded',
+    );
     expect(again.attempts).toBe(2);
     expect(own.received).toHaveLength(2);
   });
@@ -59,11 +73,23 @@ describe('one attempt at a time', () => {
     await createTrack(suite.server, owner);
     await createTrack(suite.server, owner);
     await own.waitFor(2);
-    const [second, first] = await settled(owner, webhook.id, (list) => list.length === 2 && list.every((delivery) => delivery.status === 'succeeded'));
+    const [second, first] = await settled(
+      owner,
+      webhook.id,
+      (list) => list.length === 2 && list.every((delivery) => delivery.status === 'succeeded'),
+    );
     // as a worker that died in the middle of each send leaves them: pending, due 10 minutes ago, the first one's lease lapsed, the second's not
     const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
-    await db().updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: minutesAgo(10), attempting_until: minutesAgo(9) }).where('id', '=', first.id).execute();
-    await db().updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: minutesAgo(10), attempting_until: minutesAgo(-5) }).where('id', '=', second.id).execute();
+    await db()
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', attempts: 0, next_attempt_at: minutesAgo(10), attempting_until: minutesAgo(9) })
+      .where('id', '=', first.id)
+      .execute();
+    await db()
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', attempts: 0, next_attempt_at: minutesAgo(10), attempting_until: minutesAgo(-5) })
+      .where('id', '=', second.id)
+      .execute();
 
     // at least this one: on a database shared with other test files, theirs may be stalled too
     expect(await runJob(suite.server, 'webhooks.resume-deliveries')).toBeGreaterThanOrEqual(1);
@@ -71,7 +97,11 @@ describe('one attempt at a time', () => {
     // the first message again, as signed for it
     expect(requests[2]!.headers['webhook-id']).toBe(first.message_id);
     expect(own.verify(requests[2]!, secret).type).toBe('track.created');
-    const list = await settled(owner, webhook.id, (rows) => rows.find((row) => row.id === first.id)?.status === 'succeeded');
+    const list = await settled(
+      owner,
+      webhook.id,
+      (rows) => rows.find((row) => row.id === first.id)?.status === 'succeeded',
+    );
     expect(list.find((row) => row.id === first.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(list.find((row) => row.id === second.id)).toMatchObject({ status: 'pending', attempts: 0 });
     expect(own.received).toHaveLength(3);
@@ -91,36 +121,63 @@ describe('one attempt at a time', () => {
     expect(sending).toMatchObject({ event_type: 'webhook.test', status: 'pending', attempts: 0 });
 
     // the receiver holds the send past its lease; the next job finds the lease lapsed and attempts it again
-    await db().updateTable('webhook_deliveries').set({ attempting_until: new Date(Date.now() - 1000) }).where('id', '=', sending.id).execute();
+    await db()
+      .updateTable('webhook_deliveries')
+      .set({ attempting_until: new Date(Date.now() - 1000) })
+      .where('id', '=', sending.id)
+      .execute();
     own.answer(204);
     await runJob(suite.server, 'webhooks.deliver', { deliveryId: sending.id, attempt: 0 });
     expect(own.received).toHaveLength(2);
-    expect((await deliveries(owner, webhook.id)).deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1, response_status: 204 });
+    expect((await deliveries(owner, webhook.id)).deliveries[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      response_status: 204,
+    });
 
     // the first send's answer comes at last: a failure that changes nothing
     late!.writeHead(500).end();
     const tested = await testing;
     expect(tested.status, tested.text).toBe(200);
     expect(tested.body.data.delivery).toMatchObject({ status: 'succeeded', attempts: 1, response_status: 204 });
-    expect((await deliveries(owner, webhook.id)).deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1, response_status: 204 });
-    expect((await suite.http.get(`/webhooks/${webhook.id}`, { token: owner.token })).body.data.webhook.consecutive_failures).toBe(0);
+    expect((await deliveries(owner, webhook.id)).deliveries[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      response_status: 204,
+    });
+    expect(
+      (await suite.http.get(`/webhooks/${webhook.id}`, { token: owner.token })).body.data.webhook.consecutive_failures,
+    ).toBe(0);
   });
 
   it('a fault of ours while sending (a secret that no longer opens) is a failed attempt: no 500, no delivery left pending, nothing sent', async () => {
     const own = await ownReceiver();
     const owner = await createUser(suite.server);
     const { webhook } = await register(owner, { events: ['track.created'] }, own.url);
-    await db().updateTable('webhooks').set({ secret_sealed: 'bm90IGEgc2VhbGVkIHNlY3JldA==' }).where('id', '=', webhook.id).execute();
+    await db()
+      .updateTable('webhooks')
+      .set({ secret_sealed: 'bm90IGEgc2VhbGVkIHNlY3JldA==' })
+      .where('id', '=', webhook.id)
+      .execute();
 
     const tested = await suite.http.post(`/webhooks/${webhook.id}/test`, { token: owner.token });
     expect(tested.status, tested.text).toBe(200);
-    expect(tested.body.data.delivery).toMatchObject({ status: 'failed', attempts: 1, response_status: null, error: 'The service could not send this message' });
+    expect(tested.body.data.delivery).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      response_status: null,
+      error: 'The service could not send this message',
+    });
 
     // a queued message takes its retries and ends failed, as for a receiver that never answers
     await createTrack(suite.server, owner);
-    const list = await settled(owner, webhook.id, (rows) => rows.some((row) => row.event_type === 'track.created' && row.status === 'failed'));
+    const list = await settled(owner, webhook.id, (rows) =>
+      rows.some((row) => row.event_type === 'track.created' && row.status === 'failed'),
+    );
     expect(list.find((row) => row.event_type === 'track.created')).toMatchObject({ status: 'failed', attempts: 3 });
     expect(own.received).toHaveLength(0);
-    expect((await suite.http.get(`/webhooks/${webhook.id}`, { token: owner.token })).body.data.webhook.consecutive_failures).toBe(4);
+    expect(
+      (await suite.http.get(`/webhooks/${webhook.id}`, { token: owner.token })).body.data.webhook.consecutive_failures,
+    ).toBe(4);
   });
 });

@@ -52,17 +52,33 @@ describe('domain events become webhook events for the user they concern', () => 
     await subscribe(fan.token, fanHook.url, ['track.created', 'track.liked', 'comment.created']);
 
     const track = await createTrack(suite.server, owner, { title: 'Hooked' });
-    expect((await suite.http.put(`/tracks/${track.id}`, { token: owner.token, body: { title: 'Hooked (edit)' } })).status).toBe(200);
+    expect(
+      (await suite.http.put(`/tracks/${track.id}`, { token: owner.token, body: { title: 'Hooked (edit)' } })).status,
+    ).toBe(200);
     expect((await suite.http.post(`/tracks/${track.id}/like`, { token: fan.token })).status).toBe(200);
-    const comment = await suite.http.post(`/tracks/${track.id}/comments`, { token: fan.token, body: { content: 'nice' } });
+    const comment = await suite.http.post(`/tracks/${track.id}/comments`, {
+      token: fan.token,
+      body: { content: 'nice' },
+    });
     expect(comment.status).toBe(201);
     expect((await suite.http.post('/playlists', { token: owner.token, body: { title: 'Mine' } })).status).toBe(201);
 
-    const wanted = ['track.created', 'track.processed', 'track.updated', 'track.liked', 'comment.created', 'playlist.created'];
-    const payloads = await until(() => {
-      const seen = ownerHook.received.map((request) => ownerHook.verify(request, secret) as Payload);
-      return wanted.every((type) => seen.some((payload) => payload.type === type)) ? seen : undefined;
-    }, 30_000, 'every event delivered');
+    const wanted = [
+      'track.created',
+      'track.processed',
+      'track.updated',
+      'track.liked',
+      'comment.created',
+      'playlist.created',
+    ];
+    const payloads = await until(
+      () => {
+        const seen = ownerHook.received.map((request) => ownerHook.verify(request, secret) as Payload);
+        return wanted.every((type) => seen.some((payload) => payload.type === type)) ? seen : undefined;
+      },
+      30_000,
+      'every event delivered',
+    );
     const byType = (type: string) => payloads.find((payload) => payload.type === type)!;
 
     expect(byType('track.created').data.track).toMatchObject({ id: track.id, creator_id: owner.id });
@@ -71,14 +87,28 @@ describe('domain events become webhook events for the user they concern', () => 
     expect(['ready', 'error']).toContain(byType('track.processed').data.stream_status);
     expect(byType('track.processed').data.actor).toBeNull();
     expect(byType('track.updated').data).toMatchObject({ fields: ['title'], track: { id: track.id } });
-    expect(byType('track.liked').data).toMatchObject({ actor: { id: fan.id, username: fan.username }, track: { id: track.id } });
+    expect(byType('track.liked').data).toMatchObject({
+      actor: { id: fan.id, username: fan.username },
+      track: { id: track.id },
+    });
     // the comment as the owner reads it from the API
-    expect(byType('comment.created').data).toMatchObject({ actor: { id: fan.id }, comment: comment.body.data.comment, track: { id: track.id } });
-    expect(byType('playlist.created').data).toMatchObject({ title: 'Mine', playlist: { title: 'Mine', user_id: owner.id } });
+    expect(byType('comment.created').data).toMatchObject({
+      actor: { id: fan.id },
+      comment: comment.body.data.comment,
+      track: { id: track.id },
+    });
+    expect(byType('playlist.created').data).toMatchObject({
+      title: 'Mine',
+      playlist: { title: 'Mine', user_id: owner.id },
+    });
     expect(fanHook.received).toHaveLength(0);
 
     expect((await suite.http.delete(`/tracks/${track.id}`, { token: owner.token })).status).toBe(200);
-    const deleted = await until(() => ownerHook.received.map((request) => JSON.parse(request.body) as Payload).find((payload) => payload.type === 'track.deleted'));
+    const deleted = await until(() =>
+      ownerHook.received
+        .map((request) => JSON.parse(request.body) as Payload)
+        .find((payload) => payload.type === 'track.deleted'),
+    );
     // the track is gone: its id is what is left to say
     expect(deleted.data).toMatchObject({ actor: { id: owner.id }, track: { id: track.id } });
   });
@@ -96,19 +126,39 @@ describe('domain events become webhook events for the user they concern', () => 
       .values({ seller_id: seller.id, title: 'Free pack', price_cents: 0, product_type: 'pack', status: 'active' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const order = await suite.http.post('/marketplace/orders', { token: buyer.token, body: { items: [{ product_id: product.id }] } });
+    const order = await suite.http.post('/marketplace/orders', {
+      token: buyer.token,
+      body: { items: [{ product_id: product.id }] },
+    });
     expect(order.status).toBe(201);
     expect((await suite.http.post(`/users/${seller.id}/follow`, { token: buyer.token })).status).toBe(200);
 
     const payloads = (hook: Receiver) => hook.received.map((request) => JSON.parse(request.body) as Payload);
-    await until(() => (payloads(buyerHook).length >= 2 && payloads(sellerHook).length >= 2 ? true : undefined), 15_000, 'marketplace events');
-    expect(payloads(buyerHook).map((payload) => payload.type).sort()).toEqual(['order.completed', 'order.created']);
-    expect(payloads(sellerHook).map((payload) => payload.type).sort()).toEqual(['product.sold', 'user.followed']);
+    await until(
+      () => (payloads(buyerHook).length >= 2 && payloads(sellerHook).length >= 2 ? true : undefined),
+      15_000,
+      'marketplace events',
+    );
+    expect(
+      payloads(buyerHook)
+        .map((payload) => payload.type)
+        .sort(),
+    ).toEqual(['order.completed', 'order.created']);
+    expect(
+      payloads(sellerHook)
+        .map((payload) => payload.type)
+        .sort(),
+    ).toEqual(['product.sold', 'user.followed']);
     const sold = payloads(sellerHook).find((payload) => payload.type === 'product.sold')!;
     // the product and the order as their user reads them from the API
-    expect(sold.data).toMatchObject({ order_id: order.body.id, product: { id: product.id, title: 'Free pack', seller_id: seller.id } });
+    expect(sold.data).toMatchObject({
+      order_id: order.body.id,
+      product: { id: product.id, title: 'Free pack', seller_id: seller.id },
+    });
     const completed = payloads(buyerHook).find((payload) => payload.type === 'order.completed')!;
-    expect(completed.data.order).toEqual((await suite.http.get(`/marketplace/orders/${order.body.id}`, { token: buyer.token })).body);
+    expect(completed.data.order).toEqual(
+      (await suite.http.get(`/marketplace/orders/${order.body.id}`, { token: buyer.token })).body,
+    );
     const followed = payloads(sellerHook).find((payload) => payload.type === 'user.followed')!;
     expect(followed.data.follower).toMatchObject({ id: buyer.id, username: buyer.username });
   });

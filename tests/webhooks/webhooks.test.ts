@@ -10,7 +10,12 @@ import { webhookHelpers } from './webhook-helpers.js';
 
 // loopback receivers over http: the address rule is lifted here (webhook-urls.test.ts keeps it);
 // retries come at once, three attempts in all; a receiver has 1 s to answer
-const suite = useTestServer({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0,0', WEBHOOK_TIMEOUT_MS: '1000' });
+const suite = useTestServer({
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '0,0',
+  WEBHOOK_TIMEOUT_MS: '1000',
+});
 const db = () => suite.server.riff.database.db;
 
 let receiver: Receiver;
@@ -27,11 +32,20 @@ describe('registering and managing webhooks', () => {
   it('shows the key and secret once; lists, reads, changes and deletes; another user gets 404; the 21st is 400 LIMIT_REACHED', async () => {
     const owner = await createUser(suite.server);
     const other = await createUser(suite.server);
-    const created = await register(owner, { events: ['track.created', 'comment.created', 'track.created'], description: 'CMS' });
+    const created = await register(owner, {
+      events: ['track.created', 'comment.created', 'track.created'],
+      description: 'CMS',
+    });
     expect(created.api_key).toMatch(/^whk_[A-Za-z0-9]{32}$/);
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(Buffer.from(created.secret.slice(6), 'base64')).toHaveLength(24);
-    expect(created.webhook).toMatchObject({ url: receiver.url, events: ['track.created', 'comment.created'], description: 'CMS', is_active: true, consecutive_failures: 0 });
+    expect(created.webhook).toMatchObject({
+      url: receiver.url,
+      events: ['track.created', 'comment.created'],
+      description: 'CMS',
+      is_active: true,
+      consecutive_failures: 0,
+    });
     expect(created.webhook.api_key_prefix).toBe(created.api_key.slice(0, 12));
 
     const listed = await suite.http.get('/webhooks', { token: owner.token });
@@ -39,11 +53,18 @@ describe('registering and managing webhooks', () => {
     expect(listed.text).not.toContain(created.api_key);
     expect(listed.text).not.toContain(created.secret);
     // stored so that they cannot be read back
-    const row = await db().selectFrom('webhooks').selectAll().where('id', '=', created.webhook.id).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', created.webhook.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(created.secret.slice(6));
     expect(JSON.stringify(row)).not.toContain(created.api_key);
 
-    const changed = await suite.http.put(`/webhooks/${created.webhook.id}`, { token: owner.token, body: { events: ['*', 'track.deleted'], description: null } });
+    const changed = await suite.http.put(`/webhooks/${created.webhook.id}`, {
+      token: owner.token,
+      body: { events: ['*', 'track.deleted'], description: null },
+    });
     expect(changed.body.data.webhook).toMatchObject({ events: ['*'], description: null });
 
     for (const [method, path] of [
@@ -55,7 +76,10 @@ describe('registering and managing webhooks', () => {
       ['post', '/test'],
       ['get', '/deliveries'],
     ] as const) {
-      const reply = await (suite.http as any)[method](`/webhooks/${created.webhook.id}${path}`, { token: other.token, body: method === 'put' ? { is_active: false } : undefined });
+      const reply = await (suite.http as any)[method](`/webhooks/${created.webhook.id}${path}`, {
+        token: other.token,
+        body: method === 'put' ? { is_active: false } : undefined,
+      });
       expect([reply.status, reply.body.error?.code], `${method} ${path}`).toEqual([404, 'NOT_FOUND']);
     }
 
@@ -63,16 +87,25 @@ describe('registering and managing webhooks', () => {
     expect((await suite.http.get(`/webhooks/${created.webhook.id}`, { token: owner.token })).status).toBe(404);
 
     for (let i = 0; i < 20; i += 1) await register(owner, { events: ['track.created'] });
-    const refused = await suite.http.post('/webhooks', { token: owner.token, body: { url: receiver.url, events: ['*'] } });
+    const refused = await suite.http.post('/webhooks', {
+      token: owner.token,
+      body: { url: receiver.url, events: ['*'] },
+    });
     expect([refused.status, refused.body.error.code]).toEqual([400, 'LIMIT_REACHED']);
   });
 
   it('counts the limit under a lock: with room for 2, two of 6 racing registrations succeed', async () => {
     const owner = await createUser(suite.server);
     for (let i = 0; i < 18; i += 1) await register(owner, { events: ['track.created'] });
-    const racing = await Promise.all(Array.from({ length: 6 }, () => suite.http.post('/webhooks', { token: owner.token, body: { url: receiver.url, events: ['*'] } })));
+    const racing = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        suite.http.post('/webhooks', { token: owner.token, body: { url: receiver.url, events: ['*'] } }),
+      ),
+    );
     expect(racing.map((reply) => reply.status).sort()).toEqual([201, 201, 400, 400, 400, 400]);
-    expect(racing.filter((reply) => reply.status === 400).every((reply) => reply.body.error.code === 'LIMIT_REACHED')).toBe(true);
+    expect(
+      racing.filter((reply) => reply.status === 400).every((reply) => reply.body.error.code === 'LIMIT_REACHED'),
+    ).toBe(true);
     expect((await suite.http.get('/webhooks', { token: owner.token })).body.data.webhooks).toHaveLength(20);
   });
 
@@ -87,9 +120,15 @@ describe('registering and managing webhooks', () => {
       { url: 'x'.repeat(2049), events: ['*'] },
     ]) {
       const reply = await suite.http.post('/webhooks', { token: owner.token, body });
-      expect([reply.status, reply.body.error.code], JSON.stringify(body).slice(0, 80)).toEqual([400, 'VALIDATION_FAILED']);
+      expect([reply.status, reply.body.error.code], JSON.stringify(body).slice(0, 80)).toEqual([
+        400,
+        'VALIDATION_FAILED',
+      ]);
     }
-    const ftp = await suite.http.post('/webhooks', { token: owner.token, body: { url: 'ftp://127.0.0.1/x', events: ['*'] } });
+    const ftp = await suite.http.post('/webhooks', {
+      token: owner.token,
+      body: { url: 'ftp://127.0.0.1/x', events: ['*'] },
+    });
     expect([ftp.status, ftp.body.error.code]).toEqual([400, 'INVALID_WEBHOOK_URL']);
     expect((await suite.http.get('/webhooks', { token: owner.token })).body.data.webhooks).toEqual([]);
   });
@@ -100,31 +139,52 @@ describe('deliveries', () => {
     const own = await ownReceiver();
     const owner = await createUser(suite.server);
     const fan = await createUser(suite.server);
-    const { webhook, secret } = await register(owner, { events: ['track.created', 'track.liked', 'user.followed', 'playlist.track_added'] }, own.url);
+    const { webhook, secret } = await register(
+      owner,
+      { events: ['track.created', 'track.liked', 'user.followed', 'playlist.track_added'] },
+      own.url,
+    );
     const outsider = await register(fan, { events: ['*'] }, own.url);
 
     const track = await createTrack(suite.server, owner, { title: 'Signal fires' });
     expect((await suite.http.post(`/tracks/${track.id}/like`, { token: fan.token })).status).toBe(200);
     expect((await suite.http.post(`/users/${owner.id}/follow`, { token: fan.token })).status).toBe(200);
     const playlist = await createPlaylist(owner, { title: 'Hooks' });
-    expect((await suite.http.post(`/playlists/${playlist.id}/tracks`, { token: owner.token, body: { track_id: track.id } })).status).toBe(200);
+    expect(
+      (await suite.http.post(`/playlists/${playlist.id}/tracks`, { token: owner.token, body: { track_id: track.id } }))
+        .status,
+    ).toBe(200);
 
     const received = await own.waitFor(4);
     await new Promise((resolve) => setTimeout(resolve, 200)); // nothing else is on its way
     const messages = own.received.map((request) => ({ request, message: own.verify(request, secret) }));
-    expect(messages.map(({ message }) => message.type).sort()).toEqual(['playlist.track_added', 'track.created', 'track.liked', 'user.followed']);
+    expect(messages.map(({ message }) => message.type).sort()).toEqual([
+      'playlist.track_added',
+      'track.created',
+      'track.liked',
+      'user.followed',
+    ]);
     // the fan's own webhook hears nothing: none of these concern them
     expect(received.every((request) => String(request.headers['webhook-id']).startsWith('msg_'))).toBe(true);
     expect((await deliveries(fan, outsider.webhook.id)).deliveries).toEqual([]);
 
     const created = messages.find(({ message }) => message.type === 'track.created')!;
-    expect(created.request.headers).toMatchObject({ 'content-type': 'application/json', 'user-agent': 'Riff-Webhooks/1.2.0' });
+    expect(created.request.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'Riff-Webhooks/1.2.0',
+    });
     expect(Math.abs(Number(created.request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
     expect(created.request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
     const asOwner = (await suite.http.get(`/tracks/${track.id}`, { token: owner.token })).body.data.track;
     // the track as its owner reads it from the API (the owner's figures included); fields the media jobs change since may differ
     expect(Object.keys(created.message.data.track).sort()).toEqual(Object.keys(asOwner).sort());
-    expect(created.message.data.track).toMatchObject({ id: track.id, title: 'Signal fires', creator_id: owner.id, is_public: true, play_count: 0 });
+    expect(created.message.data.track).toMatchObject({
+      id: track.id,
+      title: 'Signal fires',
+      creator_id: owner.id,
+      is_public: true,
+      play_count: 0,
+    });
     expect(created.message.data.actor).toEqual({ id: owner.id, username: owner.username });
 
     const liked = messages.find(({ message }) => message.type === 'track.liked')!.message;
@@ -135,20 +195,33 @@ describe('deliveries', () => {
     expect(added.data).toMatchObject({ track_id: track.id, playlist: { id: playlist.id, title: 'Hooks' } });
 
     // a forged body fails verification
-    expect(() => own.verify({ ...created.request, body: created.request.body.replace('Signal', 'Forged') }, secret)).toThrow();
+    expect(() =>
+      own.verify({ ...created.request, body: created.request.body.replace('Signal', 'Forged') }, secret),
+    ).toThrow();
     const log = await deliveries(owner, webhook.id);
-    expect(log.deliveries.every((d) => d.status === 'succeeded' && d.attempts === 1 && d.response_status === 200)).toBe(true);
+    expect(log.deliveries.every((d) => d.status === 'succeeded' && d.attempts === 1 && d.response_status === 200)).toBe(
+      true,
+    );
   });
 
   it('retries a failed delivery with the same webhook-id; a redirect is a failure and is not followed', async () => {
     const own = await ownReceiver();
     const owner = await createUser(suite.server);
     const { webhook, secret } = await register(owner, { events: ['track.created'] }, own.url);
-    own.answer({ status: 302, headers: { location: `${own.url}/elsewhere` } }, { status: 500, body: 'x'.repeat(5000) }, 204);
+    own.answer(
+      { status: 302, headers: { location: `${own.url}/elsewhere` } },
+      { status: 500, body: 'x'.repeat(5000) },
+      204,
+    );
     await createTrack(suite.server, owner);
     const requests = await own.waitFor(3);
     expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
-    expect(requests.every((request) => request.headers['webhook-id'] !== undefined && own.verify(request, secret).type === 'track.created')).toBe(true);
+    expect(
+      requests.every(
+        (request) =>
+          request.headers['webhook-id'] !== undefined && own.verify(request, secret).type === 'track.created',
+      ),
+    ).toBe(true);
     // the redirect was not followed
     expect(requests.map((request) => request.url)).toEqual(['/hook', '/hook', '/hook']);
     const [delivery] = await settled(owner, webhook.id, (list) => list[0]?.status === 'succeeded');
@@ -165,7 +238,11 @@ describe('deliveries', () => {
     expect(webhookNow.consecutive_failures).toBe(3);
 
     // a redirect's log says so; an answer longer than 1 KiB is cut
-    own.answer({ status: 301, headers: { location: 'http://127.0.0.1:1/' } }, { status: 500, body: 'y'.repeat(5000) }, { status: 500, body: 'y'.repeat(5000) });
+    own.answer(
+      { status: 301, headers: { location: 'http://127.0.0.1:1/' } },
+      { status: 500, body: 'y'.repeat(5000) },
+      { status: 500, body: 'y'.repeat(5000) },
+    );
     await createTrack(suite.server, owner);
     const third = (await settled(owner, webhook.id, (list) => list.length === 3 && list[0].status === 'failed'))[0];
     expect(third.response_excerpt).toBe('y'.repeat(1024));
@@ -176,11 +253,20 @@ describe('deliveries', () => {
     const own = await ownReceiver();
     const owner = await createUser(suite.server);
     const { webhook } = await register(owner, { events: ['track.created'] }, own.url);
-    await db().updateTable('webhooks').set({ consecutive_failures: WEBHOOK_FAILURES_MAX - 1 }).where('id', '=', webhook.id).execute();
+    await db()
+      .updateTable('webhooks')
+      .set({ consecutive_failures: WEBHOOK_FAILURES_MAX - 1 })
+      .where('id', '=', webhook.id)
+      .execute();
     own.answer(503);
     const tested = await suite.http.post(`/webhooks/${webhook.id}/test`, { token: owner.token });
     expect(tested.status).toBe(200);
-    expect(tested.body.data.delivery).toMatchObject({ event_type: 'webhook.test', status: 'failed', attempts: 1, response_status: 503 });
+    expect(tested.body.data.delivery).toMatchObject({
+      event_type: 'webhook.test',
+      status: 'failed',
+      attempts: 1,
+      response_status: 503,
+    });
 
     const disabled = (await suite.http.get(`/webhooks/${webhook.id}`, { token: owner.token })).body.data.webhook;
     expect(disabled).toMatchObject({ is_active: false, consecutive_failures: WEBHOOK_FAILURES_MAX });
@@ -219,7 +305,9 @@ describe('deliveries', () => {
     expect(own.verify(overlap!, second).type).toBe('webhook.test');
     expect(String(overlap!.headers['webhook-signature']).split(' ')).toHaveLength(2);
 
-    await sql`update webhooks set previous_secret_expires_at = now() - interval '1 second' where id = ${webhook.id}`.execute(db());
+    await sql`update webhooks set previous_secret_expires_at = now() - interval '1 second' where id = ${webhook.id}`.execute(
+      db(),
+    );
     await suite.http.post(`/webhooks/${webhook.id}/test`, { token: owner.token });
     const [, after] = await own.waitFor(2);
     expect(own.verify(after!, second).type).toBe('webhook.test');
@@ -279,25 +367,39 @@ describe('the webhook key, the log, redelivery, the test event and the stats', (
     const { webhook, secret } = await register(owner, {}, own.url);
     own.answer(500);
     const failedTest = await suite.http.post(`/webhooks/${webhook.id}/test`, { token: owner.token });
-    expect(failedTest.body.data).toMatchObject({ message: 'The receiver did not accept the test event', delivery: { status: 'failed', attempts: 1 } });
+    expect(failedTest.body.data).toMatchObject({
+      message: 'The receiver did not accept the test event',
+      delivery: { status: 'failed', attempts: 1 },
+    });
     const okTest = await suite.http.post(`/webhooks/${webhook.id}/test`, { token: owner.token });
     expect(okTest.body.data.delivery.status).toBe('succeeded');
     const [first] = await own.waitFor(2);
     expect(own.verify(first!, secret).data).toMatchObject({ webhook_id: webhook.id, actor: { id: owner.id } });
 
     expect((await deliveries(owner, webhook.id)).pagination.total).toBe(2);
-    expect((await deliveries(owner, webhook.id, '?status=failed')).deliveries.map((d) => d.id)).toEqual([failedTest.body.data.delivery.id]);
+    expect((await deliveries(owner, webhook.id, '?status=failed')).deliveries.map((d) => d.id)).toEqual([
+      failedTest.body.data.delivery.id,
+    ]);
     expect((await deliveries(owner, webhook.id, '?event=track.created')).deliveries).toEqual([]);
-    expect((await deliveries(owner, webhook.id, '?limit=1&page=2')).deliveries.map((d) => d.id)).toEqual([failedTest.body.data.delivery.id]);
-    expect((await suite.http.get(`/webhooks/${webhook.id}/deliveries?status=lost`, { token: owner.token })).status).toBe(400);
+    expect((await deliveries(owner, webhook.id, '?limit=1&page=2')).deliveries.map((d) => d.id)).toEqual([
+      failedTest.body.data.delivery.id,
+    ]);
+    expect(
+      (await suite.http.get(`/webhooks/${webhook.id}/deliveries?status=lost`, { token: owner.token })).status,
+    ).toBe(400);
 
-    const redelivered = await suite.http.post(`/webhooks/${webhook.id}/deliveries/${failedTest.body.data.delivery.id}/redeliver`, { token: owner.token });
+    const redelivered = await suite.http.post(
+      `/webhooks/${webhook.id}/deliveries/${failedTest.body.data.delivery.id}/redeliver`,
+      { token: owner.token },
+    );
     expect(redelivered.status).toBe(202);
     expect(redelivered.body.data.delivery).toMatchObject({ id: failedTest.body.data.delivery.id, status: 'pending' });
     const [, , again] = await own.waitFor(3);
     expect(again!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
     await settled(owner, webhook.id, (list) => list.every((d) => d.status === 'succeeded'));
-    const unknown = await suite.http.post(`/webhooks/${webhook.id}/deliveries/${webhook.id}/redeliver`, { token: owner.token });
+    const unknown = await suite.http.post(`/webhooks/${webhook.id}/deliveries/${webhook.id}/redeliver`, {
+      token: owner.token,
+    });
     expect(unknown.status).toBe(404);
 
     const stats = (await suite.http.get('/webhooks/stats', { token: owner.token })).body.data.stats;

@@ -17,7 +17,9 @@ export const ClientTimestampSchema = z
   .datetime({ offset: true })
   .refine((value) => Date.parse(value) < Date.UTC(10_000, 0, 1), 'must be before the year 10000 (UTC)');
 
-export const ShareTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be a share token (letters, digits, - and _)');
+export const ShareTokenSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be a share token (letters, digits, - and _)');
 
 /** A path parameter holding a UUID; a malformed one is 400 INVALID_ID before any lookup. */
 export const IdParamsSchema = z.object({ id: UuidSchema });
@@ -87,4 +89,6 @@ export const DateSchema = z
 
 /** Turns `{ users, pagination }` style replies into one schema shape. */
 export const pageOf = <K extends string, T extends z.ZodTypeAny>(key: K, item: T) =>
-  z.object({ [key]: z.array(item), pagination: PaginationSchema } as { [P in K]: z.ZodArray<T> } & { pagination: typeof PaginationSchema });
+  z.object({ [key]: z.array(item), pagination: PaginationSchema } as { [P in K]: z.ZodArray<T> } & {
+    pagination: typeof PaginationSchema;
+  });

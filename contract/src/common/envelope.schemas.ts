@@ -9,7 +9,10 @@ import { ERROR_CODE_LIST, type ErrorStatus } from './error-codes.js';
  */
 export const ErrorCodeSchema = named(
   'ErrorCode',
-  withOpenApi(z.string(), { enum: ERROR_CODE_LIST, description: 'Stable machine-readable code; never reused for another meaning' }),
+  withOpenApi(z.string(), {
+    enum: ERROR_CODE_LIST,
+    description: 'Stable machine-readable code; never reused for another meaning',
+  }),
 );
 
 export const ValidationIssueSchema = named(

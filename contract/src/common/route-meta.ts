@@ -50,7 +50,9 @@ export function routeMeta(route: { metadata?: unknown; method?: string; path?: s
   const meta = route.metadata as Partial<RouteMeta> | undefined;
   const auth = meta?.auth;
   if (auth !== 'public' && auth !== 'optional' && auth !== 'user' && auth !== 'stream') {
-    throw new Error(`route ${route.method ?? ''} ${route.path ?? ''} declares no auth metadata (metadata.auth: public, optional, user or stream)`);
+    throw new Error(
+      `route ${route.method ?? ''} ${route.path ?? ''} declares no auth metadata (metadata.auth: public, optional, user or stream)`,
+    );
   }
   return {
     auth,

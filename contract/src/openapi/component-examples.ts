@@ -250,7 +250,13 @@ const otherTrack: Track = {
 };
 
 const preferences: Preferences = {
-  notifications: { email_new_follower: true, email_comments: true, email_purchases: true, email_product_updates: false, push_enabled: false },
+  notifications: {
+    email_new_follower: true,
+    email_comments: true,
+    email_purchases: true,
+    email_product_updates: false,
+    push_enabled: false,
+  },
   privacy: { show_activity: true, show_listening_history: false, allow_messages_from: 'followers', do_not_sell: false },
   playback: { autoplay: true, crossfade_seconds: 4, audio_quality: 'high', normalize_volume: true },
 };
@@ -363,7 +369,12 @@ const webhookStats = {
 
 const onePage = (items: number) => ({ page: 1, limit: 20, total: items, total_pages: items === 0 ? 0 : 1 });
 
-const feedItem = { type: 'repost', track, actor: { ...profile, id: OTHER_USER_ID, username: 'theo.marsh', slug: 'theo-marsh' }, created_at: UPDATED };
+const feedItem = {
+  type: 'repost',
+  track,
+  actor: { ...profile, id: OTHER_USER_ID, username: 'theo.marsh', slug: 'theo-marsh' },
+  created_at: UPDATED,
+};
 const historyEntry = { track, played_at: UPDATED, duration_listened: 184.5, source: 'track' };
 const trackStats = {
   period: '7d',
@@ -382,7 +393,12 @@ const trackStats = {
   sources: { track: 30, playlist: 9, search: 3 },
 };
 
-const tokenResponse = { access_token: ACCESS_TOKEN, refresh_token: REFRESH_TOKEN, token_type: 'Bearer', expires_in: 900 };
+const tokenResponse = {
+  access_token: ACCESS_TOKEN,
+  refresh_token: REFRESH_TOKEN,
+  token_type: 'Bearer',
+  expires_in: 900,
+};
 const lyrics = {
   track_id: TRACK_ID,
   content: '[00:12.00]Headlights on the empty road\n[00:17.50]Radio low, the city glows',
@@ -393,7 +409,13 @@ const lyrics = {
   ],
   updated_at: UPDATED,
 };
-const quota = { used_bytes: 8_563_200, reserved_bytes: 4_194_304, limit_bytes: 524_288_000, remaining_bytes: 511_530_496, track_count: 1 };
+const quota = {
+  used_bytes: 8_563_200,
+  reserved_bytes: 4_194_304,
+  limit_bytes: 524_288_000,
+  remaining_bytes: 511_530_496,
+  track_count: 1,
+};
 const password = 'correct-horse-battery-staple';
 
 const QUEUE_ITEM_ID = '2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f';
@@ -402,7 +424,15 @@ const PLAYLIST_ID = '9e1f3a5b-7c9d-4e2f-8a4b-6c8d0e2f4a6b';
 const OTHER_PLAYLIST_ID = '1a3c5e7f-9b2d-4f6a-8c0e-2b4d6f8a0c1e';
 const SESSION_TOKEN = 'Vq3xN8kR2mTz7LwY5bHc9JdF4sGp1AeU6oKi0ZrXyQw';
 const queueItem = { id: QUEUE_ITEM_ID, track_id: TRACK_ID, track, position: 0, added_at: UPDATED };
-const queue = { items: [queueItem], current_index: 0, position_seconds: 73.5, shuffle: false, repeat: 'off', version: 7, updated_at: UPDATED } as const;
+const queue = {
+  items: [queueItem],
+  current_index: 0,
+  position_seconds: 73.5,
+  shuffle: false,
+  repeat: 'off',
+  version: 7,
+  updated_at: UPDATED,
+} as const;
 const sessionHost = { id: USER_ID, username: 'mira.lane' };
 const sessionItem = { ...queueItem, added_by: { id: OTHER_USER_ID, username: 'theo.marsh' } };
 const session = {
@@ -418,12 +448,31 @@ const session = {
   created_at: UPDATED,
   expires_at: EXPIRES,
 };
-const chatMessage = { id: '9f1e3d5c-7b9a-4e2c-8a6f-4d2b0e8c6a4f', user: { id: OTHER_USER_ID, username: 'theo.marsh' }, text: 'This one is great', created_at: UPDATED };
-const exportedSession = { id: SESSION_ID, title: 'Friday night listening', track_ids: [TRACK_ID], created_at: UPDATED, expires_at: EXPIRES };
+const chatMessage = {
+  id: '9f1e3d5c-7b9a-4e2c-8a6f-4d2b0e8c6a4f',
+  user: { id: OTHER_USER_ID, username: 'theo.marsh' },
+  text: 'This one is great',
+  created_at: UPDATED,
+};
+const exportedSession = {
+  id: SESSION_ID,
+  title: 'Friday night listening',
+  track_ids: [TRACK_ID],
+  created_at: UPDATED,
+  expires_at: EXPIRES,
+};
 const exportedChat = { id: chatMessage.id, session_id: SESSION_ID, text: 'This one is great', created_at: UPDATED };
 
 const SHARE_TOKEN = 'pL4yl1sTsh4r3T0k3nXq9Zr2Wm7Kc5Nb8Vd3Fg6Hj1A';
-const playlistTrack = { id: '3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d', playlist_id: PLAYLIST_ID, track_id: TRACK_ID, added_by: USER_ID, position: 0, added_at: UPDATED, track };
+const playlistTrack = {
+  id: '3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d',
+  playlist_id: PLAYLIST_ID,
+  track_id: TRACK_ID,
+  added_by: USER_ID,
+  position: 0,
+  added_at: UPDATED,
+  track,
+};
 const collaborator = {
   id: '4f6b8d0c-2e3a-4b7c-9d1e-3f5a7b9c1d2e',
   playlist_id: PLAYLIST_ID,
@@ -537,10 +586,19 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   ChatToken: { token: ACCESS_TOKEN, expires_in: 600 },
   SetupTwoFactorResponse: {
     secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
-    qr_code_url: 'otpauth://totp/Riff:mira%40example.org?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Riff&digits=6&period=30',
+    qr_code_url:
+      'otpauth://totp/Riff:mira%40example.org?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Riff&digits=6&period=30',
     recovery_codes: [
-      'k7m2q-9xv4t', 'p3w8z-r6n1b', 'd5h9c-t2y7m', 'f8q1v-w4k6s', 'n2b7x-j9e3r',
-      'g6t4p-m1z8c', 'y9r3k-h5w2d', 's1c6n-b8v4q', 'w7e2j-x3m9t', 'r4z8d-q6p1h',
+      'k7m2q-9xv4t',
+      'p3w8z-r6n1b',
+      'd5h9c-t2y7m',
+      'f8q1v-w4k6s',
+      'n2b7x-j9e3r',
+      'g6t4p-m1z8c',
+      'y9r3k-h5w2d',
+      's1c6n-b8v4q',
+      'w7e2j-x3m9t',
+      'r4z8d-q6p1h',
     ],
   },
   VerifyTwoFactorRequest: { code: '492817', secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' },
@@ -590,9 +648,22 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   UserPage: { users: [profile], pagination: onePage(1) },
   UserSuggestions: { users: [profile] },
   Pagination: onePage(1),
-  UpdateProfileRequest: { bio: 'Producer and synth collector from Leeds.', location: 'Leeds, UK', social_links: { bandcamp: 'https://miralane.bandcamp.com' } },
-  PasswordChangeRequest: { current_password: password, password: 'a new and longer passphrase', password_confirmation: 'a new and longer passphrase' },
-  DeleteAccountRequest: { confirm_text: 'DELETE', password, reason: 'Moving to another service', keep_public_tracks: false },
+  UpdateProfileRequest: {
+    bio: 'Producer and synth collector from Leeds.',
+    location: 'Leeds, UK',
+    social_links: { bandcamp: 'https://miralane.bandcamp.com' },
+  },
+  PasswordChangeRequest: {
+    current_password: password,
+    password: 'a new and longer passphrase',
+    password_confirmation: 'a new and longer passphrase',
+  },
+  DeleteAccountRequest: {
+    confirm_text: 'DELETE',
+    password,
+    reason: 'Moving to another service',
+    keep_public_tracks: false,
+  },
   ProfileCompletion: {
     percentage: 67,
     completed_fields: ['bio', 'first_name', 'last_name', 'location', 'birthdate', 'social_links'],
@@ -625,7 +696,15 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     queue_sessions: [exportedSession],
     queue_chat_messages: [exportedChat],
     playlists: [
-      { id: PLAYLIST_ID, title: 'Late drives', description: null, is_public: true, is_default_favorites: false, track_ids: [TRACK_ID], created_at: CREATED },
+      {
+        id: PLAYLIST_ID,
+        title: 'Late drives',
+        description: null,
+        is_public: true,
+        is_default_favorites: false,
+        track_ids: [TRACK_ID],
+        created_at: CREATED,
+      },
     ],
     playlist_collaborations: [{ playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED }],
     playlist_follows: [{ playlist_id: OTHER_PLAYLIST_ID, since: UPDATED }],
@@ -641,7 +720,13 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   AuditActivity: { activities: [auditEntry] },
   AuditLogPage: { logs: [auditEntry], pagination: onePage(1) },
   AuditStatsReply: {
-    stats: { total: 1, by_action: { 'track.update': 1 }, by_resource: { track: 1 }, first_at: UPDATED, last_at: UPDATED },
+    stats: {
+      total: 1,
+      by_action: { 'track.update': 1 },
+      by_resource: { track: 1 },
+      first_at: UPDATED,
+      last_at: UPDATED,
+    },
   },
 
   // tracks
@@ -651,9 +736,20 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   UploadTrackRequest: { file: 'night-drive.mp3', title: 'Night Drive', is_public: 'true' },
   ReplaceTrackFileRequest: { file: 'night-drive-remaster.flac' },
   SetAvatarRequest: { file: 'portrait.jpg' },
-  UpdateTrackRequest: { title: 'Night Drive (Extended)', genres: ['synthwave'], tags: ['night', 'retro'], bpm: 118, is_public: true },
+  UpdateTrackRequest: {
+    title: 'Night Drive (Extended)',
+    genres: ['synthwave'],
+    tags: ['night', 'retro'],
+    bpm: 118,
+    is_public: true,
+  },
   InitiateChunkedUploadRequest: { filename: 'night-drive.wav', total_chunks: 8, total_size: 37_748_736 },
-  ChunkedUploadSession: { upload_id: UPLOAD_ID, message: 'Upload session started', chunk_size_limit: 5_242_880, expires_at: EXPIRES },
+  ChunkedUploadSession: {
+    upload_id: UPLOAD_ID,
+    message: 'Upload session started',
+    chunk_size_limit: 5_242_880,
+    expires_at: EXPIRES,
+  },
   UploadChunkRequest: {
     upload_id: UPLOAD_ID,
     chunk_number: 0,
@@ -662,7 +758,13 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     filename: 'night-drive.wav',
     chunk: 'night-drive.wav.part0',
   },
-  ChunkReceived: { upload_id: UPLOAD_ID, chunk_number: 0, received_chunks: 1, progress: 12.5, message: 'Chunk 0 received' },
+  ChunkReceived: {
+    upload_id: UPLOAD_ID,
+    chunk_number: 0,
+    received_chunks: 1,
+    progress: 12.5,
+    message: 'Chunk 0 received',
+  },
   CompleteChunkedUploadRequest: { upload_id: UPLOAD_ID },
   ChunkedUploadComplete: { track, md5: '9e107d9d372bb6826bd81d3542a419d6', message: 'Upload complete' },
   ChunkedUploadState: {
@@ -676,19 +778,46 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   Quota: quota,
   QuotaReply: { quota },
   BatchDeleteRequest: { track_ids: [TRACK_ID, 'not-a-track-id'] },
-  BatchDeleteResult: { deleted: [TRACK_ID], failed: [{ id: 'not-a-track-id', code: 'INVALID_ID', message: 'Not a track id' }] },
+  BatchDeleteResult: {
+    deleted: [TRACK_ID],
+    failed: [{ id: 'not-a-track-id', code: 'INVALID_ID', message: 'Not a track id' }],
+  },
   BatchFailure: { id: 'not-a-track-id', code: 'INVALID_ID', message: 'Not a track id' },
   BatchUpdateRequest: { track_ids: [TRACK_ID], updates: { is_public: false } },
   BatchUpdateResult: { updated: [TRACK_ID], failed: [] },
-  MediaStatus: { progress: 62, status: 'completed', stream_status: 'processing', status_message: null, waveform_ready: true },
+  MediaStatus: {
+    progress: 62,
+    status: 'completed',
+    stream_status: 'processing',
+    status_message: null,
+    waveform_ready: true,
+  },
   TrackVersion: trackVersion,
   TrackVersionsReply: {
     versions: [
       trackVersion,
-      { ...trackVersion, id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', version_number: 1, format: 'wav', duration: 241, file_size: 42_508_844, md5: '0cc175b9c0f1b6a831c399e269772661', created_at: CREATED, is_current: false },
+      {
+        ...trackVersion,
+        id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+        version_number: 1,
+        format: 'wav',
+        duration: 241,
+        file_size: 42_508_844,
+        md5: '0cc175b9c0f1b6a831c399e269772661',
+        created_at: CREATED,
+        is_current: false,
+      },
     ],
   },
-  Waveform: { version: 2, channels: 1, sample_rate: 44100, samples_per_pixel: 5880, bits: 8, length: 4, data: [-12, 14, -87, 91, -102, 99, -31, 28] },
+  Waveform: {
+    version: 2,
+    channels: 1,
+    sample_rate: 44100,
+    samples_per_pixel: 5880,
+    bits: 8,
+    length: 4,
+    data: [-12, 14, -87, 91, -102, 99, -31, 28],
+  },
   HlsCallbackRequest: { status: 'error', message: 'The source file is truncated after 2:41' },
   Lyrics: lyrics,
   LyricsReply: { lyrics },
@@ -754,7 +883,11 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   PlaylistChange: { message: 'Track added to the playlist', snapshot_id: '9' },
   PlaylistCollaboratorReply: { collaborator },
   PlaylistCollaboratorPage: { collaborators: [collaborator], pagination: onePage(1) },
-  PlaylistShare: { token: SHARE_TOKEN, share_url: `http://127.0.0.1:8080/api/v1/playlists/shared/${SHARE_TOKEN}`, expires_at: EXPIRES },
+  PlaylistShare: {
+    token: SHARE_TOKEN,
+    share_url: `http://127.0.0.1:8080/api/v1/playlists/shared/${SHARE_TOKEN}`,
+    expires_at: EXPIRES,
+  },
   CreatePlaylistRequest: { title: 'Late drives', description: 'Synthwave for the road home', is_public: true },
   UpdatePlaylistRequest: { title: 'Late drives (2026)', is_public: false },
   AddPlaylistTrackRequest: { track_id: TRACK_ID, position: 0 },
@@ -763,19 +896,44 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   UpdateCollaboratorRequest: { permission: 'admin' },
   SharePlaylistRequest: { expires_in_days: 30 },
   DuplicatePlaylistRequest: { title: 'Late drives, my take' },
-  ExportedPlaylist: { id: PLAYLIST_ID, title: 'Late drives', description: null, is_public: true, is_default_favorites: false, track_ids: [TRACK_ID], created_at: CREATED },
+  ExportedPlaylist: {
+    id: PLAYLIST_ID,
+    title: 'Late drives',
+    description: null,
+    is_public: true,
+    is_default_favorites: false,
+    track_ids: [TRACK_ID],
+    created_at: CREATED,
+  },
   ExportedPlaylistCollaboration: { playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED },
   ExportedPlaylistFollow: { playlist_id: OTHER_PLAYLIST_ID, since: UPDATED },
-  ImportPlaylistRequest: { title: 'Road trip', format: 'm3u', content: '#EXTM3U\n#PLAYLIST:Road trip\n#EXTINF:215,Nova Lights - Late Drive\nhttps://riff.example.org/api/v1/tracks/' + TRACK_ID + '/stream\n' },
+  ImportPlaylistRequest: {
+    title: 'Road trip',
+    format: 'm3u',
+    content:
+      '#EXTM3U\n#PLAYLIST:Road trip\n#EXTINF:215,Nova Lights - Late Drive\nhttps://riff.example.org/api/v1/tracks/' +
+      TRACK_ID +
+      '/stream\n',
+  },
   UnmatchedPlaylistEntry: { line: 5, title: 'Jóga', artist: 'Björk' },
-  PlaylistImportReply: { playlist: { ...playlistSummary, is_public: false, follower_count: 0 }, matched: 1, unmatched: [{ line: 5, title: 'Jóga', artist: 'Björk' }] },
+  PlaylistImportReply: {
+    playlist: { ...playlistSummary, is_public: false, follower_count: 0 },
+    matched: 1,
+    unmatched: [{ line: 5, title: 'Jóga', artist: 'Björk' }],
+  },
   PlaylistAnalytics: playlistAnalytics,
   PlaylistAnalyticsReply: { analytics: playlistAnalytics },
 
   // marketplace: promo codes
   PromoCode: promoCode,
   PromoCodeList: [promoCode],
-  CreatePromoCodeRequest: { code: 'SUMMER25', percent_off: 25, product_ids: [PRODUCT_ID], max_redemptions: 100, expires_at: '2027-08-31T23:59:59.000Z' },
+  CreatePromoCodeRequest: {
+    code: 'SUMMER25',
+    percent_off: 25,
+    product_ids: [PRODUCT_ID],
+    max_redemptions: 100,
+    expires_at: '2027-08-31T23:59:59.000Z',
+  },
   // marketplace: products
   Product: product,
   ProductLicense: productLicense,
@@ -789,7 +947,11 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   ProductLicenseType: 'commercial',
   // the product appears once (validators of examples read a repeated id as a second schema)
   ProductRemoval: { id: PRODUCT_ID, result: 'deleted', product: null },
-  ProductLicenseInput: { license_type: 'commercial', price_cents: 4999, terms_text: 'Unlimited streams, one commercial release' },
+  ProductLicenseInput: {
+    license_type: 'commercial',
+    price_cents: 4999,
+    terms_text: 'Unlimited streams, one commercial release',
+  },
   CreateProductRequest: {
     title: 'Night Drive stems',
     price: 19.99,
@@ -802,7 +964,11 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     licenses: [{ license_type: 'commercial', price_cents: 4999 }],
   },
   UpdateProductRequest: { price: 24.99, status: 'active' },
-  CreateProductLicenseRequest: { license_type: 'exclusive', price_cents: 49_900, terms_text: 'Sole rights; the product leaves the store once sold' },
+  CreateProductLicenseRequest: {
+    license_type: 'exclusive',
+    price_cents: 49_900,
+    terms_text: 'Sole rights; the product leaves the store once sold',
+  },
   UpdateProductLicenseRequest: { price_cents: 5999 },
   AddProductImageRequest: { file: 'cover.jpg' },
   AddProductPreviewRequest: { file: 'night-drive-preview.mp3' },
@@ -820,7 +986,12 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     expires_at: EXPIRES,
     filename: 'night-drive-stems.zip',
   },
-  PaymentWebhookEvent: { id: 'evt_0f9e8d7c6b5a49382716050f4e3d2c1b_succeed', type: 'payment.succeeded', created: 1795778900, data: { order_id: ORDER_ID } },
+  PaymentWebhookEvent: {
+    id: 'evt_0f9e8d7c6b5a49382716050f4e3d2c1b_succeed',
+    type: 'payment.succeeded',
+    created: 1795778900,
+    data: { order_id: ORDER_ID },
+  },
   PaymentWebhookReply: { received: true },
   SellerStats: sellerStats,
   SellerStatsReply: { stats: sellerStats },
@@ -840,15 +1011,29 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   CreatedApiKey: { api_key: apiKey, key: 'riff_7Kq2Xw9LmP4sT8vB3nD6fH1jR5yU0cA2eG7iM9oQ' },
 
   // frontend support
-  FrontendLogRequest: { level: 'error', message: 'Playback failed: MEDIA_ERR_NETWORK', timestamp: UPDATED, context: { page: '/tracks/night-drive', build: '4.2.0' }, data: { track_id: TRACK_ID } },
+  FrontendLogRequest: {
+    level: 'error',
+    message: 'Playback failed: MEDIA_ERR_NETWORK',
+    timestamp: UPDATED,
+    context: { page: '/tracks/night-drive', build: '4.2.0' },
+    data: { track_id: TRACK_ID },
+  },
   FrontendLogReceipt: { received: true },
   ValidateRequest: { type: 'CreatePlaylistRequest', data: [123, 34, 116, 105, 116, 108, 101, 34, 58, 34, 34, 125] },
-  ValidateResponse: { valid: false, message: 'title must be at least 1 character', errors: [{ field: 'title', message: 'title must be at least 1 character', value: '' }] },
+  ValidateResponse: {
+    valid: false,
+    message: 'title must be at least 1 character',
+    errors: [{ field: 'title', message: 'title must be at least 1 character', value: '' }],
+  },
   IceServer: { urls: ['stun:stun.example.org:3478'] },
   WebRtcConfig: {
     iceServers: [
       { urls: ['stun:stun.example.org:3478'] },
-      { urls: ['turn:turn.example.org:3478?transport=udp'], username: '1795778900:' + USER_ID, credential: 'p7GdLz0v6l0vJ1r8sXl2n0Qm9kA=' },
+      {
+        urls: ['turn:turn.example.org:3478?transport=udp'],
+        username: '1795778900:' + USER_ID,
+        credential: 'p7GdLz0v6l0vJ1r8sXl2n0Qm9kA=',
+      },
     ],
   },
 
@@ -856,21 +1041,39 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   DashboardStats: dashboardStats,
   DashboardActivity: dashboardActivity,
   DashboardLibraryItem: dashboardLibraryItem,
-  DashboardResponse: { stats: dashboardStats, recent_activity: [dashboardActivity], library_preview: { items: [dashboardLibraryItem], total_count: 12, has_more: true } },
+  DashboardResponse: {
+    stats: dashboardStats,
+    recent_activity: [dashboardActivity],
+    library_preview: { items: [dashboardLibraryItem], total_count: 12, has_more: true },
+  },
 
   // webhooks
   Webhook: webhook,
-  CreateWebhookRequest: { url: 'https://hooks.example.com/riff', events: ['track.created', 'comment.created'], description: 'New uploads into our CMS' },
+  CreateWebhookRequest: {
+    url: 'https://hooks.example.com/riff',
+    events: ['track.created', 'comment.created'],
+    description: 'New uploads into our CMS',
+  },
   UpdateWebhookRequest: { is_active: true },
-  CreatedWebhook: { webhook, api_key: 'whk_3fQ9zLk2Vb8NwR4tY7uP1sD6gH0jK5mX', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+  CreatedWebhook: {
+    webhook,
+    api_key: 'whk_3fQ9zLk2Vb8NwR4tY7uP1sD6gH0jK5mX',
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  },
   WebhookReply: { webhook },
   WebhookList: { webhooks: [webhook] },
   WebhookKey: { api_key: 'whk_8Hs2Lq9Vn4Rt7Yw1Zx5Cb3Nm6Pk0Dj2F', message: 'The previous key no longer works' },
-  WebhookSecret: { secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD', message: 'Deliveries are signed with both secrets until 2026-11-22T10:00:00.000Z' },
+  WebhookSecret: {
+    secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD',
+    message: 'Deliveries are signed with both secrets until 2026-11-22T10:00:00.000Z',
+  },
   WebhookDelivery: delivery,
   WebhookDeliveryPage: { deliveries: [delivery], pagination: onePage(1) },
   WebhookDeliveryReply: { delivery: { ...delivery, status: 'pending', delivered_at: null, next_attempt_at: UPDATED } },
-  WebhookTestReply: { message: 'The receiver accepted the test event', delivery: { ...delivery, event_type: 'webhook.test' } },
+  WebhookTestReply: {
+    message: 'The receiver accepted the test event',
+    delivery: { ...delivery, event_type: 'webhook.test' },
+  },
   WebhookStats: webhookStats,
   WebhookStatsReply: { stats: webhookStats },
 

@@ -52,7 +52,9 @@ function securityFor(route: AppRoute): JsonObject[] {
 
 function authenticationNote(route: AppRoute): string {
   const meta = routeMeta(route);
-  const key = meta.apiKey ? ` A developer API key with scope \`${requiredScope(route.method)}\` (or admin) may be used instead.` : '';
+  const key = meta.apiKey
+    ? ` A developer API key with scope \`${requiredScope(route.method)}\` (or admin) may be used instead.`
+    : '';
   switch (meta.auth) {
     case 'public':
       return 'Authentication: none.';
@@ -83,7 +85,9 @@ function binaryResponses(op: OpenApiOperation, route: AppRoute): void {
     const target = op.responses[status];
     if (target && typeof other.contentType === 'string' && !target['content']) {
       const types = [other.contentType, ...also];
-      target['content'] = Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+      target['content'] = Object.fromEntries(
+        types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+      );
     } else if (target?.['content'] && also.length > 0 && Number(status) < 300) {
       // a JSON reply that also comes as a file (content negotiation): the file types beside the JSON
       const content = target['content'] as Record<string, unknown>;
@@ -110,8 +114,16 @@ const ERROR_MESSAGES: Partial<Record<ErrorCode, string>> = {
 function errorExample(status: number): JsonObject | undefined {
   const code = (Object.keys(ERROR_CODES) as ErrorCode[]).find((candidate) => ERROR_CODES[candidate] === status);
   if (!code) return undefined;
-  const details: JsonObject = code === 'VALIDATION_FAILED' ? { details: [{ field: 'email', message: 'must be an email address', value: 'mira@' }] } : {};
-  const error: JsonObject = { code, message: ERROR_MESSAGES[code] ?? code, ...details, request_id: '3f9a7c1e-5b2d-4e8f-a6c0-1d9b7e5f3a2c' };
+  const details: JsonObject =
+    code === 'VALIDATION_FAILED'
+      ? { details: [{ field: 'email', message: 'must be an email address', value: 'mira@' }] }
+      : {};
+  const error: JsonObject = {
+    code,
+    message: ERROR_MESSAGES[code] ?? code,
+    ...details,
+    request_id: '3f9a7c1e-5b2d-4e8f-a6c0-1d9b7e5f3a2c',
+  };
   return { success: false, error };
 }
 
@@ -124,7 +136,9 @@ function describeResponses(op: OpenApiOperation, route: AppRoute, operationId: s
     const example = schema?.$ref === '#/components/schemas/ErrorEnvelope' ? errorExample(Number(status)) : undefined;
     if (json && example) json['example'] = example;
     const headers = responseHeaders(operationId, status, meta);
-    response['headers'] = Object.fromEntries(headers.map((name) => [name, { $ref: `#/components/headers/${headerComponentName(name)}` }]));
+    response['headers'] = Object.fromEntries(
+      headers.map((name) => [name, { $ref: `#/components/headers/${headerComponentName(name)}` }]),
+    );
   }
 }
 
@@ -137,13 +151,16 @@ function mapOperation(operation: Record<string, unknown>, route: AppRoute): Reco
     requestBody['required'] = bodyIsRequired(route);
     requestBody['description'] = route.method === 'GET' ? '' : 'Request body';
   }
-  const parameters = op['parameters'] as { schema?: JsonObject; description?: string; deprecated?: boolean }[] | undefined;
+  const parameters = op['parameters'] as
+    | { schema?: JsonObject; description?: string; deprecated?: boolean }[]
+    | undefined;
   if (parameters && parameters.length === 0) delete op['parameters'];
   for (const parameter of parameters ?? []) {
     // A parameter is text on the wire and never null (a coerced number would otherwise read as nullable).
     delete parameter.schema?.['nullable'];
     // a parameter whose schema is marked deprecated (withOpenApi) is itself deprecated, for generators
-    if (parameter.schema?.['deprecated'] === true || parameter.description?.startsWith('Deprecated')) parameter.deprecated = true;
+    if (parameter.schema?.['deprecated'] === true || parameter.description?.startsWith('Deprecated'))
+      parameter.deprecated = true;
   }
   const description = [route.description, authenticationNote(route)].filter(Boolean).join('\n\n');
   return { ...op, description, security: securityFor(route) };
@@ -167,7 +184,8 @@ function repairSchemas(value: unknown): unknown {
   const repaired = Object.fromEntries(Object.entries(record).map(([key, child]) => [key, repairSchemas(child)]));
   if (repaired['format'] === 'date-time' && repaired['example'] === undefined) repaired['example'] = TIMESTAMP_EXAMPLE;
   // In 3.0, `nullable` does not widen an enum: null is allowed only when the enum lists it.
-  if (repaired['nullable'] === true && Array.isArray(repaired['enum']) && !repaired['enum'].includes(null)) repaired['enum'] = [...repaired['enum'], null];
+  if (repaired['nullable'] === true && Array.isArray(repaired['enum']) && !repaired['enum'].includes(null))
+    repaired['enum'] = [...repaired['enum'], null];
   requireBinaryProperties(repaired);
   return repaired;
 }
@@ -221,7 +239,8 @@ function closeReplySchemas(document: Record<string, unknown>): void {
   for (const item of Object.values(document['paths'] as Record<string, Record<string, OpenApiOperation>>)) {
     for (const operation of Object.values(item)) {
       for (const response of Object.values(operation.responses)) {
-        for (const media of Object.values((response['content'] ?? {}) as Record<string, JsonObject>)) close(media['schema'], false);
+        for (const media of Object.values((response['content'] ?? {}) as Record<string, JsonObject>))
+          close(media['schema'], false);
       }
     }
   }
@@ -237,15 +256,19 @@ function finishComponents(document: Record<string, unknown>): void {
     if (COMPONENT_EXAMPLES[name] !== undefined) schema['example'] = structuredClone(COMPONENT_EXAMPLES[name]) as Json;
   }
   for (const schema of Object.values(components.schemas)) {
-    const payload = (schema['properties'] as { data?: { $ref?: string } } | undefined)?.data?.$ref?.slice('#/components/schemas/'.length);
+    const payload = (schema['properties'] as { data?: { $ref?: string } } | undefined)?.data?.$ref?.slice(
+      '#/components/schemas/'.length,
+    );
     const example = payload === undefined ? undefined : components.schemas[payload]?.['example'];
-    if (schema['example'] === undefined && example !== undefined) schema['example'] = { success: true, data: structuredClone(example) as Json };
+    if (schema['example'] === undefined && example !== undefined)
+      schema['example'] = { success: true, data: structuredClone(example) as Json };
   }
   // A copy replaced by its reference (schema-shapes.ts) can leave a component unused.
   let dropped = true;
   while (dropped) {
     dropped = false;
-    const text = JSON.stringify({ ...document, components: { ...components, schemas: {} } }) + JSON.stringify(components.schemas);
+    const text =
+      JSON.stringify({ ...document, components: { ...components, schemas: {} } }) + JSON.stringify(components.schemas);
     for (const name of Object.keys(components.schemas)) {
       if (!text.includes(`"#/components/schemas/${name}"`)) {
         delete components.schemas[name];
@@ -265,7 +288,10 @@ function ambiguousWith(path: string, other: string): boolean {
   if (a.length !== b.length) return false;
   const isParam = (segment: string) => segment.startsWith('{');
   if (!a.every((segment, index) => segment === b[index] || isParam(segment) || isParam(b[index]!))) return false;
-  return a.some((segment, index) => isParam(segment) && !isParam(b[index]!)) && b.some((segment, index) => isParam(segment) && !isParam(a[index]!));
+  return (
+    a.some((segment, index) => isParam(segment) && !isParam(b[index]!)) &&
+    b.some((segment, index) => isParam(segment) && !isParam(a[index]!))
+  );
 }
 
 /**
@@ -282,7 +308,8 @@ function noteAmbiguousPaths(paths: Record<string, Record<string, OpenApiOperatio
       `Path note: as templates, this path and ${others.map((other) => `\`${other}\``).join(', ')} match some of the same URLs ` +
       '(both paths are fixed by SPEC). No valid request is ambiguous: an {id} is a UUID (or me), never one of the literal ' +
       'segments, and the server tries the path with the literal segment first.';
-    for (const operation of Object.values(paths[path]!)) operation.description = [operation.description, note].filter(Boolean).join('\n\n');
+    for (const operation of Object.values(paths[path]!))
+      operation.description = [operation.description, note].filter(Boolean).join('\n\n');
   }
 }
 
@@ -348,7 +375,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             type: 'apiKey',
             in: 'header',
             name: 'X-API-Key',
-            description: 'Developer API key <prefix>_<random>. Scopes: read (GET, HEAD), write (POST, PUT, PATCH, DELETE), admin (all).',
+            description:
+              'Developer API key <prefix>_<random>. Scopes: read (GET, HEAD), write (POST, PUT, PATCH, DELETE), admin (all).',
           },
           refreshCookie: {
             type: 'apiKey',

@@ -6,17 +6,26 @@ import type { RouteMeta } from '../common/route-meta.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-export const RESPONSE_HEADERS: Record<string, { description: string; schema: Record<string, Json>; example?: Json; required?: boolean }> = {
+export const RESPONSE_HEADERS: Record<
+  string,
+  { description: string; schema: Record<string, Json>; example?: Json; required?: boolean }
+> = {
   'X-Request-Id': {
-    description: 'The id of this request: the caller’s own X-Request-Id when it sent a sane one, else a new UUID. Quote it when reporting a problem.',
+    description:
+      'The id of this request: the caller’s own X-Request-Id when it sent a sane one, else a new UUID. Quote it when reporting a problem.',
     required: true,
     // the server echoes a caller's id only when it matches this (request-log.middleware), else sends a UUID
     schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]{1,128}$' },
     example: '3f9a7c1e-5b2d-4e8f-a6c0-1d9b7e5f3a2c',
   },
-  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 }, example: 30 },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again.',
+    schema: { type: 'integer', minimum: 1 },
+    example: 30,
+  },
   'X-RateLimit-Limit': {
-    description: 'Sent on replies to API-key requests: requests allowed per hour for this method class (read or write).',
+    description:
+      'Sent on replies to API-key requests: requests allowed per hour for this method class (read or write).',
     schema: { type: 'integer' },
     example: 1000,
   },
@@ -31,9 +40,11 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Rec
     example: 1795778900,
   },
   'Set-Cookie': {
-    description: 'The refresh_token cookie (HttpOnly, SameSite=Strict, Path=/api/v1/auth); logout and deleting or deactivating one’s own account clear it.',
+    description:
+      'The refresh_token cookie (HttpOnly, SameSite=Strict, Path=/api/v1/auth); logout and deleting or deactivating one’s own account clear it.',
     schema: { type: 'string' },
-    example: 'refresh_token=9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.Qm9vay1zZWNyZXQ; Max-Age=604800; Path=/api/v1/auth; HttpOnly; SameSite=Strict',
+    example:
+      'refresh_token=9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.Qm9vay1zZWNyZXQ; Max-Age=604800; Path=/api/v1/auth; HttpOnly; SameSite=Strict',
   },
   Deprecation: {
     description: 'true when the request used a deprecated form (here: the token query parameter).',
@@ -48,15 +59,30 @@ export const RESPONSE_HEADERS: Record<string, { description: string; schema: Rec
     schema: { type: 'string' },
     example: '"9e107d9d372bb6826bd81d3542a419d6"',
   },
-  'Accept-Ranges': { description: 'Byte ranges are supported.', schema: { type: 'string', enum: ['bytes'] }, example: 'bytes' },
+  'Accept-Ranges': {
+    description: 'Byte ranges are supported.',
+    schema: { type: 'string', enum: ['bytes'] },
+    example: 'bytes',
+  },
   'Content-Range': {
     description: 'The range sent, bytes start-end/size (206); bytes */size on 416.',
     schema: { type: 'string' },
     example: 'bytes 0-1048575/8563200',
   },
-  'Content-Disposition': { description: 'inline for streams; attachment with a filename for downloads and exports.', schema: { type: 'string' }, example: 'attachment; filename="Night Drive.mp3"' },
-  Location: { description: 'A presigned URL of the file on S3 storage, valid 5 minutes.', schema: { type: 'string', format: 'uri' } },
-  'X-Total-Count': { description: 'The number of items of a plain-array list over all its pages.', schema: { type: 'integer', minimum: 0 }, example: 42 },
+  'Content-Disposition': {
+    description: 'inline for streams; attachment with a filename for downloads and exports.',
+    schema: { type: 'string' },
+    example: 'attachment; filename="Night Drive.mp3"',
+  },
+  Location: {
+    description: 'A presigned URL of the file on S3 storage, valid 5 minutes.',
+    schema: { type: 'string', format: 'uri' },
+  },
+  'X-Total-Count': {
+    description: 'The number of items of a plain-array list over all its pages.',
+    schema: { type: 'integer', minimum: 0 },
+    example: 42,
+  },
   Link: {
     description: 'RFC 8288 links of a plain-array list: rel first, last, and prev and next where they exist.',
     schema: { type: 'string' },
@@ -94,7 +120,11 @@ const OPERATION_HEADERS: Record<string, Record<string, ResponseHeaderName[]>> = 
   'media.hlsSegment': { '302': ['Location'], '404': ['Retry-After'] },
   // plain-array lists carry their pagination in headers (ADDENDUM "Marketplace")
   'marketplace.listProducts': { '200': ['X-Total-Count', 'Link'] },
-  'marketplace.preview': { '200': ['Accept-Ranges'], '206': ['Accept-Ranges', 'Content-Range'], '416': ['Content-Range', 'Accept-Ranges'] },
+  'marketplace.preview': {
+    '200': ['Accept-Ranges'],
+    '206': ['Accept-Ranges', 'Content-Range'],
+    '416': ['Content-Range', 'Accept-Ranges'],
+  },
   // the queue's version, for If-Match on the next write
   'queue.get': { '200': ['ETag'], '304': ['ETag'] },
   'queue.update': { '200': ['ETag'] },
@@ -121,7 +151,9 @@ export function responseHeaders(operationId: string, status: string, meta: Route
 
 /** components.headers: one reusable header object per name. */
 export function headerComponents(): Record<string, Json> {
-  return Object.fromEntries(Object.entries(RESPONSE_HEADERS).map(([name, header]) => [headerComponentName(name), header as Json]));
+  return Object.fromEntries(
+    Object.entries(RESPONSE_HEADERS).map(([name, header]) => [headerComponentName(name), header as Json]),
+  );
 }
 
 export const headerComponentName = (name: string) => name.replace(/-/g, '');

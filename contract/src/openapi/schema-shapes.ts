@@ -13,7 +13,8 @@
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const SCHEMA_REF = '#/components/schemas/';
 
 /** `\/` → `/` (an escaped backslash before a slash stays as it is). */
@@ -46,7 +47,8 @@ function walkSchemas(node: Json, visit: (schema: JsonObject, name: string | unde
   visit(node, name);
   for (const [key, child] of Object.entries(node)) {
     if (key === 'example' || key === 'examples') continue;
-    if (key === 'properties' && isObject(child)) for (const [property, schema] of Object.entries(child)) walkSchemas(schema, visit, property);
+    if (key === 'properties' && isObject(child))
+      for (const [property, schema] of Object.entries(child)) walkSchemas(schema, visit, property);
     // an array's items and a nullable reference's member are still that property's values
     else if (key === 'items' || key === 'allOf' || key === 'anyOf' || key === 'oneOf') walkSchemas(child, visit, name);
     else walkSchemas(child, visit, undefined);
@@ -56,16 +58,26 @@ function walkSchemas(node: Json, visit: (schema: JsonObject, name: string | unde
 /** The type of the schema a nullable reference (`allOf: [$ref]` beside `nullable`) names. */
 function nullableReferenceType(schema: JsonObject, schemas: Record<string, JsonObject>): Json | undefined {
   const members = schema['allOf'];
-  if (schema['nullable'] !== true || schema['type'] !== undefined || !Array.isArray(members) || members.length !== 1 || !isObject(members[0])) return undefined;
+  if (
+    schema['nullable'] !== true ||
+    schema['type'] !== undefined ||
+    !Array.isArray(members) ||
+    members.length !== 1 ||
+    !isObject(members[0])
+  )
+    return undefined;
   const ref = members[0]['$ref'];
-  return typeof ref === 'string' && ref.startsWith(SCHEMA_REF) ? schemas[ref.slice(SCHEMA_REF.length)]?.['type'] : undefined;
+  return typeof ref === 'string' && ref.startsWith(SCHEMA_REF)
+    ? schemas[ref.slice(SCHEMA_REF.length)]?.['type']
+    : undefined;
 }
 
 export function shapeForGenerators(document: JsonObject): void {
   const schemas = (document['components'] as { schemas: Record<string, JsonObject> }).schemas;
   walkSchemas(document, (schema, name) => {
     if (typeof schema['pattern'] === 'string') schema['pattern'] = unescapeSlashes(schema['pattern']);
-    if (schema['type'] === 'integer' && schema['format'] === undefined && canPassInt32(name, schema)) schema['format'] = 'int64';
+    if (schema['type'] === 'integer' && schema['format'] === undefined && canPassInt32(name, schema))
+      schema['format'] = 'int64';
     // OpenAPI 3.0 reads `nullable` only beside a `type` (Redocly: nullable-type-sibling): the referenced schema's
     const type = nullableReferenceType(schema, schemas);
     if (type !== undefined) schema['type'] = type;
@@ -86,7 +98,11 @@ function shapeOf(schema: Json): Json {
 function referenceTo(name: string, nullable: boolean, description: Json | undefined): JsonObject {
   const ref = { $ref: `${SCHEMA_REF}${name}` };
   if (!nullable && description === undefined) return ref;
-  return { allOf: [ref], ...(nullable ? { nullable: true } : {}), ...(description !== undefined ? { description } : {}) };
+  return {
+    allOf: [ref],
+    ...(nullable ? { nullable: true } : {}),
+    ...(description !== undefined ? { description } : {}),
+  };
 }
 
 /**
@@ -122,7 +138,12 @@ export function referenceCopies(document: JsonObject): void {
       const original = aliases.get(copy);
       if (original) return referenceTo(original, true, description ?? schemas[copy]!['description']);
     }
-    return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, key === 'example' || key === 'examples' ? child : replace(child, false)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([key, child]) => [
+        key,
+        key === 'example' || key === 'examples' ? child : replace(child, false),
+      ]),
+    );
   };
   for (const name of Object.keys(schemas)) schemas[name] = replace(schemas[name]!, true) as JsonObject;
   document['paths'] = replace(document['paths']!, false);

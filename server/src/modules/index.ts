@@ -46,11 +46,19 @@ export function createModules(platform: Platform): RiffModule[] {
     tracks: tracks.reader,
     activeUser: (id) => users.activeUser!(id),
     blockedEitherWay: (a, b) => users.people.blockedEitherWay(a, b),
-    keyIsLive: (key) => keyIsLive(modules.flatMap((module) => module.keyVerifiers ?? []), key),
+    keyIsLive: (key) =>
+      keyIsLive(
+        modules.flatMap((module) => module.keyVerifiers ?? []),
+        key,
+      ),
   });
   const playlists = createPlaylistsModule(platform, { tracks: tracks.reader, people: users.people });
   const comments = createCommentsModule(platform);
-  const social = createSocialModule(platform, { favorites: playlists.favorites, tracks: tracks.tracks, comments: comments.count });
+  const social = createSocialModule(platform, {
+    favorites: playlists.favorites,
+    tracks: tracks.tracks,
+    comments: comments.count,
+  });
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });
   const webhooks = createWebhooksModule(platform, {
     activeUser: (id) => users.activeUser!(id),
@@ -61,7 +69,12 @@ export function createModules(platform: Platform): RiffModule[] {
     order: (actor, id) => unlessRefused(marketplace.orderFor(actor, id)),
     product: (actor, id) => unlessRefused(marketplace.productFor(actor, id)),
   });
-  const search = createSearchModule({ tracks: tracks.searcher, users: users.searcher, playlists: playlists.searcher, products: marketplace.searcher });
+  const search = createSearchModule({
+    tracks: tracks.searcher,
+    users: users.searcher,
+    playlists: playlists.searcher,
+    products: marketplace.searcher,
+  });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
   const modules: RiffModule[] = [

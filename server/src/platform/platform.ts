@@ -70,11 +70,17 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
   // keys first: a bad JWT_PRIVATE_KEY should stop the start before anything is opened
   const signer = await createTokenSigner(await loadPrivateKey(config.jwtPrivateKey, config.dataDir));
   const keys = createKeyRing(await loadSecretKey(config.secretKey, config.dataDir));
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+    preparedStatements: config.databasePreparedStatements,
+  });
   try {
     // at start-up a database that is down is waited for (the boot app answers 503 meanwhile)
     await migrateWhenReachable(database.db, (error, attempt) => {
-      if (attempt === 1 || attempt % 30 === 0) logger.warn({ err: error, attempt }, 'database unreachable: waiting for it');
+      if (attempt === 1 || attempt % 30 === 0)
+        logger.warn({ err: error, attempt }, 'database unreachable: waiting for it');
     });
   } catch (error) {
     await database.close();
@@ -83,7 +89,11 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
   const scope = createDbScope(database.db);
   const mailer = overrides.mailer ?? createMailer(config.mail);
   const jobs = createJobQueue(scope, logger, { concurrency: config.workerConcurrency, schema: overrides.jobsSchema });
-  const limits = await createRateLimits({ redisUrl: config.redisUrl, keyPrefix: overrides.rateLimitPrefix ?? 'riff', logger });
+  const limits = await createRateLimits({
+    redisUrl: config.redisUrl,
+    keyPrefix: overrides.rateLimitPrefix ?? 'riff',
+    logger,
+  });
   const events = new EventsRepository(scope);
   const broadcaster = createBroadcaster({ redisUrl: config.redisUrl, logger });
   jobs.define({

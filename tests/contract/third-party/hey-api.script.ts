@@ -10,11 +10,19 @@ export async function run({ baseUrl, account, audio, verificationToken }: Script
 
   const registered = await authRegister({
     client,
-    body: { email: account.email, username: account.username, password: account.password, password_confirmation: account.password },
+    body: {
+      email: account.email,
+      username: account.username,
+      password: account.password,
+      password_confirmation: account.password,
+    },
   });
   if (!registered.data) throw new Error(`register answered ${registered.response.status}`);
 
-  const verified = await authVerifyEmail({ client, headers: { 'x-verify-token': await verificationToken(account.email) } });
+  const verified = await authVerifyEmail({
+    client,
+    headers: { 'x-verify-token': await verificationToken(account.email) },
+  });
   if (!verified.data) throw new Error(`verify-email answered ${verified.response.status}`);
 
   const login = await authLogin({ client, body: { email: account.email, password: account.password } });
@@ -34,7 +42,12 @@ export async function run({ baseUrl, account, audio, verificationToken }: Script
   if (!read.data) throw new Error(`read answered ${read.response.status}`);
   const { track } = read.data.data;
 
-  const range = await tracksStream({ client, path: { id: trackId }, headers: { range: 'bytes=0-99' }, parseAs: 'arrayBuffer' });
+  const range = await tracksStream({
+    client,
+    path: { id: trackId },
+    headers: { range: 'bytes=0-99' },
+    parseAs: 'arrayBuffer',
+  });
   if (range.error) throw new Error(`stream answered ${range.response.status}`);
 
   const missing = await tracksGet({ client, path: { id: '00000000-0000-4000-8000-000000000000' } });

@@ -10,7 +10,12 @@ export async function run({ baseUrl, account, audio, verificationToken }: Script
   const client = createClient<paths>({ baseUrl });
 
   const registered = await client.POST('/api/v1/auth/register', {
-    body: { email: account.email, username: account.username, password: account.password, password_confirmation: account.password },
+    body: {
+      email: account.email,
+      username: account.username,
+      password: account.password,
+      password_confirmation: account.password,
+    },
   });
   if (!registered.data) throw new Error(`register answered ${registered.response.status}`);
 
@@ -51,7 +56,10 @@ export async function run({ baseUrl, account, audio, verificationToken }: Script
   });
   if (range.error) throw new Error(`stream answered ${range.response.status}`);
 
-  const missing = await client.GET('/api/v1/tracks/{id}', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } }, headers });
+  const missing = await client.GET('/api/v1/tracks/{id}', {
+    params: { path: { id: '00000000-0000-4000-8000-000000000000' } },
+    headers,
+  });
   if (!missing.error) throw new Error('a track that does not exist was found');
   // @ts-expect-error code is the enum of stable codes: comparing it with one that does not exist does not compile
   if (missing.error.error.code === 'TRACK_MISSING') throw new Error('no such code');

@@ -13,7 +13,11 @@ export function useBaseUrl(url: string): void {
 export async function customFetch<T>(url: string, options: RequestInit): Promise<T> {
   const response = await fetch(`${baseUrl}${url}`, options);
   const type = response.headers.get('content-type') ?? '';
-  const data = [204, 205, 304].includes(response.status) ? undefined : type.includes('json') ? await response.json() : await response.blob();
+  const data = [204, 205, 304].includes(response.status)
+    ? undefined
+    : type.includes('json')
+      ? await response.json()
+      : await response.blob();
   const reply: unknown = { data, status: response.status, headers: response.headers };
   // the generated code declares T as the union of its replies by status; this is that shape
   return reply as T;

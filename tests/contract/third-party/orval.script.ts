@@ -2,7 +2,14 @@
  * The same first steps with the fetch client orval generated from openapi.json, the login and track
  * replies checked with the zod schemas orval generated from it too (orval makes them for 200 replies).
  */
-import { authLogin, authRegister, authVerifyEmail, getTracksStreamUrl, tracksGet, tracksUpload } from './orval/client.js';
+import {
+  authLogin,
+  authRegister,
+  authVerifyEmail,
+  getTracksStreamUrl,
+  tracksGet,
+  tracksUpload,
+} from './orval/client.js';
 import { authLoginResponse, tracksGetResponse } from './orval/zod.js';
 import { useBaseUrl } from './orval-fetch.js';
 import type { ScriptInput, ScriptReport } from './script-types.js';
@@ -10,10 +17,17 @@ import type { ScriptInput, ScriptReport } from './script-types.js';
 export async function run({ baseUrl, account, audio, verificationToken }: ScriptInput): Promise<ScriptReport> {
   useBaseUrl(baseUrl);
 
-  const registered = await authRegister({ email: account.email, username: account.username, password: account.password, password_confirmation: account.password });
+  const registered = await authRegister({
+    email: account.email,
+    username: account.username,
+    password: account.password,
+    password_confirmation: account.password,
+  });
   if (registered.status !== 201) throw new Error(`register answered ${registered.status}`);
 
-  const verified = await authVerifyEmail(undefined, { headers: { 'x-verify-token': await verificationToken(account.email) } });
+  const verified = await authVerifyEmail(undefined, {
+    headers: { 'x-verify-token': await verificationToken(account.email) },
+  });
   if (verified.status !== 200) throw new Error(`verify-email answered ${verified.status}`);
 
   const login = await authLogin({ email: account.email, password: account.password });
@@ -34,7 +48,9 @@ export async function run({ baseUrl, account, audio, verificationToken }: Script
   const { track } = tracksGetResponse.parse(read.data).data;
 
   // a file is fetched from its URL (an <audio> element would do the same)
-  const range = await fetch(`${baseUrl}${getTracksStreamUrl(trackId)}`, { headers: { ...headers, range: 'bytes=0-99' } });
+  const range = await fetch(`${baseUrl}${getTracksStreamUrl(trackId)}`, {
+    headers: { ...headers, range: 'bytes=0-99' },
+  });
   const rangeBytes = (await range.arrayBuffer()).byteLength;
 
   const missing = await tracksGet('00000000-0000-4000-8000-000000000000', undefined, { headers });

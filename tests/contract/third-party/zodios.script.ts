@@ -9,7 +9,12 @@ import type { ScriptInput, ScriptReport } from './script-types.js';
 export async function run({ baseUrl, account, audio, verificationToken }: ScriptInput): Promise<ScriptReport> {
   const client = createApiClient(baseUrl);
 
-  const registered = await client.authRegister({ email: account.email, username: account.username, password: account.password, password_confirmation: account.password });
+  const registered = await client.authRegister({
+    email: account.email,
+    username: account.username,
+    password: account.password,
+    password_confirmation: account.password,
+  });
   await client.authVerifyEmail(undefined, { headers: { 'x-verify-token': await verificationToken(account.email) } });
 
   const login = await client.authLogin({ email: account.email, password: account.password });
@@ -26,7 +31,9 @@ export async function run({ baseUrl, account, audio, verificationToken }: Script
   const { track } = (await client.tracksGet({ params: { id: trackId }, headers })).data;
 
   // a file is fetched from its URL (an <audio> element would do the same)
-  const range = await fetch(`${baseUrl}/api/v1/tracks/${trackId}/stream`, { headers: { ...headers, range: 'bytes=0-99' } });
+  const range = await fetch(`${baseUrl}/api/v1/tracks/${trackId}/stream`, {
+    headers: { ...headers, range: 'bytes=0-99' },
+  });
   const rangeBytes = (await range.arrayBuffer()).byteLength;
 
   let errorStatus = 0;

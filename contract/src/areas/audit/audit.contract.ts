@@ -16,13 +16,17 @@ export const auditContract = c.router({
     summary: 'Your recent activity',
     metadata: userRoute,
     query: z.object({ limit: queryInt(1, 100).default(50) }),
-    responses: { 200: envelope(named('AuditActivity', z.object({ activities: z.array(AuditEntrySchema) }))), ...errors(400, 401, 403) },
+    responses: {
+      200: envelope(named('AuditActivity', z.object({ activities: z.array(AuditEntrySchema) }))),
+      ...errors(400, 401, 403),
+    },
   },
   logs: {
     method: 'GET',
     path: '/audit/logs',
     summary: 'Your audit log',
-    description: 'Your own entries, newest first (admins see everyone’s). offset, when given, takes precedence over page.',
+    description:
+      'Your own entries, newest first (admins see everyone’s). offset, when given, takes precedence over page.',
     metadata: userRoute,
     query: PaginationQuerySchema.extend({
       action: z.string().max(100).optional(),

@@ -21,4 +21,3 @@ export const AuditDateQuery = {
   start_date: DateSchema.optional().describe('YYYY-MM-DD, inclusive'),
   end_date: DateSchema.optional().describe('YYYY-MM-DD, inclusive'),
 };
-

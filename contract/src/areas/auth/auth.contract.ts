@@ -103,7 +103,8 @@ export const authContract = c.router({
     method: 'POST',
     path: '/auth/resend-verification',
     summary: 'Send the verification mail again',
-    description: 'Answers the same whether or not the address is known or already verified; at most one mail a minute per address.',
+    description:
+      'Answers the same whether or not the address is known or already verified; at most one mail a minute per address.',
     metadata: publicRoute,
     body: named('ResendVerificationRequest', z.object({ email: EmailSchema })),
     responses: { 200: envelope(MessageSchema), ...errors(400, 413, 415) },
@@ -118,7 +119,9 @@ export const authContract = c.router({
     metadata: publicRoute,
     headers: z.object({ 'x-verify-token': z.string().max(512).optional() }),
     query: z.object({
-      token: withOpenApi(z.string().max(512).optional().describe('Deprecated: use the X-Verify-Token header'), { deprecated: true }),
+      token: withOpenApi(z.string().max(512).optional().describe('Deprecated: use the X-Verify-Token header'), {
+        deprecated: true,
+      }),
     }),
     body: c.noBody(),
     responses: { 200: envelope(MessageSchema), ...errors(400) },

@@ -45,7 +45,9 @@ export const TokenResponseSchema = named(
   'TokenResponse',
   z.object({
     access_token: z.string().describe('JWT, valid 15 minutes; send as Authorization: Bearer <token>'),
-    refresh_token: z.string().describe('Opaque <id>.<secret>; rotated on every use. Also set as the refresh_token cookie'),
+    refresh_token: z
+      .string()
+      .describe('Opaque <id>.<secret>; rotated on every use. Also set as the refresh_token cookie'),
     token_type: z.literal('Bearer'),
     expires_in: z.number().int().describe('Access token lifetime in seconds'),
   }),

@@ -32,7 +32,10 @@ export const commentsContract = c.router({
     metadata: optionalAuth,
     pathParams: IdParamsSchema,
     query: PaginationQuerySchema.extend({
-      sort: z.enum(COMMENT_SORTS).default('newest').describe('newest (default), oldest, or timestamp (ascending position, then oldest first)'),
+      sort: z
+        .enum(COMMENT_SORTS)
+        .default('newest')
+        .describe('newest (default), oldest, or timestamp (ascending position, then oldest first)'),
     }),
     responses: { 200: CommentPageEnvelope, ...errors(400, 401, 403, 404) },
   },
@@ -67,7 +70,8 @@ export const commentsContract = c.router({
     method: 'PUT',
     path: '/comments/:id',
     summary: 'Edit a comment',
-    description: 'The author only (others who may see it: 403); sets is_edited. A deleted comment is 404. content: as when created.',
+    description:
+      'The author only (others who may see it: 403); sets is_edited. A deleted comment is 404. content: as when created.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: UpdateCommentRequestSchema,

@@ -40,12 +40,16 @@ export const CommentSchema = named(
     user: CommentAuthorSchema.nullable().describe(
       'The author; null once the comment is deleted (its author is not shown either), and while the author’s account is deactivated (the words stay)',
     ),
-    parent_id: UuidSchema.nullable().describe('The top-level comment this one replies to; null for a top-level comment'),
+    parent_id: UuidSchema.nullable().describe(
+      'The top-level comment this one replies to; null for a top-level comment',
+    ),
     content: z.string().nullable().describe('Plain text; null once the comment is deleted'),
     timestamp: z.number().min(0).describe('Position in the track, in seconds; 0 means no specific time'),
     reply_count: z.number().int().min(0).describe('Replies still present (0 for a reply)'),
     is_edited: z.boolean(),
-    is_deleted: z.boolean().describe('A deleted comment that has replies stays, as {is_deleted: true, content: null, user: null}'),
+    is_deleted: z
+      .boolean()
+      .describe('A deleted comment that has replies stays, as {is_deleted: true, content: null, user: null}'),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   }),

@@ -8,7 +8,9 @@ export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
 const change = z
   .string()
   .regex(/^(?:[+-]\d+%|0%|new)$/)
-  .describe('Against the previous period of the same length: "+12%", "-3%", "0%" (also 0 → 0), or "new" when the previous period had 0; always "0%" for all');
+  .describe(
+    'Against the previous period of the same length: "+12%", "-3%", "0%" (also 0 → 0), or "new" when the previous period had 0; always "0%" for all',
+  );
 
 export const DashboardStatsSchema = named(
   'DashboardStats',
@@ -30,10 +32,16 @@ export const DashboardActivitySchema = named(
   'DashboardActivity',
   z.object({
     id: z.string(),
-    type: z.string().describe('What happened, e.g. track.uploaded, track.liked, user.followed, user.new_follower, order.completed'),
+    type: z
+      .string()
+      .describe('What happened, e.g. track.uploaded, track.liked, user.followed, user.new_follower, order.completed'),
     title: z.string(),
     description: z.string(),
-    icon: z.string().describe('A stable icon name: upload, like, repost, follow, comment, playlist, order, product, session, key, edit, delete, activity'),
+    icon: z
+      .string()
+      .describe(
+        'A stable icon name: upload, like, repost, follow, comment, playlist, order, product, session, key, edit, delete, activity',
+      ),
     timestamp: TimestampSchema,
     metadata: z.record(z.unknown()),
   }),

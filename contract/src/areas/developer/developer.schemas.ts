@@ -23,10 +23,16 @@ export const ApiKeySchema = named(
   z.object({
     id: UuidSchema,
     name: z.string(),
-    prefix: z.string().describe(`The key’s first ${API_KEY_SHOWN_LENGTH} characters, to tell keys apart; the whole key is shown only when created`),
+    prefix: z
+      .string()
+      .describe(
+        `The key’s first ${API_KEY_SHOWN_LENGTH} characters, to tell keys apart; the whole key is shown only when created`,
+      ),
     scopes: z.array(ApiKeyScopeSchema),
     created_at: TimestampSchema,
-    last_used_at: TimestampSchema.nullable().describe('When the key last authenticated a request (updated at most once a minute)'),
+    last_used_at: TimestampSchema.nullable().describe(
+      'When the key last authenticated a request (updated at most once a minute)',
+    ),
     expires_at: TimestampSchema.nullable().describe('Null: the key does not expire'),
   }),
 );
@@ -42,7 +48,9 @@ export const CreateApiKeyRequestSchema = named(
       .max(API_KEY_SCOPES.length)
       .refine((scopes) => new Set(scopes).size === scopes.length, 'must not repeat a scope')
       .describe('One or more of read, write, admin'),
-    expires_at: ClientTimestampSchema.optional().describe('RFC 3339; must be in the future (400 otherwise). Absent: the key does not expire'),
+    expires_at: ClientTimestampSchema.optional().describe(
+      'RFC 3339; must be in the future (400 otherwise). Absent: the key does not expire',
+    ),
   }),
 );
 export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequestSchema>;

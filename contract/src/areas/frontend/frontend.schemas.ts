@@ -13,7 +13,11 @@ export const FrontendLogRequestSchema = named(
   z.object({
     level: z.enum(FRONTEND_LOG_LEVELS),
     message: z.string().min(1).max(2000),
-    timestamp: z.string().max(64).optional().describe('When the frontend saw it (as the frontend tells it; logged as client_timestamp)'),
+    timestamp: z
+      .string()
+      .max(64)
+      .optional()
+      .describe('When the frontend saw it (as the frontend tells it; logged as client_timestamp)'),
     context: z.record(z.unknown()).optional().describe('Where it happened: page, component, build'),
     data: z.unknown().optional().describe('Anything else worth logging'),
   }),
@@ -25,7 +29,11 @@ export const FrontendLogReceiptSchema = named('FrontendLogReceipt', z.object({ r
 export const ValidateRequestSchema = named(
   'ValidateRequest',
   z.object({
-    type: z.string().min(1).max(100).describe('The name of a request schema of this document, e.g. RegisterRequest, CreatePlaylistRequest'),
+    type: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe('The name of a request schema of this document, e.g. RegisterRequest, CreatePlaylistRequest'),
     data: z
       .array(z.number().int().min(0).max(255))
       .max(VALIDATE_MAX_BYTES)
@@ -39,7 +47,9 @@ export const ValidateResponseSchema = named(
   z.object({
     valid: z.boolean(),
     message: z.string(),
-    errors: z.array(ValidationIssueSchema).describe('Empty when valid; else what the endpoint itself would answer in error.details'),
+    errors: z
+      .array(ValidationIssueSchema)
+      .describe('Empty when valid; else what the endpoint itself would answer in error.details'),
   }),
 );
 export type ValidateResponse = z.infer<typeof ValidateResponseSchema>;
@@ -53,5 +63,8 @@ export const IceServerSchema = named(
   }),
 );
 
-export const WebRtcConfigSchema = named('WebRtcConfig', z.object({ iceServers: z.array(IceServerSchema).describe('RTCIceServer entries, as RTCPeerConnection takes them') }));
+export const WebRtcConfigSchema = named(
+  'WebRtcConfig',
+  z.object({ iceServers: z.array(IceServerSchema).describe('RTCIceServer entries, as RTCPeerConnection takes them') }),
+);
 export type WebRtcConfig = z.infer<typeof WebRtcConfigSchema>;

@@ -16,7 +16,11 @@ export const LICENSE_TYPES = ['basic', 'premium', 'exclusive'] as const;
 export type LicenseType = (typeof LICENSE_TYPES)[number];
 
 /** CreateProductRequest.license_type: both spellings are accepted; standard → basic, commercial → premium. */
-export const LICENSE_TYPE_ALIASES = { standard: 'basic', commercial: 'premium', exclusive: 'exclusive' } as const satisfies Record<string, LicenseType>;
+export const LICENSE_TYPE_ALIASES = {
+  standard: 'basic',
+  commercial: 'premium',
+  exclusive: 'exclusive',
+} as const satisfies Record<string, LicenseType>;
 
 /** A product's licenses (ProductLicense.license_type). */
 export const PRODUCT_LICENSE_TYPES = ['streaming', 'personal', 'commercial', 'exclusive'] as const;

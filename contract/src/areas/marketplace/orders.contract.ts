@@ -121,7 +121,10 @@ export const ordersContract = {
     metadata: publicRoute,
     pathParams: SandboxCheckoutParamsSchema,
     query: SandboxCheckoutQuerySchema,
-    responses: { 200: c.otherResponse({ contentType: 'text/html', body: z.string().describe('The page') }), ...errors(400, 404) },
+    responses: {
+      200: c.otherResponse({ contentType: 'text/html', body: z.string().describe('The page') }),
+      ...errors(400, 404),
+    },
   },
   paymentWebhook: {
     method: 'POST',

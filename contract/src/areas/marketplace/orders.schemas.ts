@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
 import { named } from '../../common/openapi-meta.js';
-import { ORDER_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, PRODUCT_LICENSE_TYPES } from './marketplace-enums.schemas.js';
+import {
+  ORDER_STATUSES,
+  PAYMENT_PROVIDERS,
+  PAYMENT_STATUSES,
+  PRODUCT_LICENSE_TYPES,
+} from './marketplace-enums.schemas.js';
 import { ProductLicenseTypeSchema } from './products.schemas.js';
 
 /** Orders, payments, refunds and downloads (SPEC "Order", ADDENDUM Part 2 "Marketplace"). */
@@ -22,24 +27,32 @@ const Cents = z.number().int().min(0);
 
 export const OrderItemSchema = named(
   'OrderItem',
-  z.object({
-    id: UuidSchema,
-    order_id: UuidSchema,
-    product_id: UuidSchema,
-    title: z.string().describe('The product’s title when the order was made'),
-    // a named enum keeps no description of its own here (it would become the enum's): see the item's
-    license_type: ProductLicenseTypeSchema.nullable(),
-    price: MajorUnits,
-    price_cents: Cents,
-    discount_cents: Cents.describe('This item’s share of the order’s discount'),
-  }).describe('A product bought. license_type: the license bought; null when the product had none and was bought at its price.'),
+  z
+    .object({
+      id: UuidSchema,
+      order_id: UuidSchema,
+      product_id: UuidSchema,
+      title: z.string().describe('The product’s title when the order was made'),
+      // a named enum keeps no description of its own here (it would become the enum's): see the item's
+      license_type: ProductLicenseTypeSchema.nullable(),
+      price: MajorUnits,
+      price_cents: Cents,
+      discount_cents: Cents.describe('This item’s share of the order’s discount'),
+    })
+    .describe(
+      'A product bought. license_type: the license bought; null when the product had none and was bought at its price.',
+    ),
 );
 
 export const OrderPaymentSchema = named(
   'OrderPayment',
   z.object({
     provider: z.enum(PAYMENT_PROVIDERS),
-    checkout_url: z.string().url().nullable().describe('Where the buyer pays, while the order waits for payment; else null'),
+    checkout_url: z
+      .string()
+      .url()
+      .nullable()
+      .describe('Where the buyer pays, while the order waits for payment; else null'),
     expires_at: TimestampSchema.nullable().describe('When a pending order expires unpaid'),
   }),
 );
@@ -48,12 +61,17 @@ export const OrderSchema = named(
   'Order',
   z.object({
     id: UuidSchema,
-    buyer_id: UuidSchema.nullable().describe('null once the buyer’s account is deleted (orders are kept as financial records)'),
+    buyer_id: UuidSchema.nullable().describe(
+      'null once the buyer’s account is deleted (orders are kept as financial records)',
+    ),
     items: z.array(OrderItemSchema),
     total_amount: MajorUnits.describe('What the buyer pays, in major units: subtotal minus discount'),
     subtotal_cents: Cents,
     total_cents: Cents,
-    currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217; one currency per order'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .describe('ISO 4217; one currency per order'),
     discount_amount_cents: Cents,
     promo_code_id: UuidSchema.nullable(),
     status: z.enum(ORDER_STATUSES),
@@ -75,7 +93,10 @@ export const CreateOrderItemSchema = named(
   'CreateOrderItem',
   z.object({
     product_id: UuidSchema,
-    license_type: z.enum(PRODUCT_LICENSE_TYPES).optional().describe('Without it: the product’s cheapest license, or its price when it has none'),
+    license_type: z
+      .enum(PRODUCT_LICENSE_TYPES)
+      .optional()
+      .describe('Without it: the product’s cheapest license, or its price when it has none'),
   }),
 );
 
@@ -83,7 +104,13 @@ export const CreateOrderRequestSchema = named(
   'CreateOrderRequest',
   z.object({
     items: z.array(CreateOrderItemSchema).min(1).max(ORDER_MAX_ITEMS),
-    promo_code: z.string().trim().min(1).max(PROMO_CODE_MAX).optional().describe('A code of the items’ seller (case-insensitive)'),
+    promo_code: z
+      .string()
+      .trim()
+      .min(1)
+      .max(PROMO_CODE_MAX)
+      .optional()
+      .describe('A code of the items’ seller (case-insensitive)'),
   }),
 );
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequestSchema>;
@@ -93,10 +120,15 @@ export const IdempotencyHeadersSchema = z.object({
     .string()
     .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
     .optional()
-    .describe('The same key and body within 24 h return the first reply; the same key with another body is 409 CONFLICT'),
+    .describe(
+      'The same key and body within 24 h return the first reply; the same key with another body is 409 CONFLICT',
+    ),
 });
 
-export const RefundOrderRequestSchema = named('RefundOrderRequest', z.object({ reason: z.string().trim().max(500).optional() }));
+export const RefundOrderRequestSchema = named(
+  'RefundOrderRequest',
+  z.object({ reason: z.string().trim().max(500).optional() }),
+);
 export type RefundOrderRequest = z.infer<typeof RefundOrderRequestSchema>;
 
 export const ProductIdParamsSchema = z.object({ product_id: UuidSchema });
@@ -113,7 +145,10 @@ export const DownloadLinkSchema = named(
 export const DownloadFileQuerySchema = z.object({
   user: UuidSchema.describe('Part of the signed URL'),
   expires: z.coerce.number().int().min(0).max(99_999_999_999).describe('Part of the signed URL (unix seconds)'),
-  signature: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/).describe('Part of the signed URL'),
+  signature: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/)
+    .describe('Part of the signed URL'),
 });
 
 export const SandboxCheckoutParamsSchema = z.object({
@@ -177,7 +212,9 @@ export const SellerStatsSchema = named(
     period: z.enum(SELLER_STATS_PERIODS),
     revenue_cents_by_currency: z
       .record(z.string(), Cents)
-      .describe('What your items of orders completed in the period and not refunded brought, after discounts, by ISO 4217 currency'),
+      .describe(
+        'What your items of orders completed in the period and not refunded brought, after discounts, by ISO 4217 currency',
+      ),
     orders: Cents.describe('Orders with an item of yours completed in the period (those refunded since included)'),
     units_sold: Cents.describe('Your items in those orders, refunded ones left out'),
     refunds: Cents.describe('Those orders refunded since'),
@@ -187,7 +224,9 @@ export const SellerStatsSchema = named(
       .describe(`Your best-selling products of the period, most units first (at most ${SELLER_TOP_PRODUCTS})`),
     daily: z
       .array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), orders: Cents, revenue_cents: Cents }))
-      .describe('Per UTC day, oldest first: every day of a bounded period (empty ones with zeros); for `all`, the days with orders. revenue_cents adds up every currency'),
+      .describe(
+        'Per UTC day, oldest first: every day of a bounded period (empty ones with zeros); for `all`, the days with orders. revenue_cents adds up every currency',
+      ),
   }),
 );
 export type SellerStats = z.infer<typeof SellerStatsSchema>;

@@ -84,7 +84,8 @@ export const productsContract = c.router({
     path: '/marketplace/products/:id',
     summary: 'Delete a product',
     description:
-      'Archives a product that has orders (they keep it as a record); otherwise deletes it with its images, previews and file.' + SELLER,
+      'Archives a product that has orders (they keep it as a record); otherwise deletes it with its images, previews and file.' +
+      SELLER,
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: c.noBody(),
@@ -152,7 +153,10 @@ export const productsContract = c.router({
     description: 'The stored image (JPEG, or PNG with transparency).' + VISIBLE,
     metadata: optionalAuth,
     pathParams: ProductImageParamsSchema,
-    responses: { 200: c.otherResponse({ contentType: 'image/*', body: binaryField('The image') }), ...errors(400, 401, 404) },
+    responses: {
+      200: c.otherResponse({ contentType: 'image/*', body: binaryField('The image') }),
+      ...errors(400, 401, 404),
+    },
   },
   addPreview: {
     method: 'POST',

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { queryInt, TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
 import { named } from '../../common/openapi-meta.js';
-import { type LICENSE_TYPE_ALIASES, LICENSE_TYPES, PRODUCT_CATEGORIES, PRODUCT_LICENSE_TYPES, PRODUCT_STATUSES, PRODUCT_TYPES } from './marketplace-enums.schemas.js';
+import {
+  type LICENSE_TYPE_ALIASES,
+  LICENSE_TYPES,
+  PRODUCT_CATEGORIES,
+  PRODUCT_LICENSE_TYPES,
+  PRODUCT_STATUSES,
+  PRODUCT_TYPES,
+} from './marketplace-enums.schemas.js';
 
 /** SPEC limits: title 3 to 200, description at most 2000, bpm 1 to 300, musical_key at most 10. */
 export const PRODUCT_TITLE_MAX = 200;
@@ -41,15 +48,24 @@ const title = z.string().trim().min(3).max(PRODUCT_TITLE_MAX);
 const description = z.string().max(PRODUCT_DESCRIPTION_MAX);
 const bpm = z.number().int().min(1).max(300);
 const musicalKey = z.string().trim().min(1).max(10);
-const priceCents = z.number().int().min(0).max(PRODUCT_PRICE_MAX * 100).describe('Integer cents');
+const priceCents = z
+  .number()
+  .int()
+  .min(0)
+  .max(PRODUCT_PRICE_MAX * 100)
+  .describe('Integer cents');
 const termsText = z.string().max(PRODUCT_LICENSE_TERMS_MAX);
 
 /** Both spellings: standard/commercial are read as basic/premium (LICENSE_TYPE_ALIASES). */
-export const LICENSE_TYPE_INPUTS = ['standard', 'commercial', ...LICENSE_TYPES] as const satisfies ReadonlyArray<keyof typeof LICENSE_TYPE_ALIASES | (typeof LICENSE_TYPES)[number]>;
+export const LICENSE_TYPE_INPUTS = ['standard', 'commercial', ...LICENSE_TYPES] as const satisfies ReadonlyArray<
+  keyof typeof LICENSE_TYPE_ALIASES | (typeof LICENSE_TYPES)[number]
+>;
 // The enums are named, so a generated client has one type for each (and a nullable one refers to it).
 const licenseTypeInput = named(
   'LicenseTypeInput',
-  z.enum(LICENSE_TYPE_INPUTS).describe('standard → basic, commercial → premium, exclusive; replies spell basic, premium, exclusive'),
+  z
+    .enum(LICENSE_TYPE_INPUTS)
+    .describe('standard → basic, commercial → premium, exclusive; replies spell basic, premium, exclusive'),
 );
 export const ProductLicenseTypeSchema = named('ProductLicenseType', z.enum(PRODUCT_LICENSE_TYPES));
 const categorySchema = named('ProductCategory', z.enum(PRODUCT_CATEGORIES));
@@ -99,7 +115,9 @@ export type ProductPreview = z.infer<typeof ProductPreviewSchema>;
 
 export const ProductFileSchema = named(
   'ProductFile',
-  z.object({ filename: z.string(), size: z.number().int().min(0), content_type: z.string() }).describe('The deliverable of a pack or service'),
+  z
+    .object({ filename: z.string(), size: z.number().int().min(0), content_type: z.string() })
+    .describe('The deliverable of a pack or service'),
 );
 
 export const ProductSchema = named(
@@ -118,7 +136,12 @@ export const ProductSchema = named(
     license_type: licenseTypeSchema.nullable(),
     status: z.enum(PRODUCT_STATUSES),
     track_id: UuidSchema.nullable(),
-    avg_rating: z.number().min(1).max(5).nullable().describe('Mean of the reviews’ ratings (2 decimals); null while there are none'),
+    avg_rating: z
+      .number()
+      .min(1)
+      .max(5)
+      .nullable()
+      .describe('Mean of the reviews’ ratings (2 decimals); null while there are none'),
     review_count: z.number().int().min(0),
     images: z.array(ProductImageSchema),
     previews: z.array(ProductPreviewSchema),
@@ -133,13 +156,20 @@ export type Product = z.infer<typeof ProductSchema>;
 
 export const LicenseInputSchema = named(
   'ProductLicenseInput',
-  z.object({ license_type: ProductLicenseTypeSchema, price_cents: priceCents, terms_text: termsText.nullable().optional() }),
+  z.object({
+    license_type: ProductLicenseTypeSchema,
+    price_cents: priceCents,
+    terms_text: termsText.nullable().optional(),
+  }),
 );
 
 const licenses = z
   .array(LicenseInputSchema)
   .max(PRODUCT_LICENSE_TYPES.length)
-  .refine((items) => new Set(items.map((item) => item.license_type)).size === items.length, 'each license_type at most once')
+  .refine(
+    (items) => new Set(items.map((item) => item.license_type)).size === items.length,
+    'each license_type at most once',
+  )
   .describe('One per license_type');
 
 export const CreateProductRequestSchema = named(
@@ -154,7 +184,9 @@ export const CreateProductRequestSchema = named(
     license_type: licenseTypeInput.optional(),
     bpm: bpm.optional(),
     musical_key: musicalKey.optional(),
-    track_id: UuidSchema.optional().describe('Required for product_type track: one of your tracks; not allowed for other types'),
+    track_id: UuidSchema.optional().describe(
+      'Required for product_type track: one of your tracks; not allowed for other types',
+    ),
     licenses: licenses.optional(),
   }),
 );
@@ -174,7 +206,9 @@ export const UpdateProductRequestSchema = named(
     status: z
       .enum(PRODUCT_STATUSES)
       .optional()
-      .describe('Moves: draft → active, active → archived, archived → active, draft → archived; others 400 INVALID_TRANSITION'),
+      .describe(
+        'Moves: draft → active, active → archived, archived → active, draft → archived; others 400 INVALID_TRANSITION',
+      ),
     licenses: licenses.optional().describe('Replaces every license of the product'),
   }),
 );
@@ -182,7 +216,11 @@ export type UpdateProductRequest = z.infer<typeof UpdateProductRequestSchema>;
 
 export const CreateLicenseRequestSchema = named(
   'CreateProductLicenseRequest',
-  z.object({ license_type: ProductLicenseTypeSchema, price_cents: priceCents, terms_text: termsText.nullable().optional() }),
+  z.object({
+    license_type: ProductLicenseTypeSchema,
+    price_cents: priceCents,
+    terms_text: termsText.nullable().optional(),
+  }),
 );
 export type CreateLicenseRequest = z.infer<typeof CreateLicenseRequestSchema>;
 
@@ -195,9 +233,21 @@ export type UpdateLicenseRequest = z.infer<typeof UpdateLicenseRequestSchema>;
 const queryPrice = z.coerce.number().min(0).max(PRODUCT_PRICE_MAX);
 
 export const ProductListQuerySchema = z.object({
-  status: z.enum(PRODUCT_STATUSES).optional().describe('Others see active products only (another status gives an empty list); a seller filtering seller_id=self sees any'),
+  status: z
+    .enum(PRODUCT_STATUSES)
+    .optional()
+    .describe(
+      'Others see active products only (another status gives an empty list); a seller filtering seller_id=self sees any',
+    ),
   seller_id: UuidSchema.optional(),
-  q: z.string().trim().max(200).optional().describe('Words in the title or description, through the search engine (accents ignored, typos tolerated): best match first, then newest'),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .describe(
+      'Words in the title or description, through the search engine (accents ignored, typos tolerated): best match first, then newest',
+    ),
   type: z.enum(PRODUCT_TYPES).optional(),
   min_price: queryPrice.optional().describe('In major units'),
   max_price: queryPrice.optional().describe('In major units'),
@@ -212,7 +262,9 @@ export const ProductRemovalSchema = named(
   'ProductRemoval',
   z.object({
     id: UuidSchema,
-    result: z.enum(['deleted', 'archived']).describe('archived when the product has orders (they keep it as a record), else deleted'),
+    result: z
+      .enum(['deleted', 'archived'])
+      .describe('archived when the product has orders (they keep it as a record), else deleted'),
     // the archived product; null when deleted
     product: ProductSchema.nullable(),
   }),

@@ -26,7 +26,8 @@ export const promoCodesContract = c.router({
     method: 'GET',
     path: '/marketplace/promo-codes',
     summary: 'The caller’s promo codes',
-    description: 'Every promo code of the caller, newest first, as a plain array (not enveloped, not paginated), expired and used-up ones included.',
+    description:
+      'Every promo code of the caller, newest first, as a plain array (not enveloped, not paginated), expired and used-up ones included.',
     metadata: userRoute,
     responses: { 200: PromoCodeListSchema, ...errors(401) },
   },

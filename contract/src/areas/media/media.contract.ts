@@ -5,15 +5,32 @@ import { envelope, errors } from '../../common/envelope.schemas.js';
 import { withOpenApi } from '../../common/openapi-meta.js';
 import { publicRoute, streamRoute, userRoute } from '../../common/route-meta.js';
 import { binaryField, SecretField } from '../tracks/tracks.schemas.js';
-import { HlsCallbackRequestSchema, HlsSegmentParamsSchema, HlsVariantParamsSchema, TrackVersionsEnvelope, WaveformSchema } from './media.schemas.js';
+import {
+  HlsCallbackRequestSchema,
+  HlsSegmentParamsSchema,
+  HlsVariantParamsSchema,
+  TrackVersionsEnvelope,
+  WaveformSchema,
+} from './media.schemas.js';
 
 const c = initContract();
 
-const streamToken = z.object({ token: z.string().max(4096).optional().describe('Stream token (private tracks)'), secret: SecretField });
+const streamToken = z.object({
+  token: z.string().max(4096).optional().describe('Stream token (private tracks)'),
+  secret: SecretField,
+});
 /** What the server writes into the URIs of its playlists: clients follow those URIs as they are. */
 const hlsChildQuery = streamToken.extend({
-  playback: z.string().max(4096).optional().describe('Playback token of a private track, written by the server into its playlists'),
-  v: z.string().max(100).optional().describe('The generation of the stream the URI was written for; another one is 404'),
+  playback: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe('Playback token of a private track, written by the server into its playlists'),
+  v: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('The generation of the stream the URI was written for; another one is 404'),
 });
 // any: clients hand a non-JSON body over as text or a Blob, as they read it
 const playlist = c.otherResponse({
@@ -42,11 +59,15 @@ export const mediaPipelineContract = c.router({
     method: 'GET',
     path: '/tracks/:id/cover',
     summary: 'Cover art',
-    description: 'The picture embedded in the audio’s tags, re-encoded (JPEG, or PNG with transparency); 404 when the file has none.',
+    description:
+      'The picture embedded in the audio’s tags, re-encoded (JPEG, or PNG with transparency); 404 when the file has none.',
     metadata: streamRoute,
     pathParams: IdParamsSchema,
     query: streamToken,
-    responses: { 200: c.otherResponse({ contentType: 'image/*', body: binaryField('The picture') }), ...errors(400, 401, 404) },
+    responses: {
+      200: c.otherResponse({ contentType: 'image/*', body: binaryField('The picture') }),
+      ...errors(400, 401, 404),
+    },
   },
   hlsMaster: {
     method: 'GET',
@@ -86,13 +107,18 @@ export const mediaPipelineContract = c.router({
     metadata: streamRoute,
     pathParams: HlsSegmentParamsSchema,
     query: hlsChildQuery,
-    responses: { 200: c.otherResponse({ contentType: 'audio/mp4', body: binaryField('An fMP4 segment') }), 302: c.noBody(), ...errors(400, 401, 404) },
+    responses: {
+      200: c.otherResponse({ contentType: 'audio/mp4', body: binaryField('An fMP4 segment') }),
+      302: c.noBody(),
+      ...errors(400, 401, 404),
+    },
   },
   versions: {
     method: 'GET',
     path: '/tracks/:id/versions',
     summary: 'Versions of the audio',
-    description: 'Owner or admin: newest first, the current audio included (is_current). Another user who may see the track: 403.',
+    description:
+      'Owner or admin: newest first, the current audio included (is_current). Another user who may see the track: 403.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     responses: { 200: TrackVersionsEnvelope, ...errors(400, 401, 403, 404) },

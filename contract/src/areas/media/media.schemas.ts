@@ -32,7 +32,12 @@ export type MediaTranscoder = (typeof MEDIA_TRANSCODERS)[number];
 export const MediaStatusSchema = named(
   'MediaStatus',
   z.object({
-    progress: z.number().int().min(0).max(100).describe('Over both jobs; 100 exactly when stream_status is ready and the waveform exists'),
+    progress: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .describe('Over both jobs; 100 exactly when stream_status is ready and the waveform exists'),
     status: z.enum(TRACK_STATUSES),
     stream_status: z.enum(STREAM_STATUSES),
     status_message: z.string().nullable(),
@@ -54,7 +59,9 @@ export const TrackVersionSchema = named(
     is_current: z.boolean(),
   }),
 );
-export const TrackVersionsEnvelope = envelope(named('TrackVersionsReply', z.object({ versions: z.array(TrackVersionSchema) })));
+export const TrackVersionsEnvelope = envelope(
+  named('TrackVersionsReply', z.object({ versions: z.array(TrackVersionSchema) })),
+);
 
 /** BBC audiowaveform JSON, version 2 (served directly, not enveloped). */
 export const WaveformSchema = named(
@@ -91,5 +98,8 @@ export const HlsSegmentParamsSchema = z.object({
 });
 
 export const AvatarQuerySchema = z.object({
-  size: z.enum(['512', '128']).default('512').transform((size) => Number(size) as AvatarSize),
+  size: z
+    .enum(['512', '128'])
+    .default('512')
+    .transform((size) => Number(size) as AvatarSize),
 });

@@ -24,4 +24,7 @@ export const ExportedPlaylistCollaborationSchema = named(
   z.object({ playlist_id: UuidSchema, permission: z.enum(['read', 'write', 'admin']), since: TimestampSchema }),
 );
 
-export const ExportedPlaylistFollowSchema = named('ExportedPlaylistFollow', z.object({ playlist_id: UuidSchema, since: TimestampSchema }));
+export const ExportedPlaylistFollowSchema = named(
+  'ExportedPlaylistFollow',
+  z.object({ playlist_id: UuidSchema, since: TimestampSchema }),
+);

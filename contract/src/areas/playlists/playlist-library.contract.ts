@@ -49,7 +49,10 @@ export const playlistLibraryContract = {
     responses: {
       200: c.otherResponse({
         contentType: 'audio/x-mpegurl',
-        body: withOpenApi(z.any(), { type: 'string', description: 'The playlist file (M3U8, or XSPF as application/xspf+xml)' }),
+        body: withOpenApi(z.any(), {
+          type: 'string',
+          description: 'The playlist file (M3U8, or XSPF as application/xspf+xml)',
+        }),
       }),
       ...errors(400, 401, 403, 404),
     },

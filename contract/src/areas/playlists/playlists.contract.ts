@@ -215,7 +215,8 @@ const playlistCore = {
     method: 'DELETE',
     path: '/playlists/:id/collaborators/:userId',
     summary: 'Remove a collaborator, or leave',
-    description: 'The owner or an admin collaborator removes anyone; every collaborator may remove themselves. A user who is not a collaborator is 404.',
+    description:
+      'The owner or an admin collaborator removes anyone; every collaborator may remove themselves. A user who is not a collaborator is 404.',
     metadata: userRoute,
     pathParams: PlaylistCollaboratorParamsSchema,
     body: c.noBody(),

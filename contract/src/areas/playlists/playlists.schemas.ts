@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { pageOf, PaginationQuerySchema, queryInt, ShareTokenSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema } from '../../common/common.schemas.js';
+import {
+  pageOf,
+  PaginationQuerySchema,
+  queryInt,
+  ShareTokenSchema,
+  TimestampSchema,
+  UserIdOrMeSchema,
+  UuidSchema,
+} from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { TrackSchema } from '../tracks/tracks.schemas.js';
@@ -29,13 +37,24 @@ export const PLAYLISTS_PER_USER_MAX = 1000;
 /** followers_daily in analytics covers this many days, today included. */
 export const PLAYLIST_ANALYTICS_DAYS = 30;
 
-const title = z.string().trim().min(1).max(PLAYLIST_TITLE_MAX).describe(`1 to ${PLAYLIST_TITLE_MAX} characters, trimmed`);
-const description = z.string().trim().max(PLAYLIST_DESCRIPTION_MAX).describe(`At most ${PLAYLIST_DESCRIPTION_MAX} characters`);
+const title = z
+  .string()
+  .trim()
+  .min(1)
+  .max(PLAYLIST_TITLE_MAX)
+  .describe(`1 to ${PLAYLIST_TITLE_MAX} characters, trimmed`);
+const description = z
+  .string()
+  .trim()
+  .max(PLAYLIST_DESCRIPTION_MAX)
+  .describe(`At most ${PLAYLIST_DESCRIPTION_MAX} characters`);
 
 /** An opaque version of a playlist's details and tracks; the ETag is this value, quoted. */
 export const SnapshotIdSchema = z
   .string()
-  .describe('Changes with every change of the playlist’s details or tracks; the ETag is this value, quoted. Send it back in If-Match');
+  .describe(
+    'Changes with every change of the playlist’s details or tracks; the ETag is this value, quoted. Send it back in If-Match',
+  );
 
 export const PlaylistTrackSchema = named(
   'PlaylistTrack',
@@ -44,7 +63,11 @@ export const PlaylistTrackSchema = named(
     playlist_id: UuidSchema,
     track_id: UuidSchema,
     added_by: UuidSchema.nullable().describe('The user who added it; null once that account was deleted'),
-    position: z.number().int().min(0).describe('0…n-1 over the whole playlist; tracks you may not see are left out, the others keep their positions'),
+    position: z
+      .number()
+      .int()
+      .min(0)
+      .describe('0…n-1 over the whole playlist; tracks you may not see are left out, the others keep their positions'),
     added_at: TimestampSchema,
     track: TrackSchema,
   }),
@@ -57,7 +80,11 @@ export const PlaylistCollaboratorSchema = named(
     id: UuidSchema,
     playlist_id: UuidSchema,
     user_id: UuidSchema,
-    permission: z.enum(PLAYLIST_PERMISSIONS).describe('read: see a private playlist; write: also add, remove and reorder tracks; admin: also edit details, manage collaborators and share'),
+    permission: z
+      .enum(PLAYLIST_PERMISSIONS)
+      .describe(
+        'read: see a private playlist; write: also add, remove and reorder tracks; admin: also edit details, manage collaborators and share',
+      ),
     user: ProfileSchema.describe('The collaborator as others see their profile (never their email)'),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -80,8 +107,14 @@ export const PlaylistSchema = named(
     track_count: z.number().int().min(0).describe('The tracks you may see'),
     snapshot_id: SnapshotIdSchema,
     is_following: z.boolean().optional().describe('Whether you follow it'),
-    tracks: z.array(PlaylistTrackSchema).optional().describe('By position; only on replies about one playlist, never in lists'),
-    collaborators: z.array(PlaylistCollaboratorSchema).optional().describe('Only on replies about one playlist, never in lists'),
+    tracks: z
+      .array(PlaylistTrackSchema)
+      .optional()
+      .describe('By position; only on replies about one playlist, never in lists'),
+    collaborators: z
+      .array(PlaylistCollaboratorSchema)
+      .optional()
+      .describe('Only on replies about one playlist, never in lists'),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   }),
@@ -116,7 +149,13 @@ export const AddPlaylistTrackRequestSchema = named(
   'AddPlaylistTrackRequest',
   z.object({
     track_id: UuidSchema,
-    position: z.number().int().min(0).max(PLAYLIST_MAX_TRACKS).optional().describe('Where to insert it (0 is first); past the end, or absent, appends'),
+    position: z
+      .number()
+      .int()
+      .min(0)
+      .max(PLAYLIST_MAX_TRACKS)
+      .optional()
+      .describe('Where to insert it (0 is first); past the end, or absent, appends'),
   }),
 );
 export type AddPlaylistTrackRequest = z.infer<typeof AddPlaylistTrackRequestSchema>;
@@ -139,7 +178,10 @@ export const AddCollaboratorRequestSchema = named(
 );
 export type AddCollaboratorRequest = z.infer<typeof AddCollaboratorRequestSchema>;
 
-export const UpdateCollaboratorRequestSchema = named('UpdateCollaboratorRequest', z.object({ permission: z.enum(PLAYLIST_PERMISSIONS) }));
+export const UpdateCollaboratorRequestSchema = named(
+  'UpdateCollaboratorRequest',
+  z.object({ permission: z.enum(PLAYLIST_PERMISSIONS) }),
+);
 export type UpdateCollaboratorRequest = z.infer<typeof UpdateCollaboratorRequestSchema>;
 
 export const SharePlaylistRequestSchema = named(
@@ -159,7 +201,9 @@ export type SharePlaylistRequest = z.infer<typeof SharePlaylistRequestSchema>;
 export const PlaylistShareSchema = named(
   'PlaylistShare',
   z.object({
-    token: z.string().describe('Shown once: only its hash is stored. Sharing again makes a new link and the old one stops working'),
+    token: z
+      .string()
+      .describe('Shown once: only its hash is stored. Sharing again makes a new link and the old one stops working'),
     share_url: z.string().url(),
     expires_at: TimestampSchema.nullable().describe('null: until revoked'),
   }),
@@ -178,9 +222,15 @@ export const ImportPlaylistRequestSchema = named(
     format: z.enum(PLAYLIST_EXCHANGE_FORMATS).describe('m3u covers M3U and extended M3U8'),
     // No character can be shorter than a byte in UTF-8, so the byte limit bounds the length too
     // (documented for clients; the server counts the bytes).
-    content: withOpenApi(z.string().min(1).describe(`The playlist file’s text, at most ${PLAYLIST_IMPORT_MAX_BYTES} bytes in UTF-8 (413 beyond)`), {
-      maxLength: PLAYLIST_IMPORT_MAX_BYTES,
-    }),
+    content: withOpenApi(
+      z
+        .string()
+        .min(1)
+        .describe(`The playlist file’s text, at most ${PLAYLIST_IMPORT_MAX_BYTES} bytes in UTF-8 (413 beyond)`),
+      {
+        maxLength: PLAYLIST_IMPORT_MAX_BYTES,
+      },
+    ),
   }),
 );
 export type ImportPlaylistRequest = z.infer<typeof ImportPlaylistRequestSchema>;
@@ -200,10 +250,21 @@ export const PlaylistAnalyticsSchema = named(
     follower_count: z.number().int().min(0),
     track_count: z.number().int().min(0),
     total_duration: z.number().min(0).describe('Seconds, over every track of the playlist'),
-    plays_from_playlist: z.number().int().min(0).describe('Counted plays reported with source playlist and this playlist_id'),
-    top_tracks: z.array(z.object({ track_id: UuidSchema, plays: z.number().int().min(0) })).describe('At most 10, most played first'),
+    plays_from_playlist: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Counted plays reported with source playlist and this playlist_id'),
+    top_tracks: z
+      .array(z.object({ track_id: UuidSchema, plays: z.number().int().min(0) }))
+      .describe('At most 10, most played first'),
     followers_daily: z
-      .array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), count: z.number().int().min(0).describe('New followers that day') }))
+      .array(
+        z.object({
+          date: z.string().describe('YYYY-MM-DD (UTC)'),
+          count: z.number().int().min(0).describe('New followers that day'),
+        }),
+      )
       .describe(`The last ${PLAYLIST_ANALYTICS_DAYS} days, oldest first, days without followers included`),
   }),
 );
@@ -215,7 +276,9 @@ export const PlaylistTrackParamsSchema = z.object({ id: UuidSchema, trackId: Uui
 export const PlaylistCollaboratorParamsSchema = z.object({ id: UuidSchema, userId: UuidSchema });
 
 export const PlaylistListQuerySchema = PaginationQuerySchema.extend({
-  user_id: UserIdOrMeSchema.optional().describe('That user’s playlists you may see; without it, yours and those you collaborate on'),
+  user_id: UserIdOrMeSchema.optional().describe(
+    'That user’s playlists you may see; without it, yours and those you collaborate on',
+  ),
 });
 export const PlaylistSearchQuerySchema = PaginationQuerySchema.extend({
   q: z.string().trim().min(1).max(200).describe('Words of the title or description'),
@@ -224,7 +287,9 @@ export const PlaylistDetailQuerySchema = z.object({
   tracks_offset: queryInt(0, PLAYLIST_MAX_TRACKS).default(0).describe('Skip this many of the tracks you may see'),
   tracks_limit: queryInt(1, PLAYLIST_TRACKS_PAGE_MAX)
     .default(PLAYLIST_TRACKS_PAGE_DEFAULT)
-    .describe(`At most this many tracks in the reply (default ${PLAYLIST_TRACKS_PAGE_DEFAULT}, at most ${PLAYLIST_TRACKS_PAGE_MAX}); track_count says how many there are`),
+    .describe(
+      `At most this many tracks in the reply (default ${PLAYLIST_TRACKS_PAGE_DEFAULT}, at most ${PLAYLIST_TRACKS_PAGE_MAX}); track_count says how many there are`,
+    ),
 });
 export const PlaylistExportQuerySchema = z.object({ format: z.enum(PLAYLIST_EXCHANGE_FORMATS) });
 
@@ -239,7 +304,9 @@ export const PlaylistIfMatchHeadersSchema = z.object({
     .string()
     .max(256)
     .optional()
-    .describe('The snapshot_id you last read (bare or as the ETag); a stale one answers 412 PRECONDITION_FAILED and changes nothing'),
+    .describe(
+      'The snapshot_id you last read (bare or as the ETag); a stale one answers 412 PRECONDITION_FAILED and changes nothing',
+    ),
 });
 
 export { ExportedPlaylistSchema } from './playlist-account.schemas.js';
@@ -247,19 +314,35 @@ export { ExportedPlaylistSchema } from './playlist-account.schemas.js';
 export const PlaylistEnvelope = envelope(named('PlaylistReply', z.object({ playlist: PlaylistSchema })));
 export const PlaylistPageEnvelope = envelope(named('PlaylistPage', pageOf('playlists', PlaylistSchema)));
 export const PlaylistChangeEnvelope = envelope(
-  named('PlaylistChange', z.object({ message: z.string(), snapshot_id: SnapshotIdSchema.describe('The playlist’s new snapshot_id (also the reply’s ETag)') })),
+  named(
+    'PlaylistChange',
+    z.object({
+      message: z.string(),
+      snapshot_id: SnapshotIdSchema.describe('The playlist’s new snapshot_id (also the reply’s ETag)'),
+    }),
+  ),
 );
-export const CollaboratorEnvelope = envelope(named('PlaylistCollaboratorReply', z.object({ collaborator: PlaylistCollaboratorSchema })));
-export const CollaboratorPageEnvelope = envelope(named('PlaylistCollaboratorPage', pageOf('collaborators', PlaylistCollaboratorSchema)));
+export const CollaboratorEnvelope = envelope(
+  named('PlaylistCollaboratorReply', z.object({ collaborator: PlaylistCollaboratorSchema })),
+);
+export const CollaboratorPageEnvelope = envelope(
+  named('PlaylistCollaboratorPage', pageOf('collaborators', PlaylistCollaboratorSchema)),
+);
 export const PlaylistShareEnvelope = envelope(PlaylistShareSchema);
 export const PlaylistImportEnvelope = envelope(
   named(
     'PlaylistImportReply',
     z.object({
       playlist: PlaylistSchema,
-      matched: z.number().int().min(0).describe('Entries matched to a track you may see (each track once: repeats count once)'),
+      matched: z
+        .number()
+        .int()
+        .min(0)
+        .describe('Entries matched to a track you may see (each track once: repeats count once)'),
       unmatched: z.array(UnmatchedEntrySchema).describe('Entries with no track you may see, in file order'),
     }),
   ),
 );
-export const PlaylistAnalyticsEnvelope = envelope(named('PlaylistAnalyticsReply', z.object({ analytics: PlaylistAnalyticsSchema })));
+export const PlaylistAnalyticsEnvelope = envelope(
+  named('PlaylistAnalyticsReply', z.object({ analytics: PlaylistAnalyticsSchema })),
+);

@@ -13,7 +13,10 @@ import { CHAT_TEXT_MAX, QueueChatMessageSchema, QueueSessionSchema, SessionUserS
 const SessionTokenField = z.string().min(1).max(256).describe('The session’s share token');
 
 export const LiveSubscribeMessageSchema = z.object({ type: z.literal('subscribe'), session_token: SessionTokenField });
-export const LiveUnsubscribeMessageSchema = z.object({ type: z.literal('unsubscribe'), session_token: SessionTokenField });
+export const LiveUnsubscribeMessageSchema = z.object({
+  type: z.literal('unsubscribe'),
+  session_token: SessionTokenField,
+});
 export const LiveChatRequestMessageSchema = z.object({
   type: z.literal('chat'),
   session_token: SessionTokenField,
@@ -21,18 +24,30 @@ export const LiveChatRequestMessageSchema = z.object({
 });
 
 /** What a client sends. */
-export const LiveClientMessageSchema = z.discriminatedUnion('type', [LiveSubscribeMessageSchema, LiveUnsubscribeMessageSchema, LiveChatRequestMessageSchema]);
+export const LiveClientMessageSchema = z.discriminatedUnion('type', [
+  LiveSubscribeMessageSchema,
+  LiveUnsubscribeMessageSchema,
+  LiveChatRequestMessageSchema,
+]);
 export type LiveClientMessage = z.infer<typeof LiveClientMessageSchema>;
 
 const toSession = <T extends string, D extends z.ZodTypeAny>(type: T, data: D) =>
-  z.object({ type: z.literal(type), session_token: SessionTokenField.describe('The token the client subscribed with'), data });
+  z.object({
+    type: z.literal(type),
+    session_token: SessionTokenField.describe('The token the client subscribed with'),
+    data,
+  });
 
 /** Who is in a session now: the users with a socket subscribed to it (each once, whatever their number of sockets). */
 export const LivePresenceSchema = z.object({
   participants: z.array(SessionUserSchema).describe('Users subscribed now, in the order they arrived'),
   participants_count: QueueSessionSchema.shape.participants_count,
-  joined: SessionUserSchema.optional().describe('Present when this user was not subscribed before (their first socket)'),
-  left: SessionUserSchema.optional().describe('Present when this user is no longer subscribed (their last socket unsubscribed or closed)'),
+  joined: SessionUserSchema.optional().describe(
+    'Present when this user was not subscribed before (their first socket)',
+  ),
+  left: SessionUserSchema.optional().describe(
+    'Present when this user is no longer subscribed (their last socket unsubscribed or closed)',
+  ),
 });
 export type LivePresence = z.infer<typeof LivePresenceSchema>;
 
@@ -48,7 +63,10 @@ export const LIVE_END_REASONS = ['ended', 'expired'] as const;
 
 export const LiveSubscribedMessageSchema = toSession(
   'subscribed',
-  z.object({ session: QueueSessionSchema, chat: z.array(QueueChatMessageSchema).describe('The last chat messages, oldest first') }),
+  z.object({
+    session: QueueSessionSchema,
+    chat: z.array(QueueChatMessageSchema).describe('The last chat messages, oldest first'),
+  }),
 );
 export const LiveUnsubscribedMessageSchema = toSession('unsubscribed', z.object({}));
 export const LiveItemsChangedMessageSchema = toSession('items_changed', z.object({ session: QueueSessionSchema }));

@@ -23,7 +23,8 @@ const c = initContract();
 const VERSIONED =
   ' Bumps the queue’s version. With If-Match (the version, bare or quoted as the ETag) a stale version answers ' +
   '412 PRECONDITION_FAILED and changes nothing. The reply carries the new ETag.';
-const LIVE = ' Subscribers of the session’s live channel (WebSocket /api/v1/ws, see docs/live-sessions.md) are told at once.';
+const LIVE =
+  ' Subscribers of the session’s live channel (WebSocket /api/v1/ws, see docs/live-sessions.md) are told at once.';
 
 /** The caller's play queue: one per user, synced between their devices. */
 const playQueue = {
@@ -35,7 +36,9 @@ const playQueue = {
       'Served with ETag (the version, quoted) and Cache-Control: private, no-cache; If-None-Match with the current ETag ' +
       'answers 304 without a body. A queue never written is empty, version 0.',
     metadata: userRoute,
-    headers: z.object({ 'if-none-match': z.string().max(1024).optional().describe('The ETag you hold: 304 while it is current') }),
+    headers: z.object({
+      'if-none-match': z.string().max(1024).optional().describe('The ETag you hold: 304 while it is current'),
+    }),
     responses: { 200: QueueEnvelope, 304: c.noBody(), ...errors(400, 401, 403) },
   },
   update: {
@@ -116,7 +119,9 @@ const sessions = {
     method: 'PUT',
     path: '/queue/session/:token',
     summary: 'Set the session’s playback (host)',
-    description: 'current_index (an item of the session), position_seconds, is_playing. Another signed-in holder of the token: 403.' + LIVE,
+    description:
+      'current_index (an item of the session), position_seconds, is_playing. Another signed-in holder of the token: 403.' +
+      LIVE,
     metadata: userRoute,
     pathParams: SessionTokenParamsSchema,
     body: UpdateQueueSessionRequestSchema,

@@ -18,8 +18,16 @@ export const CHAT_HISTORY_LIMIT = 200;
 export const SESSION_TTL_HOURS = 24;
 
 const positionSeconds = z.number().min(0).max(1_000_000).describe('Seconds into the current item');
-const currentIndex = z.number().int().min(0).max(QUEUE_MAX_ITEMS - 1).describe('Position of the current item (0 when empty)');
-const queueTrack = named('QueueTrack', TrackSchema.nullable().describe('The track as the caller may see it; null once it was deleted or made private'));
+const currentIndex = z
+  .number()
+  .int()
+  .min(0)
+  .max(QUEUE_MAX_ITEMS - 1)
+  .describe('Position of the current item (0 when empty)');
+const queueTrack = named(
+  'QueueTrack',
+  TrackSchema.nullable().describe('The track as the caller may see it; null once it was deleted or made private'),
+);
 
 export const QueueItemSchema = named(
   'QueueItem',
@@ -41,7 +49,11 @@ export const QueueSchema = named(
     position_seconds: positionSeconds,
     shuffle: z.boolean(),
     repeat: z.enum(QUEUE_REPEAT_MODES),
-    version: z.number().int().min(0).describe('Goes up with every write; the ETag is this number, quoted. Send it back in If-Match'),
+    version: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Goes up with every write; the ETag is this number, quoted. Send it back in If-Match'),
     updated_at: TimestampSchema.nullable().describe('null until the queue is first written'),
   }),
 );
@@ -54,7 +66,9 @@ export const UpdateQueueRequestSchema = named(
       .array(UuidSchema)
       .max(QUEUE_MAX_ITEMS)
       .optional()
-      .describe('The complete new list of items, in order (a track may appear more than once); each must be visible to you (404 otherwise)'),
+      .describe(
+        'The complete new list of items, in order (a track may appear more than once); each must be visible to you (404 otherwise)',
+      ),
     current_index: currentIndex.optional().describe('Must name an item of the resulting queue (0 when it is empty)'),
     position_seconds: positionSeconds.optional(),
     shuffle: z.boolean().optional(),
@@ -84,7 +98,10 @@ export const IfMatchHeadersSchema = z.object({
 
 export const SessionUserSchema = named('SessionUser', z.object({ id: UuidSchema, username: z.string() }));
 export type SessionUser = z.infer<typeof SessionUserSchema>;
-const formerUser = named('SessionUserOrNull', SessionUserSchema.nullable().describe('null once that account was deleted'));
+const formerUser = named(
+  'SessionUserOrNull',
+  SessionUserSchema.nullable().describe('null once that account was deleted'),
+);
 
 export const QueueSessionItemSchema = named(
   'QueueSessionItem',
@@ -102,7 +119,9 @@ export type QueueSessionItem = z.infer<typeof QueueSessionItemSchema>;
 export const QueueSessionSchema = named(
   'QueueSession',
   z.object({
-    token: z.string().describe('The share token: whoever holds it may read the session, and signed-in holders may join'),
+    token: z
+      .string()
+      .describe('The share token: whoever holds it may read the session, and signed-in holders may join'),
     share_url: z.string().url(),
     host: SessionUserSchema,
     title: z.string().nullable(),
@@ -110,7 +129,11 @@ export const QueueSessionSchema = named(
     current_index: currentIndex,
     position_seconds: positionSeconds,
     is_playing: z.boolean(),
-    participants_count: z.number().int().min(1).describe('The host and every signed-in user who joined (subscribed, added an item or chatted)'),
+    participants_count: z
+      .number()
+      .int()
+      .min(1)
+      .describe('The host and every signed-in user who joined (subscribed, added an item or chatted)'),
     created_at: TimestampSchema,
     expires_at: TimestampSchema.describe(`${SESSION_TTL_HOURS} h after the last change`),
   }),
@@ -171,4 +194,6 @@ export const ExportedChatMessageSchema = named(
 export const QueueEnvelope = envelope(named('QueueReply', z.object({ queue: QueueSchema })));
 export const QueueItemEnvelope = envelope(named('QueueItemReply', z.object({ item: QueueItemSchema })));
 export const QueueSessionEnvelope = envelope(named('QueueSessionReply', z.object({ session: QueueSessionSchema })));
-export const QueueSessionItemEnvelope = envelope(named('QueueSessionItemReply', z.object({ item: QueueSessionItemSchema })));
+export const QueueSessionItemEnvelope = envelope(
+  named('QueueSessionItemReply', z.object({ item: QueueSessionItemSchema })),
+);

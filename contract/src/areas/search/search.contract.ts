@@ -1,7 +1,12 @@
 import { initContract } from '@ts-rest/core';
 import { envelope, errors } from '../../common/envelope.schemas.js';
 import { optionalAuth } from '../../common/route-meta.js';
-import { SearchQuerySchema, SearchResponseSchema, SuggestionsQuerySchema, SuggestionsResponseSchema } from './search.schemas.js';
+import {
+  SearchQuerySchema,
+  SearchResponseSchema,
+  SuggestionsQuerySchema,
+  SuggestionsResponseSchema,
+} from './search.schemas.js';
 
 const c = initContract();
 

@@ -27,13 +27,16 @@ const searchTypes = z
   .regex(new RegExp(`^${oneType}(?:,${oneType})*$`), `must be a comma-separated list of ${SEARCH_TYPES.join(', ')}`);
 
 /** The types a `type` value names (the contract has checked it). */
-export const searchTypesOf = (value: string | undefined): SearchType[] => (value ? [...new Set(value.split(','))] : [...SEARCH_TYPES]) as SearchType[];
+export const searchTypesOf = (value: string | undefined): SearchType[] =>
+  (value ? [...new Set(value.split(','))] : [...SEARCH_TYPES]) as SearchType[];
 
 export const SearchQuerySchema = PaginationQuerySchema.extend({
   q: SearchTextSchema.describe('The words to find'),
   type: searchTypes
     .optional()
-    .describe(`Comma-separated, among ${SEARCH_TYPES.join(', ')} (default all); the others come back empty with total 0`),
+    .describe(
+      `Comma-separated, among ${SEARCH_TYPES.join(', ')} (default all); the others come back empty with total 0`,
+    ),
 });
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
@@ -47,7 +50,12 @@ export const SearchResponseSchema = named(
       playlists: z.array(PlaylistSchema),
       products: z.array(ProductSchema),
     }),
-    totals: z.object({ tracks: z.number().int(), users: z.number().int(), playlists: z.number().int(), products: z.number().int() }),
+    totals: z.object({
+      tracks: z.number().int(),
+      users: z.number().int(),
+      playlists: z.number().int(),
+      products: z.number().int(),
+    }),
   }),
 );
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
@@ -67,4 +75,7 @@ export const SuggestionSchema = named(
   }),
 );
 export type Suggestion = z.infer<typeof SuggestionSchema>;
-export const SuggestionsResponseSchema = named('SuggestionsResponse', z.object({ suggestions: z.array(SuggestionSchema) }));
+export const SuggestionsResponseSchema = named(
+  'SuggestionsResponse',
+  z.object({ suggestions: z.array(SuggestionSchema) }),
+);

@@ -5,7 +5,13 @@ import { optionalAuth, userRoute } from '../../common/route-meta.js';
 import { TrackPageSchema } from '../tracks/tracks.schemas.js';
 import { UserIdOrMeParamsSchema, UserListEnvelope } from '../users/users.schemas.js';
 import { playsContract } from './plays.contract.js';
-import { FeedEnvelope, LikeStateEnvelope, RepostStateEnvelope, ShareEnvelope, ShareRequestSchema } from './social.schemas.js';
+import {
+  FeedEnvelope,
+  LikeStateEnvelope,
+  RepostStateEnvelope,
+  ShareEnvelope,
+  ShareRequestSchema,
+} from './social.schemas.js';
 
 const c = initContract();
 
@@ -39,7 +45,8 @@ export const likesContract = c.router({
     method: 'GET',
     path: '/tracks/:id/likes',
     summary: 'Who liked a track',
-    description: 'The track’s owner or an admin; another user who may see the track gets 403. Public profiles, newest like first.',
+    description:
+      'The track’s owner or an admin; another user who may see the track gets 403. Public profiles, newest like first.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     query: PaginationQuerySchema,
@@ -59,7 +66,8 @@ export const likesContract = c.router({
     method: 'POST',
     path: '/tracks/:id/repost',
     summary: 'Repost a track',
-    description: 'Idempotent. Only public tracks, and not your own (400 BAD_REQUEST). Your followers see it in their feed.',
+    description:
+      'Idempotent. Only public tracks, and not your own (400 BAD_REQUEST). Your followers see it in their feed.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: c.noBody(),

@@ -51,7 +51,14 @@ export const TrendingEnvelope = envelope(
       tracks: z.array(
         named(
           'TrendingTrack',
-          z.object({ track: TrackSchema, score: z.number().describe('Weighted plays, likes, reposts and comments of the period, each halved every third of the period since it happened') }),
+          z.object({
+            track: TrackSchema,
+            score: z
+              .number()
+              .describe(
+                'Weighted plays, likes, reposts and comments of the period, each halved every third of the period since it happened',
+              ),
+          }),
         ),
       ),
     }),
@@ -75,23 +82,41 @@ export const FeedEnvelope = envelope(named('FeedPage', pageOf('items', FeedItemS
 export const ShareRequestSchema = named('ShareRequest', z.object({ platform: z.enum(SHARE_PLATFORMS) }));
 export type ShareRequest = z.infer<typeof ShareRequestSchema>;
 export const ShareEnvelope = envelope(
-  named('ShareReply', z.object({ share_url: z.string().describe('For a private track, carries ?secret= (the secret link); the same link until revoked') })),
+  named(
+    'ShareReply',
+    z.object({
+      share_url: z
+        .string()
+        .describe('For a private track, carries ?secret= (the secret link); the same link until revoked'),
+    }),
+  ),
 );
 
 export const PlayRequestSchema = named(
   'PlayRequest',
   z.object({
-    duration_listened: z.number().min(0).max(7 * 24 * 3600).describe('Seconds listened in this play'),
+    duration_listened: z
+      .number()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .describe('Seconds listened in this play'),
     source: z.enum(PLAY_SOURCES).default('track'),
     playlist_id: UuidSchema.optional().describe('The playlist played from, when source is playlist'),
   }),
 );
 export type PlayRequest = z.infer<typeof PlayRequestSchema>;
-export const PlayEnvelope = envelope(named('PlayReply', z.object({ counted: z.boolean().describe('Whether this play added to play_count') })));
+export const PlayEnvelope = envelope(
+  named('PlayReply', z.object({ counted: z.boolean().describe('Whether this play added to play_count') })),
+);
 
 export const HistoryEntrySchema = named(
   'HistoryEntry',
-  z.object({ track: TrackSchema, played_at: TimestampSchema, duration_listened: z.number(), source: z.enum(PLAY_SOURCES) }),
+  z.object({
+    track: TrackSchema,
+    played_at: TimestampSchema,
+    duration_listened: z.number(),
+    source: z.enum(PLAY_SOURCES),
+  }),
 );
 export const HistoryEnvelope = envelope(named('HistoryPage', pageOf('history', HistoryEntrySchema)));
 
@@ -108,7 +133,13 @@ export const TrackStatsSchema = named(
     comment_count: z.number().int(),
     download_count: z.number().int().describe('Downloads of the original (GET /download answered from its first byte)'),
     completion_rate: z.number().min(0).max(1).describe('Share of reported plays that reached the end of the track'),
-    daily: z.array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), plays: z.number().int().describe('Counted plays'), likes: z.number().int() })),
+    daily: z.array(
+      z.object({
+        date: z.string().describe('YYYY-MM-DD (UTC)'),
+        plays: z.number().int().describe('Counted plays'),
+        likes: z.number().int(),
+      }),
+    ),
     sources: z.record(z.enum(PLAY_SOURCES), z.number().int()).describe('Counted plays by source'),
   }),
 );
@@ -119,5 +150,8 @@ export const RecommendationsQuerySchema = z.object({
 });
 export const TrackListEnvelope = envelope(named('TrackList', z.object({ tracks: z.array(TrackSchema) })));
 
-export const SuggestedTagSchema = named('SuggestedTag', z.object({ tag: z.string(), score: z.number(), source: z.enum(TAG_SOURCES) }));
+export const SuggestedTagSchema = named(
+  'SuggestedTag',
+  z.object({ tag: z.string(), score: z.number(), source: z.enum(TAG_SOURCES) }),
+);
 export const SuggestedTagsEnvelope = envelope(named('SuggestedTags', z.object({ tags: z.array(SuggestedTagSchema) })));

@@ -22,7 +22,8 @@ export const lyricsContract = c.router({
     method: 'PUT',
     path: '/tracks/:id/lyrics',
     summary: 'Set the lyrics of a track',
-    description: 'Plain text, or LRC ([mm:ss.xx] timestamps) which is recognised and returned with its timed lines. Empty content removes them.',
+    description:
+      'Plain text, or LRC ([mm:ss.xx] timestamps) which is recognised and returned with its timed lines. Empty content removes them.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: named('UpdateLyricsRequest', z.object({ content: z.string().max(50_000) })),

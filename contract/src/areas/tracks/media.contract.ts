@@ -17,7 +17,6 @@ const streamResponses = {
   ...errors(400, 401, 403, 404, 416),
 } as const;
 
-
 /** The audio itself: streaming with byte ranges, and download. */
 export const mediaContract = c.router({
   stream: {

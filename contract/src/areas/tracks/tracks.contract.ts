@@ -1,6 +1,12 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { IdParamsSchema, MessageSchema, PaginationQuerySchema, SORT_ORDERS, UuidSchema } from '../../common/common.schemas.js';
+import {
+  IdParamsSchema,
+  MessageSchema,
+  PaginationQuerySchema,
+  SORT_ORDERS,
+  UuidSchema,
+} from '../../common/common.schemas.js';
 import { envelope, errors } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { optionalAuth, userRoute } from '../../common/route-meta.js';
@@ -59,7 +65,9 @@ export const trackCatalogContract = c.router({
     metadata: userRoute,
     body: named('BatchDeleteRequest', z.object({ track_ids: TrackIds })),
     responses: {
-      200: envelope(named('BatchDeleteResult', z.object({ deleted: z.array(z.string()), failed: z.array(BatchFailureSchema) }))),
+      200: envelope(
+        named('BatchDeleteResult', z.object({ deleted: z.array(z.string()), failed: z.array(BatchFailureSchema) })),
+      ),
       ...errors(400, 401, 403, 413, 415),
     },
   },
@@ -71,7 +79,9 @@ export const trackCatalogContract = c.router({
     metadata: userRoute,
     body: named('BatchUpdateRequest', z.object({ track_ids: TrackIds, updates: UpdateTrackRequestSchema })),
     responses: {
-      200: envelope(named('BatchUpdateResult', z.object({ updated: z.array(z.string()), failed: z.array(BatchFailureSchema) }))),
+      200: envelope(
+        named('BatchUpdateResult', z.object({ updated: z.array(z.string()), failed: z.array(BatchFailureSchema) })),
+      ),
       ...errors(400, 401, 403, 413, 415),
     },
   },
@@ -79,7 +89,8 @@ export const trackCatalogContract = c.router({
     method: 'GET',
     path: '/tracks/:id',
     summary: 'A track',
-    description: 'A private track: its owner, an admin, or anyone with its secret link (?secret=, see POST /tracks/{id}/share).',
+    description:
+      'A private track: its owner, an admin, or anyone with its secret link (?secret=, see POST /tracks/{id}/share).',
     metadata: optionalAuth,
     pathParams: IdParamsSchema,
     query: z.object({ secret: SecretField }),
@@ -99,7 +110,8 @@ export const trackCatalogContract = c.router({
     method: 'DELETE',
     path: '/tracks/:id',
     summary: 'Delete a track (soft delete)',
-    description: 'Owner or admin. The track is 404 everywhere afterwards and its file no longer counts against the quota.',
+    description:
+      'Owner or admin. The track is 404 everywhere afterwards and its file no longer counts against the quota.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: c.noBody(),

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { PaginationQuerySchema, TimestampSchema, UuidSchema, coercedInt, pageOf, queryInt } from '../../common/common.schemas.js';
+import {
+  PaginationQuerySchema,
+  TimestampSchema,
+  UuidSchema,
+  coercedInt,
+  pageOf,
+  queryInt,
+} from '../../common/common.schemas.js';
 import { ErrorCodeSchema, envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 
@@ -51,7 +58,10 @@ export const TrackSchema = named(
 );
 export type Track = z.infer<typeof TrackSchema>;
 
-const GenreSlug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a taxonomy slug such as hip-hop').max(50);
+const GenreSlug = z
+  .string()
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a taxonomy slug such as hip-hop')
+  .max(50);
 
 export const UpdateTrackRequestSchema = named(
   'UpdateTrackRequest',
@@ -71,14 +81,19 @@ export const UpdateTrackRequestSchema = named(
 export type UpdateTrackRequest = z.infer<typeof UpdateTrackRequestSchema>;
 
 /** The bytes of a binary reply: a stream on the server, read by the client as a Blob. */
-export const binaryField = (description: string) => withOpenApi(z.any(), { type: 'string', format: 'binary', description });
+export const binaryField = (description: string) =>
+  withOpenApi(z.any(), { type: 'string', format: 'binary', description });
 
 /**
  * A file part of a multipart request: a Blob (or File). Typed only: the server streams file parts
  * past the schema, so nothing is checked here at run time.
  */
 export const fileField = (description: string) =>
-  withOpenApi(z.any() as unknown as z.ZodType<Blob, z.ZodAnyDef, Blob>, { type: 'string', format: 'binary', description });
+  withOpenApi(z.any() as unknown as z.ZodType<Blob, z.ZodAnyDef, Blob>, {
+    type: 'string',
+    format: 'binary',
+    description,
+  });
 
 export const QuotaSchema = named(
   'Quota',
@@ -105,21 +120,41 @@ export const LyricsSchema = named(
   }),
 );
 
-export const BatchFailureSchema = named('BatchFailure', z.object({ id: z.string(), code: ErrorCodeSchema, message: z.string() }));
+export const BatchFailureSchema = named(
+  'BatchFailure',
+  z.object({ id: z.string(), code: ErrorCodeSchema, message: z.string() }),
+);
 export const TrackIds = z.array(z.string().max(100)).min(1).max(BATCH_MAX, `at most ${BATCH_MAX} ids per batch`);
 
 export const TRACK_SEARCH_SORTS = ['relevance', 'newest', 'popular'] as const;
 
 /** GET /tracks/search: the search engine with the catalogue's filters. */
 export const TrackSearchQuerySchema = PaginationQuerySchema.extend({
-  q: z.string().trim().min(1).max(200).optional().describe('Words of the title, artist or album (accents and case ignored, typos tolerated); without q, filters alone'),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Words of the title, artist or album (accents and case ignored, typos tolerated); without q, filters alone',
+    ),
   genre: z.string().trim().min(1).max(100).optional().describe('The genre or one of the genres, case ignored'),
   bpm_min: queryInt(0, 300).optional(),
   bpm_max: queryInt(0, 300).optional(),
-  musical_key: z.string().trim().min(1).max(10).optional().describe('As stored on the track, case ignored (e.g. "C#m")'),
+  musical_key: z
+    .string()
+    .trim()
+    .min(1)
+    .max(10)
+    .optional()
+    .describe('As stored on the track, case ignored (e.g. "C#m")'),
   duration_min: z.coerce.number().min(0).max(86_400).optional().describe('Seconds'),
   duration_max: z.coerce.number().min(0).max(86_400).optional().describe('Seconds'),
-  sort: z.enum(TRACK_SEARCH_SORTS).default('relevance').describe('relevance (newest without q), newest, or popular (play_count)'),
+  sort: z
+    .enum(TRACK_SEARCH_SORTS)
+    .default('relevance')
+    .describe('relevance (newest without q), newest, or popular (play_count)'),
 });
 export type TrackSearchQuery = z.infer<typeof TrackSearchQuerySchema>;
 
@@ -130,7 +165,9 @@ export const TrackEnvelope = envelope(named('TrackReply', z.object({ track: Trac
 
 export const ChunkFields = {
   upload_id: UuidSchema,
-  chunk_number: coercedInt(z.coerce.number().int().min(0).describe('Zero-based: the first chunk is 0, the last total_chunks - 1')),
+  chunk_number: coercedInt(
+    z.coerce.number().int().min(0).describe('Zero-based: the first chunk is 0, the last total_chunks - 1'),
+  ),
   total_chunks: z.coerce.number().int().min(1),
   total_size: z.coerce.number().int().min(1),
   filename: z.string().min(1).max(255),
@@ -145,4 +182,8 @@ export const StreamHeadersSchema = z.object({
 export const LyricsEnvelope = envelope(named('LyricsReply', z.object({ lyrics: LyricsSchema.nullable() })));
 
 /** `?secret=`: a private track's secret link (from POST /tracks/{id}/share) opens that one track to anyone holding it. */
-export const SecretField = z.string().max(200).optional().describe('Secret link token of a private track (from POST /tracks/{id}/share)');
+export const SecretField = z
+  .string()
+  .max(200)
+  .optional()
+  .describe('Secret link token of a private track (from POST /tracks/{id}/share)');

@@ -99,7 +99,9 @@ export const uploadsContract = c.router({
     metadata: userRoute,
     body: named('CompleteChunkedUploadRequest', z.object({ upload_id: UuidSchema })),
     responses: {
-      201: envelope(named('ChunkedUploadComplete', z.object({ track: TrackSchema, md5: z.string(), message: z.string() }))),
+      201: envelope(
+        named('ChunkedUploadComplete', z.object({ track: TrackSchema, md5: z.string(), message: z.string() })),
+      ),
       ...errors(400, 401, 403, 404, 409, 413, 415),
     },
   },
@@ -130,7 +132,8 @@ export const uploadsContract = c.router({
     method: 'DELETE',
     path: '/tracks/resume/:uploadId',
     summary: 'Cancel a chunked upload',
-    description: 'The session’s owner only (others 404). Removes the chunks received and frees the reserved quota. 409 while it is being completed.',
+    description:
+      'The session’s owner only (others 404). Removes the chunks received and frees the reserved quota. 409 while it is being completed.',
     metadata: userRoute,
     pathParams: z.object({ uploadId: UuidSchema }),
     body: c.noBody(),

@@ -20,7 +20,8 @@ export const accountContract = c.router({
     method: 'POST',
     path: '/users/me/upgrade-creator',
     summary: 'Become a creator',
-    description: 'Role becomes creator; promoted_to_creator_at is set the first time and never moves after. Idempotent.',
+    description:
+      'Role becomes creator; promoted_to_creator_at is set the first time and never moves after. Idempotent.',
     metadata: userOnlyRoute,
     body: c.noBody(),
     responses: { 200: envelope(named('UserReply', z.object({ user: UserSchema }))), ...errors(400, 401, 403) },
@@ -32,7 +33,10 @@ export const accountContract = c.router({
     description: 'Saves the do-not-sell preference. Idempotent.',
     metadata: userOnlyRoute,
     body: c.noBody(),
-    responses: { 200: envelope(named('PrivacyOptOut', z.object({ do_not_sell: z.literal(true), opted_out_at: TimestampSchema }))), ...errors(400, 401, 403) },
+    responses: {
+      200: envelope(named('PrivacyOptOut', z.object({ do_not_sell: z.literal(true), opted_out_at: TimestampSchema }))),
+      ...errors(400, 401, 403),
+    },
   },
   getPreferences: {
     method: 'GET',

@@ -42,6 +42,9 @@ export const avatarContract = c.router({
     metadata: optionalAuth,
     pathParams: IdParamsSchema,
     query: AvatarQuerySchema,
-    responses: { 200: c.otherResponse({ contentType: 'image/*', body: binaryField('The image (JPEG, or PNG with transparency)') }), ...errors(400, 401, 404) },
+    responses: {
+      200: c.otherResponse({ contentType: 'image/*', body: binaryField('The image (JPEG, or PNG with transparency)') }),
+      ...errors(400, 401, 404),
+    },
   },
 });

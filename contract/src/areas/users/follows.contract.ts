@@ -49,7 +49,8 @@ export const followsContract = c.router({
     method: 'POST',
     path: '/users/:id/block',
     summary: 'Block a user',
-    description: 'Idempotent. Removes follows both ways; the blocked user can no longer follow you or see your profile.',
+    description:
+      'Idempotent. Removes follows both ways; the blocked user can no longer follow you or see your profile.',
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: c.noBody(),

@@ -1,7 +1,14 @@
 import { initContract } from '@ts-rest/core';
 import { avatarContract } from './avatar.contract.js';
 import { z } from 'zod';
-import { IdParamsSchema, MessageSchema, PaginationQuerySchema, SORT_ORDERS, queryBoolean, queryInt } from '../../common/common.schemas.js';
+import {
+  IdParamsSchema,
+  MessageSchema,
+  PaginationQuerySchema,
+  SORT_ORDERS,
+  queryBoolean,
+  queryInt,
+} from '../../common/common.schemas.js';
 import { envelope, errors } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { optionalAuth, userRoute } from '../../common/route-meta.js';
@@ -58,7 +65,10 @@ export const profilesContract = c.router({
     description: 'Excludes the caller, people the caller follows, and blocks either way. Most followed first.',
     metadata: userRoute,
     query: z.object({ limit: queryInt(1, 50).default(10) }),
-    responses: { 200: envelope(named('UserSuggestions', z.object({ users: z.array(ProfileSchema) }))), ...errors(400, 401, 403) },
+    responses: {
+      200: envelope(named('UserSuggestions', z.object({ users: z.array(ProfileSchema) }))),
+      ...errors(400, 401, 403),
+    },
   },
   byUsername: {
     method: 'GET',
@@ -106,7 +116,11 @@ export const profilesContract = c.router({
       200: envelope(
         named(
           'ProfileCompletion',
-          z.object({ percentage: z.number().int().min(0).max(100), completed_fields: z.array(z.string()), missing_fields: z.array(z.string()) }),
+          z.object({
+            percentage: z.number().int().min(0).max(100),
+            completed_fields: z.array(z.string()),
+            missing_fields: z.array(z.string()),
+          }),
         ),
       ),
       ...errors(400, 401, 403, 404),

@@ -8,7 +8,11 @@ import { AuditEntrySchema } from '../audit/audit.schemas.js';
 import { CommentSchema } from '../comments/comments.schemas.js';
 import { ProductSchema } from '../marketplace/products.schemas.js';
 import { OrderSchema } from '../marketplace/orders.schemas.js';
-import { ExportedPlaylistCollaborationSchema, ExportedPlaylistFollowSchema, ExportedPlaylistSchema } from '../playlists/playlist-account.schemas.js';
+import {
+  ExportedPlaylistCollaborationSchema,
+  ExportedPlaylistFollowSchema,
+  ExportedPlaylistSchema,
+} from '../playlists/playlist-account.schemas.js';
 import { ExportedChatMessageSchema, ExportedQueueSessionSchema, QueueSchema } from '../queue/queue.schemas.js';
 import { LyricsSchema, TrackSchema } from '../tracks/tracks.schemas.js';
 
@@ -111,7 +115,10 @@ const WebUrlSchema = withOpenApi(
     .string()
     .trim()
     .max(2048)
-    .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), 'must be an absolute http: or https: URL'),
+    .refine(
+      (value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol),
+      'must be an absolute http: or https: URL',
+    ),
   { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' },
 );
 
@@ -156,7 +163,10 @@ export const DeleteAccountRequestSchema = named(
     confirm_text: z.literal('DELETE', { errorMap: () => ({ message: 'must be exactly DELETE' }) }),
     password: z.string().min(1).max(256),
     reason: z.string().max(1000).optional(),
-    keep_public_tracks: z.boolean().optional().describe('When true, public tracks stay attributed to the deleted account'),
+    keep_public_tracks: z
+      .boolean()
+      .optional()
+      .describe('When true, public tracks stay attributed to the deleted account'),
   }),
 );
 
@@ -212,21 +222,39 @@ export const UserExportSchema = named(
     tracks: z.array(TrackSchema),
     lyrics: z.array(LyricsSchema).describe('Lyrics of your tracks'),
     audit_logs: z.array(AuditEntrySchema),
-    likes: z.array(z.object({ track_id: UuidSchema, liked_at: TimestampSchema })).describe('Your likes (your favorites playlist)'),
+    likes: z
+      .array(z.object({ track_id: UuidSchema, liked_at: TimestampSchema }))
+      .describe('Your likes (your favorites playlist)'),
     reposts: z.array(z.object({ track_id: UuidSchema, reposted_at: TimestampSchema })),
     shares: z.array(z.object({ track_id: UuidSchema, platform: z.string(), shared_at: TimestampSchema })),
-    listening_history: z.array(z.object({ track_id: UuidSchema, played_at: TimestampSchema, duration_listened: z.number(), source: z.string() })),
-    comments: z.array(CommentSchema).describe('Your comments and replies on tracks that still exist, deleted ones left out'),
+    listening_history: z.array(
+      z.object({ track_id: UuidSchema, played_at: TimestampSchema, duration_listened: z.number(), source: z.string() }),
+    ),
+    comments: z
+      .array(CommentSchema)
+      .describe('Your comments and replies on tracks that still exist, deleted ones left out'),
     queue: QueueSchema.describe('Your play queue'),
     queue_sessions: z.array(ExportedQueueSessionSchema).describe('The shared sessions you host that are still live'),
     queue_chat_messages: z.array(ExportedChatMessageSchema).describe('What you wrote in live sessions’ chats'),
-    playlists: z.array(ExportedPlaylistSchema).describe('Your playlists (the favorites one included) with their track ids'),
-    playlist_collaborations: z.array(ExportedPlaylistCollaborationSchema).describe('Playlists of others you collaborate on'),
+    playlists: z
+      .array(ExportedPlaylistSchema)
+      .describe('Your playlists (the favorites one included) with their track ids'),
+    playlist_collaborations: z
+      .array(ExportedPlaylistCollaborationSchema)
+      .describe('Playlists of others you collaborate on'),
     playlist_follows: z.array(ExportedPlaylistFollowSchema).describe('Playlists you follow'),
     marketplace_products: z.array(ProductSchema).describe('The products you sell, in every status'),
-    marketplace_orders: z.array(OrderSchema).describe('Your orders as a buyer, newest first (kept after an account is deleted, as invoices must be)'),
-    marketplace_sales: z.array(OrderSchema).describe('Orders with an item of yours, newest first, each with your lines only and their amounts (no payment details, no other seller’s lines)'),
-    api_keys: z.array(ApiKeySchema).describe('Your developer API keys (their prefixes; the keys themselves are not kept)'),
+    marketplace_orders: z
+      .array(OrderSchema)
+      .describe('Your orders as a buyer, newest first (kept after an account is deleted, as invoices must be)'),
+    marketplace_sales: z
+      .array(OrderSchema)
+      .describe(
+        'Orders with an item of yours, newest first, each with your lines only and their amounts (no payment details, no other seller’s lines)',
+      ),
+    api_keys: z
+      .array(ApiKeySchema)
+      .describe('Your developer API keys (their prefixes; the keys themselves are not kept)'),
     webhooks: z.array(WebhookSchema).describe('Your webhooks (their key prefixes; keys and secrets are not exported)'),
   }),
 );
@@ -236,6 +264,8 @@ export type UserExport = z.infer<typeof UserExportSchema>;
 export const ProfileEnvelope = envelope(named('ProfileReply', z.object({ profile: ProfileSchema })));
 export const UserListEnvelope = envelope(named('UserPage', pageOf('users', ProfileSchema)));
 export const UserIdOrMeParamsSchema = z.object({ id: UserIdOrMeSchema });
-export const FollowStateEnvelope = envelope(named('FollowState', z.object({ following: z.boolean(), follower_count: z.number().int() })));
+export const FollowStateEnvelope = envelope(
+  named('FollowState', z.object({ following: z.boolean(), follower_count: z.number().int() })),
+);
 export const BlockStateEnvelope = envelope(named('BlockState', z.object({ blocked: z.boolean() })));
 export const PreferencesEnvelope = envelope(named('PreferencesReply', z.object({ preferences: PreferencesSchema })));

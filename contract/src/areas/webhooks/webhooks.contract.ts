@@ -122,7 +122,8 @@ export const webhooksContract = c.router({
     method: 'POST',
     path: '/webhooks/:id/deliveries/:deliveryId/redeliver',
     summary: 'Send a delivery again',
-    description: 'A new attempt of the same message (same webhook-id), queued now; a delivery still pending is sent as it is.',
+    description:
+      'A new attempt of the same message (same webhook-id), queued now; a delivery still pending is sent as it is.',
     metadata: userRoute,
     pathParams: DeliveryParamsSchema,
     body: c.noBody(),

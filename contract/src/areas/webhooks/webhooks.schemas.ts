@@ -53,7 +53,9 @@ const WebhookUrlSchema = z
   .trim()
   .min(1)
   .max(WEBHOOK_URL_MAX)
-  .describe('Absolute https URL without credentials whose host resolves only to public addresses (400 INVALID_WEBHOOK_URL otherwise)');
+  .describe(
+    'Absolute https URL without credentials whose host resolves only to public addresses (400 INVALID_WEBHOOK_URL otherwise)',
+  );
 
 export const WebhookSchema = named(
   'Webhook',
@@ -68,7 +70,12 @@ export const WebhookSchema = named(
     updated_at: TimestampSchema,
     last_delivery_at: TimestampSchema.nullable(),
     consecutive_failures: z.number().int(),
-    disabled_reason: z.string().nullable().describe(`Why the service disabled it (${WEBHOOK_FAILURES_MAX} failed deliveries in a row); cleared when re-activated`),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .describe(
+        `Why the service disabled it (${WEBHOOK_FAILURES_MAX} failed deliveries in a row); cleared when re-activated`,
+      ),
   }),
 );
 export type Webhook = z.infer<typeof WebhookSchema>;
@@ -100,7 +107,11 @@ export const CreatedWebhookSchema = named(
   z.object({
     webhook: WebhookSchema,
     api_key: z.string().describe('`whk_` and 32 letters and digits: shown only here (and by its regeneration)'),
-    secret: z.string().describe('`whsec_` and the base64 of 24 random bytes, for checking signatures: shown only here (and by its rotation)'),
+    secret: z
+      .string()
+      .describe(
+        '`whsec_` and the base64 of 24 random bytes, for checking signatures: shown only here (and by its rotation)',
+      ),
   }),
 );
 
@@ -108,12 +119,17 @@ export const WebhookDeliverySchema = named(
   'WebhookDelivery',
   z.object({
     id: UuidSchema,
-    message_id: z.string().describe('The webhook-id header: the same on every attempt of a message, for receivers to deduplicate'),
+    message_id: z
+      .string()
+      .describe('The webhook-id header: the same on every attempt of a message, for receivers to deduplicate'),
     event_type: z.enum(WEBHOOK_EVENT_TYPES),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.number().int(),
     response_status: z.number().int().nullable(),
-    response_excerpt: z.string().nullable().describe(`The first ${DELIVERY_EXCERPT_BYTES} bytes of the receiver’s last answer`),
+    response_excerpt: z
+      .string()
+      .nullable()
+      .describe(`The first ${DELIVERY_EXCERPT_BYTES} bytes of the receiver’s last answer`),
     duration_ms: z.number().int().nullable(),
     error: z.string().nullable(),
     next_attempt_at: TimestampSchema.nullable(),
@@ -136,7 +152,12 @@ export const WebhookStatsSchema = named(
   z.object({
     webhooks_total: z.number().int(),
     webhooks_active: z.number().int(),
-    deliveries: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), pending: z.number().int() }),
+    deliveries: z.object({
+      total: z.number().int(),
+      succeeded: z.number().int(),
+      failed: z.number().int(),
+      pending: z.number().int(),
+    }),
     success_rate: z.number().min(0).max(1).describe('Succeeded among finished deliveries (0 when none finished)'),
     avg_duration_ms: z.number().describe('Over attempts that got an answer'),
     last_24h: z.object({ succeeded: z.number().int(), failed: z.number().int() }),
@@ -150,5 +171,8 @@ export const WebhookKeySchema = named('WebhookKey', z.object({ api_key: z.string
 export const WebhookSecretSchema = named('WebhookSecret', z.object({ secret: z.string(), message: z.string() }));
 export const DeliveryPageSchema = named('WebhookDeliveryPage', pageOf('deliveries', WebhookDeliverySchema));
 export const DeliveryReplySchema = named('WebhookDeliveryReply', z.object({ delivery: WebhookDeliverySchema }));
-export const WebhookTestSchema = named('WebhookTestReply', z.object({ message: z.string(), delivery: WebhookDeliverySchema }));
+export const WebhookTestSchema = named(
+  'WebhookTestReply',
+  z.object({ message: z.string(), delivery: WebhookDeliverySchema }),
+);
 export const WebhookStatsReplySchema = named('WebhookStatsReply', z.object({ stats: WebhookStatsSchema }));

@@ -36,7 +36,9 @@ export function accountPagesRouter(): Router {
   // the link carries a token: never cache the page
   router.get('/verify-email', (_req, res) => send(res, 'html', VERIFY_EMAIL_HTML, 'no-store'));
   router.get('/reset-password', (_req, res) => send(res, 'html', RESET_PASSWORD_HTML, 'no-store'));
-  router.get(SCRIPT_PATH, (_req, res) => send(res, 'application/javascript', ACCOUNT_PAGES_SCRIPT, 'public, max-age=300'));
+  router.get(SCRIPT_PATH, (_req, res) =>
+    send(res, 'application/javascript', ACCOUNT_PAGES_SCRIPT, 'public, max-age=300'),
+  );
   router.get(STYLE_PATH, (_req, res) => send(res, 'text/css', ACCOUNT_PAGES_CSS, 'public, max-age=300'));
   return router;
 }

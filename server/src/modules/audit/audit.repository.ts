@@ -35,7 +35,11 @@ export class AuditRepository {
   }
 
   /** `db` is transitional, for callers still in their own transactions: areas record events instead. */
-  async record(entry: AuditEntry, origin: Pick<RequestOrigin, 'ip' | 'userAgent'>, db: Kysely<Database> = this.db): Promise<void> {
+  async record(
+    entry: AuditEntry,
+    origin: Pick<RequestOrigin, 'ip' | 'userAgent'>,
+    db: Kysely<Database> = this.db,
+  ): Promise<void> {
     await db
       .insertInto('audit_logs')
       .values({
@@ -82,7 +86,13 @@ export class AuditRepository {
   }
 
   async allFor(userId: string): Promise<AuditRow[]> {
-    return this.db.selectFrom('audit_logs').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+    return this.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
   }
 
   async stats(filter: AuditFilter) {
@@ -100,7 +110,11 @@ export class AuditRepository {
       .execute();
     const range = await this.db
       .selectFrom('audit_logs')
-      .select((eb) => [eb.fn.min('created_at').as('first_at'), eb.fn.max('created_at').as('last_at'), eb.fn.countAll<number>().as('total')])
+      .select((eb) => [
+        eb.fn.min('created_at').as('first_at'),
+        eb.fn.max('created_at').as('last_at'),
+        eb.fn.countAll<number>().as('total'),
+      ])
       .where((eb) => this.where(eb, filter))
       .executeTakeFirstOrThrow();
     return {

@@ -6,7 +6,10 @@ import type { AuditService } from './audit.service.js';
 
 export function auditRoutes(audit: AuditService) {
   return contractRoutes(contract.audit, {
-    activity: async ({ query, req }) => ({ status: 200, body: ok(await audit.activity(signedInActor(req), query.limit)) }),
+    activity: async ({ query, req }) => ({
+      status: 200,
+      body: ok(await audit.activity(signedInActor(req), query.limit)),
+    }),
     logs: async ({ query, req }) => ({ status: 200, body: ok(await audit.logs(signedInActor(req), query)) }),
     stats: async ({ query, req }) => ({ status: 200, body: ok(await audit.stats(signedInActor(req), query)) }),
   });

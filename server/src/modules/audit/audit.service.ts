@@ -50,6 +50,11 @@ export class AuditService {
   }
 
   async stats(actor: UserActor, query: AuditStatsQuery) {
-    return { stats: await this.audit.stats({ userId: readableAuditOwner(actor), ...dateRange(query.start_date, query.end_date) }) };
+    return {
+      stats: await this.audit.stats({
+        userId: readableAuditOwner(actor),
+        ...dateRange(query.start_date, query.end_date),
+      }),
+    };
   }
 }

@@ -1,7 +1,10 @@
 import type { MailMessage } from '../../platform/mail/mailer.js';
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+  text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
 
 function message(to: string, template: string, subject: string, lines: string[], link?: string): MailMessage {
   const text = link ? `${lines.join('\n\n')}\n\n${link}\n` : `${lines.join('\n\n')}\n`;
@@ -30,7 +33,10 @@ export function passwordResetMail(to: string, username: string, appBaseUrl: stri
     to,
     'password-reset',
     'Reset your Riff password',
-    [`Hi ${username},`, 'Someone asked to reset your Riff password. The link is valid for 1 hour. If it was not you, ignore this mail.'],
+    [
+      `Hi ${username},`,
+      'Someone asked to reset your Riff password. The link is valid for 1 hour. If it was not you, ignore this mail.',
+    ],
     link,
   );
 }

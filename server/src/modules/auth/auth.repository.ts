@@ -14,9 +14,22 @@ export class AuthRepository {
   }
 
   /** A new token invalidates every older unused one of the same purpose. */
-  async replaceEmailToken(userId: string, purpose: EmailTokenPurpose, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.db.deleteFrom('email_tokens').where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
-    await this.db.insertInto('email_tokens').values({ user_id: userId, purpose, token_hash: tokenHash, expires_at: expiresAt }).execute();
+  async replaceEmailToken(
+    userId: string,
+    purpose: EmailTokenPurpose,
+    tokenHash: string,
+    expiresAt: Date,
+  ): Promise<void> {
+    await this.db
+      .deleteFrom('email_tokens')
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
+    await this.db
+      .insertInto('email_tokens')
+      .values({ user_id: userId, purpose, token_hash: tokenHash, expires_at: expiresAt })
+      .execute();
   }
 
   /** Marks a live token used, once; answers its user id, or undefined when unknown, used or expired. */
@@ -98,13 +111,20 @@ export class AuthRepository {
 
   /** Ends every login of the user, except the family `keepFamilyId` when given. */
   async revokeAllForUser(userId: string, now: Date, keepFamilyId?: string): Promise<void> {
-    let query = this.db.updateTable('refresh_tokens').set({ revoked_at: now, successor_sealed: null }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+    let query = this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now, successor_sealed: null })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
     if (keepFamilyId) query = query.where('family_id', '!=', keepFamilyId);
     await query.execute();
   }
 
   async insertChallenge(userId: string, tokenHash: string, rememberMe: boolean, expiresAt: Date): Promise<void> {
-    await this.db.insertInto('two_factor_challenges').values({ user_id: userId, token_hash: tokenHash, remember_me: rememberMe, expires_at: expiresAt }).execute();
+    await this.db
+      .insertInto('two_factor_challenges')
+      .values({ user_id: userId, token_hash: tokenHash, remember_me: rememberMe, expires_at: expiresAt })
+      .execute();
   }
 
   findLiveChallenge(tokenHash: string, now: Date): Promise<ChallengeRow | undefined> {
@@ -130,7 +150,11 @@ export class AuthRepository {
   /** Replaces the codes of an unfinished setup. */
   async replacePendingRecoveryCodes(userId: string, codeHashes: string[]): Promise<void> {
     await this.scope.transaction(async () => {
-      await this.db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).where('pending', '=', true).execute();
+      await this.db
+        .deleteFrom('two_factor_recovery_codes')
+        .where('user_id', '=', userId)
+        .where('pending', '=', true)
+        .execute();
       await this.db
         .insertInto('two_factor_recovery_codes')
         .values(codeHashes.map((code_hash) => ({ user_id: userId, code_hash, pending: true })))
@@ -140,8 +164,16 @@ export class AuthRepository {
 
   /** On enabling 2FA the pending codes become the live ones. */
   async activatePendingRecoveryCodes(userId: string): Promise<void> {
-    await this.db.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).where('pending', '=', false).execute();
-    await this.db.updateTable('two_factor_recovery_codes').set({ pending: false }).where('user_id', '=', userId).execute();
+    await this.db
+      .deleteFrom('two_factor_recovery_codes')
+      .where('user_id', '=', userId)
+      .where('pending', '=', false)
+      .execute();
+    await this.db
+      .updateTable('two_factor_recovery_codes')
+      .set({ pending: false })
+      .where('user_id', '=', userId)
+      .execute();
   }
 
   /** Every pending token, challenge and recovery code of an erased account. */

@@ -2,7 +2,12 @@ import type { RiffResponse as Response } from '../../platform/http/http-exchange
 import { contractRoutes } from '../../platform/http/contract-routes.js';
 import { contract } from '@riff/contract';
 import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
-import { clearRefreshCookie, presentedRefreshToken, refreshCookieOf, setRefreshCookie } from '../../platform/auth/refresh-cookie.js';
+import {
+  clearRefreshCookie,
+  presentedRefreshToken,
+  refreshCookieOf,
+  setRefreshCookie,
+} from '../../platform/auth/refresh-cookie.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { ok } from '../../platform/http/envelope.js';
 import { toUserDto as toUser } from '../users/user.mapper.js';
@@ -29,8 +34,14 @@ export function authRoutes(deps: AuthRoutesDeps) {
 
   const loginReply = (res: Response, result: LoginResult) =>
     result.requires_2fa
-      ? { status: 200 as const, body: { requires_2fa: true as const, user: result.user, two_factor_token: result.two_factor_token } }
-      : { status: 200 as const, body: { requires_2fa: false as const, user: result.user, token: tokenPair(res, result.session) } };
+      ? {
+          status: 200 as const,
+          body: { requires_2fa: true as const, user: result.user, two_factor_token: result.two_factor_token },
+        }
+      : {
+          status: 200 as const,
+          body: { requires_2fa: false as const, user: result.user, token: tokenPair(res, result.session) },
+        };
 
   return contractRoutes(contract.auth, {
     register: async ({ body, req }) => ({ status: 201, body: await auth.register(actorOf(req), body) }),
@@ -55,7 +66,10 @@ export function authRoutes(deps: AuthRoutesDeps) {
 
     checkUsername: async ({ query }) => ({ status: 200, body: ok(await auth.checkUsername(query.username)) }),
 
-    resendVerification: async ({ body, req }) => ({ status: 200, body: ok(await auth.resendVerification(actorOf(req), body.email)) }),
+    resendVerification: async ({ body, req }) => ({
+      status: 200,
+      body: ok(await auth.resendVerification(actorOf(req), body.email)),
+    }),
 
     verifyEmail: async ({ headers, query, req, res }) => {
       const fromHeader = headers['x-verify-token'];

@@ -58,14 +58,16 @@ export type LoginResult =
   | { requires_2fa: true; user: ReturnType<typeof toUserResponse>; two_factor_token: string };
 
 const GENERIC_RESET_MESSAGE = 'If an account exists for this address, a password reset link has been sent.';
-const GENERIC_RESEND_MESSAGE = 'If this address belongs to an unverified account, a new verification link has been sent.';
+const GENERIC_RESEND_MESSAGE =
+  'If this address belongs to an unverified account, a new verification link has been sent.';
 
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
 
   async register(actor: Actor, input: Pick<RegisterRequest, 'email' | 'password' | 'username'>) {
     const { users, clock } = this.deps;
-    if (await users.emailTaken(input.email)) throw new AppError('CONFLICT', 'An account with this email already exists');
+    if (await users.emailTaken(input.email))
+      throw new AppError('CONFLICT', 'An account with this email already exists');
     const username = input.username ?? (await this.usernameFromEmail(input.email));
     if (await users.usernameTaken(username)) throw new AppError('CONFLICT', 'This username is taken');
     const passwordHash = await this.deps.hasher.hash(input.password);
@@ -84,13 +86,23 @@ export class AuthService {
           password_changed_at: now,
           social_links: '{}',
         });
-        await this.deps.auth.replaceEmailToken(created.id, 'verify_email', sha256Hex(token), new Date(now.getTime() + VERIFICATION_TTL_MS));
-        await this.deps.events.record(actor, 'auth.register', { subject: onUser(created.id), data: {}, userId: created.id });
+        await this.deps.auth.replaceEmailToken(
+          created.id,
+          'verify_email',
+          sha256Hex(token),
+          new Date(now.getTime() + VERIFICATION_TTL_MS),
+        );
+        await this.deps.events.record(actor, 'auth.register', {
+          subject: onUser(created.id),
+          data: {},
+          userId: created.id,
+        });
         await this.deps.mail.send(verificationMail(input.email, created.username, this.deps.appBaseUrl, token));
         return created;
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'An account with this email or username already exists');
+      if (isUniqueViolation(error))
+        throw new AppError('CONFLICT', 'An account with this email or username already exists');
       throw error;
     }
     return {
@@ -105,7 +117,10 @@ export class AuthService {
     const { ip } = actor.origin;
     const accountKey = `${input.email}|${ip ?? ''}`;
     const addressKey = ip ?? 'unknown';
-    for (const [limiter, key] of [[limits.loginAccount, accountKey], [limits.loginAddress, addressKey]] as const) {
+    for (const [limiter, key] of [
+      [limits.loginAccount, accountKey],
+      [limits.loginAddress, addressKey],
+    ] as const) {
       const state = await limiter.peek(key);
       if (!state.allowed) throw rateLimited(state.retryAfterSeconds, 'Too many failed logins; try again later');
     }
@@ -117,7 +132,11 @@ export class AuthService {
     if (!user || !passwordOk) {
       await limits.loginAccount.consume(accountKey);
       await limits.loginAddress.consume(addressKey);
-      await this.deps.events.record(actor, 'auth.login_failed', { subject: onSession(), data: { reason: 'invalid_credentials' }, userId: user?.id ?? null });
+      await this.deps.events.record(actor, 'auth.login_failed', {
+        subject: onSession(),
+        data: { reason: 'invalid_credentials' },
+        userId: user?.id ?? null,
+      });
       throw new AppError('INVALID_CREDENTIALS', 'Wrong email or password');
     }
     if (!user.is_active || user.is_banned) throw new AppError('ACCOUNT_DISABLED', 'This account is disabled');
@@ -127,23 +146,37 @@ export class AuthService {
     const rememberMe = input.remember_me ?? false;
     if (user.two_factor_enabled) {
       const challenge = randomToken();
-      await this.deps.auth.insertChallenge(user.id, sha256Hex(challenge), rememberMe, new Date(this.deps.clock.now().getTime() + TWO_FACTOR_CHALLENGE_TTL_MS));
+      await this.deps.auth.insertChallenge(
+        user.id,
+        sha256Hex(challenge),
+        rememberMe,
+        new Date(this.deps.clock.now().getTime() + TWO_FACTOR_CHALLENGE_TTL_MS),
+      );
       return { requires_2fa: true, user: toUserResponse(user), two_factor_token: challenge };
     }
-    return { requires_2fa: false, user: toUserResponse(user), session: await this.startSession(actor, user, rememberMe) };
+    return {
+      requires_2fa: false,
+      user: toUserResponse(user),
+      session: await this.startSession(actor, user, rememberMe),
+    };
   }
 
   async loginTwoFactor(actor: Actor, input: TwoFactorLoginRequest): Promise<LoginResult> {
     const now = this.deps.clock.now();
     const challenge = await this.deps.auth.findLiveChallenge(sha256Hex(input.two_factor_token), now);
-    if (!challenge) throw new AppError('UNAUTHENTICATED', 'The two-factor login has expired or was already used; log in again');
+    if (!challenge)
+      throw new AppError('UNAUTHENTICATED', 'The two-factor login has expired or was already used; log in again');
     const user = await this.deps.users.findActiveById(challenge.user_id);
     if (!user || !user.two_factor_enabled) throw new AppError('UNAUTHENTICATED', 'This account cannot sign in');
     await this.deps.twoFactor.checkLoginCode(actor, user, input.code);
     if (!(await this.deps.auth.consumeChallenge(challenge.id, now))) {
       throw new AppError('UNAUTHENTICATED', 'The two-factor login was already used; log in again');
     }
-    return { requires_2fa: false, user: toUserResponse(user), session: await this.startSession(actor, user, challenge.remember_me) };
+    return {
+      requires_2fa: false,
+      user: toUserResponse(user),
+      session: await this.startSession(actor, user, challenge.remember_me),
+    };
   }
 
   private async startSession(actor: Actor, user: UserRow, rememberMe: boolean): Promise<IssuedSession> {
@@ -175,8 +208,17 @@ export class AuthService {
     const user = await this.deps.users.findByEmail(email);
     if (user && !user.is_verified && (await this.deps.limits.verificationMail.consume(email)).allowed) {
       const token = randomToken();
-      await this.deps.auth.replaceEmailToken(user.id, 'verify_email', sha256Hex(token), new Date(this.deps.clock.now().getTime() + VERIFICATION_TTL_MS));
-      await this.deps.events.record(actor, 'auth.verification_resent', { subject: onUser(user.id), data: {}, userId: user.id });
+      await this.deps.auth.replaceEmailToken(
+        user.id,
+        'verify_email',
+        sha256Hex(token),
+        new Date(this.deps.clock.now().getTime() + VERIFICATION_TTL_MS),
+      );
+      await this.deps.events.record(actor, 'auth.verification_resent', {
+        subject: onUser(user.id),
+        data: {},
+        userId: user.id,
+      });
       await this.deps.mail.send(verificationMail(email, user.username, this.deps.appBaseUrl, token));
     }
     return { message: GENERIC_RESEND_MESSAGE };
@@ -199,8 +241,17 @@ export class AuthService {
     const user = await this.deps.users.findByEmail(email);
     if (user && (await this.deps.limits.resetMail.consume(email)).allowed) {
       const token = randomToken();
-      await this.deps.auth.replaceEmailToken(user.id, 'password_reset', sha256Hex(token), new Date(this.deps.clock.now().getTime() + RESET_TTL_MS));
-      await this.deps.events.record(actor, 'auth.password_reset_requested', { subject: onUser(user.id), data: {}, userId: user.id });
+      await this.deps.auth.replaceEmailToken(
+        user.id,
+        'password_reset',
+        sha256Hex(token),
+        new Date(this.deps.clock.now().getTime() + RESET_TTL_MS),
+      );
+      await this.deps.events.record(actor, 'auth.password_reset_requested', {
+        subject: onUser(user.id),
+        data: {},
+        userId: user.id,
+      });
       await this.deps.mail.send(passwordResetMail(email, user.username, this.deps.appBaseUrl, token));
     }
     return { message: GENERIC_RESET_MESSAGE };
@@ -227,7 +278,11 @@ export class AuthService {
    * token is revoked except the caller's own browser session (the refresh cookie sent with the
    * request), which continues through /auth/refresh.
    */
-  async changePassword(actor: UserActor, input: { current_password: string; password: string }, callerRefreshToken: string | undefined) {
+  async changePassword(
+    actor: UserActor,
+    input: { current_password: string; password: string },
+    callerRefreshToken: string | undefined,
+  ) {
     const { limits } = this.deps;
     const user = actor.user;
     const key = `${user.email ?? user.id}|${actor.origin.ip ?? ''}`;
@@ -243,12 +298,17 @@ export class AuthService {
     await limits.loginAccount.reset(key);
     const now = this.deps.clock.now();
     const passwordHash = await this.deps.hasher.hash(input.password);
-    const keepFamily = callerRefreshToken ? await this.deps.sessions.liveFamilyOf(callerRefreshToken, user.id) : undefined;
+    const keepFamily = callerRefreshToken
+      ? await this.deps.sessions.liveFamilyOf(callerRefreshToken, user.id)
+      : undefined;
     await this.deps.scope.transaction(async () => {
       await this.deps.users.bumpTokenVersion(user.id, { password_hash: passwordHash, password_changed_at: now });
       await this.deps.auth.revokeAllForUser(user.id, now, keepFamily);
       this.deps.revocations.revoke({ userId: user.id, reason: 'password_changed' });
-      await this.deps.events.record(actor, 'auth.password_changed', { subject: onUser(user.id), data: { kept_current_session: Boolean(keepFamily) } });
+      await this.deps.events.record(actor, 'auth.password_changed', {
+        subject: onUser(user.id),
+        data: { kept_current_session: Boolean(keepFamily) },
+      });
       if (user.email) await this.deps.mail.send(passwordChangedMail(user.email, user.username, now));
     });
     return {
@@ -270,7 +330,11 @@ export class AuthService {
 
   /** A chat token posts chat lines as its user: a key that may only read does not get one. */
   async chatToken(actor: UserActor) {
-    if (!scopeAllows(actor, 'write')) throw new AppError('INSUFFICIENT_SCOPE', 'A chat token lets its holder write: it needs an API key with scope write');
+    if (!scopeAllows(actor, 'write'))
+      throw new AppError(
+        'INSUFFICIENT_SCOPE',
+        'A chat token lets its holder write: it needs an API key with scope write',
+      );
     const token = await this.deps.signer.sign(this.claimsOf(actor), 'chat', CHAT_TOKEN_TTL_SECONDS);
     return { token, expires_in: CHAT_TOKEN_TTL_SECONDS };
   }
@@ -287,7 +351,10 @@ export class AuthService {
   }
 
   private async usernameFromEmail(email: string): Promise<string> {
-    const base = (email.split('@')[0] ?? 'user').replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40).padEnd(3, '0');
+    const base = (email.split('@')[0] ?? 'user')
+      .replace(/[^A-Za-z0-9_.-]/g, '')
+      .slice(0, 40)
+      .padEnd(3, '0');
     if (!(await this.deps.users.usernameTaken(base))) return base;
     return `${base.slice(0, 40)}-${randomToken(4).slice(0, 6)}`;
   }

@@ -60,11 +60,22 @@ export class SessionService {
   }
 
   /** A new refresh token (of a new login, or the next of `familyId`), recorded with where the caller is. */
-  async issue(actor: Actor, user: UserRow, rememberMe: boolean, familyId: string = randomUUID()): Promise<IssuedSession> {
+  async issue(
+    actor: Actor,
+    user: UserRow,
+    rememberMe: boolean,
+    familyId: string = randomUUID(),
+  ): Promise<IssuedSession> {
     return this.record(actor, user, rememberMe, familyId, { id: randomToken(15), secret: randomToken(32) });
   }
 
-  private async record(actor: Actor, user: UserRow, rememberMe: boolean, familyId: string, token: { id: string; secret: string }): Promise<IssuedSession> {
+  private async record(
+    actor: Actor,
+    user: UserRow,
+    rememberMe: boolean,
+    familyId: string,
+    token: { id: string; secret: string },
+  ): Promise<IssuedSession> {
     const lifetime = refreshLifetimeMs(rememberMe);
     await this.deps.auth.insertRefreshToken({
       id: token.id,
@@ -117,7 +128,8 @@ export class SessionService {
     const { reuseGraceMs, successorBox } = this.deps;
     const sealed = reuseGraceMs > 0 ? successorBox.seal(`${next.id}.${next.secret}`) : null;
     const issued = await this.deps.scope.transaction(async () => {
-      if (!(await this.deps.auth.markRotated(row.id, now, sealed, new Date(now.getTime() - reuseGraceMs)))) return undefined;
+      if (!(await this.deps.auth.markRotated(row.id, now, sealed, new Date(now.getTime() - reuseGraceMs))))
+        return undefined;
       return this.record(actor, user, row.remember_me, row.family_id, next);
     });
     if (issued) return issued;
@@ -143,7 +155,8 @@ export class SessionService {
       }
       token = this.openSeal(sealed);
       const next = token ? await this.rowOf(token) : undefined;
-      if (!token || !next || next.family_id !== rotated.family_id) return this.revokeForReuse(actor, rotated.family_id, rotated.user_id);
+      if (!token || !next || next.family_id !== rotated.family_id)
+        return this.revokeForReuse(actor, rotated.family_id, rotated.user_id);
       if (next.revoked_at) throw new AppError('UNAUTHENTICATED', 'This session has ended');
       current = next;
     }
@@ -165,8 +178,15 @@ export class SessionService {
 
   private async revokeForReuse(actor: Actor, familyId: string, userId: string): Promise<never> {
     await this.deps.auth.revokeFamily(familyId, this.deps.clock.now());
-    await this.deps.events.record(actor, 'auth.refresh_reuse_detected', { subject: onSession(familyId), data: {}, userId });
-    throw new AppError('TOKEN_REUSED', 'This refresh token was already used; every session of its login has been ended');
+    await this.deps.events.record(actor, 'auth.refresh_reuse_detected', {
+      subject: onSession(familyId),
+      data: {},
+      userId,
+    });
+    throw new AppError(
+      'TOKEN_REUSED',
+      'This refresh token was already used; every session of its login has been ended',
+    );
   }
 
   /** The family of a live (not rotated, revoked or expired) refresh token of this user, else undefined. */

@@ -61,7 +61,8 @@ export class TwoFactorService {
 
   async setup(actor: UserActor) {
     const user = actor.user;
-    if (user.two_factor_enabled) throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
+    if (user.two_factor_enabled)
+      throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
     const key = new Uint8Array(randomBytes(20));
     const secret = encodeBase32UpperCaseNoPadding(key);
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
@@ -69,7 +70,10 @@ export class TwoFactorService {
       return `${raw.slice(0, 5)}-${raw.slice(5)}`;
     });
     await this.deps.users.update(user.id, { two_factor_pending_secret: this.deps.secretBox.seal(secret) });
-    await this.deps.auth.replacePendingRecoveryCodes(user.id, recoveryCodes.map((code) => this.hashRecoveryCode(code)));
+    await this.deps.auth.replacePendingRecoveryCodes(
+      user.id,
+      recoveryCodes.map((code) => this.hashRecoveryCode(code)),
+    );
     return {
       secret,
       qr_code_url: createTOTPKeyURI(ISSUER, user.email ?? user.username, key, PERIOD_SECONDS, DIGITS),
@@ -79,8 +83,11 @@ export class TwoFactorService {
 
   async enable(actor: UserActor, input: VerifyTwoFactorRequest) {
     const user = actor.user;
-    if (user.two_factor_enabled) throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
-    const pending = user.two_factor_pending_secret ? this.deps.secretBox.open(user.two_factor_pending_secret) : undefined;
+    if (user.two_factor_enabled)
+      throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'Two-factor authentication is already on');
+    const pending = user.two_factor_pending_secret
+      ? this.deps.secretBox.open(user.two_factor_pending_secret)
+      : undefined;
     if (!pending || !constantTimeEqualText(pending, normalizeSecret(input.secret))) {
       throw new AppError('INVALID_CODE', 'This secret does not match the last setup; start setup again');
     }
@@ -126,21 +133,26 @@ export class TwoFactorService {
   /** Accepts a fresh TOTP code once, or an unused recovery code once; counts and locks failures. */
   async checkLoginCode(actor: Actor, user: UserRow, code: string): Promise<void> {
     const state = await this.deps.failures.peek(user.id);
-    if (!state.allowed) throw rateLimited(state.retryAfterSeconds, 'Too many wrong codes; two-factor login is locked for 15 minutes');
+    if (!state.allowed)
+      throw rateLimited(state.retryAfterSeconds, 'Too many wrong codes; two-factor login is locked for 15 minutes');
     if (await this.accepts(user, code)) {
       await this.deps.failures.reset(user.id);
       return;
     }
     const after = await this.deps.failures.consume(user.id);
     await this.deps.events.record(actor, 'auth.2fa_login_failed', { subject: onSession(), data: {}, userId: user.id });
-    if (!after.allowed) throw rateLimited(after.retryAfterSeconds, 'Too many wrong codes; two-factor login is locked for 15 minutes');
+    if (!after.allowed)
+      throw rateLimited(after.retryAfterSeconds, 'Too many wrong codes; two-factor login is locked for 15 minutes');
     throw new AppError('INVALID_CREDENTIALS', 'The code is wrong or was already used');
   }
 
   private async accepts(user: UserRow, code: string): Promise<boolean> {
     if (!user.two_factor_secret) return false;
     const trimmed = code.trim();
-    const step = this.matchingStep(decodeBase32IgnorePadding(this.deps.secretBox.open(user.two_factor_secret)), trimmed);
+    const step = this.matchingStep(
+      decodeBase32IgnorePadding(this.deps.secretBox.open(user.two_factor_secret)),
+      trimmed,
+    );
     if (step !== undefined) return this.deps.users.advanceTwoFactorStep(user.id, step);
     if (/^\d{6}$/.test(trimmed)) return false;
     return this.deps.auth.consumeRecoveryCode(user.id, this.hashRecoveryCode(trimmed), this.deps.clock.now());

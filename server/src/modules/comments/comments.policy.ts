@@ -14,12 +14,20 @@ export function canEditComment(actor: Actor, comment: Pick<CommentRow, 'user_id'
 }
 
 /** Delete: the author, the track's owner, or an admin (SPEC). */
-export function canDeleteComment(actor: Actor, comment: Pick<CommentRow, 'user_id'>, track: Pick<CommentedTrack, 'creator_id'>): boolean {
+export function canDeleteComment(
+  actor: Actor,
+  comment: Pick<CommentRow, 'user_id'>,
+  track: Pick<CommentedTrack, 'creator_id'>,
+): boolean {
   return isOwner(actor, comment.user_id) || isOwnerOrAdmin(actor, track.creator_id);
 }
 
 /** In whose name a deletion is done, for its event. */
-export function deletionRole(actor: Actor, comment: Pick<CommentRow, 'user_id'>, track: Pick<CommentedTrack, 'creator_id'>) {
+export function deletionRole(
+  actor: Actor,
+  comment: Pick<CommentRow, 'user_id'>,
+  track: Pick<CommentedTrack, 'creator_id'>,
+) {
   if (isOwner(actor, comment.user_id)) return 'author' as const;
   if (isOwner(actor, track.creator_id)) return 'track_owner' as const;
   return 'admin' as const;

@@ -32,7 +32,10 @@ export interface CommentRow {
   author_deleted_at: Date | null;
 }
 
-export type NewComment = Pick<Insertable<Database['comments']>, 'track_id' | 'user_id' | 'parent_id' | 'content' | 'position_seconds'>;
+export type NewComment = Pick<
+  Insertable<Database['comments']>,
+  'track_id' | 'user_id' | 'parent_id' | 'content' | 'position_seconds'
+>;
 
 type CommentsQuery = SelectQueryBuilder<Database, 'comments', object>;
 
@@ -56,7 +59,8 @@ const COLUMNS = [
 
 /** Leaves out the comments of the given authors (a tombstone has none and stays). */
 function withoutAuthors(hidden: readonly string[]) {
-  return (eb: ExpressionBuilder<Database, 'comments'>) => eb.or([eb('comments.user_id', 'is', null), eb('comments.user_id', 'not in', hidden)]);
+  return (eb: ExpressionBuilder<Database, 'comments'>) =>
+    eb.or([eb('comments.user_id', 'is', null), eb('comments.user_id', 'not in', hidden)]);
 }
 
 function ordered<Q extends CommentsQuery>(query: Q, sort: CommentSort, reverse: boolean): Q {
@@ -75,7 +79,11 @@ export class CommentsRepository {
   }
 
   async track(id: string): Promise<CommentedTrack | undefined> {
-    return this.db.selectFrom('tracks').select(['id', 'creator_id', 'is_public', 'duration', 'deleted_at']).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('tracks')
+      .select(['id', 'creator_id', 'is_public', 'duration', 'deleted_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** Holds the track (it cannot be deleted meanwhile) while a comment is added: none lands after its comments were removed. */
@@ -84,7 +92,12 @@ export class CommentsRepository {
   }
 
   async isBlockedBy(blockerId: string, blockedId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('blocks').select('blocker_id').where('blocker_id', '=', blockerId).where('blocked_id', '=', blockedId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('blocks')
+      .select('blocker_id')
+      .where('blocker_id', '=', blockerId)
+      .where('blocked_id', '=', blockedId)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -109,7 +122,12 @@ export class CommentsRepository {
 
   /** Locks the comment's row for the rest of the unit of work (reply counts, deletion). */
   async lock(id: string): Promise<CommentRow | undefined> {
-    const locked = await this.db.selectFrom('comments').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+    const locked = await this.db
+      .selectFrom('comments')
+      .select('id')
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
     return locked ? this.find(id) : undefined;
   }
 
@@ -132,17 +150,27 @@ export class CommentsRepository {
     await this.db
       .insertInto('track_comment_counts')
       .values({ track_id: trackId, top_level: Math.max(0, delta) })
-      .onConflict((oc) => oc.column('track_id').doUpdateSet((eb) => ({ top_level: eb('track_comment_counts.top_level', '+', delta) })))
+      .onConflict((oc) =>
+        oc.column('track_id').doUpdateSet((eb) => ({ top_level: eb('track_comment_counts.top_level', '+', delta) })),
+      )
       .execute();
   }
 
   async updateContent(id: string, content: string, at: Date): Promise<void> {
-    await this.db.updateTable('comments').set({ content, is_edited: true, updated_at: at }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('comments')
+      .set({ content, is_edited: true, updated_at: at })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** A deleted comment that still has replies: neither content nor author stays. */
   async tombstone(id: string, at: Date): Promise<void> {
-    await this.db.updateTable('comments').set({ content: null, user_id: null, deleted_at: at, updated_at: at }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('comments')
+      .set({ content: null, user_id: null, deleted_at: at, updated_at: at })
+      .where('id', '=', id)
+      .execute();
   }
 
   async remove(id: string): Promise<void> {
@@ -158,13 +186,21 @@ export class CommentsRepository {
 
   /** Comments and replies on a track that are not deleted, made since `since` (all when null): the track's stats. */
   async liveCountSince(trackId: string, since: Date | null): Promise<number> {
-    let query = this.db.selectFrom('comments').select((eb) => eb.fn.countAll<string>().as('count')).where('track_id', '=', trackId).where('deleted_at', 'is', null);
+    let query = this.db
+      .selectFrom('comments')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('track_id', '=', trackId)
+      .where('deleted_at', 'is', null);
     if (since) query = query.where('created_at', '>=', since);
     return Number((await query.executeTakeFirstOrThrow()).count);
   }
 
   async topLevelCount(trackId: string, hidden: readonly string[]): Promise<number> {
-    const stored = await this.db.selectFrom('track_comment_counts').select('top_level').where('track_id', '=', trackId).executeTakeFirst();
+    const stored = await this.db
+      .selectFrom('track_comment_counts')
+      .select('top_level')
+      .where('track_id', '=', trackId)
+      .executeTakeFirst();
     if (hidden.length === 0) return stored?.top_level ?? 0;
     const left = await this.db
       .selectFrom('comments')
@@ -177,7 +213,10 @@ export class CommentsRepository {
   }
 
   async replyCount(parentId: string, hidden: readonly string[]): Promise<number> {
-    let query = this.db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('parent_id', '=', parentId);
+    let query = this.db
+      .selectFrom('comments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('parent_id', '=', parentId);
     if (hidden.length > 0) query = query.where(withoutAuthors(hidden));
     return Number((await query.executeTakeFirstOrThrow()).n);
   }
@@ -187,7 +226,13 @@ export class CommentsRepository {
    * with their authors. A page in the second half is read from the other end of the index, so
    * the last page costs what the first does and the deepest is the middle one.
    */
-  private async page(ids: CommentsQuery, sort: CommentSort, window: PageWindow, hidden: readonly string[], total: number): Promise<CommentRow[]> {
+  private async page(
+    ids: CommentsQuery,
+    sort: CommentSort,
+    window: PageWindow,
+    hidden: readonly string[],
+    total: number,
+  ): Promise<CommentRow[]> {
     const filtered = hidden.length > 0 ? ids.where(withoutAuthors(hidden)) : ids;
     const reverse = window.offset > total - window.offset;
     const limit = reverse ? Math.min(window.limit, total - window.offset) : window.limit;
@@ -200,13 +245,33 @@ export class CommentsRepository {
   }
 
   /** `total`: as topLevelCount gave it for the same `hidden`. */
-  async topLevelPage(trackId: string, sort: CommentSort, window: PageWindow, hidden: readonly string[], total: number): Promise<CommentRow[]> {
-    const ids = this.db.selectFrom('comments').where('comments.track_id', '=', trackId).where('comments.parent_id', 'is', null);
+  async topLevelPage(
+    trackId: string,
+    sort: CommentSort,
+    window: PageWindow,
+    hidden: readonly string[],
+    total: number,
+  ): Promise<CommentRow[]> {
+    const ids = this.db
+      .selectFrom('comments')
+      .where('comments.track_id', '=', trackId)
+      .where('comments.parent_id', 'is', null);
     return this.page(ids, sort, window, hidden, total);
   }
 
-  async repliesPage(parentId: string, window: PageWindow, hidden: readonly string[], total: number): Promise<CommentRow[]> {
-    return this.page(this.db.selectFrom('comments').where('comments.parent_id', '=', parentId), 'oldest', window, hidden, total);
+  async repliesPage(
+    parentId: string,
+    window: PageWindow,
+    hidden: readonly string[],
+    total: number,
+  ): Promise<CommentRow[]> {
+    return this.page(
+      this.db.selectFrom('comments').where('comments.parent_id', '=', parentId),
+      'oldest',
+      window,
+      hidden,
+      total,
+    );
   }
 
   /** The user's own comments that a reader can still see (not deleted, on a live track), for the export. */

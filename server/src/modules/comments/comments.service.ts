@@ -41,7 +41,11 @@ export class CommentsService {
     return readable;
   }
 
-  private async readable(actor: Actor, id: string, options: { deleted: boolean }): Promise<{ comment: CommentRow; track: CommentedTrack } | undefined> {
+  private async readable(
+    actor: Actor,
+    id: string,
+    options: { deleted: boolean },
+  ): Promise<{ comment: CommentRow; track: CommentedTrack } | undefined> {
     const comment = await this.comments.find(id);
     if (!comment || (comment.deleted_at !== null && !options.deleted)) return undefined;
     const track = await this.comments.track(comment.track_id);
@@ -64,7 +68,8 @@ export class CommentsService {
     const hidden = await this.hiddenFor(actor);
     const window = pageWindow(query.page, query.limit);
     const total = await this.comments.topLevelCount(track.id, hidden);
-    const rows = window.offset < total ? await this.comments.topLevelPage(track.id, query.sort, window, hidden, total) : [];
+    const rows =
+      window.offset < total ? await this.comments.topLevelPage(track.id, query.sort, window, hidden, total) : [];
     return { comments: rows.map(toCommentDto), pagination: paginate(window, total) };
   }
 
@@ -87,7 +92,8 @@ export class CommentsService {
     const { created } = this.deps;
     const taken = await created.consume(actor.id);
     try {
-      if (!taken.allowed) throw rateLimited(taken.retryAfterSeconds, `At most ${taken.limit} comments a minute: try again later`);
+      if (!taken.allowed)
+        throw rateLimited(taken.retryAfterSeconds, `At most ${taken.limit} comments a minute: try again later`);
       return await this.insert(actor, trackId, body);
     } catch (error) {
       await created.reward(actor.id).catch(() => undefined);
@@ -97,8 +103,10 @@ export class CommentsService {
 
   private async insert(actor: UserActor, trackId: string, body: CreateCommentRequest) {
     const track = await this.visibleTrack(actor, trackId);
-    if (await this.comments.isBlockedBy(track.creator_id, actor.id)) throw forbidden('The track’s owner has blocked you from commenting');
-    if (body.timestamp > track.duration) throw invalidField('timestamp', `must be at most the track’s duration (${track.duration} s)`, body.timestamp);
+    if (await this.comments.isBlockedBy(track.creator_id, actor.id))
+      throw forbidden('The track’s owner has blocked you from commenting');
+    if (body.timestamp > track.duration)
+      throw invalidField('timestamp', `must be at most the track’s duration (${track.duration} s)`, body.timestamp);
     return this.deps.scope.transaction(async () => {
       if ((await this.comments.shareTrack(track.id))?.deleted_at !== null) throw notFound('Track');
       const parentId = body.parent_id === undefined ? null : await this.topLevelParent(track.id, body.parent_id);
@@ -123,7 +131,8 @@ export class CommentsService {
   private async topLevelParent(trackId: string, parentId: string): Promise<string> {
     let parent = await this.comments.lock(parentId);
     if (parent?.parent_id) parent = await this.comments.lock(parent.parent_id);
-    if (!parent || parent.track_id !== trackId) throw invalidField('parent_id', 'must be a comment of this track', parentId);
+    if (!parent || parent.track_id !== trackId)
+      throw invalidField('parent_id', 'must be a comment of this track', parentId);
     return parent.id;
   }
 
@@ -142,7 +151,10 @@ export class CommentsService {
       const locked = await this.comments.lock(id);
       if (!locked || locked.deleted_at !== null) throw notFound('Comment');
       await this.comments.updateContent(id, content, this.deps.clock.now());
-      await this.deps.events.record(actor, 'comment.updated', { subject: { resource: 'comment', id }, data: { track_id: comment.track_id } });
+      await this.deps.events.record(actor, 'comment.updated', {
+        subject: { resource: 'comment', id },
+        data: { track_id: comment.track_id },
+      });
       return { comment: toCommentDto(await this.found(id)) };
     });
   }
@@ -152,7 +164,8 @@ export class CommentsService {
     await this.deps.scope.transaction(async () => {
       const comment = await this.comments.lock(id);
       if (!comment || comment.track_id !== track.id || comment.deleted_at !== null) throw notFound('Comment');
-      if (!canDeleteComment(actor, comment, track)) throw forbidden('Only its author, the track’s owner or an admin can delete a comment');
+      if (!canDeleteComment(actor, comment, track))
+        throw forbidden('Only its author, the track’s owner or an admin can delete a comment');
       const kept = await this.deleteLocked(comment);
       await this.deps.events.record(actor, 'comment.deleted', {
         subject: { resource: 'comment', id },

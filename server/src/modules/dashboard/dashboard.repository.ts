@@ -81,7 +81,11 @@ export class DashboardRepository {
 
   /** The user's own tracks that are in the library: not deleted, past their upload. */
   private ownTracks(userId: string) {
-    return this.db.selectFrom('tracks').where('creator_id', '=', userId).where('deleted_at', 'is', null).where('status', '!=', 'uploading');
+    return this.db
+      .selectFrom('tracks')
+      .where('creator_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .where('status', '!=', 'uploading');
   }
 
   library(userId: string, limit: number) {

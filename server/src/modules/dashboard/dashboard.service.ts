@@ -14,7 +14,11 @@ export function changeBetween(previous: number, current: number): string {
   return percent > 0 ? `+${percent}%` : `${percent}%`;
 }
 
-function withChanges(period: DashboardPeriod, counts: WindowCounts, change: (name: keyof WindowCounts) => string): DashboardStats {
+function withChanges(
+  period: DashboardPeriod,
+  counts: WindowCounts,
+  change: (name: keyof WindowCounts) => string,
+): DashboardStats {
   return {
     period,
     ...counts,

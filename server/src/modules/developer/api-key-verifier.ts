@@ -16,7 +16,8 @@ export interface ApiKeyVerifierDeps {
 
 /** Resolves a `riff_` key: found by its hash, not expired, its owner active; records its use at most once a minute. */
 export function developerKeyVerifier(deps: ApiKeyVerifierDeps): ApiKeyVerifier {
-  const expired = (row: { expires_at: Date | null }, now: Date) => row.expires_at !== null && row.expires_at.getTime() <= now.getTime();
+  const expired = (row: { expires_at: Date | null }, now: Date) =>
+    row.expires_at !== null && row.expires_at.getTime() <= now.getTime();
   return {
     prefix: API_KEY_PREFIX,
     async verify(key) {

@@ -8,6 +8,9 @@ export function apiKeysRoutes(keys: ApiKeysService) {
   return contractRoutes(contract.developer, {
     listApiKeys: async ({ req }) => ({ status: 200, body: ok(await keys.list(signedInActor(req))) }),
     createApiKey: async ({ body, req }) => ({ status: 201, body: ok(await keys.create(signedInActor(req), body)) }),
-    revokeApiKey: async ({ params, req }) => ({ status: 200, body: ok(await keys.revoke(signedInActor(req), params.id)) }),
+    revokeApiKey: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await keys.revoke(signedInActor(req), params.id)),
+    }),
   });
 }

@@ -1,4 +1,11 @@
-import { API_KEY_PREFIX, API_KEY_RANDOM_LENGTH, API_KEY_SHOWN_LENGTH, API_KEYS_PER_USER_MAX, type ApiKey, type CreateApiKeyRequest } from '@riff/contract';
+import {
+  API_KEY_PREFIX,
+  API_KEY_RANDOM_LENGTH,
+  API_KEY_SHOWN_LENGTH,
+  API_KEYS_PER_USER_MAX,
+  type ApiKey,
+  type CreateApiKeyRequest,
+} from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
 import type { Revocations } from '../../platform/auth/revocations.js';
 import { randomBase62, sha256Hex } from '../../platform/auth/secure-random.js';
@@ -29,7 +36,8 @@ export class ApiKeysService {
   async create(actor: UserActor, body: CreateApiKeyRequest): Promise<{ api_key: ApiKey; key: string }> {
     const { scope, keys, events, clock } = this.deps;
     const expiresAt = body.expires_at === undefined ? null : new Date(body.expires_at);
-    if (expiresAt !== null && expiresAt.getTime() <= clock.now().getTime()) throw invalidField('expires_at', 'must be in the future', body.expires_at);
+    if (expiresAt !== null && expiresAt.getTime() <= clock.now().getTime())
+      throw invalidField('expires_at', 'must be in the future', body.expires_at);
     const key = API_KEY_PREFIX + randomBase62(API_KEY_RANDOM_LENGTH);
     const prefix = key.slice(0, API_KEY_SHOWN_LENGTH);
     const row = await scope.transaction(async () => {
@@ -37,10 +45,22 @@ export class ApiKeysService {
       if ((await keys.countOfUser(actor.id)) >= API_KEYS_PER_USER_MAX) {
         throw new AppError('LIMIT_REACHED', `At most ${API_KEYS_PER_USER_MAX} API keys per user: revoke one first`);
       }
-      const created = await keys.insert({ user_id: actor.id, name: body.name, prefix, key_hash: sha256Hex(key), scopes: body.scopes, expires_at: expiresAt });
+      const created = await keys.insert({
+        user_id: actor.id,
+        name: body.name,
+        prefix,
+        key_hash: sha256Hex(key),
+        scopes: body.scopes,
+        expires_at: expiresAt,
+      });
       await events.record(actor, 'api_key.created', {
         subject: { resource: 'api_key', id: created.id },
-        data: { name: created.name, prefix, scopes: created.scopes, expires_at: created.expires_at?.toISOString() ?? null },
+        data: {
+          name: created.name,
+          prefix,
+          scopes: created.scopes,
+          expires_at: created.expires_at?.toISOString() ?? null,
+        },
       });
       return created;
     });
@@ -55,7 +75,10 @@ export class ApiKeysService {
       await keys.remove(id);
       // what was opened with the key, or with a token minted from it, ends now (live sockets)
       revocations.revoke({ userId: key.user_id, keyId: id, reason: 'key_revoked' });
-      await events.record(actor, 'api_key.revoked', { subject: { resource: 'api_key', id }, data: { name: key.name, prefix: key.prefix } });
+      await events.record(actor, 'api_key.revoked', {
+        subject: { resource: 'api_key', id },
+        data: { name: key.name, prefix: key.prefix },
+      });
     });
     return { message: 'API key revoked' };
   }

@@ -8,9 +8,18 @@ import { apiKeysRoutes } from './api-keys.routes.js';
 import { ApiKeysService } from './api-keys.service.js';
 
 /** Developer API keys: managed with a bearer token, used in its place on the routes that allow it. */
-export function createDeveloperModule(platform: Platform, deps: { activeUser(id: string): Promise<UserRow | undefined> }): RiffModule {
+export function createDeveloperModule(
+  platform: Platform,
+  deps: { activeUser(id: string): Promise<UserRow | undefined> },
+): RiffModule {
   const keys = new ApiKeysRepository(platform.scope);
-  const service = new ApiKeysService({ scope: platform.scope, keys, events: platform.events, clock: platform.clock, revocations: platform.revocations });
+  const service = new ApiKeysService({
+    scope: platform.scope,
+    keys,
+    events: platform.events,
+    clock: platform.clock,
+    revocations: platform.revocations,
+  });
   return {
     name: 'developer',
     routes: { developer: apiKeysRoutes(service) },

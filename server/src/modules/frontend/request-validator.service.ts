@@ -37,7 +37,8 @@ export class RequestValidatorService {
 
   validate({ type, data }: ValidateRequest): ValidateResponse {
     const schema = this.bodies.get(type);
-    if (!schema) throw invalidField('type', `is not a request schema of this API (one of ${this.types().join(', ')})`, type);
+    if (!schema)
+      throw invalidField('type', `is not a request schema of this API (one of ${this.types().join(', ')})`, type);
     let document: unknown;
     try {
       document = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(data)));

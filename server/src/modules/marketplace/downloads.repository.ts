@@ -33,6 +33,10 @@ export class DownloadsRepository {
 
   async count(productId: string, userId: string): Promise<void> {
     await this.db.insertInto('product_downloads').values({ product_id: productId, user_id: userId }).execute();
-    await this.db.updateTable('products').set({ download_count: sql`download_count + 1` }).where('id', '=', productId).execute();
+    await this.db
+      .updateTable('products')
+      .set({ download_count: sql`download_count + 1` })
+      .where('id', '=', productId)
+      .execute();
   }
 }

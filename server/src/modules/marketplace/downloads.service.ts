@@ -70,7 +70,11 @@ export class DownloadsService {
     const file = await this.deliverable(productId);
     if (!file) throw new AppError('NOT_FOUND', 'This product has nothing to download (a service)');
     const expires = Math.floor(clock.now().getTime() / 1000) + DOWNLOAD_URL_TTL_SECONDS;
-    const query = new URLSearchParams({ user: actor.id, expires: String(expires), signature: this.sign(productId, actor.id, expires) });
+    const query = new URLSearchParams({
+      user: actor.id,
+      expires: String(expires),
+      signature: this.sign(productId, actor.id, expires),
+    });
     return {
       url: `${publicBaseUrl}/api/v1/marketplace/download/${productId}/file?${query.toString()}`,
       expires_at: new Date(expires * 1000).toISOString(),
@@ -86,20 +90,31 @@ export class DownloadsService {
     const { downloads, clock, storage, scope } = this.deps;
     const expected = Buffer.from(this.sign(productId, query.user, query.expires));
     const given = Buffer.from(query.signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new AppError('FORBIDDEN', 'This download link is not valid');
-    if (query.expires * 1000 < clock.now().getTime()) throw new AppError('FORBIDDEN', 'This download link has expired: ask for a new one');
+    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+      throw new AppError('FORBIDDEN', 'This download link is not valid');
+    if (query.expires * 1000 < clock.now().getTime())
+      throw new AppError('FORBIDDEN', 'This download link has expired: ask for a new one');
     if (!(await downloads.hasLicense(query.user, productId))) throw noLicense();
     const file = await this.deliverable(productId);
     if (!file) throw new AppError('NOT_FOUND', 'This product has nothing to download');
     const disposition = attachment(file.filename);
-    const presigned = await storage.presignedGetUrl(file.key, { expiresInSeconds: DOWNLOAD_URL_TTL_SECONDS, contentType: file.contentType, contentDisposition: disposition });
+    const presigned = await storage.presignedGetUrl(file.key, {
+      expiresInSeconds: DOWNLOAD_URL_TTL_SECONDS,
+      contentType: file.contentType,
+      contentDisposition: disposition,
+    });
     const size = file.size ?? (await storage.size(file.key));
     if (!presigned && size === undefined) throw new AppError('NOT_FOUND', 'The file of this product is missing');
     await scope.transaction(() => downloads.count(productId, query.user));
     if (presigned) return { redirect: presigned };
     return {
       body: await storage.get(file.key),
-      headers: { 'Content-Type': file.contentType, 'Content-Disposition': disposition, 'Content-Length': String(size), 'Cache-Control': 'private, no-store' },
+      headers: {
+        'Content-Type': file.contentType,
+        'Content-Disposition': disposition,
+        'Content-Length': String(size),
+        'Cache-Control': 'private, no-store',
+      },
     };
   }
 }

@@ -32,7 +32,12 @@ export type MarketplaceModule = RiffModule & {
 
 export function createMarketplaceModule(platform: Platform, deps: MarketplaceModuleDeps): MarketplaceModule {
   const productRows = new ProductsRepository(platform.scope);
-  const parts: MarketplaceParts = { platform, tracks: deps.tracks, people: deps.people, catalog: new ProductCatalog(productRows) };
+  const parts: MarketplaceParts = {
+    platform,
+    tracks: deps.tracks,
+    people: deps.people,
+    catalog: new ProductCatalog(productRows),
+  };
   const products = createProductsPart(parts, productRows);
   // each part of the area adds its routes object here (keys as in contract.marketplace)
   const orders = createOrdersPart(parts);
@@ -43,7 +48,10 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
     jobs: [...products.jobs, ...orders.jobs],
     accountData: {
       // orders stay with the erasure: the users area anonymises the account row they name, and invoices keep their parties
-      export: async (owner) => ({ ...(await products.accountData.exportFor(owner)), ...(await orders.orders.exportFor(owner)) }),
+      export: async (owner) => ({
+        ...(await products.accountData.exportFor(owner)),
+        ...(await orders.orders.exportFor(owner)),
+      }),
       erase: (owner) => products.accountData.eraseFor(owner),
     },
     searcher: products.searcher,

@@ -33,13 +33,25 @@ export interface StoredReply<T> {
 export class IdempotencyKeys {
   constructor(private readonly deps: { scope: DbScope; clock: Clock }) {}
 
-  async run<T>(userId: string, scope: string, key: string | undefined, request: unknown, work: () => Promise<StoredReply<T>>): Promise<StoredReply<T>> {
+  async run<T>(
+    userId: string,
+    scope: string,
+    key: string | undefined,
+    request: unknown,
+    work: () => Promise<StoredReply<T>>,
+  ): Promise<StoredReply<T>> {
     if (key === undefined) return work();
     const { scope: db, clock } = this.deps;
     const hash = createHash('sha256').update(canonical(request)).digest('hex');
     return db.transaction(async () => {
       const now = clock.now();
-      await db.db.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('scope', '=', scope).where('key', '=', key).where('expires_at', '<=', now).execute();
+      await db.db
+        .deleteFrom('idempotency_keys')
+        .where('user_id', '=', userId)
+        .where('scope', '=', scope)
+        .where('key', '=', key)
+        .where('expires_at', '<=', now)
+        .execute();
       const claimed = await db.db
         .insertInto('idempotency_keys')
         .values({ user_id: userId, scope, key, request_hash: hash, expires_at: new Date(now.getTime() + KEPT_MS) })
@@ -47,9 +59,17 @@ export class IdempotencyKeys {
         .returning('key')
         .executeTakeFirst();
       if (!claimed) {
-        const stored = await db.db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', userId).where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
-        if (!stored || stored.status_code === null || stored.response_body === null) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still in progress');
-        if (stored.request_hash !== hash) throw new AppError('CONFLICT', 'This Idempotency-Key was used with another request body');
+        const stored = await db.db
+          .selectFrom('idempotency_keys')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('scope', '=', scope)
+          .where('key', '=', key)
+          .executeTakeFirst();
+        if (!stored || stored.status_code === null || stored.response_body === null)
+          throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still in progress');
+        if (stored.request_hash !== hash)
+          throw new AppError('CONFLICT', 'This Idempotency-Key was used with another request body');
         return { status: stored.status_code, body: JSON.parse(stored.response_body) as T };
       }
       const reply = await work();
@@ -66,7 +86,10 @@ export class IdempotencyKeys {
 
   /** Removes keys past their 24 hours (a periodic job). */
   async prune(): Promise<{ removed: number }> {
-    const result = await this.deps.scope.db.deleteFrom('idempotency_keys').where('expires_at', '<=', sql<Date>`now()`).executeTakeFirst();
+    const result = await this.deps.scope.db
+      .deleteFrom('idempotency_keys')
+      .where('expires_at', '<=', sql<Date>`now()`)
+      .executeTakeFirst();
     return { removed: Number(result.numDeletedRows) };
   }
 }

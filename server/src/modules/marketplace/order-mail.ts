@@ -2,7 +2,10 @@ import type { MailMessage } from '../../platform/mail/mailer.js';
 import type { OrderItemRow, OrderRow } from './orders.repository.js';
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+  text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
 
 /** Integer cents as a decimal amount with its currency: 1799, USD → "17.99 USD" (no floating point). */
 export function formatMoney(cents: number, currency: string): string {
@@ -12,14 +15,27 @@ export function formatMoney(cents: number, currency: string): string {
 }
 
 /** The buyer's receipt, sent once an order completes. */
-export function receiptMail(to: string, username: string, order: OrderRow, items: OrderItemRow[], appBaseUrl: string): MailMessage {
+export function receiptMail(
+  to: string,
+  username: string,
+  order: OrderRow,
+  items: OrderItemRow[],
+  appBaseUrl: string,
+): MailMessage {
   const lines = [
     `Hi ${username},`,
     `Thank you for your order ${order.id}. Your licenses are ready: download your purchases from your orders.`,
-    ...items.map((item) => `${item.title}${item.license_type ? ` (${item.license_type} license)` : ''}: ${formatMoney(Number(item.price_cents), order.currency)}`),
-    ...(Number(order.discount_amount_cents) > 0 ? [`Discount: -${formatMoney(Number(order.discount_amount_cents), order.currency)}`] : []),
+    ...items.map(
+      (item) =>
+        `${item.title}${item.license_type ? ` (${item.license_type} license)` : ''}: ${formatMoney(Number(item.price_cents), order.currency)}`,
+    ),
+    ...(Number(order.discount_amount_cents) > 0
+      ? [`Discount: -${formatMoney(Number(order.discount_amount_cents), order.currency)}`]
+      : []),
     `Total paid: ${formatMoney(Number(order.total_cents), order.currency)}`,
-    order.refund_deadline ? `You may ask for a refund until ${order.refund_deadline.toISOString().replace('T', ' ').slice(0, 16)} UTC.` : '',
+    order.refund_deadline
+      ? `You may ask for a refund until ${order.refund_deadline.toISOString().replace('T', ' ').slice(0, 16)} UTC.`
+      : '',
   ].filter((line) => line !== '');
   const link = `${appBaseUrl}/orders/${order.id}`;
   return {

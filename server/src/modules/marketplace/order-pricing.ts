@@ -15,7 +15,10 @@ export interface PricedLine {
  * share, and the cents left go one each to the lines with the largest fractions (the dearest first
  * on a tie). So the shares add up to the discount exactly, and no line is discounted below 0.
  */
-export function discountLines(lines: PricedLine[], promo: Pick<PromoCodeRow, 'percent_off' | 'amount_off_cents'>): number[] {
+export function discountLines(
+  lines: PricedLine[],
+  promo: Pick<PromoCodeRow, 'percent_off' | 'amount_off_cents'>,
+): number[] {
   const eligibleTotal = lines.reduce((sum, line) => sum + (line.eligible ? line.priceCents : 0), 0);
   const total =
     promo.percent_off !== null
@@ -33,7 +36,13 @@ export function discountLines(lines: PricedLine[], promo: Pick<PromoCodeRow, 'pe
     given += shares[index]!;
     fractions.push({ index, fraction: exact % BigInt(eligibleTotal) });
   });
-  fractions.sort((a, b) => (a.fraction === b.fraction ? lines[b.index]!.priceCents - lines[a.index]!.priceCents || a.index - b.index : a.fraction > b.fraction ? -1 : 1));
+  fractions.sort((a, b) =>
+    a.fraction === b.fraction
+      ? lines[b.index]!.priceCents - lines[a.index]!.priceCents || a.index - b.index
+      : a.fraction > b.fraction
+        ? -1
+        : 1,
+  );
   // the cents left are fewer than the lines with a fraction, and each of those has a cent of room
   for (let left = total - given, next = 0; left > 0; left--, next++) shares[fractions[next]!.index]! += 1;
   return shares;

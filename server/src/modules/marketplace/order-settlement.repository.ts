@@ -12,7 +12,12 @@ export class OrderSettlementRepository {
   }
 
   /** Records a provider event; false when it was applied before (the webhook is idempotent per event id). */
-  async recordEvent(provider: PaymentProviderName, eventId: string, type: string, orderId: string | null): Promise<boolean> {
+  async recordEvent(
+    provider: PaymentProviderName,
+    eventId: string,
+    type: string,
+    orderId: string | null,
+  ): Promise<boolean> {
     const row = await this.db
       .insertInto('payment_events')
       .values({ provider, event_id: eventId, type, order_id: orderId })
@@ -47,7 +52,15 @@ export class OrderSettlementRepository {
   grantLicenses(buyerId: string, items: OrderItemRow[]) {
     return this.db
       .insertInto('license_grants')
-      .values(items.map((item) => ({ order_item_id: item.id, order_id: item.order_id, buyer_id: buyerId, product_id: item.product_id, license_type: item.license_type })))
+      .values(
+        items.map((item) => ({
+          order_item_id: item.id,
+          order_id: item.order_id,
+          buyer_id: buyerId,
+          product_id: item.product_id,
+          license_type: item.license_type,
+        })),
+      )
       .onConflict((oc) => oc.column('order_item_id').doNothing())
       .execute();
   }
@@ -75,17 +88,44 @@ export class OrderSettlementRepository {
 
   /** An exclusive license sold: the hold becomes the sale, the product leaves the shop, its licenses with it. */
   async sellExclusive(productId: string, orderId: string) {
-    await this.db.updateTable('exclusive_holds').set({ sold: true, expires_at: null }).where('product_id', '=', productId).where('order_id', '=', orderId).execute();
-    await this.db.updateTable('products').set({ status: 'archived', updated_at: sql`now()` }).where('id', '=', productId).execute();
-    await this.db.updateTable('product_licenses').set({ is_available: false, updated_at: sql`now()` }).where('product_id', '=', productId).execute();
+    await this.db
+      .updateTable('exclusive_holds')
+      .set({ sold: true, expires_at: null })
+      .where('product_id', '=', productId)
+      .where('order_id', '=', orderId)
+      .execute();
+    await this.db
+      .updateTable('products')
+      .set({ status: 'archived', updated_at: sql`now()` })
+      .where('id', '=', productId)
+      .execute();
+    await this.db
+      .updateTable('product_licenses')
+      .set({ is_available: false, updated_at: sql`now()` })
+      .where('product_id', '=', productId)
+      .execute();
   }
 
   /** A refunded exclusive sale: the product is on sale again. */
   async unsellExclusive(productId: string, orderId: string) {
-    const released = await this.db.deleteFrom('exclusive_holds').where('product_id', '=', productId).where('order_id', '=', orderId).returning('product_id').executeTakeFirst();
+    const released = await this.db
+      .deleteFrom('exclusive_holds')
+      .where('product_id', '=', productId)
+      .where('order_id', '=', orderId)
+      .returning('product_id')
+      .executeTakeFirst();
     if (!released) return;
-    await this.db.updateTable('products').set({ status: 'active', updated_at: sql`now()` }).where('id', '=', productId).where('status', '=', 'archived').execute();
-    await this.db.updateTable('product_licenses').set({ is_available: true, updated_at: sql`now()` }).where('product_id', '=', productId).execute();
+    await this.db
+      .updateTable('products')
+      .set({ status: 'active', updated_at: sql`now()` })
+      .where('id', '=', productId)
+      .where('status', '=', 'archived')
+      .execute();
+    await this.db
+      .updateTable('product_licenses')
+      .set({ is_available: true, updated_at: sql`now()` })
+      .where('product_id', '=', productId)
+      .execute();
   }
 
   releaseHolds(orderId: string) {
@@ -95,7 +135,13 @@ export class OrderSettlementRepository {
   markFailed(orderId: string, reason: string) {
     return this.db
       .updateTable('orders')
-      .set({ status: 'failed', payment_status: 'failed', failure_reason: reason, checkout_url: null, updated_at: sql`now()` })
+      .set({
+        status: 'failed',
+        payment_status: 'failed',
+        failure_reason: reason,
+        checkout_url: null,
+        updated_at: sql`now()`,
+      })
       .where('id', '=', orderId)
       .where('status', '=', 'pending')
       .returningAll()
@@ -115,7 +161,13 @@ export class OrderSettlementRepository {
   markRefunded(orderId: string, now: Date, reason: string | null) {
     return this.db
       .updateTable('orders')
-      .set({ status: 'refunded', payment_status: 'refunded', refunded_at: now, refund_reason: reason, updated_at: sql`now()` })
+      .set({
+        status: 'refunded',
+        payment_status: 'refunded',
+        refunded_at: now,
+        refund_reason: reason,
+        updated_at: sql`now()`,
+      })
       .where('id', '=', orderId)
       .where('status', '=', 'completed')
       .returningAll()
@@ -123,6 +175,11 @@ export class OrderSettlementRepository {
   }
 
   revokeGrants(orderId: string, now: Date) {
-    return this.db.updateTable('license_grants').set({ revoked_at: now }).where('order_id', '=', orderId).where('revoked_at', 'is', null).execute();
+    return this.db
+      .updateTable('license_grants')
+      .set({ revoked_at: now })
+      .where('order_id', '=', orderId)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 }

@@ -28,8 +28,12 @@ export interface OrderSettlementDeps {
 }
 
 /** Whether an item sells the product's exclusive license (a license of that type, or an exclusive product without licenses). */
-export const isExclusiveItem = (item: Pick<OrderItemRow, 'license_type' | 'license_id'>, productLicenseType: string | null) =>
-  item.license_type === 'exclusive' || (item.license_id === null && item.license_type === null && productLicenseType === 'exclusive');
+export const isExclusiveItem = (
+  item: Pick<OrderItemRow, 'license_type' | 'license_id'>,
+  productLicenseType: string | null,
+) =>
+  item.license_type === 'exclusive' ||
+  (item.license_id === null && item.license_type === null && productLicenseType === 'exclusive');
 
 /**
  * How an order ends: completed (one transaction: licenses granted, promo redemption counted, an
@@ -44,7 +48,8 @@ export class OrderSettlement {
     const { scope, settlement, provider, orders, logger } = this.deps;
     return scope.transaction(async () => {
       const known = await settlement.orderExists(event.orderId);
-      if (!(await settlement.recordEvent(provider.name, event.id, event.type, known ? event.orderId : null))) return 'replayed';
+      if (!(await settlement.recordEvent(provider.name, event.id, event.type, known ? event.orderId : null)))
+        return 'replayed';
       const order = known ? await orders.findForUpdate(event.orderId) : undefined;
       if (!order || order.payment_provider !== provider.name) {
         logger.warn({ eventId: event.id, orderId: event.orderId }, 'payment event for an unknown order: ignored');
@@ -52,15 +57,23 @@ export class OrderSettlement {
       }
       if (event.type === 'payment.succeeded') await this.paid(order, event);
       else if (event.type === 'payment.failed') await this.fail(order, event.reason);
-      else if (order.status === 'completed') await this.refunded(systemActor(), order, `refunded at the provider (${event.refundId})`);
+      else if (order.status === 'completed')
+        await this.refunded(systemActor(), order, `refunded at the provider (${event.refundId})`);
       return 'applied';
     });
   }
 
   private async paid(order: OrderRow, event: Extract<PaymentEvent, { type: 'payment.succeeded' }>): Promise<void> {
     const { logger, provider, settlement } = this.deps;
-    if (event.sessionId !== order.payment_session_id || event.amountCents !== Number(order.total_cents) || event.currency.toUpperCase() !== order.currency) {
-      logger.error({ orderId: order.id, eventId: event.id }, 'payment event does not match its order (session, amount or currency): not applied');
+    if (
+      event.sessionId !== order.payment_session_id ||
+      event.amountCents !== Number(order.total_cents) ||
+      event.currency.toUpperCase() !== order.currency
+    ) {
+      logger.error(
+        { orderId: order.id, eventId: event.id },
+        'payment event does not match its order (session, amount or currency): not applied',
+      );
       return;
     }
     if (order.status === 'pending' && (await this.holdsIntact(order))) {
@@ -72,7 +85,12 @@ export class OrderSettlement {
     const current = (await this.deps.orders.find(order.id))!;
     if (current.status === 'failed' && current.payment_status !== 'refunded') {
       // paid after the order expired: nothing was sold, so the money goes back (a failed refund rolls back and the provider retries)
-      await provider.refund({ paymentId: event.paymentId, amountCents: Number(order.total_cents), currency: order.currency, orderId: order.id });
+      await provider.refund({
+        paymentId: event.paymentId,
+        amountCents: Number(order.total_cents),
+        currency: order.currency,
+        orderId: order.id,
+      });
       await settlement.markLatePaymentRefunded(order.id, event.paymentId);
       logger.warn({ orderId: order.id }, 'payment arrived after the order expired: refunded');
     }
@@ -82,10 +100,16 @@ export class OrderSettlement {
   private async holdsIntact(order: OrderRow): Promise<boolean> {
     const { orders } = this.deps;
     const items = await orders.itemsOf([order.id]);
-    const products = new Map((await orders.findProducts(items.map((item) => item.product_id))).map((product) => [product.id, product]));
-    const exclusive = items.filter((item) => isExclusiveItem(item, products.get(item.product_id)?.license_type ?? null));
+    const products = new Map(
+      (await orders.findProducts(items.map((item) => item.product_id))).map((product) => [product.id, product]),
+    );
+    const exclusive = items.filter((item) =>
+      isExclusiveItem(item, products.get(item.product_id)?.license_type ?? null),
+    );
     const holds = await orders.findHolds(exclusive.map((item) => item.product_id));
-    return exclusive.every((item) => holds.some((hold) => hold.product_id === item.product_id && hold.order_id === order.id && !hold.sold));
+    return exclusive.every((item) =>
+      holds.some((hold) => hold.product_id === item.product_id && hold.order_id === order.id && !hold.sold),
+    );
   }
 
   /** Completion: joins the caller's transaction (order creation for a total of 0, or the webhook's). */
@@ -93,15 +117,26 @@ export class OrderSettlement {
     const { scope, clock, settlement, orders, events, mail, people, appBaseUrl } = this.deps;
     return scope.transaction(async () => {
       const now = clock.now();
-      const done = await settlement.markCompleted(order.id, paymentId, now, new Date(now.getTime() + REFUND_WINDOW_DAYS * DAY_MS));
+      const done = await settlement.markCompleted(
+        order.id,
+        paymentId,
+        now,
+        new Date(now.getTime() + REFUND_WINDOW_DAYS * DAY_MS),
+      );
       if (!done) return (await orders.find(order.id))!;
       const items = await orders.itemsOf([order.id]);
       if (done.buyer_id) await settlement.grantLicenses(done.buyer_id, items);
-      await settlement.addSales(items.map((item) => item.product_id), 1);
+      await settlement.addSales(
+        items.map((item) => item.product_id),
+        1,
+      );
       if (done.promo_code_id) await settlement.redeem(done.promo_code_id);
-      const products = new Map((await orders.findProducts(items.map((item) => item.product_id))).map((product) => [product.id, product]));
+      const products = new Map(
+        (await orders.findProducts(items.map((item) => item.product_id))).map((product) => [product.id, product]),
+      );
       for (const item of items) {
-        if (isExclusiveItem(item, products.get(item.product_id)?.license_type ?? null)) await settlement.sellExclusive(item.product_id, order.id);
+        if (isExclusiveItem(item, products.get(item.product_id)?.license_type ?? null))
+          await settlement.sellExclusive(item.product_id, order.id);
       }
       const actor = systemActor();
       const productIds = items.map((item) => item.product_id);
@@ -114,7 +149,13 @@ export class OrderSettlement {
         await events.record(actor, 'product.sold', {
           subject: { resource: 'product', id: item.product_id },
           userId: item.seller_id,
-          data: { order_id: order.id, order_item_id: item.id, license_type: item.license_type, price_cents: Number(item.price_cents), currency: done.currency },
+          data: {
+            order_id: order.id,
+            order_item_id: item.id,
+            license_type: item.license_type,
+            price_cents: Number(item.price_cents),
+            currency: done.currency,
+          },
         });
       }
       const buyer = done.buyer_id ? await people.findActive(done.buyer_id) : undefined;
@@ -130,7 +171,11 @@ export class OrderSettlement {
       const failed = await settlement.markFailed(order.id, reason);
       if (!failed) return;
       await settlement.releaseHolds(order.id);
-      await events.record(systemActor(), 'order.failed', { subject: { resource: 'order', id: order.id }, userId: failed.buyer_id, data: { reason } });
+      await events.record(systemActor(), 'order.failed', {
+        subject: { resource: 'order', id: order.id },
+        userId: failed.buyer_id,
+        data: { reason },
+      });
     });
   }
 
@@ -143,7 +188,10 @@ export class OrderSettlement {
       if (!refunded) return undefined;
       await settlement.revokeGrants(order.id, now);
       const items = await orders.itemsOf([order.id]);
-      await settlement.addSales(items.map((item) => item.product_id), -1);
+      await settlement.addSales(
+        items.map((item) => item.product_id),
+        -1,
+      );
       for (const item of items) await settlement.unsellExclusive(item.product_id, order.id);
       // the buyer has the money back: the code's use returns to the pool
       if (refunded.promo_code_id) await settlement.redeem(refunded.promo_code_id, -1);

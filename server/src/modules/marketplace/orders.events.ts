@@ -6,7 +6,13 @@ declare module '../../platform/events/event-map.js' {
     'order.completed': { total_cents: number; currency: string; product_ids: string[] };
     'order.failed': { reason: string };
     'order.refunded': { total_cents: number; currency: string; reason: string | null };
-    'product.sold': { order_id: string; order_item_id: string; license_type: string | null; price_cents: number; currency: string };
+    'product.sold': {
+      order_id: string;
+      order_item_id: string;
+      license_type: string | null;
+      price_cents: number;
+      currency: string;
+    };
   }
 }
 

@@ -21,7 +21,11 @@ import { SellerStatsRepository } from './seller-stats.repository.js';
 import { SellerStatsService } from './seller-stats.service.js';
 
 /** The orders part of the marketplace: its routes and jobs, built from the platform. */
-export function createOrdersPart(parts: MarketplaceParts): { routes: ReturnType<typeof orderRoutes>; jobs: ModuleJob[]; orders: OrdersService } {
+export function createOrdersPart(parts: MarketplaceParts): {
+  routes: ReturnType<typeof orderRoutes>;
+  jobs: ModuleJob[];
+  orders: OrdersService;
+} {
   const { platform, people, tracks } = parts;
   const { scope, clock, config } = platform;
   const provider = createPaymentProvider(platform);
@@ -58,9 +62,23 @@ export function createOrdersPart(parts: MarketplaceParts): { routes: ReturnType<
     publicBaseUrl: config.publicBaseUrl,
   });
   const service = new OrdersService({ scope, clock, events: platform.events, orders, settlement, provider });
-  const invoices = new InvoicesService({ scope, clock, orders, invoices: new InvoicesRepository(scope), numbers: new InvoiceNumbers(scope), people });
+  const invoices = new InvoicesService({
+    scope,
+    clock,
+    orders,
+    invoices: new InvoicesRepository(scope),
+    numbers: new InvoiceNumbers(scope),
+    people,
+  });
   return {
-    routes: orderRoutes({ orders: service, idempotency, settlement, provider, sandbox, downloads, reviews: new ReviewsService({ scope, reviews: new ReviewsRepository(scope) }),
+    routes: orderRoutes({
+      orders: service,
+      idempotency,
+      settlement,
+      provider,
+      sandbox,
+      downloads,
+      reviews: new ReviewsService({ scope, reviews: new ReviewsRepository(scope) }),
       invoices,
       sellerStats: new SellerStatsService({ clock, stats: new SellerStatsRepository(scope) }),
     }),

@@ -40,7 +40,11 @@ export class OrdersRepository {
   }
 
   async promoProductIds(promoCodeId: string): Promise<Set<string>> {
-    const rows = await this.db.selectFrom('promo_code_products').select('product_id').where('promo_code_id', '=', promoCodeId).execute();
+    const rows = await this.db
+      .selectFrom('promo_code_products')
+      .select('product_id')
+      .where('promo_code_id', '=', promoCodeId)
+      .execute();
     return new Set(rows.map((row) => row.product_id));
   }
 
@@ -66,7 +70,12 @@ export class OrdersRepository {
   setCheckout(orderId: string, checkout: { sessionId: string; checkoutUrl: string; expiresAt: Date }) {
     return this.db
       .updateTable('orders')
-      .set({ payment_session_id: checkout.sessionId, checkout_url: checkout.checkoutUrl, payment_expires_at: checkout.expiresAt, updated_at: sql`now()` })
+      .set({
+        payment_session_id: checkout.sessionId,
+        checkout_url: checkout.checkoutUrl,
+        payment_expires_at: checkout.expiresAt,
+        updated_at: sql`now()`,
+      })
       .where('id', '=', orderId)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -110,7 +119,14 @@ export class OrdersRepository {
   }
 
   listForBuyer(buyerId: string) {
-    return this.db.selectFrom('orders').selectAll().where('buyer_id', '=', buyerId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1000).execute();
+    return this.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('buyer_id', '=', buyerId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1000)
+      .execute();
   }
 
   /** Orders with an item the seller sold, newest first. */
@@ -118,7 +134,15 @@ export class OrdersRepository {
     return this.db
       .selectFrom('orders')
       .selectAll()
-      .where((eb) => eb.exists(eb.selectFrom('order_items').select('order_items.id').whereRef('order_items.order_id', '=', 'orders.id').where('order_items.seller_id', '=', sellerId)))
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('order_items')
+            .select('order_items.id')
+            .whereRef('order_items.order_id', '=', 'orders.id')
+            .where('order_items.seller_id', '=', sellerId),
+        ),
+      )
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(10_000)
@@ -127,7 +151,13 @@ export class OrdersRepository {
 
   itemsOf(orderIds: readonly string[]) {
     if (orderIds.length === 0) return Promise.resolve([] as OrderItemRow[]);
-    return this.db.selectFrom('order_items').selectAll().where('order_id', 'in', orderIds).orderBy('created_at').orderBy('id').execute();
+    return this.db
+      .selectFrom('order_items')
+      .selectAll()
+      .where('order_id', 'in', orderIds)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
   }
 
   /** Pending orders whose payment window closed. */
@@ -144,7 +174,10 @@ export class OrdersRepository {
 }
 
 /** The license an item buys: the one named, else the cheapest available; none when the product has no licenses. */
-export function pickLicense(licenses: LicenseRow[], type: ProductLicenseType | undefined): LicenseRow | 'unavailable' | 'unknown' | undefined {
+export function pickLicense(
+  licenses: LicenseRow[],
+  type: ProductLicenseType | undefined,
+): LicenseRow | 'unavailable' | 'unknown' | undefined {
   if (licenses.length === 0) return type ? 'unknown' : undefined;
   if (type) {
     const named = licenses.find((license) => license.license_type === type);

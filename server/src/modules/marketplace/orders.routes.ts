@@ -35,19 +35,38 @@ function wantsJson(accept: string | undefined): boolean {
 }
 
 /** The orders part of contract.marketplace: replies are the objects themselves (not enveloped). */
-export function orderRoutes({ orders, idempotency, settlement, provider, sandbox, downloads, reviews, invoices, sellerStats }: OrderRoutesDeps): OrderRoutes {
+export function orderRoutes({
+  orders,
+  idempotency,
+  settlement,
+  provider,
+  sandbox,
+  downloads,
+  reviews,
+  invoices,
+  sellerStats,
+}: OrderRoutesDeps): OrderRoutes {
   return {
     createOrder: async ({ body, headers, req }) => {
       const actor = signedInActor(req);
-      const reply = await idempotency.run(actor.id, 'marketplace.orders.create', headers['idempotency-key'], body, async () => ({
-        status: 201 as const,
-        body: await orders.create(actor, body),
-      }));
+      const reply = await idempotency.run(
+        actor.id,
+        'marketplace.orders.create',
+        headers['idempotency-key'],
+        body,
+        async () => ({
+          status: 201 as const,
+          body: await orders.create(actor, body),
+        }),
+      );
       return { status: 201, body: reply.body };
     },
     listOrders: async ({ req }) => ({ status: 200, body: await orders.list(signedInActor(req)) }),
     getOrder: async ({ params, req }) => ({ status: 200, body: await orders.get(signedInActor(req), params.id) }),
-    refundOrder: async ({ params, body, req }) => ({ status: 200, body: await orders.refund(signedInActor(req), params.id, body) }),
+    refundOrder: async ({ params, body, req }) => ({
+      status: 200,
+      body: await orders.refund(signedInActor(req), params.id, body),
+    }),
     invoice: async ({ params, req, res }) => {
       const invoice = await invoices.invoiceOf(signedInActor(req), params.id);
       res.setHeader('Cache-Control', 'private, no-store');
@@ -57,7 +76,10 @@ export function orderRoutes({ orders, idempotency, settlement, provider, sandbox
       // the file instead of the JSON (metadata.alsoContentTypes): the router sends a buffer as it is
       return { status: 200, body: (await renderInvoicePdf(invoice)) as never };
     },
-    sellerStats: async ({ query, req }) => ({ status: 200, body: { stats: await sellerStats.of(signedInActor(req), query.period) } }),
+    sellerStats: async ({ query, req }) => ({
+      status: 200,
+      body: { stats: await sellerStats.of(signedInActor(req), query.period) },
+    }),
     sandboxCheckout: async ({ params, query, res }) => {
       const html = await sandbox.page(params.paymentId, query.outcome);
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -69,7 +91,10 @@ export function orderRoutes({ orders, idempotency, settlement, provider, sandbox
       if (event) await settlement.apply(event);
       return { status: 200, body: { received: true as const } };
     },
-    download: async ({ params, req }) => ({ status: 200, body: await downloads.link(signedInActor(req), params.product_id) }),
+    download: async ({ params, req }) => ({
+      status: 200,
+      body: await downloads.link(signedInActor(req), params.product_id),
+    }),
     downloadFile: async ({ params, query, res }) => {
       const served = await downloads.serve(params.product_id, query);
       if ('redirect' in served) {

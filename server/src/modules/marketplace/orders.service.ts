@@ -8,7 +8,15 @@ import { discountLines, type PricedLine } from './order-pricing.js';
 import { isExclusiveItem, type OrderSettlement } from './order-settlement.js';
 import { itemsByOrder, toOrderDto, toSaleDto } from './orders.mapper.js';
 import { canRefundAsSeller, isBuyer, sellsIn } from './orders.policy.js';
-import { pickLicense, type LicenseRow, type OrderItemRow, type OrderRow, type OrdersRepository, type ProductRow, type PromoCodeRow } from './orders.repository.js';
+import {
+  pickLicense,
+  type LicenseRow,
+  type OrderItemRow,
+  type OrderRow,
+  type OrdersRepository,
+  type ProductRow,
+  type PromoCodeRow,
+} from './orders.repository.js';
 import type { PaymentProvider } from './payments/payment-provider.js';
 
 export interface OrdersServiceDeps {
@@ -26,7 +34,10 @@ interface Line extends PricedLine {
 }
 
 /** An order and its items, 404 when unknown; who may see what of it is the caller's to check. */
-export async function findOrder(orders: OrdersRepository, id: string): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
+export async function findOrder(
+  orders: OrdersRepository,
+  id: string,
+): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
   const order = await orders.find(id);
   if (!order) throw notFound('Order');
   return { order, items: await orders.itemsOf([id]) };
@@ -81,7 +92,10 @@ export class OrdersService {
       for (const [index, item] of items.entries()) {
         if (!isExclusiveItem(item, lines[index]!.product.license_type)) continue;
         if (!(await orders.takeHold(item.product_id, order.id, expiresAt, now))) {
-          throw new AppError('CONFLICT', `The exclusive license of "${item.title}" is sold or reserved by another order`);
+          throw new AppError(
+            'CONFLICT',
+            `The exclusive license of "${item.title}" is sold or reserved by another order`,
+          );
         }
       }
       await events.record(actor, 'order.created', {
@@ -92,7 +106,17 @@ export class OrdersService {
         order = await settlement.complete(order, null);
       } else {
         const checkout = await provider
-          .createCheckout({ orderId: order.id, amountCents: Number(order.total_cents), currency, description: items.map((item) => item.title).join(', ').slice(0, 500), buyerEmail: actor.user.email ?? undefined, expiresAt })
+          .createCheckout({
+            orderId: order.id,
+            amountCents: Number(order.total_cents),
+            currency,
+            description: items
+              .map((item) => item.title)
+              .join(', ')
+              .slice(0, 500),
+            buyerEmail: actor.user.email ?? undefined,
+            expiresAt,
+          })
           .catch((error: unknown) => {
             if (error instanceof AppError) throw error;
             throw unavailable('The payment provider cannot be reached; try again', 5);
@@ -115,27 +139,47 @@ export class OrdersService {
       const product = products.get(item.product_id);
       if (!product) throw notFound('Product');
       if (product.seller_id === actor.id) throw badRequest('You cannot buy your own product');
-      if (holds.some((hold) => hold.product_id === product.id && hold.sold)) throw new AppError('CONFLICT', `The exclusive license of "${product.title}" is sold`);
+      if (holds.some((hold) => hold.product_id === product.id && hold.sold))
+        throw new AppError('CONFLICT', `The exclusive license of "${product.title}" is sold`);
       if (product.status !== 'active') throw badRequest(`"${product.title}" is not on sale`);
-      const license = pickLicense(licenses.filter((row) => row.product_id === product.id), item.license_type);
+      const license = pickLicense(
+        licenses.filter((row) => row.product_id === product.id),
+        item.license_type,
+      );
       if (license === 'unknown') throw badRequest(`"${product.title}" has no ${item.license_type} license`);
-      if (license === 'unavailable') throw new AppError('CONFLICT', `This license of "${product.title}" is no longer available`);
-      return { product, license, productId: product.id, priceCents: Number(license?.price_cents ?? product.price_cents), eligible: false };
+      if (license === 'unavailable')
+        throw new AppError('CONFLICT', `This license of "${product.title}" is no longer available`);
+      return {
+        product,
+        license,
+        productId: product.id,
+        priceCents: Number(license?.price_cents ?? product.price_cents),
+        eligible: false,
+      };
     });
-    if (new Set(lines.map((line) => line.product.currency)).size > 1) throw badRequest('An order is paid in one currency: order products of other currencies separately');
+    if (new Set(lines.map((line) => line.product.currency)).size > 1)
+      throw badRequest('An order is paid in one currency: order products of other currencies separately');
     return lines;
   }
 
   /** The code of one of the items' sellers, valid now; its redemptions are reserved by pending orders under its row lock. */
   private async promo(code: string, lines: Line[], currency: string, now: Date): Promise<PromoCodeRow> {
     const { orders } = this.deps;
-    const promo = await orders.findPromoCodeForUpdate(code.trim().toLowerCase(), [...new Set(lines.map((line) => line.product.seller_id))]);
+    const promo = await orders.findPromoCodeForUpdate(code.trim().toLowerCase(), [
+      ...new Set(lines.map((line) => line.product.seller_id)),
+    ]);
     if (!promo) throw invalidPromo();
     if (promo.expires_at && promo.expires_at.getTime() <= now.getTime()) throw invalidPromo();
     if (promo.amount_off_cents !== null && promo.currency && promo.currency !== currency) throw invalidPromo();
-    if (promo.max_redemptions !== null && promo.redemption_count + (await orders.pendingWithPromo(promo.id)) >= promo.max_redemptions) throw invalidPromo();
+    if (
+      promo.max_redemptions !== null &&
+      promo.redemption_count + (await orders.pendingWithPromo(promo.id)) >= promo.max_redemptions
+    )
+      throw invalidPromo();
     const restricted = await orders.promoProductIds(promo.id);
-    for (const line of lines) line.eligible = line.product.seller_id === promo.seller_id && (restricted.size === 0 || restricted.has(line.product.id));
+    for (const line of lines)
+      line.eligible =
+        line.product.seller_id === promo.seller_id && (restricted.size === 0 || restricted.has(line.product.id));
     if (!lines.some((line) => line.eligible && line.priceCents > 0)) throw invalidPromo();
     return promo;
   }
@@ -173,14 +217,24 @@ export class OrdersService {
       const items = await orders.itemsOf([id]);
       const asSeller = canRefundAsSeller(actor, items);
       if (!asSeller && !isBuyer(actor, order)) throw notYours();
-      if (order.status !== 'completed') throw new AppError('INVALID_TRANSITION', `A ${order.status} order cannot be refunded`);
+      if (order.status !== 'completed')
+        throw new AppError('INVALID_TRANSITION', `A ${order.status} order cannot be refunded`);
       if (!asSeller && order.refund_deadline && clock.now().getTime() > order.refund_deadline.getTime()) {
-        throw new AppError('REFUND_WINDOW_CLOSED', `The refund window closed on ${order.refund_deadline.toISOString()}`);
+        throw new AppError(
+          'REFUND_WINDOW_CLOSED',
+          `The refund window closed on ${order.refund_deadline.toISOString()}`,
+        );
       }
       if (Number(order.total_cents) > 0 && order.payment_provider_payment_id) {
-        if (order.payment_provider !== provider.name) throw unavailable(`This order was paid with ${order.payment_provider}, which is not configured now`, 60);
+        if (order.payment_provider !== provider.name)
+          throw unavailable(`This order was paid with ${order.payment_provider}, which is not configured now`, 60);
         await provider
-          .refund({ paymentId: order.payment_provider_payment_id, amountCents: Number(order.total_cents), currency: order.currency, orderId: order.id })
+          .refund({
+            paymentId: order.payment_provider_payment_id,
+            amountCents: Number(order.total_cents),
+            currency: order.currency,
+            orderId: order.id,
+          })
           .catch((error: unknown) => {
             if (error instanceof AppError) throw error;
             throw unavailable('The payment provider cannot be reached; try again', 5);
@@ -189,7 +243,9 @@ export class OrdersService {
       const refunded = await settlement.refunded(actor, order, body.reason ?? null);
       const result = refunded ?? (await orders.find(id))!;
       // the seller who refunds reads it as their sale (the buyer's payment details stay the buyer's)
-      return isBuyer(actor, order) || !sellsIn(actor, items) ? toOrderDto(result, items) : toSaleDto(result, items, actor.id);
+      return isBuyer(actor, order) || !sellsIn(actor, items)
+        ? toOrderDto(result, items)
+        : toSaleDto(result, items, actor.id);
     });
   }
 }

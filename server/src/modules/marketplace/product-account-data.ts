@@ -19,7 +19,9 @@ export class ProductAccountData {
 
   async exportFor(owner: UserActor): Promise<{ marketplace_products: Product[] }> {
     const bundles = await this.products.bundles(await this.products.listBySeller(owner.id));
-    return { marketplace_products: bundles.map((bundle) => toProductDto(bundle, this.parts.platform.config.publicBaseUrl)) };
+    return {
+      marketplace_products: bundles.map((bundle) => toProductDto(bundle, this.parts.platform.config.publicBaseUrl)),
+    };
   }
 
   async eraseFor(owner: UserActor): Promise<Record<string, number>> {
@@ -32,7 +34,10 @@ export class ProductAccountData {
       for (const product of await this.products.listBySeller(owner.id)) {
         if (await this.products.hasOrders(product.id)) {
           const [bundle] = await this.products.bundles([product]);
-          files.push(...bundle!.images.map((row) => row.storage_key), ...bundle!.previews.map((row) => row.storage_key));
+          files.push(
+            ...bundle!.images.map((row) => row.storage_key),
+            ...bundle!.previews.map((row) => row.storage_key),
+          );
           await this.products.deleteShowcase(product.id);
           if (product.status !== 'archived') await this.products.update(product.id, { status: 'archived' });
           archived += 1;
@@ -44,7 +49,10 @@ export class ProductAccountData {
       }
       scope.afterCommit(async () => {
         const failed = (error: unknown) => logger.warn({ err: error }, 'could not delete an erased product’s files');
-        await Promise.all([...files.map((key) => storage.delete(key).catch(failed)), ...folders.map((folder) => storage.deletePrefix(folder).catch(failed))]);
+        await Promise.all([
+          ...files.map((key) => storage.delete(key).catch(failed)),
+          ...folders.map((folder) => storage.deletePrefix(folder).catch(failed)),
+        ]);
       });
       return { removed_products: removed, archived_products: archived };
     });

@@ -31,7 +31,12 @@ export class ProductCatalog {
       const track = product.track_id ? await this.products.trackOriginal(product.track_id) : undefined;
       if (!track?.file_key) return null;
       const name = `${track.title}.${track.format}`.replace(/[\r\n"\\/]/g, '_');
-      return { storageKey: track.file_key, filename: name, contentType: CONTENT_TYPES[track.format], size: Number(track.file_size) };
+      return {
+        storageKey: track.file_key,
+        filename: name,
+        contentType: CONTENT_TYPES[track.format],
+        size: Number(track.file_size),
+      };
     }
     if (!product.file_key) return null;
     return {

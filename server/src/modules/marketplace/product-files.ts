@@ -13,7 +13,12 @@ const SNIFF_BYTES = 12;
 
 /** What a deliverable is, by its first bytes: a zip archive (local file, empty archive or spanned) or audio. */
 export function deliverableType(head: Buffer): { contentType: string; extension: string } | undefined {
-  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && [0x0304, 0x0506, 0x0708].includes(head.readUInt16BE(2))) {
+  if (
+    head.length >= 4 &&
+    head[0] === 0x50 &&
+    head[1] === 0x4b &&
+    [0x0304, 0x0506, 0x0708].includes(head.readUInt16BE(2))
+  ) {
     return { contentType: 'application/zip', extension: 'zip' };
   }
   const format = sniffFormat(head);
@@ -59,7 +64,10 @@ export function sniffingCounter<T>(recognise: (head: Buffer) => T | undefined, r
 
 /** Writes an uploaded audio file to `target`, refusing what is not MP3, WAV, FLAC or OGG by its first bytes. */
 export async function receiveAudio(file: Readable, target: string): Promise<number> {
-  const counter = sniffingCounter(sniffFormat, () => new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio'));
+  const counter = sniffingCounter(
+    sniffFormat,
+    () => new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio'),
+  );
   await pipeline(file, counter.stream, createWriteStream(target));
   return counter.result().bytes;
 }
@@ -73,12 +81,29 @@ export async function cutPreview(ffmpegPath: string, input: string, output: stri
     await runFfmpeg({
       ffmpegPath,
       input,
-      args: ['-map', '0:a:0', '-t', String(PRODUCT_PREVIEW_MAX_SECONDS), '-map_metadata', '-1', '-vn', '-c:a', 'libmp3lame', '-b:a', '192k', '-f', 'mp3', '-y', path.basename(output)],
+      args: [
+        '-map',
+        '0:a:0',
+        '-t',
+        String(PRODUCT_PREVIEW_MAX_SECONDS),
+        '-map_metadata',
+        '-1',
+        '-vn',
+        '-c:a',
+        'libmp3lame',
+        '-b:a',
+        '192k',
+        '-f',
+        'mp3',
+        '-y',
+        path.basename(output),
+      ],
       cwd: path.dirname(output),
       doing: 'cut into a preview',
     });
   } catch (error) {
-    if (error instanceof MediaError && error.reason === 'ffmpeg-missing') throw new AppError('UNAVAILABLE', error.message);
+    if (error instanceof MediaError && error.reason === 'ffmpeg-missing')
+      throw new AppError('UNAVAILABLE', error.message);
     // the tool runs: what it cannot cut is the file's fault
     if (error instanceof MediaError) throw new AppError('INVALID_AUDIO', error.message);
     throw error;
@@ -90,7 +115,10 @@ export async function cutPreview(ffmpegPath: string, input: string, output: stri
 
 /** A client's file name without folders or control characters, for display and Content-Disposition only. */
 export function displayName(filename: string, fallback: string): string {
-  // eslint-disable-next-line no-control-regex
-  const base = path.posix.basename(filename.replace(/\\/g, '/').replace(/[\u0000-\u001f\u007f"]/g, '')).trim().slice(0, 255);
+  const base = path.posix
+    // eslint-disable-next-line no-control-regex
+    .basename(filename.replace(/\\/g, '/').replace(/[\u0000-\u001f\u007f"]/g, ''))
+    .trim()
+    .slice(0, 255);
   return base.length > 0 ? base : fallback;
 }

@@ -29,7 +29,10 @@ import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
  * Reads the one file of a multipart form: `onFile` gets the file as a stream (it must start consuming
  * it at once) and the form's end is awaited. The routes build it from the request.
  */
-export type FileReceiver = <T>(maxBytes: number, onFile: (file: Readable, info: { filename: string }) => Promise<T>) => Promise<T>;
+export type FileReceiver = <T>(
+  maxBytes: number,
+  onFile: (file: Readable, info: { filename: string }) => Promise<T>,
+) => Promise<T>;
 
 /** A stored file to serve. */
 export interface ServedFile {
@@ -43,7 +46,8 @@ export interface ServedFile {
 const imageKey = (productId: string, imageId: string, contentType: string) =>
   `${productFolder(productId)}images/${imageId}.${contentType === 'image/png' ? 'png' : 'jpg'}`;
 const previewKey = (productId: string, previewId: string) => `${productFolder(productId)}previews/${previewId}.mp3`;
-const fileKey = (productId: string, extension: string) => `${productFolder(productId)}file/${randomUUID()}.${extension}`;
+const fileKey = (productId: string, extension: string) =>
+  `${productFolder(productId)}file/${randomUUID()}.${extension}`;
 
 /** A product's images, previews and deliverable file: stored, served, removed. */
 export class ProductMediaService {
@@ -66,7 +70,9 @@ export class ProductMediaService {
   private async removeObjects(keys: string[]): Promise<void> {
     await Promise.all(
       keys.map((key) =>
-        this.storage.delete(key).catch((error: unknown) => this.platform.logger.warn({ err: error, key }, 'could not delete a product file')),
+        this.storage
+          .delete(key)
+          .catch((error: unknown) => this.platform.logger.warn({ err: error, key }, 'could not delete a product file')),
       ),
     );
   }
@@ -97,7 +103,8 @@ export class ProductMediaService {
       return await this.platform.scope.transaction(async () => {
         await this.catalog.editable(actor, id);
         const { count, nextOrder } = await this.products.imageStats(id);
-        if (count >= PRODUCT_IMAGES_MAX) throw new AppError('LIMIT_REACHED', `A product has at most ${PRODUCT_IMAGES_MAX} images`);
+        if (count >= PRODUCT_IMAGES_MAX)
+          throw new AppError('LIMIT_REACHED', `A product has at most ${PRODUCT_IMAGES_MAX} images`);
         const row = await this.products.insertImage({
           id: imageId,
           product_id: id,
@@ -132,7 +139,12 @@ export class ProductMediaService {
     const product = await this.catalog.visible(actor, id);
     const image = await this.products.findImage(id, imageId);
     if (!image) throw notFound('Image');
-    return { body: await this.storage.get(image.storage_key), contentType: image.content_type, size: image.byte_size, isPublic: product.status === 'active' };
+    return {
+      body: await this.storage.get(image.storage_key),
+      contentType: image.content_type,
+      size: image.byte_size,
+      isPublic: product.status === 'active',
+    };
   }
 
   addPreview(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductPreview> {
@@ -158,7 +170,14 @@ export class ProductMediaService {
         if ((await this.products.previewCount(id)) >= PRODUCT_PREVIEWS_MAX) {
           throw new AppError('LIMIT_REACHED', `A product has at most ${PRODUCT_PREVIEWS_MAX} previews`);
         }
-        const row = await this.products.insertPreview({ id: previewId, product_id: id, storage_key: key, content_type: 'audio/mpeg', byte_size: size, duration_sec: duration });
+        const row = await this.products.insertPreview({
+          id: previewId,
+          product_id: id,
+          storage_key: key,
+          content_type: 'audio/mpeg',
+          byte_size: size,
+          duration_sec: duration,
+        });
         await this.products.update(id, {});
         return toPreviewDto(row, this.platform.config.publicBaseUrl);
       });
@@ -203,15 +222,23 @@ export class ProductMediaService {
   private async putFileNow(actor: UserActor, id: string, receive: FileReceiver): Promise<Product> {
     const product = await this.assertEditable(actor, id);
     if (product.product_type === 'track') {
-      throw new AppError('VALIDATION_FAILED', 'A track product delivers its track’s original: there is no file to upload', {
-        details: [{ field: 'file', message: 'not for a track product', value: '' }],
-      });
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'A track product delivers its track’s original: there is no file to upload',
+        {
+          details: [{ field: 'file', message: 'not for a track product', value: '' }],
+        },
+      );
     }
     const keys: string[] = [];
     try {
       const received = await receive(PRODUCT_FILE_MAX_BYTES, async (file, info) => {
-        const counter = sniffingCounter(deliverableType, () =>
-          new AppError('VALIDATION_FAILED', 'The file is not a zip archive or MP3, WAV, FLAC or OGG audio', { details: [{ field: 'file', message: 'not a zip or audio file', value: '' }] }),
+        const counter = sniffingCounter(
+          deliverableType,
+          () =>
+            new AppError('VALIDATION_FAILED', 'The file is not a zip archive or MP3, WAV, FLAC or OGG audio', {
+              details: [{ field: 'file', message: 'not a zip or audio file', value: '' }],
+            }),
         );
         // the key's extension is only known from the first bytes: a provisional key, renamed once known
         const key = `${productFolder(id)}file/${randomUUID()}.upload`;

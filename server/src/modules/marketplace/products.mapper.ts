@@ -1,5 +1,11 @@
 import type { Product, ProductImage, ProductLicense, ProductPreview } from '@riff/contract';
-import type { ProductBundle, ProductImageRow, ProductLicenseRow, ProductPreviewRow, ProductRow } from './products.repository.js';
+import type {
+  ProductBundle,
+  ProductImageRow,
+  ProductLicenseRow,
+  ProductPreviewRow,
+  ProductRow,
+} from './products.repository.js';
 
 /** Integer cents to major units (1999 → 19.99): cents are exact, the division is only for display. */
 export const centsToPrice = (cents: number) => Number(cents) / 100;
@@ -7,8 +13,10 @@ export const centsToPrice = (cents: number) => Number(cents) / 100;
 export const priceToCents = (price: number) => Math.round(price * 100);
 
 /** The URL paths that serve a product's media (under /api/v1). */
-export const imagePath = (productId: string, imageId: string) => `/api/v1/marketplace/products/${productId}/images/${imageId}`;
-export const previewPath = (productId: string, previewId: string) => `/api/v1/marketplace/products/${productId}/previews/${previewId}`;
+export const imagePath = (productId: string, imageId: string) =>
+  `/api/v1/marketplace/products/${productId}/images/${imageId}`;
+export const previewPath = (productId: string, previewId: string) =>
+  `/api/v1/marketplace/products/${productId}/previews/${previewId}`;
 
 /** avg_rating: null while there is no review, else the mean rounded to 2 decimals. */
 export function averageRating(product: Pick<ProductRow, 'review_count' | 'rating_sum'>): number | null {
@@ -43,7 +51,14 @@ export function toImageDto(row: ProductImageRow, baseUrl: string): ProductImage 
 
 export function toPreviewDto(row: ProductPreviewRow, baseUrl: string): ProductPreview {
   const path = previewPath(row.product_id, row.id);
-  return { id: row.id, product_id: row.product_id, file_path: path, url: `${baseUrl}${path}`, duration_sec: row.duration_sec, created_at: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    product_id: row.product_id,
+    file_path: path,
+    url: `${baseUrl}${path}`,
+    duration_sec: row.duration_sec,
+    created_at: row.created_at.toISOString(),
+  };
 }
 
 export function toProductDto({ product, licenses, images, previews }: ProductBundle, baseUrl: string): Product {
@@ -68,7 +83,11 @@ export function toProductDto({ product, licenses, images, previews }: ProductBun
     licenses: licenses.map(toLicenseDto),
     file:
       product.file_key && product.file_name
-        ? { filename: product.file_name, size: Number(product.file_size ?? 0), content_type: product.file_content_type ?? 'application/octet-stream' }
+        ? {
+            filename: product.file_name,
+            size: Number(product.file_size ?? 0),
+            content_type: product.file_content_type ?? 'application/octet-stream',
+          }
         : null,
     created_at: product.created_at.toISOString(),
     updated_at: product.updated_at.toISOString(),

@@ -14,13 +14,23 @@ import { ProductsService } from './products.service.js';
 /** The products part built: its routes and its share of the account's data. */
 export function createProductsPart(parts: MarketplaceParts, repository: ProductsRepository) {
   const products = new ProductsService(parts, repository, policyLimiter(parts.platform.limits, 'products-created'));
-  const media = new ProductMediaService(parts, repository, products, policyLimiter(parts.platform.limits, 'product-uploads'));
+  const media = new ProductMediaService(
+    parts,
+    repository,
+    products,
+    policyLimiter(parts.platform.limits, 'product-uploads'),
+  );
   return {
     routes: productRoutes({ products, media, publicBaseUrl: parts.platform.config.publicBaseUrl }),
     accountData: new ProductAccountData(parts, repository),
     jobs: [
       // a minute's product changes folded into one count row per (status, type): the list's total reads a handful of rows
-      { name: 'marketplace.fold-product-counts', everyMs: 60_000, retryLimit: 0, handle: () => repository.foldCountDeltas() },
+      {
+        name: 'marketplace.fold-product-counts',
+        everyMs: 60_000,
+        retryLimit: 0,
+        handle: () => repository.foldCountDeltas(),
+      },
     ] satisfies ModuleJob[],
     product: (actor: Actor, id: string) => products.get(actor, id),
     searcher: {

@@ -8,7 +8,8 @@ export const canSeeProduct = (actor: Actor, product: Pick<ProductRow, 'status' |
   product.status === 'active' || isOwnerOrAdmin(actor, product.seller_id);
 
 /** Only the seller changes a product, its licenses and its media. */
-export const canEditProduct = (actor: Actor, product: Pick<ProductRow, 'seller_id'>) => isOwner(actor, product.seller_id);
+export const canEditProduct = (actor: Actor, product: Pick<ProductRow, 'seller_id'>) =>
+  isOwner(actor, product.seller_id);
 
 /** ADDENDUM: draft → active, active → archived, archived → active, draft → archived. */
 const MOVES: Record<ProductStatus, readonly ProductStatus[]> = {

@@ -1,7 +1,18 @@
 import type { ProductLicenseType, ProductStatus, ProductType } from '@riff/contract';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { ProductImagesTable, ProductLicensesTable, ProductPreviewsTable, ProductsTable } from '../../platform/db/database.schema.js';
-import { normalForm, notBlockedEitherWay, searchDoc, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
+import type {
+  ProductImagesTable,
+  ProductLicensesTable,
+  ProductPreviewsTable,
+  ProductsTable,
+} from '../../platform/db/database.schema.js';
+import {
+  normalForm,
+  notBlockedEitherWay,
+  searchDoc,
+  withTypoFallback,
+  type TextQuery,
+} from '../../platform/search/text-search.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
@@ -57,7 +68,11 @@ export class ProductsRepository {
   }
 
   async countBySeller(sellerId: string): Promise<number> {
-    const row = await this.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('count')).where('seller_id', '=', sellerId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('products')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('seller_id', '=', sellerId)
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -79,12 +94,26 @@ export class ProductsRepository {
   }
 
   async hasOrders(id: string): Promise<boolean> {
-    return (await this.db.selectFrom('order_items').select('id').where('product_id', '=', id).limit(1).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db
+        .selectFrom('order_items')
+        .select('id')
+        .where('product_id', '=', id)
+        .limit(1)
+        .executeTakeFirst()) !== undefined
+    );
   }
 
   /** Whether an exclusive license of it has been sold (the orders part sets the hold's sold flag). */
   async exclusiveSold(id: string): Promise<boolean> {
-    return (await this.db.selectFrom('exclusive_holds').select('product_id').where('product_id', '=', id).where('sold', '=', true).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db
+        .selectFrom('exclusive_holds')
+        .select('product_id')
+        .where('product_id', '=', id)
+        .where('sold', '=', true)
+        .executeTakeFirst()) !== undefined
+    );
   }
 
   private filtered(filter: ProductFilter, text?: TextQuery) {
@@ -114,7 +143,13 @@ export class ProductsRepository {
 
   private async listWith(filter: ProductFilter) {
     const [rows, total] = await Promise.all([
-      this.filtered(filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+      this.filtered(filter)
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(filter.limit)
+        .offset(filter.offset)
+        .execute(),
       this.count(filter, undefined),
     ]);
     return { rows, total };
@@ -139,16 +174,25 @@ export class ProductsRepository {
       .offset(filter.offset)
       .execute();
     const counted = await pageWithTotal(rows, () => this.count(filter, text));
-    return { rows: counted.rows.map(({ n_title: _title, n_doc: _doc, ...row }) => row as ProductRow), total: counted.total };
+    return {
+      rows: counted.rows.map(({ n_title: _title, n_doc: _doc, ...row }) => row as ProductRow),
+      total: counted.total,
+    };
   }
 
   private async count(filter: ProductFilter, text: TextQuery | undefined): Promise<number> {
-    const byKey = filter.statuses && !text && !filter.sellerId && filter.minCents === undefined && filter.maxCents === undefined;
+    const byKey =
+      filter.statuses && !text && !filter.sellerId && filter.minCents === undefined && filter.maxCents === undefined;
     if (!byKey) {
-      const counted = await this.filtered(filter, text).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      const counted = await this.filtered(filter, text)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
       return Number(counted.count);
     }
-    let deltas = this.db.selectFrom('product_count_deltas').select(sql<string>`coalesce(sum(delta), 0)`.as('count')).where('status', 'in', filter.statuses!);
+    let deltas = this.db
+      .selectFrom('product_count_deltas')
+      .select(sql<string>`coalesce(sum(delta), 0)`.as('count'))
+      .where('status', 'in', filter.statuses!);
     if (filter.type) deltas = deltas.where('product_type', '=', filter.type);
     return Number((await deltas.executeTakeFirstOrThrow()).count);
   }
@@ -157,11 +201,18 @@ export class ProductsRepository {
   async foldCountDeltas(): Promise<void> {
     await sql`with folded as (delete from product_count_deltas returning status, product_type, delta)
       insert into product_count_deltas (status, product_type, delta)
-      select status, product_type, sum(delta) from folded group by status, product_type having sum(delta) <> 0`.execute(this.db);
+      select status, product_type, sum(delta) from folded group by status, product_type having sum(delta) <> 0`.execute(
+      this.db,
+    );
   }
 
   listBySeller(sellerId: string) {
-    return this.db.selectFrom('products').selectAll().where('seller_id', '=', sellerId).orderBy('created_at', 'asc').execute();
+    return this.db
+      .selectFrom('products')
+      .selectAll()
+      .where('seller_id', '=', sellerId)
+      .orderBy('created_at', 'asc')
+      .execute();
   }
 
   /** The licenses, images and previews of the products, each product's in its order. */
@@ -169,12 +220,35 @@ export class ProductsRepository {
     if (products.length === 0) return [];
     const ids = products.map((product) => product.id);
     const [licenses, images, previews] = await Promise.all([
-      this.db.selectFrom('product_licenses').selectAll().where('product_id', 'in', ids).orderBy('price_cents').orderBy('license_type').execute(),
-      this.db.selectFrom('product_images').selectAll().where('product_id', 'in', ids).orderBy('sort_order').orderBy('created_at').execute(),
-      this.db.selectFrom('product_previews').selectAll().where('product_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
+      this.db
+        .selectFrom('product_licenses')
+        .selectAll()
+        .where('product_id', 'in', ids)
+        .orderBy('price_cents')
+        .orderBy('license_type')
+        .execute(),
+      this.db
+        .selectFrom('product_images')
+        .selectAll()
+        .where('product_id', 'in', ids)
+        .orderBy('sort_order')
+        .orderBy('created_at')
+        .execute(),
+      this.db
+        .selectFrom('product_previews')
+        .selectAll()
+        .where('product_id', 'in', ids)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
     ]);
     const of = <T extends { product_id: string }>(rows: T[], id: string) => rows.filter((row) => row.product_id === id);
-    return products.map((product) => ({ product, licenses: of(licenses, product.id), images: of(images, product.id), previews: of(previews, product.id) }));
+    return products.map((product) => ({
+      product,
+      licenses: of(licenses, product.id),
+      images: of(images, product.id),
+      previews: of(previews, product.id),
+    }));
   }
 
   // licenses
@@ -184,7 +258,12 @@ export class ProductsRepository {
   }
 
   findLicense(productId: string, licenseId: string) {
-    return this.db.selectFrom('product_licenses').selectAll().where('product_id', '=', productId).where('id', '=', licenseId).executeTakeFirst();
+    return this.db
+      .selectFrom('product_licenses')
+      .selectAll()
+      .where('product_id', '=', productId)
+      .where('id', '=', licenseId)
+      .executeTakeFirst();
   }
 
   insertLicense(row: Insertable<ProductLicensesTable>) {
@@ -206,13 +285,23 @@ export class ProductsRepository {
   }
 
   licenseOfType(productId: string, type: ProductLicenseType) {
-    return this.db.selectFrom('product_licenses').selectAll().where('product_id', '=', productId).where('license_type', '=', type).executeTakeFirst();
+    return this.db
+      .selectFrom('product_licenses')
+      .selectAll()
+      .where('product_id', '=', productId)
+      .where('license_type', '=', type)
+      .executeTakeFirst();
   }
 
   // images and previews
 
   findImage(productId: string, imageId: string) {
-    return this.db.selectFrom('product_images').selectAll().where('product_id', '=', productId).where('id', '=', imageId).executeTakeFirst();
+    return this.db
+      .selectFrom('product_images')
+      .selectAll()
+      .where('product_id', '=', productId)
+      .where('id', '=', imageId)
+      .executeTakeFirst();
   }
 
   async imageStats(productId: string): Promise<{ count: number; nextOrder: number }> {
@@ -233,11 +322,20 @@ export class ProductsRepository {
   }
 
   findPreview(productId: string, previewId: string) {
-    return this.db.selectFrom('product_previews').selectAll().where('product_id', '=', productId).where('id', '=', previewId).executeTakeFirst();
+    return this.db
+      .selectFrom('product_previews')
+      .selectAll()
+      .where('product_id', '=', productId)
+      .where('id', '=', previewId)
+      .executeTakeFirst();
   }
 
   async previewCount(productId: string): Promise<number> {
-    const row = await this.db.selectFrom('product_previews').select((eb) => eb.fn.countAll<number>().as('count')).where('product_id', '=', productId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('product_previews')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('product_id', '=', productId)
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 

@@ -32,7 +32,8 @@ function pageLinks(baseUrl: string, query: ProductListQuery, total: number): str
   const last = Math.max(1, Math.ceil(total / query.limit));
   const link = (page: number, rel: string) => {
     const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) if (value !== undefined && name !== 'page') params.set(name, String(value));
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined && name !== 'page') params.set(name, String(value));
     params.set('page', String(page));
     return `<${baseUrl}/api/v1/marketplace/products?${params.toString()}>; rel="${rel}"`;
   };
@@ -57,19 +58,34 @@ export function productRoutes({ products, media, publicBaseUrl }: ProductRoutesD
     },
     createProduct: async ({ body, req }) => ({ status: 201, body: await products.create(signedInActor(req), body) }),
     getProduct: async ({ params, req }) => ({ status: 200, body: await products.get(actorOf(req), params.id) }),
-    updateProduct: async ({ params, body, req }) => ({ status: 200, body: await products.update(signedInActor(req), params.id, body) }),
-    deleteProduct: async ({ params, req }) => ({ status: 200, body: await products.remove(signedInActor(req), params.id) }),
-    createLicense: async ({ params, body, req }) => ({ status: 201, body: await products.createLicense(signedInActor(req), params.id, body) }),
+    updateProduct: async ({ params, body, req }) => ({
+      status: 200,
+      body: await products.update(signedInActor(req), params.id, body),
+    }),
+    deleteProduct: async ({ params, req }) => ({
+      status: 200,
+      body: await products.remove(signedInActor(req), params.id),
+    }),
+    createLicense: async ({ params, body, req }) => ({
+      status: 201,
+      body: await products.createLicense(signedInActor(req), params.id, body),
+    }),
     updateLicense: async ({ params, body, req }) => ({
       status: 200,
       body: await products.updateLicense(signedInActor(req), params.id, params.licenseId, body),
     }),
-    deleteLicense: async ({ params, req }) => ({ status: 200, body: await products.deleteLicense(signedInActor(req), params.id, params.licenseId) }),
+    deleteLicense: async ({ params, req }) => ({
+      status: 200,
+      body: await products.deleteLicense(signedInActor(req), params.id, params.licenseId),
+    }),
     addImage: async ({ params, req, res }) => {
       const actor = signedInActor(req);
       return { status: 201, body: await upload(req, res, (receive) => media.addImage(actor, params.id, receive)) };
     },
-    removeImage: async ({ params, req }) => ({ status: 200, body: await media.removeImage(signedInActor(req), params.id, params.imageId) }),
+    removeImage: async ({ params, req }) => ({
+      status: 200,
+      body: await media.removeImage(signedInActor(req), params.id, params.imageId),
+    }),
     image: async ({ params, req, res }) => {
       const image = await media.image(actorOf(req), params.id, params.imageId);
       image.body.on('error', () => res.destroy());
@@ -82,16 +98,23 @@ export function productRoutes({ products, media, publicBaseUrl }: ProductRoutesD
       const actor = signedInActor(req);
       return { status: 201, body: await upload(req, res, (receive) => media.addPreview(actor, params.id, receive)) };
     },
-    removePreview: async ({ params, req }) => ({ status: 200, body: await media.removePreview(signedInActor(req), params.id, params.previewId) }),
+    removePreview: async ({ params, req }) => ({
+      status: 200,
+      body: await media.removePreview(signedInActor(req), params.id, params.previewId),
+    }),
     preview: async ({ params, headers, req, res }) => {
       const preview = await media.preview(actorOf(req), params.id, params.previewId);
       const range = parseRange(headers.range, preview.size);
       res.setHeader('Accept-Ranges', 'bytes');
       res.setHeader('Cache-Control', cacheControl(preview.isPublic));
       if (range === 'unsatisfiable') {
-        throw new AppError('RANGE_NOT_SATISFIABLE', `The range starts past the end of the preview (${preview.size} bytes)`, {
-          headers: { 'Content-Range': `bytes */${preview.size}`, 'Accept-Ranges': 'bytes' },
-        });
+        throw new AppError(
+          'RANGE_NOT_SATISFIABLE',
+          `The range starts past the end of the preview (${preview.size} bytes)`,
+          {
+            headers: { 'Content-Range': `bytes */${preview.size}`, 'Accept-Ranges': 'bytes' },
+          },
+        );
       }
       const body = await preview.open(range);
       body.on('error', () => res.destroy());

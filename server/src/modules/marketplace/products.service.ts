@@ -23,7 +23,8 @@ import type { ProductLicenseRow, ProductRow, ProductsRepository } from './produc
 
 type LicenseInput = NonNullable<CreateProductRequest['licenses']>[number];
 
-const invalid = (field: string, message: string) => new AppError('VALIDATION_FAILED', message, { details: [{ field, message, value: '' }] });
+const invalid = (field: string, message: string) =>
+  new AppError('VALIDATION_FAILED', message, { details: [{ field, message, value: '' }] });
 const licenseType = (value: string | null | undefined): LicenseType | null | undefined =>
   value == null ? value : (LICENSE_TYPE_ALIASES[value as keyof typeof LICENSE_TYPE_ALIASES] ?? (value as LicenseType));
 /** Where a product's stored files live: deleting it removes the folder. */
@@ -73,10 +74,21 @@ export class ProductsService {
     const minCents = query.min_price === undefined ? undefined : priceToCents(query.min_price);
     const maxCents = query.max_price === undefined ? undefined : priceToCents(query.max_price);
     const offset = (query.page - 1) * query.limit;
-    if (empty || (minCents !== undefined && maxCents !== undefined && minCents > maxCents)) return { items: [], total: 0 };
+    if (empty || (minCents !== undefined && maxCents !== undefined && minCents > maxCents))
+      return { items: [], total: 0 };
     const text = query.q ? query.q : undefined;
     const viewerId = actor.kind === 'user' ? actor.id : undefined;
-    const page = await this.products.list({ sellerId: query.seller_id, statuses, type: query.type, text, viewerId, minCents, maxCents, limit: query.limit, offset });
+    const page = await this.products.list({
+      sellerId: query.seller_id,
+      statuses,
+      type: query.type,
+      text,
+      viewerId,
+      minCents,
+      maxCents,
+      limit: query.limit,
+      offset,
+    });
     const bundles = await this.products.bundles(page.rows);
     return { items: bundles.map((bundle) => toProductDto(bundle, this.baseUrl)), total: page.total };
   }
@@ -85,7 +97,11 @@ export class ProductsService {
     return this.reply(await this.visible(actor, id));
   }
 
-  private async checkTrack(actor: UserActor, type: CreateProductRequest['product_type'], trackId: string | undefined): Promise<void> {
+  private async checkTrack(
+    actor: UserActor,
+    type: CreateProductRequest['product_type'],
+    trackId: string | undefined,
+  ): Promise<void> {
     if (type !== 'track') {
       if (trackId !== undefined) throw invalid('track_id', 'Only a track product links a track');
       return;
@@ -120,8 +136,12 @@ export class ProductsService {
         license_type: licenseType(body.license_type) ?? null,
         track_id: body.track_id ?? null,
       });
-      for (const license of body.licenses ?? []) await this.products.insertLicense({ product_id: product.id, ...licenseRow(license) });
-      await this.record(actor, 'product.created', product.id, { title: product.title, product_type: product.product_type });
+      for (const license of body.licenses ?? [])
+        await this.products.insertLicense({ product_id: product.id, ...licenseRow(license) });
+      await this.record(actor, 'product.created', product.id, {
+        title: product.title,
+        product_type: product.product_type,
+      });
       return this.reply(product);
     });
   }
@@ -163,7 +183,11 @@ export class ProductsService {
     );
     for (const license of wanted) {
       const current = byType.get(license.license_type);
-      if (current) await this.products.updateLicense(current.id, { price_cents: license.price_cents, terms_text: license.terms_text ?? null });
+      if (current)
+        await this.products.updateLicense(current.id, {
+          price_cents: license.price_cents,
+          terms_text: license.terms_text ?? null,
+        });
       else await this.products.insertLicense({ product_id: productId, ...licenseRow(license) });
     }
   }
@@ -177,7 +201,11 @@ export class ProductsService {
         await this.products.delete(id);
         await this.record(actor, 'product.deleted', id, { title: product.title });
         this.scope.afterCommit(() =>
-          this.parts.platform.storage.deletePrefix(productFolder(id)).catch((error: unknown) => this.parts.platform.logger.warn({ err: error, product: id }, 'could not delete a product’s files')),
+          this.parts.platform.storage
+            .deletePrefix(productFolder(id))
+            .catch((error: unknown) =>
+              this.parts.platform.logger.warn({ err: error, product: id }, 'could not delete a product’s files'),
+            ),
         );
         return { id, result: 'deleted' as const, product: null };
       });
@@ -189,12 +217,18 @@ export class ProductsService {
   }
 
   private async archive(actor: UserActor, product: ProductRow): Promise<ProductRemoval> {
-    const archived = product.status === 'archived' ? product : await this.products.update(product.id, { status: 'archived' });
+    const archived =
+      product.status === 'archived' ? product : await this.products.update(product.id, { status: 'archived' });
     await this.record(actor, 'product.archived', product.id, { title: product.title });
     return { id: product.id, result: 'archived', product: await this.reply(archived) };
   }
 
-  private record<T extends 'product.created' | 'product.updated' | 'product.deleted' | 'product.archived'>(actor: UserActor, type: T, id: string, data: EventMap[T]) {
+  private record<T extends 'product.created' | 'product.updated' | 'product.deleted' | 'product.archived'>(
+    actor: UserActor,
+    type: T,
+    id: string,
+    data: EventMap[T],
+  ) {
     return this.parts.platform.events.record(actor, type, { subject: { resource: 'product', id }, data });
   }
 
@@ -244,10 +278,16 @@ export class ProductsService {
  * Runs `work` if the actor has a point left in `limiter`: the point is taken first (so concurrent
  * requests cannot all pass) and given back when the request is refused for any reason.
  */
-export async function withinLimit<T>(limiter: Limiter, actor: UserActor, what: string, work: () => Promise<T>): Promise<T> {
+export async function withinLimit<T>(
+  limiter: Limiter,
+  actor: UserActor,
+  what: string,
+  work: () => Promise<T>,
+): Promise<T> {
   const taken = await limiter.consume(actor.id);
   try {
-    if (!taken.allowed) throw rateLimited(taken.retryAfterSeconds, `At most ${taken.limit} ${what} a minute: try again later`);
+    if (!taken.allowed)
+      throw rateLimited(taken.retryAfterSeconds, `At most ${taken.limit} ${what} a minute: try again later`);
     return await work();
   } catch (error) {
     await limiter.reward(actor.id).catch(() => undefined);
@@ -258,5 +298,9 @@ export async function withinLimit<T>(limiter: Limiter, actor: UserActor, what: s
 const duplicateLicense = (type: string) => new AppError('CONFLICT', `This product already has a ${type} license`);
 
 function licenseRow(license: LicenseInput) {
-  return { license_type: license.license_type, price_cents: license.price_cents, terms_text: license.terms_text ?? null };
+  return {
+    license_type: license.license_type,
+    price_cents: license.price_cents,
+    terms_text: license.terms_text ?? null,
+  };
 }

@@ -30,7 +30,12 @@ export class PromoCodesRepository {
   /** Which of the ids are products of the seller (any status). */
   async productsOfSeller(sellerId: string, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.selectFrom('products').select('id').where('seller_id', '=', sellerId).where('id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('products')
+      .select('id')
+      .where('seller_id', '=', sellerId)
+      .where('id', 'in', [...ids])
+      .execute();
     return new Set(rows.map((row) => row.id));
   }
 
@@ -59,7 +64,8 @@ export class PromoCodesRepository {
       .orderBy('product_id')
       .execute();
     const byCode = new Map<string, string[]>();
-    for (const link of links) byCode.set(link.promo_code_id, [...(byCode.get(link.promo_code_id) ?? []), link.product_id]);
+    for (const link of links)
+      byCode.set(link.promo_code_id, [...(byCode.get(link.promo_code_id) ?? []), link.product_id]);
     return rows.map((row) => ({ ...row, product_ids: byCode.get(row.id) ?? [] }));
   }
 

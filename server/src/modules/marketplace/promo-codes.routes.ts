@@ -10,10 +10,20 @@ const routes = contract.marketplace;
 /** The promo-codes part of contract.marketplace: replies are the objects themselves, not enveloped. */
 export function promoCodeRoutes(parts: MarketplaceParts) {
   const { platform } = parts;
-  const service = new PromoCodesService({ scope: platform.scope, promoCodes: new PromoCodesRepository(platform.scope), clock: platform.clock });
+  const service = new PromoCodesService({
+    scope: platform.scope,
+    promoCodes: new PromoCodesRepository(platform.scope),
+    clock: platform.clock,
+  });
   return {
-    createPromoCode: contractRoute(routes.createPromoCode, async ({ body, req }) => ({ status: 201, body: await service.create(signedInActor(req), body) })),
-    listPromoCodes: contractRoute(routes.listPromoCodes, async ({ req }) => ({ status: 200, body: await service.list(signedInActor(req)) })),
+    createPromoCode: contractRoute(routes.createPromoCode, async ({ body, req }) => ({
+      status: 201,
+      body: await service.create(signedInActor(req), body),
+    })),
+    listPromoCodes: contractRoute(routes.listPromoCodes, async ({ req }) => ({
+      status: 200,
+      body: await service.list(signedInActor(req)),
+    })),
     removePromoCode: contractRoute(routes.removePromoCode, async ({ params, req }) => {
       await service.remove(signedInActor(req), params.id);
       return { status: 204, body: undefined };

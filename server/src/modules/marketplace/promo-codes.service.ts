@@ -21,7 +21,8 @@ export class PromoCodesService {
   async create(actor: UserActor, body: CreatePromoCodeRequest): Promise<PromoCode> {
     const { scope, promoCodes, clock } = this.deps;
     const expiresAt = body.expires_at === undefined ? null : new Date(body.expires_at);
-    if (expiresAt !== null && expiresAt.getTime() <= clock.now().getTime()) throw invalidField('expires_at', 'must be in the future', body.expires_at);
+    if (expiresAt !== null && expiresAt.getTime() <= clock.now().getTime())
+      throw invalidField('expires_at', 'must be in the future', body.expires_at);
     const productIds = [...new Set(body.product_ids ?? [])];
     const amountOff = body.amount_off_cents ?? null;
     try {

@@ -14,7 +14,12 @@ export class ReviewsRepository {
 
   /** The product, locked: a product's reviews and counters change one at a time. */
   lockProduct(id: string) {
-    return this.db.selectFrom('products').select(['id', 'seller_id', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
+    return this.db
+      .selectFrom('products')
+      .select(['id', 'seller_id', 'status'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
   }
 
   findProduct(id: string) {
@@ -35,19 +40,38 @@ export class ReviewsRepository {
   }
 
   findByAuthor(productId: string, authorId: string) {
-    return this.db.selectFrom('product_reviews').selectAll().where('product_id', '=', productId).where('author_id', '=', authorId).executeTakeFirst();
+    return this.db
+      .selectFrom('product_reviews')
+      .selectAll()
+      .where('product_id', '=', productId)
+      .where('author_id', '=', authorId)
+      .executeTakeFirst();
   }
 
   find(productId: string, id: string) {
-    return this.db.selectFrom('product_reviews').selectAll().where('product_id', '=', productId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('product_reviews')
+      .selectAll()
+      .where('product_id', '=', productId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   insert(productId: string, authorId: string, rating: number, comment: string | null) {
-    return this.db.insertInto('product_reviews').values({ product_id: productId, author_id: authorId, rating, comment }).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .insertInto('product_reviews')
+      .values({ product_id: productId, author_id: authorId, rating, comment })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   update(id: string, rating: number, comment: string | null) {
-    return this.db.updateTable('product_reviews').set({ rating, comment, updated_at: sql`now()` }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .updateTable('product_reviews')
+      .set({ rating, comment, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async remove(id: string) {

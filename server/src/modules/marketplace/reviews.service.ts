@@ -16,18 +16,24 @@ const toReview = (row: ReviewRow): Review => ({
 });
 
 /** A product not on sale is seen by its seller (and admins) only. */
-const canSeeProduct = (actor: Actor, product: { seller_id: string; status: string }) => product.status !== 'draft' || isOwnerOrAdmin(actor, product.seller_id);
+const canSeeProduct = (actor: Actor, product: { seller_id: string; status: string }) =>
+  product.status !== 'draft' || isOwnerOrAdmin(actor, product.seller_id);
 
 /** Reviews by buyers (ADDENDUM: one per buyer, a second replaces the first); the product's counters follow in the same transaction. */
 export class ReviewsService {
   constructor(private readonly deps: { scope: DbScope; reviews: ReviewsRepository }) {}
 
-  async upsert(actor: UserActor, productId: string, body: CreateReviewRequest): Promise<{ created: boolean; review: Review }> {
+  async upsert(
+    actor: UserActor,
+    productId: string,
+    body: CreateReviewRequest,
+  ): Promise<{ created: boolean; review: Review }> {
     const { scope, reviews } = this.deps;
     return scope.transaction(async () => {
       const product = await reviews.lockProduct(productId);
       if (!product || !canSeeProduct(actor, product)) throw notFound('Product');
-      if (!(await reviews.hasBought(actor.id, productId))) throw new AppError('NO_LICENSE', 'Only a buyer with a completed order may review this product');
+      if (!(await reviews.hasBought(actor.id, productId)))
+        throw new AppError('NO_LICENSE', 'Only a buyer with a completed order may review this product');
       const comment = body.comment ? body.comment : null;
       const existing = await reviews.findByAuthor(productId, actor.id);
       if (existing) {
@@ -41,7 +47,12 @@ export class ReviewsService {
     });
   }
 
-  async list(actor: Actor, productId: string, page: number, limit: number): Promise<{ reviews: Review[]; total: number }> {
+  async list(
+    actor: Actor,
+    productId: string,
+    page: number,
+    limit: number,
+  ): Promise<{ reviews: Review[]; total: number }> {
     const { reviews } = this.deps;
     const product = await reviews.findProduct(productId);
     if (!product || !canSeeProduct(actor, product)) throw notFound('Product');
@@ -56,7 +67,8 @@ export class ReviewsService {
       if (!product || !canSeeProduct(actor, product)) throw notFound('Product');
       const review = await reviews.find(productId, reviewId);
       if (!review) throw notFound('Review');
-      if (!isOwnerOrAdmin(actor, review.author_id)) throw forbidden('Only its author or an admin may delete this review');
+      if (!isOwnerOrAdmin(actor, review.author_id))
+        throw forbidden('Only its author or an admin may delete this review');
       await reviews.remove(review.id);
       await reviews.adjust(productId, -1, -review.rating);
     });

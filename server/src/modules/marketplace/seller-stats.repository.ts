@@ -28,7 +28,9 @@ export class SellerStatsRepository {
       .select((eb) => [
         'o.currency',
         sql<number>`count(distinct ${eb.ref('o.id')})::bigint`.as('orders'),
-        sql<number>`count(distinct ${eb.ref('o.id')}) filter (where ${eb.ref('o.status')} = 'refunded')::bigint`.as('refunds'),
+        sql<number>`count(distinct ${eb.ref('o.id')}) filter (where ${eb.ref('o.status')} = 'refunded')::bigint`.as(
+          'refunds',
+        ),
         sql<number>`count(*) filter (where ${eb.ref('o.status')} = 'completed')::bigint`.as('units'),
         SellerStatsRepository.revenue(eb).as('revenue_cents'),
       ])
@@ -40,7 +42,12 @@ export class SellerStatsRepository {
   topProducts(sellerId: string, since: Date | undefined, limit: number) {
     return this.sold(sellerId, since)
       .where('o.status', '=', 'completed')
-      .select((eb) => ['i.product_id', sql<string>`max(${eb.ref('i.title')})`.as('title'), sql<number>`count(*)::bigint`.as('units'), SellerStatsRepository.revenue(eb).as('revenue_cents')])
+      .select((eb) => [
+        'i.product_id',
+        sql<string>`max(${eb.ref('i.title')})`.as('title'),
+        sql<number>`count(*)::bigint`.as('units'),
+        SellerStatsRepository.revenue(eb).as('revenue_cents'),
+      ])
       .groupBy('i.product_id')
       .orderBy('units', 'desc')
       .orderBy('revenue_cents', 'desc')

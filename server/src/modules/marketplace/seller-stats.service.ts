@@ -25,8 +25,15 @@ export class SellerStatsService {
     ]);
     const orders = currencies.reduce((sum, row) => sum + Number(row.orders), 0);
     const refunds = currencies.reduce((sum, row) => sum + Number(row.refunds), 0);
-    const revenue = Object.fromEntries(currencies.filter((row) => Number(row.revenue_cents) > 0).map((row) => [row.currency, Number(row.revenue_cents)]));
-    const counted = new Map(days.map((row) => [row.date, { date: row.date, orders: Number(row.orders), revenue_cents: Number(row.revenue_cents) }]));
+    const revenue = Object.fromEntries(
+      currencies.filter((row) => Number(row.revenue_cents) > 0).map((row) => [row.currency, Number(row.revenue_cents)]),
+    );
+    const counted = new Map(
+      days.map((row) => [
+        row.date,
+        { date: row.date, orders: Number(row.orders), revenue_cents: Number(row.revenue_cents) },
+      ]),
+    );
     const daily =
       firstDay === undefined
         ? [...counted.values()]
@@ -41,7 +48,12 @@ export class SellerStatsService {
       units_sold: currencies.reduce((sum, row) => sum + Number(row.units), 0),
       refunds,
       refund_rate: orders === 0 ? 0 : Math.round((refunds / orders) * 10_000) / 10_000,
-      top_products: top.map((row) => ({ product_id: row.product_id, title: row.title, units: Number(row.units), revenue_cents: Number(row.revenue_cents) })),
+      top_products: top.map((row) => ({
+        product_id: row.product_id,
+        title: row.title,
+        units: Number(row.units),
+        revenue_cents: Number(row.revenue_cents),
+      })),
       daily,
     };
   }

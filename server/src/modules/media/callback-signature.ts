@@ -5,7 +5,9 @@ const TOLERANCE_SECONDS = 5 * 60;
 
 /** The secret's key bytes: `whsec_<base64>` as Standard Webhooks writes it, else the string itself. */
 function keyOf(secret: string): Buffer {
-  return secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
+  return secret.startsWith('whsec_')
+    ? Buffer.from(secret.slice('whsec_'.length), 'base64')
+    : Buffer.from(secret, 'utf8');
 }
 
 /** `v1,<base64>` of HMAC-SHA256 over `<id>.<timestamp>.<body>`: what the external transcoder sends. */
@@ -27,7 +29,8 @@ export function verifyCallback(
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const signature = headers['webhook-signature'];
-  if (!secret || typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string' || !body) return false;
+  if (!secret || typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string' || !body)
+    return false;
   if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowSeconds - Number(timestamp)) > TOLERANCE_SECONDS) return false;
   const expected = Buffer.from(signCallback(secret, id, Number(timestamp), body));
   return signature.split(' ').some((candidate) => {

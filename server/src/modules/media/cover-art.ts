@@ -15,7 +15,8 @@ export function choosePicture(pictures: IPicture[] | undefined): IPicture | unde
 export async function extractCoverArt(input: MediaInput): Promise<EncodedImage | undefined> {
   const options = { duration: false, skipCovers: false } as const;
   const { parseFile, parseStream } = await musicMetadata();
-  const metadata = typeof input === 'string' ? await parseFile(input, options) : await parseStream(input, undefined, options);
+  const metadata =
+    typeof input === 'string' ? await parseFile(input, options) : await parseStream(input, undefined, options);
   const picture = choosePicture(metadata.common.picture);
   if (!picture) return undefined;
   try {
@@ -34,7 +35,10 @@ export interface StoredCover {
 }
 
 /** Extracts the embedded cover of `input` and stores it at `key`; undefined (nothing stored) when there is none. */
-export async function saveCoverArt(input: MediaInput, destination: { storage: ObjectStorage; key: string }): Promise<StoredCover | undefined> {
+export async function saveCoverArt(
+  input: MediaInput,
+  destination: { storage: ObjectStorage; key: string },
+): Promise<StoredCover | undefined> {
   const cover = await extractCoverArt(input);
   if (!cover) return undefined;
   await destination.storage.put(destination.key, Readable.from([cover.data]), { contentType: cover.contentType });

@@ -108,7 +108,11 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
     child.on('error', (error: NodeJS.ErrnoException) => {
       settle(
         error.code === 'ENOENT' || error.code === 'EACCES'
-          ? new MediaError('ffmpeg-missing', `The audio could not be ${run.doing}: the server's media tool (ffmpeg) is not available`, `${run.ffmpegPath}: ${error.code}`)
+          ? new MediaError(
+              'ffmpeg-missing',
+              `The audio could not be ${run.doing}: the server's media tool (ffmpeg) is not available`,
+              `${run.ffmpegPath}: ${error.code}`,
+            )
           : new MediaError('ffmpeg-failed', `The audio could not be ${run.doing}`, error.message),
       );
     });
@@ -147,10 +151,12 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
     } else if (run.stdout) {
       const consumer = run.stdout;
       const ready = run.onDuration ? headerReported : Promise.resolve();
-      output = ready.then(() => pipeline(stdout, consumer)).catch((error: unknown) => {
-        child.kill('SIGKILL');
-        settle(error instanceof Error ? error : new Error(String(error)));
-      });
+      output = ready
+        .then(() => pipeline(stdout, consumer))
+        .catch((error: unknown) => {
+          child.kill('SIGKILL');
+          settle(error instanceof Error ? error : new Error(String(error)));
+        });
     } else {
       stdout.resume();
     }
@@ -160,7 +166,9 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
       child.stdin!.on('error', () => undefined);
       run.input.on('error', (error) => {
         child.kill('SIGKILL');
-        settle(new MediaError('ffmpeg-failed', `The audio could not be ${run.doing}: it could not be read`, error.message));
+        settle(
+          new MediaError('ffmpeg-failed', `The audio could not be ${run.doing}: it could not be read`, error.message),
+        );
       });
       run.input.pipe(child.stdin!);
     }
@@ -171,10 +179,17 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
         return;
       }
       const detail = signal ? `ffmpeg killed by ${signal}` : lastLine(stderr);
-      const noAudio = /does not contain any stream|Output file #0 does not contain|matches no streams|Invalid data found/i.test(stderr);
+      const noAudio =
+        /does not contain any stream|Output file #0 does not contain|matches no streams|Invalid data found/i.test(
+          stderr,
+        );
       settle(
         noAudio
-          ? new MediaError('no-audio', `The audio could not be ${run.doing}: the file holds no audio ffmpeg can decode`, detail)
+          ? new MediaError(
+              'no-audio',
+              `The audio could not be ${run.doing}: the file holds no audio ffmpeg can decode`,
+              detail,
+            )
           : new MediaError('ffmpeg-failed', `The audio could not be ${run.doing}: the media tool failed`, detail),
       );
     });

@@ -33,8 +33,10 @@ export interface HlsStreamsDeps {
   activeUser(id: string): Promise<UserRow | undefined>;
 }
 
-const notReady = () => new AppError('MEDIA_NOT_READY', 'The stream is not ready yet', { headers: { 'Retry-After': '5' } });
-const replaced = () => new AppError('NOT_FOUND', 'This stream has been replaced by a new audio: load the master playlist again');
+const notReady = () =>
+  new AppError('MEDIA_NOT_READY', 'The stream is not ready yet', { headers: { 'Retry-After': '5' } });
+const replaced = () =>
+  new AppError('NOT_FOUND', 'This stream has been replaced by a new audio: load the master playlist again');
 
 /** Who may read a track's HLS, which files are served, and what the URIs of its playlists carry. */
 export class HlsStreams {
@@ -47,7 +49,8 @@ export class HlsStreams {
    * (its `v`, or its playback token) is 404.
    */
   async open(actor: Actor, trackId: string, name: string, access: HlsAccess = {}): Promise<HlsFile> {
-    const holder = access.playback === undefined ? undefined : await this.playbackHolder(access.playback, trackId, actor);
+    const holder =
+      access.playback === undefined ? undefined : await this.playbackHolder(access.playback, trackId, actor);
     const viewer = holder?.actor ?? actor;
     // visibility is read on every request: a track made private or deleted stops at once
     const track = await this.deps.media.track(trackId);
@@ -80,11 +83,17 @@ export class HlsStreams {
   }
 
   /** The user a playback token speaks for, as revocable as a stream token: 401 when it is not good for this track. */
-  private async playbackHolder(token: string, trackId: string, actor: Actor): Promise<{ actor: Actor; generation: string }> {
+  private async playbackHolder(
+    token: string,
+    trackId: string,
+    actor: Actor,
+  ): Promise<{ actor: Actor; generation: string }> {
     const grant = await this.deps.tokens.read(token);
-    if (grant.trackId !== trackId) throw new AppError('UNAUTHENTICATED', 'The playback token is not valid for this track');
+    if (grant.trackId !== trackId)
+      throw new AppError('UNAUTHENTICATED', 'The playback token is not valid for this track');
     const user = await this.deps.activeUser(grant.userId);
-    if (!user || user.token_version !== grant.tokenVersion) throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
+    if (!user || user.token_version !== grant.tokenVersion)
+      throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
     return { actor: userActor(user, 'playback_token', actor.origin), generation: grant.generation };
   }
 }

@@ -52,14 +52,31 @@ const ENCODE_SHARE = 90;
 
 function variantArgs(variant: HlsVariant): string[] {
   return [
-    '-map', '0:a:0', '-vn', '-sn', '-dn',
-    '-c:a', 'aac', '-profile:a', 'aac_low', '-b:a', BITRATES[variant], '-ac', '2',
-    '-f', 'hls',
-    '-hls_time', String(HLS_SEGMENT_SECONDS),
-    '-hls_playlist_type', 'vod',
-    '-hls_segment_type', 'fmp4',
-    '-hls_fmp4_init_filename', 'init.mp4',
-    '-hls_segment_filename', `${variant}/segment-%05d.m4s`,
+    '-map',
+    '0:a:0',
+    '-vn',
+    '-sn',
+    '-dn',
+    '-c:a',
+    'aac',
+    '-profile:a',
+    'aac_low',
+    '-b:a',
+    BITRATES[variant],
+    '-ac',
+    '2',
+    '-f',
+    'hls',
+    '-hls_time',
+    String(HLS_SEGMENT_SECONDS),
+    '-hls_playlist_type',
+    'vod',
+    '-hls_segment_type',
+    'fmp4',
+    '-hls_fmp4_init_filename',
+    'init.mp4',
+    '-hls_segment_filename',
+    `${variant}/segment-%05d.m4s`,
     `${variant}/index.m3u8`,
   ];
 }
@@ -77,7 +94,11 @@ export function hlsFfmpegArgs(): string[] {
  * prefix alike): the prefix must be one that nothing serves yet (the caller's to choose, e.g. per
  * audio version).
  */
-export async function transcodeToHls(input: MediaInput, destination: HlsDestination, options: HlsOptions): Promise<HlsResult> {
+export async function transcodeToHls(
+  input: MediaInput,
+  destination: HlsDestination,
+  options: HlsOptions,
+): Promise<HlsResult> {
   const { storage } = destination;
   const prefix = destination.prefix.endsWith('/') ? destination.prefix : `${destination.prefix}/`;
   const staging = stagingPrefix(prefix);
@@ -113,11 +134,17 @@ export async function transcodeToHls(input: MediaInput, destination: HlsDestinat
     const variants: HlsResult['variants'] = [];
     for (const variant of HLS_VARIANTS) {
       const playlist = await readFile(path.join(work, variant, 'index.m3u8'), 'utf8').catch(() => {
-        throw new MediaError('ffmpeg-failed', 'The audio could not be converted for streaming: the media tool wrote no playlist');
+        throw new MediaError(
+          'ffmpeg-failed',
+          'The audio could not be converted for streaming: the media tool wrote no playlist',
+        );
       });
       const entries = parseVariantPlaylist(playlist);
       if (entries.segments.length === 0) {
-        throw new MediaError('no-audio', 'The audio could not be converted for streaming: the file holds no audio ffmpeg can decode');
+        throw new MediaError(
+          'no-audio',
+          'The audio could not be converted for streaming: the file holds no audio ffmpeg can decode',
+        );
       }
       const sizes = new Map<string, number>();
       for (const name of [entries.map, ...entries.segments.map((segment) => segment.uri)]) {
@@ -140,7 +167,10 @@ export async function transcodeToHls(input: MediaInput, destination: HlsDestinat
     const steps = files.length * 2;
     for (const file of files) {
       options.signal?.throwIfAborted();
-      const body = file.name === 'master.m3u8' ? Readable.from([Buffer.from(master)]) : createReadStream(path.join(work, ...file.name.split('/')));
+      const body =
+        file.name === 'master.m3u8'
+          ? Readable.from([Buffer.from(master)])
+          : createReadStream(path.join(work, ...file.name.split('/')));
       await storage.put(`${staging}${file.name}`, body, { contentType: file.contentType });
       report(ENCODE_SHARE + (++done / steps) * (100 - ENCODE_SHARE) - 1);
     }
@@ -153,7 +183,8 @@ export async function transcodeToHls(input: MediaInput, destination: HlsDestinat
     report(100);
     return { prefix, masterKey: `${prefix}master.m3u8`, variants, files: files.map((file) => file.name) };
   } catch (error) {
-    if (options.signal?.aborted && !(error instanceof MediaError)) throw new MediaError('cancelled', 'Processing was cancelled');
+    if (options.signal?.aborted && !(error instanceof MediaError))
+      throw new MediaError('cancelled', 'Processing was cancelled');
     throw error;
   } finally {
     await rm(work, { recursive: true, force: true });

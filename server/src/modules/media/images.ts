@@ -81,7 +81,10 @@ export async function processAvatar(bytes: Buffer): Promise<Record<AvatarSize, E
 export async function processCover(bytes: Buffer): Promise<EncodedImage> {
   const { image, alpha } = await open(bytes);
   try {
-    return await encode(image().resize(COVER_MAX_SIDE, COVER_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }), alpha);
+    return await encode(
+      image().resize(COVER_MAX_SIDE, COVER_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }),
+      alpha,
+    );
   } catch {
     throw new ImageError('The image could not be read');
   }

@@ -68,7 +68,13 @@ export function createMediaModule(platform: Platform, deps: MediaModuleDeps): Me
   return {
     name: 'media',
     routes: {
-      media: mediaRoutes({ media, hls, storage: platform.storage, clock: platform.clock, callbackSecret: platform.config.media.callbackSecret }),
+      media: mediaRoutes({
+        media,
+        hls,
+        storage: platform.storage,
+        clock: platform.clock,
+        callbackSecret: platform.config.media.callbackSecret,
+      }),
     },
     jobs,
     eventHandlers: [trackDeleted as unknown as EventHandler],

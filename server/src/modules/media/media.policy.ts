@@ -4,7 +4,11 @@ import { secretOpens } from '../tracks/track-secret.js';
 import type { MediaTrack } from './media.repository.js';
 
 /** Who may see a track's media (waveform, cover, HLS): as the track itself: public, or its owner's, an admin's, or with its secret link. */
-export function canSeeTrackMedia(actor: Actor, track: Pick<MediaTrack, 'creator_id' | 'is_public' | 'deleted_at' | 'share_secret_hash'>, secret?: string): boolean {
+export function canSeeTrackMedia(
+  actor: Actor,
+  track: Pick<MediaTrack, 'creator_id' | 'is_public' | 'deleted_at' | 'share_secret_hash'>,
+  secret?: string,
+): boolean {
   if (track.deleted_at) return false;
   return track.is_public || isOwnerOrAdmin(actor, track.creator_id) || secretOpens(track.share_secret_hash, secret);
 }

@@ -42,17 +42,37 @@ export class MediaRepository {
   async track(trackId: string): Promise<MediaTrack | undefined> {
     return this.db
       .selectFrom('tracks')
-      .select(['id', 'creator_id', 'is_public', 'file_key', 'duration', 'status', 'stream_status', 'status_message', 'deleted_at', 'share_secret_hash'])
+      .select([
+        'id',
+        'creator_id',
+        'is_public',
+        'file_key',
+        'duration',
+        'status',
+        'stream_status',
+        'status_message',
+        'deleted_at',
+        'share_secret_hash',
+      ])
       .where('id', '=', trackId)
       .executeTakeFirst();
   }
 
   async tracksOf(userId: string): Promise<Pick<MediaTrack, 'id' | 'is_public'>[]> {
-    return this.db.selectFrom('tracks').select(['id', 'is_public']).where('creator_id', '=', userId).where('deleted_at', 'is', null).execute();
+    return this.db
+      .selectFrom('tracks')
+      .select(['id', 'is_public'])
+      .where('creator_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .execute();
   }
 
   private async setTrackColumns(trackId: string, columns: TrackMediaColumns): Promise<void> {
-    await this.db.updateTable('tracks').set({ ...columns, updated_at: new Date() }).where('id', '=', trackId).execute();
+    await this.db
+      .updateTable('tracks')
+      .set({ ...columns, updated_at: new Date() })
+      .where('id', '=', trackId)
+      .execute();
   }
 
   // ---- the pipeline's state
@@ -67,8 +87,16 @@ export class MediaRepository {
    * and its prefix is returned, for its files to be removed once this commits. The waveform and
    * cover stay named until the new ones replace them, unserved meanwhile (waveform_state pending).
    */
-  async startRun(trackId: string, run: { runId: string; versionId: string | null; transcoder: MediaTranscoder }): Promise<{ replacedHls: string | null }> {
-    const before = await this.db.selectFrom('track_media').select(['hls_prefix']).where('track_id', '=', trackId).forUpdate().executeTakeFirst();
+  async startRun(
+    trackId: string,
+    run: { runId: string; versionId: string | null; transcoder: MediaTranscoder },
+  ): Promise<{ replacedHls: string | null }> {
+    const before = await this.db
+      .selectFrom('track_media')
+      .select(['hls_prefix'])
+      .where('track_id', '=', trackId)
+      .forUpdate()
+      .executeTakeFirst();
     const fresh = {
       run_id: run.runId,
       version_id: run.versionId,
@@ -113,8 +141,18 @@ export class MediaRepository {
   }
 
   /** The run's HLS is published: returns the prefix it replaces (to remove), or false when the run is stale. */
-  async publishHls(trackId: string, runId: string, prefix: string | null, manifestUrl: string | null): Promise<{ replaced: string | null } | false> {
-    const before = await this.db.selectFrom('track_media').select(['hls_prefix', 'run_id']).where('track_id', '=', trackId).forUpdate().executeTakeFirst();
+  async publishHls(
+    trackId: string,
+    runId: string,
+    prefix: string | null,
+    manifestUrl: string | null,
+  ): Promise<{ replaced: string | null } | false> {
+    const before = await this.db
+      .selectFrom('track_media')
+      .select(['hls_prefix', 'run_id'])
+      .where('track_id', '=', trackId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!before || before.run_id !== runId) return false;
     await this.db
       .updateTable('track_media')
@@ -152,7 +190,11 @@ export class MediaRepository {
   async publishAnalysis(
     trackId: string,
     runId: string,
-    files: { waveformKey: string; waveformPath: string; cover?: { key: string; contentType: string; path: string } | undefined },
+    files: {
+      waveformKey: string;
+      waveformPath: string;
+      cover?: { key: string; contentType: string; path: string } | undefined;
+    },
   ): Promise<{ replaced: string[] } | false> {
     const before = await this.db
       .selectFrom('track_media')
@@ -172,8 +214,13 @@ export class MediaRepository {
       })
       .where('track_id', '=', trackId)
       .execute();
-    await this.setTrackColumns(trackId, { waveform_path: files.waveformPath, cover_art_path: files.cover?.path ?? null });
-    const replaced = [before.waveform_key, before.cover_key].filter((key): key is string => key !== null && key !== files.waveformKey && key !== files.cover?.key);
+    await this.setTrackColumns(trackId, {
+      waveform_path: files.waveformPath,
+      cover_art_path: files.cover?.path ?? null,
+    });
+    const replaced = [before.waveform_key, before.cover_key].filter(
+      (key): key is string => key !== null && key !== files.waveformKey && key !== files.cover?.key,
+    );
     return { replaced };
   }
 
@@ -194,15 +241,30 @@ export class MediaRepository {
   // ---- audio versions
 
   async versions(trackId: string): Promise<TrackVersionRow[]> {
-    return this.db.selectFrom('track_versions').selectAll().where('track_id', '=', trackId).orderBy('version_number', 'desc').execute();
+    return this.db
+      .selectFrom('track_versions')
+      .selectAll()
+      .where('track_id', '=', trackId)
+      .orderBy('version_number', 'desc')
+      .execute();
   }
 
   async version(trackId: string, versionId: string): Promise<TrackVersionRow | undefined> {
-    return this.db.selectFrom('track_versions').selectAll().where('track_id', '=', trackId).where('id', '=', versionId).executeTakeFirst();
+    return this.db
+      .selectFrom('track_versions')
+      .selectAll()
+      .where('track_id', '=', trackId)
+      .where('id', '=', versionId)
+      .executeTakeFirst();
   }
 
   async currentVersion(trackId: string): Promise<TrackVersionRow | undefined> {
-    return this.db.selectFrom('track_versions').selectAll().where('track_id', '=', trackId).where('is_current', '=', true).executeTakeFirst();
+    return this.db
+      .selectFrom('track_versions')
+      .selectAll()
+      .where('track_id', '=', trackId)
+      .where('is_current', '=', true)
+      .executeTakeFirst();
   }
 
   /** Adds an audio as the track's newest version, current; the one it replaces stays as a version. */
@@ -212,7 +274,12 @@ export class MediaRepository {
       .select((eb) => eb.fn.max('version_number').as('last'))
       .where('track_id', '=', version.track_id)
       .executeTakeFirst();
-    await this.db.updateTable('track_versions').set({ is_current: false }).where('track_id', '=', version.track_id).where('is_current', '=', true).execute();
+    await this.db
+      .updateTable('track_versions')
+      .set({ is_current: false })
+      .where('track_id', '=', version.track_id)
+      .where('is_current', '=', true)
+      .execute();
     return this.db
       .insertInto('track_versions')
       .values({ ...version, version_number: Number(last?.last ?? 0) + 1, is_current: true })
@@ -221,8 +288,18 @@ export class MediaRepository {
   }
 
   async makeCurrent(trackId: string, versionId: string): Promise<void> {
-    await this.db.updateTable('track_versions').set({ is_current: false }).where('track_id', '=', trackId).where('is_current', '=', true).execute();
-    await this.db.updateTable('track_versions').set({ is_current: true }).where('track_id', '=', trackId).where('id', '=', versionId).execute();
+    await this.db
+      .updateTable('track_versions')
+      .set({ is_current: false })
+      .where('track_id', '=', trackId)
+      .where('is_current', '=', true)
+      .execute();
+    await this.db
+      .updateTable('track_versions')
+      .set({ is_current: true })
+      .where('track_id', '=', trackId)
+      .where('id', '=', versionId)
+      .execute();
   }
 
   /** Removes the oldest versions beyond `keep` (never the current one) and returns them, for their files. */
@@ -230,13 +307,25 @@ export class MediaRepository {
     const all = await this.versions(trackId);
     const doomed = all.filter((version) => !version.is_current).slice(Math.max(0, keep - 1));
     if (doomed.length === 0) return [];
-    await this.db.deleteFrom('track_versions').where('id', 'in', doomed.map((version) => version.id)).execute();
+    await this.db
+      .deleteFrom('track_versions')
+      .where(
+        'id',
+        'in',
+        doomed.map((version) => version.id),
+      )
+      .execute();
     return doomed;
   }
 
   /** Removes every version but the current one (a deleted track), returning them for their files. */
   async forgetOldVersions(trackId: string): Promise<TrackVersionRow[]> {
-    return this.db.deleteFrom('track_versions').where('track_id', '=', trackId).where('is_current', '=', false).returningAll().execute();
+    return this.db
+      .deleteFrom('track_versions')
+      .where('track_id', '=', trackId)
+      .where('is_current', '=', false)
+      .returningAll()
+      .execute();
   }
 
   // ---- avatars
@@ -247,12 +336,24 @@ export class MediaRepository {
 
   /** Sets the avatar, returning the one it replaces (its files to remove). */
   async setAvatar(avatar: Omit<UserAvatarRow, 'updated_at'>): Promise<UserAvatarRow | undefined> {
-    const before = await this.db.selectFrom('user_avatars').selectAll().where('user_id', '=', avatar.user_id).forUpdate().executeTakeFirst();
+    const before = await this.db
+      .selectFrom('user_avatars')
+      .selectAll()
+      .where('user_id', '=', avatar.user_id)
+      .forUpdate()
+      .executeTakeFirst();
     await this.db
       .insertInto('user_avatars')
       .values(avatar)
       .onConflict((conflict) =>
-        conflict.column('user_id').doUpdateSet({ large_key: avatar.large_key, small_key: avatar.small_key, content_type: avatar.content_type, updated_at: new Date() }),
+        conflict
+          .column('user_id')
+          .doUpdateSet({
+            large_key: avatar.large_key,
+            small_key: avatar.small_key,
+            content_type: avatar.content_type,
+            updated_at: new Date(),
+          }),
       )
       .execute();
     return before;

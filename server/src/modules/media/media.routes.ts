@@ -33,7 +33,9 @@ export function mediaRoutes({ media, hls, storage, clock, callbackSecret }: Medi
   async function playlist(req: Request, res: Response, trackId: string, name: string, access: HlsAccess) {
     const actor = actorOf(req);
     const file = await hls.open(actor, trackId, name, access);
-    const text = (await storage.get(file.key).then((body) => body.toArray())).map((chunk: Buffer) => chunk.toString('utf8')).join('');
+    const text = (await storage.get(file.key).then((body) => body.toArray()))
+      .map((chunk: Buffer) => chunk.toString('utf8'))
+      .join('');
     const query = await hls.childQuery(actor, file, access);
     res.setHeader('Cache-Control', cacheControl(file.track.is_public, 'playlist'));
     res.setHeader('Content-Type', PLAYLIST_TYPE);
@@ -55,7 +57,11 @@ export function mediaRoutes({ media, hls, storage, clock, callbackSecret }: Medi
     },
     hlsMaster: ({ params, query, req, res }) => playlist(req, res, params.id, 'master.m3u8', { secret: query.secret }),
     hlsVariant: ({ params, query, req, res }) =>
-      playlist(req, res, params.id, `${params.variant}/index.m3u8`, { secret: query.secret, playback: query.playback, generation: query.v }),
+      playlist(req, res, params.id, `${params.variant}/index.m3u8`, {
+        secret: query.secret,
+        playback: query.playback,
+        generation: query.v,
+      }),
     hlsSegment: async ({ params, query, req, res }) => {
       const access = { secret: query.secret, playback: query.playback, generation: query.v };
       const { key, track } = await hls.open(actorOf(req), params.id, `${params.variant}/${params.file}`, access);
@@ -75,7 +81,10 @@ export function mediaRoutes({ media, hls, storage, clock, callbackSecret }: Medi
       res.setHeader('Cache-Control', cacheControl(track.is_public, 'segment'));
       return { status: 200, body };
     },
-    versions: async ({ params, req }) => ({ status: 200, body: ok(await media.versions(signedInActor(req), params.id)) }),
+    versions: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await media.versions(signedInActor(req), params.id)),
+    }),
     hlsCallback: async ({ params, body, req }) => {
       const raw = (req as Request & { rawBody?: Buffer }).rawBody;
       if (!verifyCallback(callbackSecret, req.headers, raw, Math.floor(clock.now().getTime() / 1000))) {

@@ -110,9 +110,19 @@ export class MediaService {
     return this.deps.scope.transaction(async () => {
       const runId = randomUUID();
       const version = await this.repo.currentVersion(trackId);
-      const { replacedHls } = await this.repo.startRun(trackId, { runId, versionId: version?.id ?? null, transcoder: this.deps.transcoder });
+      const { replacedHls } = await this.repo.startRun(trackId, {
+        runId,
+        versionId: version?.id ?? null,
+        transcoder: this.deps.transcoder,
+      });
       if (replacedHls) {
-        this.deps.scope.afterCommit(() => this.deps.storage.deletePrefix(replacedHls).catch((error: unknown) => this.deps.logger.warn({ err: error, trackId }, 'could not delete a replaced HLS')));
+        this.deps.scope.afterCommit(() =>
+          this.deps.storage
+            .deletePrefix(replacedHls)
+            .catch((error: unknown) =>
+              this.deps.logger.warn({ err: error, trackId }, 'could not delete a replaced HLS'),
+            ),
+        );
       }
       await this.deps.jobs.enqueue<MediaJobData>(MEDIA_JOBS.hls, { trackId, runId });
       await this.deps.jobs.enqueue<MediaJobData>(MEDIA_JOBS.waveform, { trackId, runId });
@@ -141,7 +151,9 @@ export class MediaService {
     const waveformReady = media?.waveform_state === 'ready';
     const ready = track.stream_status === 'ready' && waveformReady;
     // HLS is most of the work: 90 %, the waveform the rest
-    const progress = ready ? 100 : Math.min(99, Math.floor((media?.hls_progress ?? 0) * 0.9) + (waveformReady ? 10 : 0));
+    const progress = ready
+      ? 100
+      : Math.min(99, Math.floor((media?.hls_progress ?? 0) * 0.9) + (waveformReady ? 10 : 0));
     return {
       progress,
       status: track.status,
@@ -169,11 +181,19 @@ export class MediaService {
   }
 
   /** GET /tracks/{id}/cover: the stored picture and its type; 404 when the file embeds none. */
-  async cover(actor: Actor, trackId: string, secret?: string): Promise<{ body: Readable; contentType: string; size: number | undefined }> {
+  async cover(
+    actor: Actor,
+    trackId: string,
+    secret?: string,
+  ): Promise<{ body: Readable; contentType: string; size: number | undefined }> {
     await this.visible(actor, trackId, secret);
     const media = await this.repo.media(trackId);
     if (!media?.cover_key || !media.cover_content_type) throw notFound('Cover');
-    return { body: await this.deps.storage.get(media.cover_key), contentType: media.cover_content_type, size: await this.deps.storage.size(media.cover_key) };
+    return {
+      body: await this.deps.storage.get(media.cover_key),
+      contentType: media.cover_content_type,
+      size: await this.deps.storage.size(media.cover_key),
+    };
   }
 
   // ---- the jobs
@@ -181,7 +201,14 @@ export class MediaService {
   /** Where a job reads the current audio: the local file when the driver has one, else a stream. */
   private async input(key: string): Promise<MediaInput> {
     const local = this.deps.storage.localPath(key);
-    if (local && (await access(local).then(() => true, () => false))) return local;
+    if (
+      local &&
+      (await access(local).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return local;
     return this.deps.storage.get(key);
   }
 
@@ -200,19 +227,24 @@ export class MediaService {
     const prefix = mediaKeys.hls(trackId, runId);
     let progress = Promise.resolve();
     try {
-      await transcodeToHls(await this.input(audio.key), { storage: this.deps.storage, prefix }, {
-        ffmpegPath: this.deps.ffmpegPath,
-        durationSeconds: audio.track.duration || undefined,
-        onProgress: (percent) => {
-          if (percent >= 100) return;
-          progress = progress.then(() => this.repo.hlsProgress(trackId, runId, percent)).catch(() => undefined);
+      await transcodeToHls(
+        await this.input(audio.key),
+        { storage: this.deps.storage, prefix },
+        {
+          ffmpegPath: this.deps.ffmpegPath,
+          durationSeconds: audio.track.duration || undefined,
+          onProgress: (percent) => {
+            if (percent >= 100) return;
+            progress = progress.then(() => this.repo.hlsProgress(trackId, runId, percent)).catch(() => undefined);
+          },
         },
-      });
+      );
       await progress;
     } catch (error) {
       await progress;
       if (!(error instanceof MediaError) && attempt <= MEDIA_JOB_RETRIES) throw error;
-      const message = error instanceof MediaError ? error.message : 'The audio could not be converted for streaming: storage failed';
+      const message =
+        error instanceof MediaError ? error.message : 'The audio could not be converted for streaming: storage failed';
       this.deps.logger.warn({ err: error, trackId, detail: (error as MediaError).detail }, 'HLS job failed');
       await this.deps.scope.transaction(async () => {
         if (await this.repo.failHls(trackId, runId, message)) await this.processed(trackId, 'error');
@@ -220,7 +252,12 @@ export class MediaService {
       return 'error';
     }
     const published = await this.deps.scope.transaction(async () => {
-      const done = await this.repo.publishHls(trackId, runId, prefix, `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`);
+      const done = await this.repo.publishHls(
+        trackId,
+        runId,
+        prefix,
+        `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`,
+      );
       if (done) await this.processed(trackId, 'ready');
       return done;
     });
@@ -244,16 +281,24 @@ export class MediaService {
         ffmpegPath: this.deps.ffmpegPath,
         durationSeconds: audio.track.duration || undefined,
       });
-      await this.deps.storage.put(waveformKey, Readable.from([Buffer.from(JSON.stringify(peaks))]), { contentType: 'application/json' });
+      await this.deps.storage.put(waveformKey, Readable.from([Buffer.from(JSON.stringify(peaks))]), {
+        contentType: 'application/json',
+      });
     } catch (error) {
       if (!(error instanceof MediaError) && attempt <= MEDIA_JOB_RETRIES) throw error;
       this.deps.logger.warn({ err: error, trackId }, 'waveform job failed');
-      const message = error instanceof MediaError ? error.message : 'The audio could not be analysed for its waveform: storage failed';
+      const message =
+        error instanceof MediaError
+          ? error.message
+          : 'The audio could not be analysed for its waveform: storage failed';
       await this.deps.scope.transaction(() => this.repo.failWaveform(trackId, runId, message));
       return 'error';
     }
     try {
-      const stored = await saveCoverArt(await this.input(audio.key), { storage: this.deps.storage, key: mediaKeys.cover(trackId, runId) });
+      const stored = await saveCoverArt(await this.input(audio.key), {
+        storage: this.deps.storage,
+        key: mediaKeys.cover(trackId, runId),
+      });
       if (stored) cover = { key: stored.key, contentType: stored.contentType, path: mediaPaths.cover(trackId) };
     } catch (error) {
       // tags that cannot be read cost the track its cover, nothing else
@@ -284,10 +329,22 @@ export class MediaService {
         throw new AppError('CONFLICT', 'This track is not waiting for its stream');
       }
       if (result.status === 'error') {
-        if (await this.repo.failHls(trackId, media.run_id, result.message?.trim() || 'The audio could not be converted for streaming')) await this.processed(trackId, 'error');
+        if (
+          await this.repo.failHls(
+            trackId,
+            media.run_id,
+            result.message?.trim() || 'The audio could not be converted for streaming',
+          )
+        )
+          await this.processed(trackId, 'error');
         return { message: 'Stream marked failed' };
       }
-      const published = await this.repo.publishHls(trackId, media.run_id, mediaKeys.hls(trackId, media.run_id), `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`);
+      const published = await this.repo.publishHls(
+        trackId,
+        media.run_id,
+        mediaKeys.hls(trackId, media.run_id),
+        `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`,
+      );
       if (published) await this.processed(trackId, 'ready');
       if (published && published.replaced) {
         const replaced = published.replaced;
@@ -325,7 +382,12 @@ export class MediaService {
     await this.deps.storage.put(small, Readable.from([sizes[128].data]), { contentType: sizes[128].contentType });
     try {
       await this.committing(async (later) => {
-        const before = await this.repo.setAvatar({ user_id: actor.id, large_key: large, small_key: small, content_type: sizes[512].contentType });
+        const before = await this.repo.setAvatar({
+          user_id: actor.id,
+          large_key: large,
+          small_key: small,
+          content_type: sizes[512].contentType,
+        });
         if (before) later(() => this.removeFiles([before.large_key, before.small_key]));
       });
     } catch (error) {
@@ -352,7 +414,10 @@ export class MediaService {
   async avatar(userId: string, size: AvatarSize): Promise<{ body: Readable; contentType: string }> {
     const avatar = await this.repo.avatar(userId);
     if (!avatar) throw notFound('Avatar');
-    return { body: await this.deps.storage.get(size === 128 ? avatar.small_key : avatar.large_key), contentType: avatar.content_type };
+    return {
+      body: await this.deps.storage.get(size === 128 ? avatar.small_key : avatar.large_key),
+      contentType: avatar.content_type,
+    };
   }
 
   // ---- deletion
@@ -374,7 +439,9 @@ export class MediaService {
 
   private async removeFiles(keys: string[]): Promise<void> {
     for (const key of keys) {
-      await this.deps.storage.delete(key).catch((error: unknown) => this.deps.logger.warn({ err: error, key }, 'could not delete a media file'));
+      await this.deps.storage
+        .delete(key)
+        .catch((error: unknown) => this.deps.logger.warn({ err: error, key }, 'could not delete a media file'));
     }
   }
 }

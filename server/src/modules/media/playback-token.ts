@@ -36,7 +36,11 @@ export function playbackTtlSeconds(durationSeconds: number): number {
 export class PlaybackTokens {
   constructor(private readonly deps: { signer: TokenSigner; clock: Clock }) {}
 
-  issue(user: { id: string; token_version: number }, track: { id: string; duration: number }, generation: string): Promise<string> {
+  issue(
+    user: { id: string; token_version: number },
+    track: { id: string; duration: number },
+    generation: string,
+  ): Promise<string> {
     return this.deps.signer.sign(
       { sub: user.id, tv: user.token_version, grant: { purpose: 'playback', track: track.id, generation } },
       'playback',
@@ -54,7 +58,8 @@ export class PlaybackTokens {
       return { userId: claims.sub, tokenVersion: claims.tv, trackId: track, generation };
     } catch (error) {
       if (!(error instanceof TokenInvalidError)) throw error;
-      if (error.expired) throw new AppError('TOKEN_EXPIRED', 'The playback token has expired: load the master playlist again');
+      if (error.expired)
+        throw new AppError('TOKEN_EXPIRED', 'The playback token has expired: load the master playlist again');
       throw new AppError('UNAUTHENTICATED', 'The playback token is not valid');
     }
   }

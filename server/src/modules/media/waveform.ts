@@ -43,9 +43,10 @@ export class PeakAccumulator {
   /** Bucket size from the expected number of samples; 2 % slack keeps a slightly long file from merging. */
   expect(totalSamples: number | undefined): void {
     if (this.samplesPerPixel !== undefined) return;
-    this.samplesPerPixel = totalSamples && totalSamples > 0
-      ? Math.max(1, Math.ceil((totalSamples * 1.02) / this.maxPairs))
-      : UNKNOWN_LENGTH_SAMPLES_PER_PIXEL;
+    this.samplesPerPixel =
+      totalSamples && totalSamples > 0
+        ? Math.max(1, Math.ceil((totalSamples * 1.02) / this.maxPairs))
+        : UNKNOWN_LENGTH_SAMPLES_PER_PIXEL;
   }
 
   /** Little-endian signed 16-bit mono samples; a byte split across chunks is carried over. */
@@ -53,7 +54,7 @@ export class PeakAccumulator {
     this.expect(undefined);
     let offset = 0;
     if (this.carry !== undefined && chunk.length > 0) {
-      this.sample(((chunk[0]! << 8) | this.carry) << 16 >> 16);
+      this.sample((((chunk[0]! << 8) | this.carry) << 16) >> 16);
       this.carry = undefined;
       offset = 1;
     }
@@ -82,7 +83,10 @@ export class PeakAccumulator {
     const pairs = this.data.length / 2;
     const merged: number[] = [];
     for (let i = 0; i + 1 < pairs; i += 2) {
-      merged.push(Math.min(this.data[2 * i]!, this.data[2 * i + 2]!), Math.max(this.data[2 * i + 1]!, this.data[2 * i + 3]!));
+      merged.push(
+        Math.min(this.data[2 * i]!, this.data[2 * i + 2]!),
+        Math.max(this.data[2 * i + 1]!, this.data[2 * i + 3]!),
+      );
     }
     const spp = this.samplesPerPixel!;
     if (pairs % 2 === 1) {
@@ -130,7 +134,20 @@ export async function computeWaveform(input: MediaInput, options: WaveformOption
   await runFfmpeg({
     ffmpegPath: options.ffmpegPath,
     input,
-    args: ['-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(WAVEFORM_SAMPLE_RATE), '-f', 's16le', '-acodec', 'pcm_s16le', 'pipe:1'],
+    args: [
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-ac',
+      '1',
+      '-ar',
+      String(WAVEFORM_SAMPLE_RATE),
+      '-f',
+      's16le',
+      '-acodec',
+      'pcm_s16le',
+      'pipe:1',
+    ],
     stdout: sink,
     doing: 'analysed for its waveform',
     signal: options.signal,

@@ -15,7 +15,10 @@ export class CollaboratorsRepository {
   }
 
   /** Oldest first. */
-  async page(playlistId: string, page: { limit: number; offset: number }): Promise<{ rows: CollaboratorRow[]; total: number }> {
+  async page(
+    playlistId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: CollaboratorRow[]; total: number }> {
     const rows = await this.db
       .selectFrom('playlist_collaborators')
       .selectAll()
@@ -39,7 +42,12 @@ export class CollaboratorsRepository {
   }
 
   find(playlistId: string, userId: string): Promise<CollaboratorRow | undefined> {
-    return this.db.selectFrom('playlist_collaborators').selectAll().where('playlist_id', '=', playlistId).where('user_id', '=', userId).executeTakeFirst();
+    return this.db
+      .selectFrom('playlist_collaborators')
+      .selectAll()
+      .where('playlist_id', '=', playlistId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
   }
 
   /** undefined when the user is already a collaborator. */
@@ -61,7 +69,12 @@ export class CollaboratorsRepository {
       .execute();
   }
 
-  setPermission(playlistId: string, userId: string, permission: PlaylistPermission, now: Date): Promise<CollaboratorRow | undefined> {
+  setPermission(
+    playlistId: string,
+    userId: string,
+    permission: PlaylistPermission,
+    now: Date,
+  ): Promise<CollaboratorRow | undefined> {
     return this.db
       .updateTable('playlist_collaborators')
       .set({ permission, updated_at: now })
@@ -72,7 +85,11 @@ export class CollaboratorsRepository {
   }
 
   async remove(playlistId: string, userId: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('playlist_collaborators').where('playlist_id', '=', playlistId).where('user_id', '=', userId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('playlist_collaborators')
+      .where('playlist_id', '=', playlistId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -85,8 +102,14 @@ export class CollaboratorsRepository {
       .deleteFrom('playlist_collaborators')
       .where((eb) =>
         eb.or([
-          eb.and([eb('user_id', '=', b), eb('playlist_id', 'in', eb.selectFrom('playlists').select('id').where('user_id', '=', a))]),
-          eb.and([eb('user_id', '=', a), eb('playlist_id', 'in', eb.selectFrom('playlists').select('id').where('user_id', '=', b))]),
+          eb.and([
+            eb('user_id', '=', b),
+            eb('playlist_id', 'in', eb.selectFrom('playlists').select('id').where('user_id', '=', a)),
+          ]),
+          eb.and([
+            eb('user_id', '=', a),
+            eb('playlist_id', 'in', eb.selectFrom('playlists').select('id').where('user_id', '=', b)),
+          ]),
         ]),
       )
       .returning(['playlist_id', 'user_id'])
@@ -94,7 +117,11 @@ export class CollaboratorsRepository {
   }
 
   async setShare(playlistId: string, tokenHash: string | null, expiresAt: Date | null): Promise<void> {
-    await this.db.updateTable('playlists').set({ share_token_hash: tokenHash, share_expires_at: expiresAt }).where('id', '=', playlistId).execute();
+    await this.db
+      .updateTable('playlists')
+      .set({ share_token_hash: tokenHash, share_expires_at: expiresAt })
+      .where('id', '=', playlistId)
+      .execute();
   }
 
   /** Follows once; follower_count moves only when the follow is new. */
@@ -109,7 +136,12 @@ export class CollaboratorsRepository {
   }
 
   async unfollow(playlistId: string, userId: string): Promise<number> {
-    const removed = await this.db.deleteFrom('playlist_followers').where('playlist_id', '=', playlistId).where('user_id', '=', userId).returning('user_id').executeTakeFirst();
+    const removed = await this.db
+      .deleteFrom('playlist_followers')
+      .where('playlist_id', '=', playlistId)
+      .where('user_id', '=', userId)
+      .returning('user_id')
+      .executeTakeFirst();
     return removed ? this.addToFollowerCount(playlistId, -1) : this.followerCount(playlistId);
   }
 
@@ -124,7 +156,11 @@ export class CollaboratorsRepository {
   }
 
   private async followerCount(playlistId: string): Promise<number> {
-    const row = await this.db.selectFrom('playlists').select('follower_count').where('id', '=', playlistId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('playlists')
+      .select('follower_count')
+      .where('id', '=', playlistId)
+      .executeTakeFirstOrThrow();
     return row.follower_count;
   }
 
@@ -134,7 +170,11 @@ export class CollaboratorsRepository {
       .selectFrom('playlists as p')
       .select(['p.id', 'p.title', 'p.description', 'p.is_public', 'p.is_default_favorites', 'p.created_at'])
       .select(
-        sql<string[] | null>`(select json_agg(pt.track_id order by pt.position) from playlist_tracks pt where pt.playlist_id = p.id)`.as('track_ids'),
+        sql<
+          string[] | null
+        >`(select json_agg(pt.track_id order by pt.position) from playlist_tracks pt where pt.playlist_id = p.id)`.as(
+          'track_ids',
+        ),
       )
       .where('p.user_id', '=', userId)
       .orderBy('p.created_at')
@@ -152,15 +192,28 @@ export class CollaboratorsRepository {
   }
 
   exportFollows(userId: string) {
-    return this.db.selectFrom('playlist_followers').select(['playlist_id', 'created_at']).where('user_id', '=', userId).orderBy('created_at').execute();
+    return this.db
+      .selectFrom('playlist_followers')
+      .select(['playlist_id', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute();
   }
 
   /** Erasure: the user's follows leave the followed playlists' counts, then their collaborations go. */
-  async eraseParticipation(userId: string): Promise<{ removed_playlist_follows: number; removed_collaborations: number }> {
+  async eraseParticipation(
+    userId: string,
+  ): Promise<{ removed_playlist_follows: number; removed_collaborations: number }> {
     await sql`update playlists set follower_count = greatest(0, follower_count - 1)
               where id in (select playlist_id from playlist_followers where user_id = ${userId})`.execute(this.db);
     const follows = await this.db.deleteFrom('playlist_followers').where('user_id', '=', userId).executeTakeFirst();
-    const collaborations = await this.db.deleteFrom('playlist_collaborators').where('user_id', '=', userId).executeTakeFirst();
-    return { removed_playlist_follows: Number(follows.numDeletedRows), removed_collaborations: Number(collaborations.numDeletedRows) };
+    const collaborations = await this.db
+      .deleteFrom('playlist_collaborators')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return {
+      removed_playlist_follows: Number(follows.numDeletedRows),
+      removed_collaborations: Number(collaborations.numDeletedRows),
+    };
   }
 }

@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { API_PREFIX, PLAYLIST_MAX_COLLABORATORS, type AddCollaboratorRequest, type PlaylistPermission, type SharePlaylistRequest } from '@riff/contract';
+import {
+  API_PREFIX,
+  PLAYLIST_MAX_COLLABORATORS,
+  type AddCollaboratorRequest,
+  type PlaylistPermission,
+  type SharePlaylistRequest,
+} from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
@@ -28,7 +34,11 @@ export class CollaboratorsService {
   }
 
   /** An administrator's change, under the playlist's lock (so counts and transfers do not race). */
-  private admin<T>(actor: UserActor, id: string, change: (view: { id: string; user_id: string; is_default_favorites: boolean }) => Promise<T>) {
+  private admin<T>(
+    actor: UserActor,
+    id: string,
+    change: (view: { id: string; user_id: string; is_default_favorites: boolean }) => Promise<T>,
+  ) {
     return this.parts.platform.scope.transaction(async () => {
       if (!(await this.parts.playlists.lockRow(id))) throw notFound('Playlist');
       const { view } = await this.parts.reader.require(actor, id, 'admin');
@@ -42,9 +52,12 @@ export class CollaboratorsService {
       if (view.is_default_favorites) throw badRequest('The favorites playlist has no collaborators');
       if (body.user_id === view.user_id) throw badRequest('The owner cannot be a collaborator');
       if (!(await people.findActive(body.user_id))) throw notFound('User');
-      if (await people.blockedEitherWay(view.user_id, body.user_id)) throw badRequest('This user cannot collaborate on the playlist');
-      if (await collaborators.find(id, body.user_id)) throw new AppError('CONFLICT', 'This user already collaborates on the playlist');
-      if ((await collaborators.count(id)) >= PLAYLIST_MAX_COLLABORATORS) throw limitReached(`A playlist has at most ${PLAYLIST_MAX_COLLABORATORS} collaborators`);
+      if (await people.blockedEitherWay(view.user_id, body.user_id))
+        throw badRequest('This user cannot collaborate on the playlist');
+      if (await collaborators.find(id, body.user_id))
+        throw new AppError('CONFLICT', 'This user already collaborates on the playlist');
+      if ((await collaborators.count(id)) >= PLAYLIST_MAX_COLLABORATORS)
+        throw limitReached(`A playlist has at most ${PLAYLIST_MAX_COLLABORATORS} collaborators`);
       const added = await collaborators.insert(id, body.user_id, body.permission);
       if (!added) throw new AppError('CONFLICT', 'This user already collaborates on the playlist');
       await platform.events.record(actor, 'playlist.collaborator_added', {
@@ -62,7 +75,10 @@ export class CollaboratorsService {
     const window = pageWindow(query.page, query.limit);
     const { rows, total } = await this.parts.collaborators.page(id, window);
     const profiles = await this.parts.people.profiles(rows.map((row) => row.user_id));
-    return { collaborators: rows.map((row) => toCollaboratorDto(row, profiles.get(row.user_id))), pagination: paginate(window, total) };
+    return {
+      collaborators: rows.map((row) => toCollaboratorDto(row, profiles.get(row.user_id))),
+      pagination: paginate(window, total),
+    };
   }
 
   async update(actor: UserActor, id: string, userId: string, permission: PlaylistPermission) {
@@ -86,9 +102,14 @@ export class CollaboratorsService {
     await platform.scope.transaction(async () => {
       if (!(await this.parts.playlists.lockRow(id))) throw notFound('Playlist');
       const { view, role } = await reader.find(actor, id);
-      if (!canRemoveCollaborator(actor, role, userId)) throw forbidden('Only the owner and admin collaborators manage collaborators');
+      if (!canRemoveCollaborator(actor, role, userId))
+        throw forbidden('Only the owner and admin collaborators manage collaborators');
       if (!(await collaborators.remove(id, userId))) throw notFound('Collaborator');
-      await platform.events.record(actor, 'playlist.collaborator_removed', { subject: { resource: 'playlist', id }, userId: view.user_id, data: { user_id: userId } });
+      await platform.events.record(actor, 'playlist.collaborator_removed', {
+        subject: { resource: 'playlist', id },
+        userId: view.user_id,
+        data: { user_id: userId },
+      });
     });
     return { message: actor.id === userId ? 'You left the playlist' : 'Collaborator removed' };
   }
@@ -97,7 +118,8 @@ export class CollaboratorsService {
   async share(actor: UserActor, id: string, body: SharePlaylistRequest) {
     const { collaborators, platform } = this.parts;
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = body.expires_in_days !== undefined ? new Date(this.now.getTime() + body.expires_in_days * DAY_MS) : null;
+    const expiresAt =
+      body.expires_in_days !== undefined ? new Date(this.now.getTime() + body.expires_in_days * DAY_MS) : null;
     await this.admin(actor, id, async (view) => {
       if (view.is_default_favorites) throw badRequest('The favorites playlist cannot be shared');
       await collaborators.setShare(id, hashShareToken(token), expiresAt);
@@ -118,7 +140,11 @@ export class CollaboratorsService {
     const { collaborators, platform } = this.parts;
     await this.admin(actor, id, async (view) => {
       await collaborators.setShare(id, null, null);
-      await platform.events.record(actor, 'playlist.share_revoked', { subject: { resource: 'playlist', id }, userId: view.user_id, data: {} });
+      await platform.events.record(actor, 'playlist.share_revoked', {
+        subject: { resource: 'playlist', id },
+        userId: view.user_id,
+        data: {},
+      });
     });
     return { message: 'The share link no longer works' };
   }

@@ -19,7 +19,10 @@ export class FavoritesService {
       await this.deps.playlists.lock(favorites.id);
       if (!(await this.deps.playlists.append(favorites.id, trackId, actor.id))) return false;
       await this.deps.playlists.addToLikeCount(trackId, 1);
-      await this.deps.events.record(actor, 'track.liked', { subject: { resource: 'track', id: trackId }, data: { playlist_id: favorites.id } });
+      await this.deps.events.record(actor, 'track.liked', {
+        subject: { resource: 'track', id: trackId },
+        data: { playlist_id: favorites.id },
+      });
       return true;
     });
   }
@@ -32,7 +35,10 @@ export class FavoritesService {
       await this.deps.playlists.lock(favorites.id);
       if (!(await this.deps.playlists.remove(favorites.id, trackId))) return false;
       await this.deps.playlists.addToLikeCount(trackId, -1);
-      await this.deps.events.record(actor, 'track.unliked', { subject: { resource: 'track', id: trackId }, data: { playlist_id: favorites.id } });
+      await this.deps.events.record(actor, 'track.unliked', {
+        subject: { resource: 'track', id: trackId },
+        data: { playlist_id: favorites.id },
+      });
       return true;
     });
   }

@@ -14,7 +14,11 @@ export class PlaylistAccountData {
     ]);
     return {
       playlists: playlists.map((row) => ({ ...row, created_at: row.created_at.toISOString() })),
-      playlist_collaborations: collaborations.map((row) => ({ playlist_id: row.playlist_id, permission: row.permission, since: row.created_at.toISOString() })),
+      playlist_collaborations: collaborations.map((row) => ({
+        playlist_id: row.playlist_id,
+        permission: row.permission,
+        since: row.created_at.toISOString(),
+      })),
       playlist_follows: follows.map((row) => ({ playlist_id: row.playlist_id, since: row.created_at.toISOString() })),
     };
   }

@@ -1,5 +1,12 @@
 import * as m3u from 'm3u-parser-generator';
-import { notThatFormat, oneLine, splitArtistTitle, type ExchangeEntry, type ExchangeTrack, type ParsedPlaylist } from './playlist-exchange.text.js';
+import {
+  notThatFormat,
+  oneLine,
+  splitArtistTitle,
+  type ExchangeEntry,
+  type ExchangeTrack,
+  type ParsedPlaylist,
+} from './playlist-exchange.text.js';
 
 // The package's declarations import their siblings without extensions, which NodeNext resolution
 // cannot follow: the part of its API used here, typed as its documentation describes it.
@@ -61,7 +68,8 @@ export function parseM3u(content: string): ParsedPlaylist {
   const lines = text.split('\n');
   const first = lines.find((line) => line.trim() !== '')?.trim();
   if (first === undefined) throw notThatFormat('m3u', 'the file is empty');
-  if (first.startsWith('<') || first.startsWith('{') || first.startsWith('[')) throw notThatFormat('m3u', 'it looks like XML or JSON');
+  if (first.startsWith('<') || first.startsWith('{') || first.startsWith('['))
+    throw notThatFormat('m3u', 'it looks like XML or JSON');
   const extended = first.startsWith(HEADER);
   let playlist: M3uPlaylist;
   try {
@@ -80,7 +88,9 @@ export function parseM3u(content: string): ParsedPlaylist {
       // #EXTART names the artist: the #EXTINF text is then the title, maybe still prefixed by it
       artist = namedArtist;
       const full = media.name?.trim() ?? '';
-      title = full.toLowerCase().startsWith(`${namedArtist.toLowerCase()} - `) ? full.slice(namedArtist.length + 3).trim() : full || title;
+      title = full.toLowerCase().startsWith(`${namedArtist.toLowerCase()} - `)
+        ? full.slice(namedArtist.length + 3).trim()
+        : full || title;
     }
     return { line: starts[index]!, uris: [media.location], title: title || null, artist: artist || null };
   });

@@ -46,4 +46,8 @@ export function splitArtistTitle(text: string): { artist: string | null; title: 
 }
 
 /** Text without line breaks or control characters, for one line of a file. */
-export const oneLine = (text: string) => text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').replace(/\s+/g, ' ').trim();
+export const oneLine = (text: string) =>
+  text
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();

@@ -10,7 +10,10 @@ export type { ExchangeEntry, ExchangeTrack, ParsedPlaylist } from './playlist-ex
 export function parsePlaylist(format: PlaylistExchangeFormat, text: string): ParsedPlaylist {
   const parsed = format === 'm3u' ? parseM3u(text) : parseXspf(text);
   if (parsed.entries.length > PLAYLIST_MAX_TRACKS) {
-    throw new AppError('LIMIT_REACHED', `A playlist holds at most ${PLAYLIST_MAX_TRACKS} tracks; the file has ${parsed.entries.length} entries`);
+    throw new AppError(
+      'LIMIT_REACHED',
+      `A playlist holds at most ${PLAYLIST_MAX_TRACKS} tracks; the file has ${parsed.entries.length} entries`,
+    );
   }
   return parsed;
 }
@@ -31,9 +34,19 @@ const EXTENSIONS: Record<PlaylistExchangeFormat, string> = { m3u: 'm3u8', xspf: 
  * (a header never carries what a browser could read as a path), plus the UTF-8 name per RFC 6266.
  */
 export function attachmentDisposition(title: string, format: PlaylistExchangeFormat): string {
-  const base = title.normalize('NFC').replace(/[\p{Cc}\p{Cf}/\\:*?"<>|]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 100) || 'playlist';
-  const ascii = base.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/[%;]/g, '').trim() || 'playlist';
+  const base =
+    title
+      .normalize('NFC')
+      .replace(/[\p{Cc}\p{Cf}/\\:*?"<>|]+/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 100) || 'playlist';
+  const ascii =
+    base
+      .normalize('NFD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .replace(/[%;]/g, '')
+      .trim() || 'playlist';
   const name = `${base}.${EXTENSIONS[format]}`;
   return `attachment; filename="${ascii}.${EXTENSIONS[format]}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
-

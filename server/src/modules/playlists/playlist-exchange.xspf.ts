@@ -1,5 +1,10 @@
 import { DOMImplementation, DOMParser, XMLSerializer, type Document, type Element, type Node } from '@xmldom/xmldom';
-import { notThatFormat, type ExchangeEntry, type ExchangeTrack, type ParsedPlaylist } from './playlist-exchange.text.js';
+import {
+  notThatFormat,
+  type ExchangeEntry,
+  type ExchangeTrack,
+  type ParsedPlaylist,
+} from './playlist-exchange.text.js';
 
 const XSPF_NS = 'http://xspf.org/ns/0/';
 /** Characters XML 1.0 cannot carry at all, even escaped. */
@@ -10,7 +15,12 @@ function children(parent: Element, name: string): Element[] {
   const found: Element[] = [];
   for (let node: Node | null = parent.firstChild; node; node = node.nextSibling) {
     const element = node as Element;
-    if (node.nodeType === node.ELEMENT_NODE && element.localName === name && (element.namespaceURI === XSPF_NS || !element.namespaceURI)) found.push(element);
+    if (
+      node.nodeType === node.ELEMENT_NODE &&
+      element.localName === name &&
+      (element.namespaceURI === XSPF_NS || !element.namespaceURI)
+    )
+      found.push(element);
   }
   return found;
 }
@@ -29,7 +39,10 @@ function read(content: string): Document {
       },
     }).parseFromString(content.replace(/^\uFEFF/, ''), 'application/xml');
   } catch (error) {
-    throw notThatFormat('xspf', `not well-formed XML (${problem ?? (error instanceof Error ? error.message : 'unreadable')})`);
+    throw notThatFormat(
+      'xspf',
+      `not well-formed XML (${problem ?? (error instanceof Error ? error.message : 'unreadable')})`,
+    );
   }
 }
 
@@ -42,7 +55,9 @@ export function parseXspf(content: string): ParsedPlaylist {
   const trackList = children(root, 'trackList')[0];
   if (!trackList) throw notThatFormat('xspf', 'it has no <trackList>');
   const entries = children(trackList, 'track').map((track): ExchangeEntry => {
-    const uris = [...children(track, 'location'), ...children(track, 'identifier')].map((element) => element.textContent?.trim() ?? '').filter(Boolean);
+    const uris = [...children(track, 'location'), ...children(track, 'identifier')]
+      .map((element) => element.textContent?.trim() ?? '')
+      .filter(Boolean);
     return { line: track.lineNumber ?? 1, uris, title: text(track, 'title'), artist: text(track, 'creator') };
   });
   return { title: text(root, 'title'), entries };
@@ -70,7 +85,8 @@ export function writeXspf(title: string, tracks: readonly ExchangeTrack[]): stri
     add(element, 3, 'title', track.title);
     if (track.artist) add(element, 3, 'creator', track.artist);
     if (track.album) add(element, 3, 'album', track.album);
-    if (Number.isFinite(track.duration) && track.duration > 0) add(element, 3, 'duration', String(Math.round(track.duration * 1000)));
+    if (Number.isFinite(track.duration) && track.duration > 0)
+      add(element, 3, 'duration', String(Math.round(track.duration * 1000)));
     indent(element, 2);
   }
   if (tracks.length > 0) indent(list, 1);

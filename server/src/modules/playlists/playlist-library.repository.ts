@@ -1,6 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
-import { normalForm, notBlockedEitherWay, searchDoc, startsWith, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
+import {
+  normalForm,
+  notBlockedEitherWay,
+  searchDoc,
+  startsWith,
+  withTypoFallback,
+  type TextQuery,
+} from '../../platform/search/text-search.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { VisibleTracks } from './playlists.repository.js';
 
@@ -15,7 +22,8 @@ const MARKS = MARKS_RE.source;
  * spaces collapsed. The database folds with normalize() and a regular expression over the same
  * class of marks, so fold() and foldSql() give the same strings (unaccent has no JavaScript twin).
  */
-export const fold = (text: string) => text.normalize('NFD').replace(MARKS_RE, '').toLowerCase().replace(/\s+/g, ' ').trim();
+export const fold = (text: string) =>
+  text.normalize('NFD').replace(MARKS_RE, '').toLowerCase().replace(/\s+/g, ' ').trim();
 const foldSql = (expression: RawBuilder<unknown>) =>
   sql<string>`btrim(regexp_replace(lower(regexp_replace(normalize(${expression}, NFD), ${MARKS}, '', 'g')), '\\s+', ' ', 'g'))`;
 
@@ -47,7 +55,10 @@ export class PlaylistLibraryRepository {
    * Tracks the caller may see (`visible`: the tracks area's rule over `t`) whose folded title and
    * artist equal one of the pairs (already folded), a batch of pairs per statement.
    */
-  async matchByName(visible: VisibleTracks, pairs: readonly { title: string; artist: string }[]): Promise<TitleMatch[]> {
+  async matchByName(
+    visible: VisibleTracks,
+    pairs: readonly { title: string; artist: string }[],
+  ): Promise<TitleMatch[]> {
     const found: TitleMatch[] = [];
     for (let start = 0; start < pairs.length; start += BATCH) {
       const batch = pairs.slice(start, start + BATCH);
@@ -66,7 +77,11 @@ export class PlaylistLibraryRepository {
   async visibleIds(visible: VisibleTracks, ids: readonly string[]): Promise<Set<string>> {
     const seen = new Set<string>();
     for (let start = 0; start < ids.length; start += BATCH) {
-      const { rows } = await sql<{ id: string }>`select t.id from tracks t where t.id = any(${ids.slice(start, start + BATCH)}::uuid[]) and ${visible}`.execute(this.db);
+      const { rows } = await sql<{
+        id: string;
+      }>`select t.id from tracks t where t.id = any(${ids.slice(start, start + BATCH)}::uuid[]) and ${visible}`.execute(
+        this.db,
+      );
       for (const row of rows) seen.add(row.id);
     }
     return seen;
@@ -95,9 +110,16 @@ export class PlaylistLibraryRepository {
     return withTypoFallback(q, (text) => this.searchWith(actor, text, page));
   }
 
-  private async searchWith(actor: Actor, text: TextQuery, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
+  private async searchWith(
+    actor: Actor,
+    text: TextQuery,
+    page: { limit: number; offset: number },
+  ): Promise<{ ids: string[]; total: number }> {
     const doc = searchDoc(sql`p.title`, sql`p.description`);
-    const seen = actor.kind === 'user' ? sql`(p.is_public or p.user_id = ${actor.id}) and ${notBlockedEitherWay(sql`p.user_id`, actor.id)}` : sql`p.is_public`;
+    const seen =
+      actor.kind === 'user'
+        ? sql`(p.is_public or p.user_id = ${actor.id}) and ${notBlockedEitherWay(sql`p.user_id`, actor.id)}`
+        : sql`p.is_public`;
     const where = sql`not p.is_default_favorites and ${seen} and ${text.matches(doc)}`;
     const [{ rows }, { rows: counted }] = await Promise.all([
       sql<{ id: string }>`select p.id from playlists p where ${where}
@@ -123,7 +145,10 @@ export class PlaylistLibraryRepository {
    * liked (their favorites playlist) or played (counted plays), then followers, editorial first
    * among equals. Left out: the ones the actor follows, and those of users blocked either way.
    */
-  async recommendations(actor: UserActor, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
+  async recommendations(
+    actor: UserActor,
+    page: { limit: number; offset: number },
+  ): Promise<{ ids: string[]; total: number }> {
     const me = actor.id;
     const where = sql`p.is_public and not p.is_default_favorites and p.user_id <> ${me}
       and exists (select 1 from playlist_tracks any_track where any_track.playlist_id = p.id)
@@ -158,13 +183,20 @@ export class PlaylistLibraryRepository {
   /** Counted plays reported from this playlist: in all, and the ten most played tracks. */
   async playsFrom(playlistId: string): Promise<{ total: number; top: { track_id: string; plays: number }[] }> {
     const [{ rows: totals }, { rows: top }] = await Promise.all([
-      sql<{ n: string }>`select count(*) as n from track_plays where playlist_id = ${playlistId} and source = 'playlist' and counted`.execute(this.db),
+      sql<{
+        n: string;
+      }>`select count(*) as n from track_plays where playlist_id = ${playlistId} and source = 'playlist' and counted`.execute(
+        this.db,
+      ),
       sql<{ track_id: string; plays: string }>`
         select track_id, count(*) as plays from track_plays
         where playlist_id = ${playlistId} and source = 'playlist' and counted
         group by track_id order by count(*) desc, track_id limit 10`.execute(this.db),
     ]);
-    return { total: Number(totals[0]?.n ?? 0), top: top.map((row) => ({ track_id: row.track_id, plays: Number(row.plays) })) };
+    return {
+      total: Number(totals[0]?.n ?? 0),
+      top: top.map((row) => ({ track_id: row.track_id, plays: Number(row.plays) })),
+    };
   }
 
   /** New followers per UTC day since `from` (a UTC midnight); days without any are absent. */

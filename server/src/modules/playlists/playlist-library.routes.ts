@@ -26,7 +26,10 @@ export function createPlaylistLibrary(parts: PlaylistsParts): PlaylistLibrarySer
 /** Import, export, search, recommendations and analytics: the library part of contract.playlists. */
 export function playlistLibraryRoutes(library: PlaylistLibraryService) {
   return {
-    import: contractRoute(routes.import, async ({ body, req }) => ({ status: 201, body: ok(await library.importPlaylist(signedInActor(req), body)) })),
+    import: contractRoute(routes.import, async ({ body, req }) => ({
+      status: 201,
+      body: ok(await library.importPlaylist(signedInActor(req), body)),
+    })),
     export: contractRoute(routes.export, async ({ params, query, req, res }) => {
       const file = await library.exportPlaylist(signedInActor(req), params.id, query.format);
       const bytes = Buffer.from(file.content, 'utf8');
@@ -37,11 +40,17 @@ export function playlistLibraryRoutes(library: PlaylistLibraryService) {
       res.setHeader('Cache-Control', 'private, no-store');
       return { status: 200, body: Readable.from([bytes]) };
     }),
-    search: contractRoute(routes.search, async ({ query, req }) => ({ status: 200, body: ok(await library.search(signedInActor(req), query)) })),
+    search: contractRoute(routes.search, async ({ query, req }) => ({
+      status: 200,
+      body: ok(await library.search(signedInActor(req), query)),
+    })),
     recommendations: contractRoute(routes.recommendations, async ({ query, req }) => ({
       status: 200,
       body: ok(await library.recommendations(signedInActor(req), query)),
     })),
-    analytics: contractRoute(routes.analytics, async ({ params, req }) => ({ status: 200, body: ok(await library.analytics(signedInActor(req), params.id)) })),
+    analytics: contractRoute(routes.analytics, async ({ params, req }) => ({
+      status: 200,
+      body: ok(await library.analytics(signedInActor(req), params.id)),
+    })),
   };
 }

@@ -14,7 +14,13 @@ import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
-import { attachmentDisposition, EXCHANGE_CONTENT_TYPES, parsePlaylist, writePlaylist, type ExchangeEntry } from './playlist-exchange.js';
+import {
+  attachmentDisposition,
+  EXCHANGE_CONTENT_TYPES,
+  parsePlaylist,
+  writePlaylist,
+  type ExchangeEntry,
+} from './playlist-exchange.js';
 import { fold, type PlaylistLibraryRepository, type TitleMatch } from './playlist-library.repository.js';
 import { assertRoomForPlaylist } from './playlist-writes.js';
 import type { PlaylistReader } from './playlist-reader.js';
@@ -61,17 +67,24 @@ export class PlaylistLibraryService {
   async importPlaylist(actor: UserActor, body: ImportPlaylistRequest) {
     const bytes = Buffer.byteLength(body.content, 'utf8');
     if (bytes > PLAYLIST_IMPORT_MAX_BYTES) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `The playlist file is ${bytes} bytes; at most ${PLAYLIST_IMPORT_MAX_BYTES} are accepted`);
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `The playlist file is ${bytes} bytes; at most ${PLAYLIST_IMPORT_MAX_BYTES} are accepted`,
+      );
     }
     const parsed = parsePlaylist(body.format, body.content);
     const { trackIds, unmatched } = await this.match(actor, parsed.entries);
-    const title = body.title ?? (parsed.title?.replace(/\s+/g, ' ').trim().slice(0, PLAYLIST_TITLE_MAX).trim() || DEFAULT_TITLE);
+    const title =
+      body.title ?? (parsed.title?.replace(/\s+/g, ' ').trim().slice(0, PLAYLIST_TITLE_MAX).trim() || DEFAULT_TITLE);
     const { scope, library, playlists, events, reader } = this.deps;
     const id = await scope.transaction(async () => {
       await assertRoomForPlaylist(playlists, actor.id);
       const row = await playlists.insert({ user_id: actor.id, title, description: null, is_public: false });
       await library.insertTracks(row.id, trackIds, actor.id);
-      await events.record(actor, 'playlist.created', { subject: { resource: 'playlist', id: row.id }, data: { title, copied_from: null } });
+      await events.record(actor, 'playlist.created', {
+        subject: { resource: 'playlist', id: row.id },
+        data: { title, copied_from: null },
+      });
       return row.id;
     });
     const { view } = await reader.find(actor, id);
@@ -86,7 +99,9 @@ export class PlaylistLibraryService {
   private async match(actor: UserActor, entries: readonly ExchangeEntry[]) {
     const visible = this.deps.reader.visible(actor);
     const ids = entries.map((entry) => trackIdIn(entry.uris));
-    const seenIds = await this.deps.library.visibleIds(visible, [...new Set(ids.filter((id): id is string => id !== undefined))]);
+    const seenIds = await this.deps.library.visibleIds(visible, [
+      ...new Set(ids.filter((id): id is string => id !== undefined)),
+    ]);
     const keys = entries.map((entry, index) => {
       const id = ids[index];
       if ((id && seenIds.has(id)) || !entry.title || !entry.artist) return undefined;
@@ -148,7 +163,10 @@ export class PlaylistLibraryService {
 
   /** The playlists' part of GET /search/suggestions. */
   async suggest(actor: Actor, prefix: string, limit: number): Promise<Suggestion[]> {
-    return (await this.deps.library.titlesStartingWith(actor, prefix, limit)).map((row) => ({ type: 'playlist', ...row }));
+    return (await this.deps.library.titlesStartingWith(actor, prefix, limit)).map((row) => ({
+      type: 'playlist',
+      ...row,
+    }));
   }
 
   private async summaries(actor: Actor, ids: string[]): Promise<Playlist[]> {
@@ -163,7 +181,11 @@ export class PlaylistLibraryService {
     const now = clock.now();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const from = new Date(today - (PLAYLIST_ANALYTICS_DAYS - 1) * DAY_MS);
-    const [totals, plays, days] = await Promise.all([library.trackTotals(id), library.playsFrom(id), library.followersPerDay(id, from)]);
+    const [totals, plays, days] = await Promise.all([
+      library.trackTotals(id),
+      library.playsFrom(id),
+      library.followersPerDay(id, from),
+    ]);
     const perDay = new Map(days.map((day) => [day.date, day.count]));
     const followersDaily = Array.from({ length: PLAYLIST_ANALYTICS_DAYS }, (_, index) => {
       const date = new Date(from.getTime() + index * DAY_MS).toISOString().slice(0, 10);

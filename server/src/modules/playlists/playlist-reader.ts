@@ -5,8 +5,20 @@ import type { TrackRow } from '../../platform/db/database.schema.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import type { CollaboratorsRepository } from './collaborators.repository.js';
-import { toCollaboratorDto, toPlaylistDetailDto, toPlaylistSummaryDto, toPlaylistTrackDto } from './playlists.mapper.js';
-import { canAdministerPlaylist, canEditTracks, canReadPlaylist, isPlaylistOwner, roleOf, type PlaylistRole } from './playlists.policy.js';
+import {
+  toCollaboratorDto,
+  toPlaylistDetailDto,
+  toPlaylistSummaryDto,
+  toPlaylistTrackDto,
+} from './playlists.mapper.js';
+import {
+  canAdministerPlaylist,
+  canEditTracks,
+  canReadPlaylist,
+  isPlaylistOwner,
+  roleOf,
+  type PlaylistRole,
+} from './playlists.policy.js';
 import type { PlaylistEntryRow, PlaylistsRepository, PlaylistView, VisibleTracks } from './playlists.repository.js';
 
 /** What a route needs of the caller: to see it, edit its tracks, administer it, or own it. */
@@ -49,7 +61,12 @@ const FIRST_PAGE: TrackWindow = { offset: 0, limit: PLAYLIST_TRACKS_PAGE_DEFAULT
  */
 export class PlaylistReader {
   constructor(
-    private readonly deps: { playlists: PlaylistsRepository; collaborators: CollaboratorsRepository; tracks: TrackReader; people: PeopleReader },
+    private readonly deps: {
+      playlists: PlaylistsRepository;
+      collaborators: CollaboratorsRepository;
+      tracks: TrackReader;
+      people: PeopleReader;
+    },
   ) {}
 
   /** The caller's view of tracks, as SQL over `tracks as t`. */
@@ -93,7 +110,12 @@ export class PlaylistReader {
   }
 
   /** The reply about one playlist: a page of its tracks and every collaborator. */
-  async detail(actor: Actor, view: PlaylistView, window: TrackWindow = FIRST_PAGE, options: { collaborators?: boolean } = {}): Promise<Playlist> {
+  async detail(
+    actor: Actor,
+    view: PlaylistView,
+    window: TrackWindow = FIRST_PAGE,
+    options: { collaborators?: boolean } = {},
+  ): Promise<Playlist> {
     const [tracks, collaborators] = await Promise.all([
       this.tracks(actor, view.id, window),
       options.collaborators === false ? Promise.resolve([]) : this.collaborators(view.id),

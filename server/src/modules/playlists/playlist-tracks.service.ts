@@ -31,7 +31,8 @@ export class PlaylistTracksService {
     const { playlists, tracks, favorites, platform } = this.parts;
     await tracks.assertVisible(actor, [body.track_id]);
     const version: number = await writePlaylist<number>(this.parts, actor, id, 'write', ifMatch, async (access) => {
-      if (await playlists.contains(id, body.track_id)) throw new AppError('TRACK_ALREADY_IN_PLAYLIST', 'The track is already in the playlist');
+      if (await playlists.contains(id, body.track_id))
+        throw new AppError('TRACK_ALREADY_IN_PLAYLIST', 'The track is already in the playlist');
       const count = await playlists.trackCount(id);
       if (count >= PLAYLIST_MAX_TRACKS) throw limitReached(`A playlist holds at most ${PLAYLIST_MAX_TRACKS} tracks`);
       const position = Math.min(body.position ?? count, count);
@@ -61,7 +62,10 @@ export class PlaylistTracksService {
       }
       if (!(await playlists.remove(id, trackId))) throw notFound('Track');
       const row = await playlists.update(id, {}, platform.clock.now());
-      await platform.events.record(actor, 'playlist.track_removed', { ...this.event(actor, access), data: { track_id: trackId, snapshot_id: snapshotOf(row) } });
+      await platform.events.record(actor, 'playlist.track_removed', {
+        ...this.event(actor, access),
+        data: { track_id: trackId, snapshot_id: snapshotOf(row) },
+      });
       return row.version;
     });
     return { message: 'Track removed from the playlist', snapshot_id: String(version), version };
@@ -79,7 +83,10 @@ export class PlaylistTracksService {
       }
       await playlists.reorder(id, trackIds);
       const row = await playlists.update(id, {}, platform.clock.now());
-      await platform.events.record(actor, 'playlist.updated', { ...this.event(actor, access), data: { fields: ['tracks'], snapshot_id: snapshotOf(row) } });
+      await platform.events.record(actor, 'playlist.updated', {
+        ...this.event(actor, access),
+        data: { fields: ['tracks'], snapshot_id: snapshotOf(row) },
+      });
       return row.version;
     });
     return { message: 'Tracks reordered', snapshot_id: String(version), version };

@@ -40,7 +40,10 @@ export async function writePlaylist<T>(
     if (!(await deps.playlists.lockRow(id))) throw notFound('Playlist');
     const access = await deps.reader.require(actor, id, need);
     if (!preconditionHolds(ifMatch, access.view.version)) {
-      throw new AppError('PRECONDITION_FAILED', `The playlist is at snapshot ${snapshotOf(access.view)}: read it again and retry`);
+      throw new AppError(
+        'PRECONDITION_FAILED',
+        `The playlist is at snapshot ${snapshotOf(access.view)}: read it again and retry`,
+      );
     }
     return change(access);
   });

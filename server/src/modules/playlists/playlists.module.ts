@@ -45,11 +45,23 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
   const collaborators = new CollaboratorsRepository(platform.scope);
   const favorites = new FavoritesService({ scope: platform.scope, playlists, events: platform.events });
   const reader = new PlaylistReader({ playlists, collaborators, tracks: deps.tracks, people: deps.people });
-  const parts: PlaylistsParts = { platform, playlists, collaborators, favorites, reader, tracks: deps.tracks, people: deps.people };
+  const parts: PlaylistsParts = {
+    platform,
+    playlists,
+    collaborators,
+    favorites,
+    reader,
+    tracks: deps.tracks,
+    people: deps.people,
+  };
   const library = createPlaylistLibrary(parts);
   // each part of the area adds its routes object here (keys as in contract.playlists)
   const routeParts: object[] = [
-    playlistCoreRoutes({ playlists: new PlaylistsService(parts), tracks: new PlaylistTracksService(parts), collaborators: new CollaboratorsService(parts) }),
+    playlistCoreRoutes({
+      playlists: new PlaylistsService(parts),
+      tracks: new PlaylistTracksService(parts),
+      collaborators: new CollaboratorsService(parts),
+    }),
     playlistLibraryRoutes(library),
   ];
   const accountData = new PlaylistAccountData(parts);
@@ -59,7 +71,8 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
     eventHandlers: [endCollaborationsOnBlock(collaborators) as unknown as EventHandler],
     accountData: { export: (owner) => accountData.exportFor(owner), erase: (owner) => accountData.eraseFor(owner) },
     favorites,
-    playlistFor: async (actor, id) => reader.summaries(actor, await playlists.findViews([id], actor.id, reader.visible(actor)))[0],
+    playlistFor: async (actor, id) =>
+      reader.summaries(actor, await playlists.findViews([id], actor.id, reader.visible(actor)))[0],
     searcher: {
       search: async (actor, q, page) => {
         const found = await library.search(actor, { q, ...page });

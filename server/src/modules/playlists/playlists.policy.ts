@@ -33,7 +33,8 @@ export const isPlaylistOwner = (role: PlaylistRole): boolean => role === 'owner'
 /** is_editorial: the service's admins only. */
 export const canSetEditorial = (actor: Actor): boolean => actor.kind === 'user' && actor.isAdmin;
 /** Follows: others' public playlists. */
-export const canFollow = (role: PlaylistRole, playlist: { is_public: boolean }): boolean => role !== 'owner' && playlist.is_public;
+export const canFollow = (role: PlaylistRole, playlist: { is_public: boolean }): boolean =>
+  role !== 'owner' && playlist.is_public;
 /** Removing a collaborator: an administrator removes anyone, a collaborator themselves. */
 export const canRemoveCollaborator = (actor: Actor, role: PlaylistRole, userId: string): boolean =>
   canAdministerPlaylist(role) || (role !== 'none' && role !== 'public' && isOwner(actor, userId));

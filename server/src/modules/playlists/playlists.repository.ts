@@ -1,4 +1,12 @@
-import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type RawBuilder,
+  type Selectable,
+  type SqlBool,
+  type Updateable,
+} from 'kysely';
 import type { PlaylistPermission } from '@riff/contract';
 import type { Database, TrackRow } from '../../platform/db/database.schema.js';
 import type { PlaylistsTable } from '../../platform/db/tables/track-social.tables.js';
@@ -53,32 +61,41 @@ export class PlaylistsRepository {
 
   /** playlists as p, with what one viewer sees of it. */
   private views(viewerId: string | null, visible: VisibleTracks) {
-    return this.db.selectFrom('playlists as p').selectAll('p').select((eb) => [
-      eb
-        .selectFrom('playlist_collaborators as c')
-        .select('c.permission')
-        .whereRef('c.playlist_id', '=', 'p.id')
-        .where('c.user_id', '=', viewerId ?? '00000000-0000-0000-0000-000000000000')
-        .as('permission'),
-      eb
-        .exists(
-          eb
-            .selectFrom('playlist_followers as f')
-            .select('f.user_id')
-            .whereRef('f.playlist_id', '=', 'p.id')
-            .where('f.user_id', '=', viewerId ?? '00000000-0000-0000-0000-000000000000'),
-        )
-        .as('is_following'),
-      sql<number>`(select count(*) from playlist_tracks pt join tracks t on t.id = pt.track_id where pt.playlist_id = p.id and ${visible})`.as(
-        'track_count',
-      ),
-      sql<string | null>`(select t.cover_art_path from playlist_tracks pt join tracks t on t.id = pt.track_id
+    return this.db
+      .selectFrom('playlists as p')
+      .selectAll('p')
+      .select((eb) => [
+        eb
+          .selectFrom('playlist_collaborators as c')
+          .select('c.permission')
+          .whereRef('c.playlist_id', '=', 'p.id')
+          .where('c.user_id', '=', viewerId ?? '00000000-0000-0000-0000-000000000000')
+          .as('permission'),
+        eb
+          .exists(
+            eb
+              .selectFrom('playlist_followers as f')
+              .select('f.user_id')
+              .whereRef('f.playlist_id', '=', 'p.id')
+              .where('f.user_id', '=', viewerId ?? '00000000-0000-0000-0000-000000000000'),
+          )
+          .as('is_following'),
+        sql<number>`(select count(*) from playlist_tracks pt join tracks t on t.id = pt.track_id where pt.playlist_id = p.id and ${visible})`.as(
+          'track_count',
+        ),
+        sql<string | null>`(select t.cover_art_path from playlist_tracks pt join tracks t on t.id = pt.track_id
                            where pt.playlist_id = p.id and ${visible} order by pt.position limit 1)`.as('cover'),
-    ]);
+      ]);
   }
 
-  private static view<Row extends { track_count: number | string; is_following: unknown; permission: unknown }>(row: Row) {
-    return { ...row, track_count: Number(row.track_count), is_following: Boolean(row.is_following) } as unknown as PlaylistView;
+  private static view<Row extends { track_count: number | string; is_following: unknown; permission: unknown }>(
+    row: Row,
+  ) {
+    return {
+      ...row,
+      track_count: Number(row.track_count),
+      is_following: Boolean(row.is_following),
+    } as unknown as PlaylistView;
   }
 
   async findView(id: string, viewerId: string | null, visible: VisibleTracks): Promise<PlaylistView | undefined> {
@@ -89,7 +106,9 @@ export class PlaylistsRepository {
   /** Several playlists as one viewer sees them, in the order of `ids` (those that exist): library lists. */
   async findViews(ids: readonly string[], viewerId: string | null, visible: VisibleTracks): Promise<PlaylistView[]> {
     if (ids.length === 0) return [];
-    const rows = await this.views(viewerId, visible).where('p.id', 'in', [...ids]).execute();
+    const rows = await this.views(viewerId, visible)
+      .where('p.id', 'in', [...ids])
+      .execute();
     const byId = new Map(rows.map((row) => [row.id, PlaylistsRepository.view(row)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -103,10 +122,18 @@ export class PlaylistsRepository {
     return row ? PlaylistsRepository.view(row) : undefined;
   }
 
-  async list(filter: PlaylistListFilter, visible: VisibleTracks, page: { limit: number; offset: number }): Promise<{ rows: PlaylistView[]; total: number }> {
+  async list(
+    filter: PlaylistListFilter,
+    visible: VisibleTracks,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: PlaylistView[]; total: number }> {
     const where = (eb: PlaylistsEb): Expression<SqlBool> => {
       const collaborating = eb.exists(
-        eb.selectFrom('playlist_collaborators as c2').select('c2.id').whereRef('c2.playlist_id', '=', 'p.id').where('c2.user_id', '=', filter.viewerId),
+        eb
+          .selectFrom('playlist_collaborators as c2')
+          .select('c2.id')
+          .whereRef('c2.playlist_id', '=', 'p.id')
+          .where('c2.user_id', '=', filter.viewerId),
       );
       if (filter.kind === 'mine') return eb.or([eb('p.user_id', '=', filter.viewerId), collaborating]);
       if (filter.ownerId === filter.viewerId) return eb('p.user_id', '=', filter.ownerId);
@@ -132,12 +159,21 @@ export class PlaylistsRepository {
   }
 
   /** The visible entries of a playlist, by position, with their track rows: one statement. */
-  trackPage(playlistId: string, visible: VisibleTracks, page: { offset: number; limit: number }): Promise<PlaylistEntryRow[]> {
+  trackPage(
+    playlistId: string,
+    visible: VisibleTracks,
+    page: { offset: number; limit: number },
+  ): Promise<PlaylistEntryRow[]> {
     return this.db
       .selectFrom('playlist_tracks as pt')
       .innerJoin('tracks as t', 't.id', 'pt.track_id')
       .selectAll('t')
-      .select(['pt.id as entry_id', 'pt.position as entry_position', 'pt.added_by as entry_added_by', 'pt.added_at as entry_added_at'])
+      .select([
+        'pt.id as entry_id',
+        'pt.position as entry_position',
+        'pt.added_by as entry_added_by',
+        'pt.added_at as entry_added_at',
+      ])
       .where('pt.playlist_id', '=', playlistId)
       .where(visible)
       .orderBy('pt.position')
@@ -148,7 +184,12 @@ export class PlaylistsRepository {
 
   /** Every track id of the playlist in order, visible or not (reorder, export). */
   async trackIds(playlistId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('playlist_tracks').select('track_id').where('playlist_id', '=', playlistId).orderBy('position').execute();
+    const rows = await this.db
+      .selectFrom('playlist_tracks')
+      .select('track_id')
+      .where('playlist_id', '=', playlistId)
+      .orderBy('position')
+      .execute();
     return rows.map((row) => row.track_id);
   }
 
@@ -167,7 +208,11 @@ export class PlaylistsRepository {
    */
   async lockOwnerAndCount(userId: string): Promise<number> {
     await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
-    const row = await this.db.selectFrom('playlists').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('playlists')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -176,12 +221,21 @@ export class PlaylistsRepository {
     return this.db.selectFrom('playlists').selectAll().where('id', '=', playlistId).forUpdate().executeTakeFirst();
   }
 
-  insert(values: { user_id: string; title: string; description: string | null; is_public: boolean }): Promise<PlaylistRow> {
+  insert(values: {
+    user_id: string;
+    title: string;
+    description: string | null;
+    is_public: boolean;
+  }): Promise<PlaylistRow> {
     return this.db.insertInto('playlists').values(values).returningAll().executeTakeFirstOrThrow();
   }
 
   /** Saves details and bumps the version (the snapshot_id) in the same statement. */
-  update(playlistId: string, changes: Omit<Updateable<PlaylistsTable>, 'id' | 'version'>, now: Date): Promise<PlaylistRow> {
+  update(
+    playlistId: string,
+    changes: Omit<Updateable<PlaylistsTable>, 'id' | 'version'>,
+    now: Date,
+  ): Promise<PlaylistRow> {
     return this.db
       .updateTable('playlists')
       .set({ ...changes, version: sql`version + 1`, updated_at: now })
@@ -202,7 +256,10 @@ export class PlaylistsRepository {
       .where('playlist_id', '=', playlistId)
       .where('position', '>=', position)
       .execute();
-    await this.db.insertInto('playlist_tracks').values({ playlist_id: playlistId, track_id: trackId, position, added_by: addedBy }).execute();
+    await this.db
+      .insertInto('playlist_tracks')
+      .values({ playlist_id: playlistId, track_id: trackId, position, added_by: addedBy })
+      .execute();
   }
 
   /** Moves the last entry (just appended) to `position`, the entries from there one place down. */
@@ -234,11 +291,21 @@ export class PlaylistsRepository {
     await sql`insert into playlists (user_id, title, is_public, is_default_favorites)
               values (${userId}, ${FAVORITES_TITLE}, false, true)
               on conflict (user_id) where is_default_favorites do nothing`.execute(this.db);
-    return this.db.selectFrom('playlists').select('id').where('user_id', '=', userId).where('is_default_favorites', '=', true).executeTakeFirstOrThrow();
+    return this.db
+      .selectFrom('playlists')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('is_default_favorites', '=', true)
+      .executeTakeFirstOrThrow();
   }
 
   findFavorites(userId: string): Promise<{ id: string } | undefined> {
-    return this.db.selectFrom('playlists').select('id').where('user_id', '=', userId).where('is_default_favorites', '=', true).executeTakeFirst();
+    return this.db
+      .selectFrom('playlists')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('is_default_favorites', '=', true)
+      .executeTakeFirst();
   }
 
   /** Serializes changes to one playlist's tracks (positions are computed from the rest). */
@@ -254,7 +321,10 @@ export class PlaylistsRepository {
         playlist_id: playlistId,
         track_id: trackId,
         added_by: addedBy,
-        position: eb.selectFrom('playlist_tracks').select((inner) => inner.fn.countAll<number>().as('n')).where('playlist_id', '=', playlistId),
+        position: eb
+          .selectFrom('playlist_tracks')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .where('playlist_id', '=', playlistId),
       }))
       .onConflict((oc) => oc.columns(['playlist_id', 'track_id']).doNothing())
       .returning('id')
@@ -292,7 +362,12 @@ export class PlaylistsRepository {
   }
 
   async contains(playlistId: string, trackId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('playlist_tracks').select('id').where('playlist_id', '=', playlistId).where('track_id', '=', trackId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('playlist_tracks')
+      .select('id')
+      .where('playlist_id', '=', playlistId)
+      .where('track_id', '=', trackId)
+      .executeTakeFirst();
     return row !== undefined;
   }
 

@@ -17,8 +17,8 @@ import { assertRoomForPlaylist, writePlaylist } from './playlist-writes.js';
 
 const COPY_SUFFIX = ' (copy)';
 /** The original title cut so that the suffix fits. */
-const copyTitle = (title: string) => `${title.slice(0, PLAYLIST_TITLE_MAX - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`;
-
+const copyTitle = (title: string) =>
+  `${title.slice(0, PLAYLIST_TITLE_MAX - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`;
 
 /** Playlists themselves: lists, creation, details, ownership, deletion, copies and followers. */
 export class PlaylistsService {
@@ -28,15 +28,25 @@ export class PlaylistsService {
     return this.parts.platform.clock.now();
   }
 
-  private write<T>(actor: UserActor, id: string, need: PlaylistNeed, ifMatch: string | undefined, change: (access: PlaylistAccess) => Promise<T>) {
+  private write<T>(
+    actor: UserActor,
+    id: string,
+    need: PlaylistNeed,
+    ifMatch: string | undefined,
+    change: (access: PlaylistAccess) => Promise<T>,
+  ) {
     return writePlaylist(this.parts, actor, id, need, ifMatch, change);
   }
 
   async list(actor: UserActor, query: { page: number; limit: number; user_id?: string | undefined }) {
     const window = pageWindow(query.page, query.limit);
     const ownerId = query.user_id === 'me' ? actor.id : query.user_id;
-    if (ownerId !== undefined && ownerId !== actor.id && !(await this.parts.people.findActive(ownerId))) throw notFound('User');
-    const filter = ownerId === undefined ? { kind: 'mine' as const, viewerId: actor.id } : { kind: 'of' as const, ownerId, viewerId: actor.id };
+    if (ownerId !== undefined && ownerId !== actor.id && !(await this.parts.people.findActive(ownerId)))
+      throw notFound('User');
+    const filter =
+      ownerId === undefined
+        ? { kind: 'mine' as const, viewerId: actor.id }
+        : { kind: 'of' as const, ownerId, viewerId: actor.id };
     const { rows, total } = await this.parts.playlists.list(filter, this.parts.reader.visible(actor), window);
     return { playlists: this.parts.reader.summaries(actor, rows), pagination: paginate(window, total) };
   }
@@ -81,9 +91,12 @@ export class PlaylistsService {
     const need = transfer !== undefined ? 'owner' : details.length > 0 ? 'admin' : 'read';
     const version = await this.write(actor, id, need, ifMatch, async ({ view }) => {
       // after the visibility check: a playlist the caller may not see stays 404
-      if (body.is_editorial !== undefined && !canSetEditorial(actor)) throw forbidden('Only admins of the service choose editorial playlists');
-      if (view.is_default_favorites && body.is_public === true) throw badRequest('The favorites playlist stays private');
-      if (view.is_default_favorites && body.is_editorial === true) throw badRequest('The favorites playlist cannot be editorial');
+      if (body.is_editorial !== undefined && !canSetEditorial(actor))
+        throw forbidden('Only admins of the service choose editorial playlists');
+      if (view.is_default_favorites && body.is_public === true)
+        throw badRequest('The favorites playlist stays private');
+      if (view.is_default_favorites && body.is_editorial === true)
+        throw badRequest('The favorites playlist cannot be editorial');
       const fields: string[] = [...details, ...(body.is_editorial !== undefined ? ['is_editorial'] : [])];
       if (transfer !== undefined && transfer !== view.user_id) {
         await this.transfer(view, transfer);
@@ -127,8 +140,12 @@ export class PlaylistsService {
 
   async remove(actor: UserActor, id: string, ifMatch: string | undefined) {
     await this.write(actor, id, 'owner', ifMatch, async ({ view }) => {
-      if (view.is_default_favorites) throw badRequest('The favorites playlist cannot be deleted: unlike its tracks instead');
-      await this.parts.platform.events.record(actor, 'playlist.deleted', { subject: { resource: 'playlist', id }, data: { title: view.title } });
+      if (view.is_default_favorites)
+        throw badRequest('The favorites playlist cannot be deleted: unlike its tracks instead');
+      await this.parts.platform.events.record(actor, 'playlist.deleted', {
+        subject: { resource: 'playlist', id },
+        data: { title: view.title },
+      });
       await this.parts.playlists.delete(id);
     });
     return { message: 'Playlist deleted' };
@@ -159,7 +176,11 @@ export class PlaylistsService {
     const followerCount = await this.parts.platform.scope.transaction(async () => {
       const count = await this.parts.collaborators.follow(id, actor.id);
       if (!view.is_following) {
-        await this.parts.platform.events.record(actor, 'playlist.followed', { subject: { resource: 'playlist', id }, userId: view.user_id, data: {} });
+        await this.parts.platform.events.record(actor, 'playlist.followed', {
+          subject: { resource: 'playlist', id },
+          userId: view.user_id,
+          data: {},
+        });
       }
       return count;
     });
@@ -173,7 +194,11 @@ export class PlaylistsService {
     const followerCount = await this.parts.platform.scope.transaction(async () => {
       const count = await this.parts.collaborators.unfollow(id, actor.id);
       if (view.is_following) {
-        await this.parts.platform.events.record(actor, 'playlist.unfollowed', { subject: { resource: 'playlist', id }, userId: view.user_id, data: {} });
+        await this.parts.platform.events.record(actor, 'playlist.unfollowed', {
+          subject: { resource: 'playlist', id },
+          userId: view.user_id,
+          data: {},
+        });
       }
       return count;
     });

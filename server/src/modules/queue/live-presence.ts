@@ -35,7 +35,8 @@ export interface PresenceStore {
   close(): Promise<void>;
 }
 
-const byName = (a: SessionUser, b: SessionUser) => (a.username < b.username ? -1 : a.username > b.username ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byName = (a: SessionUser, b: SessionUser) =>
+  a.username < b.username ? -1 : a.username > b.username ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /** The users of these entries, each once; `user` joined or left when it is the only entry of theirs (enter) or has none left (leave). */
 function change(users: SessionUser[], user: SessionUser, kind: 'enter' | 'leave', version: number): PresenceChange {
@@ -97,7 +98,13 @@ function redisPresence(url: string, logger: Logger): PresenceStore {
   const client = (async () => {
     // ioredis loads only when REDIS_URL is set
     const { Redis } = await import('ioredis');
-    const redis: Redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000, commandTimeout: 1_000, retryStrategy: (attempt) => Math.min(attempt * 200, 2_000) });
+    const redis: Redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 1_000,
+      commandTimeout: 1_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
     // the broadcaster logs the outage; a presence change during one is not announced
     redis.on('error', (error) => logger.debug({ err: error }, 'presence: Redis error'));
     return redis;

@@ -6,7 +6,12 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { LIVE_CLOSE_CODES, LiveClientMessageSchema, type ErrorCode, type LiveServerMessage } from '@riff/contract';
 import { userActor, type UserActor } from '../../platform/access/actor.js';
 import { REVOCATION_REASONS, type Revocation, type Revocations } from '../../platform/auth/revocations.js';
-import { TokenInvalidError, type KeyRef, type TokenAudience, type TokenSigner } from '../../platform/auth/token-signer.js';
+import {
+  TokenInvalidError,
+  type KeyRef,
+  type TokenAudience,
+  type TokenSigner,
+} from '../../platform/auth/token-signer.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SocketEndpoint } from '../../platform/module.js';
@@ -97,9 +102,15 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'live session update not sent'));
   };
   const fail = (connection: Connection, code: ErrorCode, message: string, token?: string) =>
-    send(connection, { type: 'error', ...(token !== undefined ? { session_token: token } : {}), data: { code, message } });
+    send(connection, {
+      type: 'error',
+      ...(token !== undefined ? { session_token: token } : {}),
+      data: { code, message },
+    });
 
-  async function authenticate(req: IncomingMessage): Promise<{ actor: UserActor; tokenVersion: number; key: KeyRef | undefined }> {
+  async function authenticate(
+    req: IncomingMessage,
+  ): Promise<{ actor: UserActor; tokenVersion: number; key: KeyRef | undefined }> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     const token = url.searchParams.get('token') ?? bearer;
@@ -113,8 +124,16 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
           throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
         }
         const userAgent = req.headers['user-agent'];
-        const origin = { ip: req.socket.remoteAddress ?? null, userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null, requestId: null };
-        return { actor: userActor(user, audience === 'stream' ? 'stream_token' : 'bearer', origin, undefined, claims.key), tokenVersion: claims.tv, key: claims.key };
+        const origin = {
+          ip: req.socket.remoteAddress ?? null,
+          userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
+          requestId: null,
+        };
+        return {
+          actor: userActor(user, audience === 'stream' ? 'stream_token' : 'bearer', origin, undefined, claims.key),
+          tokenVersion: claims.tv,
+          key: claims.key,
+        };
       } catch (error) {
         if (!(error instanceof TokenInvalidError)) throw error;
         expired ||= error.expired;
@@ -131,7 +150,11 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
    */
   async function stillValid(connection: Connection): Promise<boolean> {
     const user = await deps.loadActiveUser(connection.actor.id);
-    if (user && user.token_version === connection.tokenVersion && (!connection.key || (await deps.keyIsLive(connection.key)))) {
+    if (
+      user &&
+      user.token_version === connection.tokenVersion &&
+      (!connection.key || (await deps.keyIsLive(connection.key)))
+    ) {
       connection.actor = { ...connection.actor, user };
       return true;
     }
@@ -159,7 +182,8 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
   }
 
   async function handle(connection: Connection, raw: RawData, isBinary: boolean): Promise<void> {
-    if (!takeToken(connection)) return fail(connection, 'RATE_LIMITED', `At most ${RATE_PER_SECOND} messages per second`);
+    if (!takeToken(connection))
+      return fail(connection, 'RATE_LIMITED', `At most ${RATE_PER_SECOND} messages per second`);
     if (isBinary) return fail(connection, 'BAD_REQUEST', 'Messages are JSON text');
     let json: unknown;
     try {
@@ -171,7 +195,12 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
     if (!parsed.success) {
       const token = (json as { session_token?: unknown } | null)?.session_token;
       const issue = parsed.error.issues[0];
-      return fail(connection, 'VALIDATION_FAILED', `${issue?.path.join('.') || 'message'}: ${issue?.message ?? 'invalid'}`, typeof token === 'string' ? token.slice(0, 256) : undefined);
+      return fail(
+        connection,
+        'VALIDATION_FAILED',
+        `${issue?.path.join('.') || 'message'}: ${issue?.message ?? 'invalid'}`,
+        typeof token === 'string' ? token.slice(0, 256) : undefined,
+      );
     }
     const message = parsed.data;
     const token = message.session_token;
@@ -186,7 +215,10 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
       }
       if (!(await stillValid(connection))) return;
       if (message.type === 'subscribe') {
-        if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS && ![...connection.subscriptions.values()].includes(token)) {
+        if (
+          connection.subscriptions.size >= MAX_SUBSCRIPTIONS &&
+          ![...connection.subscriptions.values()].includes(token)
+        ) {
           return fail(connection, 'LIMIT_REACHED', `At most ${MAX_SUBSCRIPTIONS} sessions per connection`, token);
         }
         const { sessionId, session, chat } = await deps.sessions.subscribe(connection.actor, token);
@@ -198,7 +230,8 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
         if (!already) enter(connection, sessionId);
         return;
       }
-      if (![...connection.subscriptions.values()].includes(token)) return fail(connection, 'BAD_REQUEST', 'Subscribe to the session before chatting', token);
+      if (![...connection.subscriptions.values()].includes(token))
+        return fail(connection, 'BAD_REQUEST', 'Subscribe to the session before chatting', token);
       await deps.sessions.chat(connection.actor, token, message.text);
     } catch (error) {
       if (error instanceof AppError) return fail(connection, error.code, error.message, token);
@@ -237,7 +270,11 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
             const key = `${live.viewerKey(connection.actor)}\n${token}`;
             let text = rendered.get(key);
             if (text === undefined) {
-              const message: LiveServerMessage = { type: 'items_changed', session_token: token, data: { session: live.render(connection.actor, token) } };
+              const message: LiveServerMessage = {
+                type: 'items_changed',
+                session_token: token,
+                data: { session: live.render(connection.actor, token) },
+              };
               text = Buffer.from(JSON.stringify(message));
               rendered.set(key, text);
             }
@@ -284,7 +321,12 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
       const count = await deps.sessions.participantsCount(sessionId);
       if (count === undefined) return;
       const { version, participants, joined, left } = change;
-      deps.hub.publish({ kind: 'presence', sessionId, version, data: { participants, participants_count: count, ...(joined ? { joined } : {}), ...(left ? { left } : {}) } });
+      deps.hub.publish({
+        kind: 'presence',
+        sessionId,
+        version,
+        data: { participants, participants_count: count, ...(joined ? { joined } : {}), ...(left ? { left } : {}) },
+      });
     })().catch((error: unknown) => deps.logger.warn({ err: error }, 'live session presence not announced'));
     announcing.add(work);
     void work.finally(() => announcing.delete(work));
@@ -293,8 +335,9 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
   const leave = (connection: Connection, sessionId: string) => announce(connection, sessionId, 'leave');
   /** The session ended: its presence goes without a word. */
   const forget = (connection: Connection, sessionId: string) =>
-    void deps.presence.leave(presenceOf(connection, sessionId)).catch((error: unknown) => deps.logger.debug({ err: error }, 'presence entry not removed'));
-
+    void deps.presence
+      .leave(presenceOf(connection, sessionId))
+      .catch((error: unknown) => deps.logger.debug({ err: error }, 'presence entry not removed'));
 
   const heartbeat = setInterval(() => {
     const present = [];
@@ -307,7 +350,9 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
       connection.ws.ping();
       for (const sessionId of connection.subscriptions.keys()) present.push(presenceOf(connection, sessionId));
     }
-    deps.presence.refresh(present).catch((error: unknown) => deps.logger.debug({ err: error }, 'presence not refreshed'));
+    deps.presence
+      .refresh(present)
+      .catch((error: unknown) => deps.logger.debug({ err: error }, 'presence not refreshed'));
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
@@ -327,7 +372,9 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
     connections.add(connection);
     ws.on('pong', () => (connection.alive = true));
     ws.on('message', (raw, isBinary) => {
-      handle(connection, raw, isBinary).catch((error: unknown) => deps.logger.error({ err: error }, 'live socket message failed'));
+      handle(connection, raw, isBinary).catch((error: unknown) =>
+        deps.logger.error({ err: error }, 'live socket message failed'),
+      );
     });
     // a frame over the limit or a broken one: ws closes the socket (1009, 1002); nothing to throw
     ws.on('error', (error) => deps.logger.debug({ err: error }, 'live socket error'));
@@ -348,7 +395,8 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
         try {
           const { actor, tokenVersion, key } = await authenticate(req);
           const open = socketsOf.get(actor.id) ?? 0;
-          if (open >= MAX_SOCKETS_PER_USER) return refuse(socket, 429, 'RATE_LIMITED', `At most ${MAX_SOCKETS_PER_USER} live connections per account`);
+          if (open >= MAX_SOCKETS_PER_USER)
+            return refuse(socket, 429, 'RATE_LIMITED', `At most ${MAX_SOCKETS_PER_USER} live connections per account`);
           // counted before the awaits below, so a burst of handshakes cannot pass the limit together
           socketsOf.set(actor.id, open + 1);
           let accepted = false;

@@ -5,7 +5,13 @@ import type { ChatMessageRow, SessionItemRow, SessionWithHost } from './sessions
 type Tracks = Map<string, Track>;
 
 export function toQueueItemDto(row: QueueItemRow, tracks: Tracks): QueueItem {
-  return { id: row.id, track_id: row.track_id, track: tracks.get(row.track_id) ?? null, position: row.position, added_at: row.added_at.toISOString() };
+  return {
+    id: row.id,
+    track_id: row.track_id,
+    track: tracks.get(row.track_id) ?? null,
+    position: row.position,
+    added_at: row.added_at.toISOString(),
+  };
 }
 
 /** A queue never written has no row: empty, version 0. */
@@ -27,7 +33,8 @@ export function toSessionItemDto(row: SessionItemRow, tracks: Tracks): QueueSess
     track_id: row.track_id,
     track: tracks.get(row.track_id) ?? null,
     position: row.position,
-    added_by: row.added_by && row.added_by_username !== null ? { id: row.added_by, username: row.added_by_username } : null,
+    added_by:
+      row.added_by && row.added_by_username !== null ? { id: row.added_by, username: row.added_by_username } : null,
     added_at: row.added_at.toISOString(),
   };
 }

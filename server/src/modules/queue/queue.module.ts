@@ -64,7 +64,10 @@ export function createQueueModule(platform: Platform, deps: QueueModuleDeps): Ri
     jobs: [{ name: 'queue.sessions.prune', retryLimit: 0, everyMs: 60 * 60_000, handle: () => sessions.prune() }],
     accountData: {
       export: async (owner) => ({ queue: await queue.exportFor(owner), ...(await sessions.exportFor(owner)) }),
-      erase: async (owner) => ({ removed_queue_items: await queue.eraseFor(owner), ...(await sessions.eraseFor(owner)) }),
+      erase: async (owner) => ({
+        removed_queue_items: await queue.eraseFor(owner),
+        ...(await sessions.eraseFor(owner)),
+      }),
     },
   };
 }

@@ -23,7 +23,11 @@ export class QueueRepository {
    * queue (two devices at once) run one after the other, each on the positions the last one left.
    */
   async lock(userId: string): Promise<QueueRow> {
-    await this.db.insertInto('queues').values({ user_id: userId }).onConflict((oc) => oc.column('user_id').doNothing()).execute();
+    await this.db
+      .insertInto('queues')
+      .values({ user_id: userId })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute();
     return this.db.selectFrom('queues').selectAll().where('user_id', '=', userId).forUpdate().executeTakeFirstOrThrow();
   }
 
@@ -57,7 +61,12 @@ export class QueueRepository {
 
   /** Removes one item and closes the gap; the removed row, if it was there. */
   async remove(userId: string, itemId: string): Promise<QueueItemRow | undefined> {
-    const removed = await this.db.deleteFrom('queue_items').where('user_id', '=', userId).where('id', '=', itemId).returningAll().executeTakeFirst();
+    const removed = await this.db
+      .deleteFrom('queue_items')
+      .where('user_id', '=', userId)
+      .where('id', '=', itemId)
+      .returningAll()
+      .executeTakeFirst();
     if (removed) {
       await this.db
         .updateTable('queue_items')
@@ -75,7 +84,15 @@ export class QueueRepository {
     if (trackIds.length === 0) return;
     await this.db
       .insertInto('queue_items')
-      .values(trackIds.map((trackId, position) => ({ id: randomUUID(), user_id: userId, track_id: trackId, position, added_at: now })))
+      .values(
+        trackIds.map((trackId, position) => ({
+          id: randomUUID(),
+          user_id: userId,
+          track_id: trackId,
+          position,
+          added_at: now,
+        })),
+      )
       .execute();
   }
 

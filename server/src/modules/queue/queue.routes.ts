@@ -39,7 +39,11 @@ export function queueRoutes(queue: QueueService, sessions: SessionsService) {
       return { status: 201, body: ok({ item }) };
     },
     removeItem: async ({ headers, params, req, res }) => {
-      const { message, version } = await queue.removeItem(signedInActor(req), parseIfMatch(headers['if-match']), params.id);
+      const { message, version } = await queue.removeItem(
+        signedInActor(req),
+        parseIfMatch(headers['if-match']),
+        params.id,
+      );
       tag(res, version);
       return { status: 200, body: ok({ message }) };
     },
@@ -48,11 +52,26 @@ export function queueRoutes(queue: QueueService, sessions: SessionsService) {
       tag(res, version);
       return { status: 200, body: ok({ message }) };
     },
-    createSession: async ({ body, req }) => ({ status: 201, body: ok(await sessions.create(signedInActor(req), body)) }),
+    createSession: async ({ body, req }) => ({
+      status: 201,
+      body: ok(await sessions.create(signedInActor(req), body)),
+    }),
     getSession: async ({ params, req }) => ({ status: 200, body: ok(await sessions.get(actorOf(req), params.token)) }),
-    updateSession: async ({ params, body, req }) => ({ status: 200, body: ok(await sessions.update(signedInActor(req), params.token, body)) }),
-    endSession: async ({ params, req }) => ({ status: 200, body: ok(await sessions.end(signedInActor(req), params.token)) }),
-    addSessionItem: async ({ params, body, req }) => ({ status: 201, body: ok(await sessions.addItem(signedInActor(req), params.token, body.track_id)) }),
-    removeSessionItem: async ({ params, req }) => ({ status: 200, body: ok(await sessions.removeItem(signedInActor(req), params.token, params.id)) }),
+    updateSession: async ({ params, body, req }) => ({
+      status: 200,
+      body: ok(await sessions.update(signedInActor(req), params.token, body)),
+    }),
+    endSession: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await sessions.end(signedInActor(req), params.token)),
+    }),
+    addSessionItem: async ({ params, body, req }) => ({
+      status: 201,
+      body: ok(await sessions.addItem(signedInActor(req), params.token, body.track_id)),
+    }),
+    removeSessionItem: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await sessions.removeItem(signedInActor(req), params.token, params.id)),
+    }),
   });
 }

@@ -29,9 +29,13 @@ export function parseIfMatch(value: string | undefined): Precondition {
 
 const limitReached = () => new AppError('LIMIT_REACHED', `A queue holds at most ${QUEUE_MAX_ITEMS} items`);
 const badIndex = (size: number) =>
-  new AppError('VALIDATION_FAILED', size === 0 ? 'current_index must be 0 while the queue is empty' : `current_index must be between 0 and ${size - 1}`, {
-    details: [{ field: 'current_index', message: 'must name an item of the queue', value: '' }],
-  });
+  new AppError(
+    'VALIDATION_FAILED',
+    size === 0 ? 'current_index must be 0 while the queue is empty' : `current_index must be between 0 and ${size - 1}`,
+    {
+      details: [{ field: 'current_index', message: 'must name an item of the queue', value: '' }],
+    },
+  );
 
 /** The caller's one play queue: every write locks it, checks If-Match, and bumps its version. */
 export class QueueService {
@@ -40,7 +44,16 @@ export class QueueService {
   async get(actor: UserActor) {
     const { queues, tracks } = this.deps;
     const [row, items] = await Promise.all([queues.find(actor.id), queues.items(actor.id)]);
-    return { queue: toQueueDto(row, items, await tracks.visibleTracks(actor, items.map((item) => item.track_id))) };
+    return {
+      queue: toQueueDto(
+        row,
+        items,
+        await tracks.visibleTracks(
+          actor,
+          items.map((item) => item.track_id),
+        ),
+      ),
+    };
   }
 
   /**
@@ -81,11 +94,24 @@ export class QueueService {
         now,
       );
       const fields = Object.keys(body).filter((key) => body[key as keyof UpdateQueueRequest] !== undefined);
-      await this.deps.events.record(actor, 'queue.updated', { subject: { resource: 'queue', id: actor.id }, data: { fields } });
+      await this.deps.events.record(actor, 'queue.updated', {
+        subject: { resource: 'queue', id: actor.id },
+        data: { fields },
+      });
       return row;
     });
     const items = await this.deps.queues.items(actor.id);
-    return { queue: toQueueDto(saved, items, await this.deps.tracks.visibleTracks(actor, items.map((item) => item.track_id))), version: saved.version };
+    return {
+      queue: toQueueDto(
+        saved,
+        items,
+        await this.deps.tracks.visibleTracks(
+          actor,
+          items.map((item) => item.track_id),
+        ),
+      ),
+      version: saved.version,
+    };
   }
 
   async addItem(actor: UserActor, precondition: Precondition, body: AddQueueItemRequest) {
@@ -117,8 +143,15 @@ export class QueueService {
       if (removed.position < currentIndex) currentIndex -= 1;
       else if (removed.position === currentIndex) positionSeconds = 0;
       currentIndex = Math.min(currentIndex, Math.max(0, size - 1));
-      const row = await this.deps.queues.update(actor.id, { current_index: currentIndex, position_seconds: positionSeconds }, now);
-      await this.deps.events.record(actor, 'queue.item_removed', { subject: { resource: 'queue', id: actor.id }, data: { track_id: removed.track_id } });
+      const row = await this.deps.queues.update(
+        actor.id,
+        { current_index: currentIndex, position_seconds: positionSeconds },
+        now,
+      );
+      await this.deps.events.record(actor, 'queue.item_removed', {
+        subject: { resource: 'queue', id: actor.id },
+        data: { track_id: removed.track_id },
+      });
       return row.version;
     });
     return { message: 'Removed from the queue', version };
@@ -130,7 +163,10 @@ export class QueueService {
       const removed = await this.deps.queues.count(actor.id);
       await this.deps.queues.clear(actor.id);
       const row = await this.deps.queues.update(actor.id, { current_index: 0, position_seconds: 0 }, now);
-      await this.deps.events.record(actor, 'queue.cleared', { subject: { resource: 'queue', id: actor.id }, data: { removed } });
+      await this.deps.events.record(actor, 'queue.cleared', {
+        subject: { resource: 'queue', id: actor.id },
+        data: { removed },
+      });
       return row.version;
     });
     return { message: 'The queue is empty', version };
@@ -139,7 +175,11 @@ export class QueueService {
   /** The host's queue, to seed a shared session with. */
   async snapshot(actor: UserActor) {
     const [row, items] = await Promise.all([this.deps.queues.find(actor.id), this.deps.queues.items(actor.id)]);
-    return { trackIds: items.map((item) => item.track_id), currentIndex: row?.current_index ?? 0, positionSeconds: row?.position_seconds ?? 0 };
+    return {
+      trackIds: items.map((item) => item.track_id),
+      currentIndex: row?.current_index ?? 0,
+      positionSeconds: row?.position_seconds ?? 0,
+    };
   }
 
   async exportFor(owner: UserActor) {

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { QueueSessionItemsTable, QueueSessionMessagesTable, QueueSessionsTable } from '../../platform/db/database.schema.js';
+import type {
+  QueueSessionItemsTable,
+  QueueSessionMessagesTable,
+  QueueSessionsTable,
+} from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 export type SessionRow = Selectable<QueueSessionsTable>;
@@ -55,8 +59,16 @@ export class SessionsRepository {
   }
 
   /** A change: the playback fields given, and the session lives another TTL from now. */
-  touch(id: string, changes: Omit<Updateable<QueueSessionsTable>, 'id' | 'token_hash' | 'host_id'>): Promise<SessionRow> {
-    return this.db.updateTable('queue_sessions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  touch(
+    id: string,
+    changes: Omit<Updateable<QueueSessionsTable>, 'id' | 'token_hash' | 'host_id'>,
+  ): Promise<SessionRow> {
+    return this.db
+      .updateTable('queue_sessions')
+      .set(changes)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async remove(id: string): Promise<void> {
@@ -83,9 +95,22 @@ export class SessionsRepository {
       .then((row) => Number(row.n));
   }
 
-  async insertItems(sessionId: string, trackIds: readonly string[], addedBy: string, now: Date, from = 0): Promise<string[]> {
+  async insertItems(
+    sessionId: string,
+    trackIds: readonly string[],
+    addedBy: string,
+    now: Date,
+    from = 0,
+  ): Promise<string[]> {
     if (trackIds.length === 0) return [];
-    const rows = trackIds.map((trackId, index) => ({ id: randomUUID(), session_id: sessionId, track_id: trackId, added_by: addedBy, position: from + index, added_at: now }));
+    const rows = trackIds.map((trackId, index) => ({
+      id: randomUUID(),
+      session_id: sessionId,
+      track_id: trackId,
+      added_by: addedBy,
+      position: from + index,
+      added_at: now,
+    }));
     await this.db.insertInto('queue_session_items').values(rows).execute();
     return rows.map((row) => row.id);
   }
@@ -125,8 +150,14 @@ export class SessionsRepository {
       .deleteFrom('queue_session_participants')
       .where((eb) =>
         eb.or([
-          eb.and([eb('user_id', '=', b), eb('session_id', 'in', eb.selectFrom('queue_sessions').select('id').where('host_id', '=', a))]),
-          eb.and([eb('user_id', '=', a), eb('session_id', 'in', eb.selectFrom('queue_sessions').select('id').where('host_id', '=', b))]),
+          eb.and([
+            eb('user_id', '=', b),
+            eb('session_id', 'in', eb.selectFrom('queue_sessions').select('id').where('host_id', '=', a)),
+          ]),
+          eb.and([
+            eb('user_id', '=', a),
+            eb('session_id', 'in', eb.selectFrom('queue_sessions').select('id').where('host_id', '=', b)),
+          ]),
         ]),
       )
       .execute();
@@ -166,32 +197,53 @@ export class SessionsRepository {
   async removeExpired(now: Date, limit: number): Promise<string[]> {
     const rows = await this.db
       .deleteFrom('queue_sessions')
-      .where('id', 'in', (eb) => eb.selectFrom('queue_sessions').select('id').where('expires_at', '<=', now).limit(limit))
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('queue_sessions').select('id').where('expires_at', '<=', now).limit(limit),
+      )
       .returning('id')
       .execute();
     return rows.map((row) => row.id);
   }
 
   hostedBy(hostId: string, now: Date): Promise<SessionRow[]> {
-    return this.db.selectFrom('queue_sessions').selectAll().where('host_id', '=', hostId).where('expires_at', '>', now).orderBy('created_at').execute();
+    return this.db
+      .selectFrom('queue_sessions')
+      .selectAll()
+      .where('host_id', '=', hostId)
+      .where('expires_at', '>', now)
+      .orderBy('created_at')
+      .execute();
   }
 
   async trackIdsOf(sessionIds: string[]): Promise<Map<string, string[]>> {
     const byId = new Map<string, string[]>(sessionIds.map((id) => [id, []]));
     if (sessionIds.length === 0) return byId;
-    const rows = await this.db.selectFrom('queue_session_items').select(['session_id', 'track_id']).where('session_id', 'in', sessionIds).orderBy('position').execute();
+    const rows = await this.db
+      .selectFrom('queue_session_items')
+      .select(['session_id', 'track_id'])
+      .where('session_id', 'in', sessionIds)
+      .orderBy('position')
+      .execute();
     for (const row of rows) byId.get(row.session_id)?.push(row.track_id);
     return byId;
   }
 
   messagesBy(userId: string): Promise<Selectable<QueueSessionMessagesTable>[]> {
-    return this.db.selectFrom('queue_session_messages').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+    return this.db
+      .selectFrom('queue_session_messages')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute();
   }
 
   /** Account erasure: the sessions they host go (with their items and chat), and their words and traces in others'. */
   async eraseFor(userId: string): Promise<{ sessions: string[]; messages: number }> {
     const sessions = await this.db.deleteFrom('queue_sessions').where('host_id', '=', userId).returning('id').execute();
-    const messages = await this.db.deleteFrom('queue_session_messages').where('user_id', '=', userId).executeTakeFirst();
+    const messages = await this.db
+      .deleteFrom('queue_session_messages')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     await this.db.deleteFrom('queue_session_participants').where('user_id', '=', userId).execute();
     await this.db.updateTable('queue_session_items').set({ added_by: null }).where('added_by', '=', userId).execute();
     return { sessions: sessions.map((row) => row.id), messages: Number(messages.numDeletedRows) };

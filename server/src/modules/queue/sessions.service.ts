@@ -68,7 +68,8 @@ export class SessionsService {
 
   /** Whoever joins (adds, listens, chats) must not block the host nor be blocked by them: 403. */
   private async admit(actor: UserActor, session: SessionWithHost): Promise<void> {
-    if (actor.id !== session.host_id && (await this.deps.blockedEitherWay(actor.id, session.host_id))) throw forbidden('You cannot join this session');
+    if (actor.id !== session.host_id && (await this.deps.blockedEitherWay(actor.id, session.host_id)))
+      throw forbidden('You cannot join this session');
   }
 
   private async render(actor: Actor, session: SessionWithHost, token: string) {
@@ -85,7 +86,14 @@ export class SessionsService {
     const tracks = await this.deps.tracks.lookup(items.map((item) => item.track_id));
     return {
       render: (actor: Actor, token: string) =>
-        toSessionDto({ session, items, participants, tracks: tracks.visibleTo(actor), token, shareUrl: `${this.deps.publicBaseUrl}${API_PREFIX}/queue/session/${encodeURIComponent(token)}` }),
+        toSessionDto({
+          session,
+          items,
+          participants,
+          tracks: tracks.visibleTo(actor),
+          token,
+          shareUrl: `${this.deps.publicBaseUrl}${API_PREFIX}/queue/session/${encodeURIComponent(token)}`,
+        }),
       viewerKey: (actor: Actor) => tracks.viewerKey(actor),
     };
   }
@@ -96,7 +104,10 @@ export class SessionsService {
     const now = this.now;
     const session = await this.deps.scope.transaction(async () => {
       if ((await this.deps.sessions.countLiveOf(actor.id, now)) >= MAX_LIVE_SESSIONS_PER_HOST) {
-        throw new AppError('LIMIT_REACHED', `At most ${MAX_LIVE_SESSIONS_PER_HOST} live sessions per host: end one first`);
+        throw new AppError(
+          'LIMIT_REACHED',
+          `At most ${MAX_LIVE_SESSIONS_PER_HOST} live sessions per host: end one first`,
+        );
       }
       const row = await this.deps.sessions.insert({
         id: randomUUID(),
@@ -112,7 +123,10 @@ export class SessionsService {
       });
       await this.deps.sessions.insertItems(row.id, snapshot.trackIds, actor.id, now);
       await this.deps.sessions.join(row.id, actor.id, now);
-      await this.deps.events.record(actor, 'queue_session.created', { subject: { resource: 'queue_session', id: row.id }, data: { items: snapshot.trackIds.length } });
+      await this.deps.events.record(actor, 'queue_session.created', {
+        subject: { resource: 'queue_session', id: row.id },
+        data: { items: snapshot.trackIds.length },
+      });
       return row;
     });
     return { session: await this.render(actor, { ...session, host_username: actor.user.username }, token) };
@@ -130,14 +144,29 @@ export class SessionsService {
       const size = await this.deps.sessions.countItems(session.id);
       if (body.current_index !== undefined && body.current_index > Math.max(0, size - 1)) {
         throw new AppError('VALIDATION_FAILED', 'current_index must name an item of the session', {
-          details: [{ field: 'current_index', message: `must be between 0 and ${Math.max(0, size - 1)}`, value: String(body.current_index) }],
+          details: [
+            {
+              field: 'current_index',
+              message: `must be between 0 and ${Math.max(0, size - 1)}`,
+              value: String(body.current_index),
+            },
+          ],
         });
       }
-      const row = await this.deps.sessions.touch(session.id, { ...body, updated_at: now, expires_at: this.expiry(now) });
+      const row = await this.deps.sessions.touch(session.id, {
+        ...body,
+        updated_at: now,
+        expires_at: this.expiry(now),
+      });
       this.announce({
         kind: 'playback_changed',
         sessionId: row.id,
-        data: { current_index: row.current_index, position_seconds: row.position_seconds, is_playing: row.is_playing, expires_at: row.expires_at.toISOString() },
+        data: {
+          current_index: row.current_index,
+          position_seconds: row.position_seconds,
+          is_playing: row.is_playing,
+          expires_at: row.expires_at.toISOString(),
+        },
       });
       return { ...session, ...row };
     });
@@ -149,7 +178,11 @@ export class SessionsService {
       const session = await this.live(token, true);
       if (!canEndSession(actor, session)) throw forbidden('Only the host ends the session');
       await this.deps.sessions.remove(session.id);
-      await this.deps.events.record(actor, 'queue_session.ended', { subject: { resource: 'queue_session', id: session.id }, data: {}, userId: session.host_id });
+      await this.deps.events.record(actor, 'queue_session.ended', {
+        subject: { resource: 'queue_session', id: session.id },
+        data: {},
+        userId: session.host_id,
+      });
       this.announce({ kind: 'ended', sessionId: session.id, data: { reason: 'ended' } });
     });
     return { message: 'The session has ended' };
@@ -162,11 +195,15 @@ export class SessionsService {
     const item = await this.deps.scope.transaction(async () => {
       const session = await this.live(token, true);
       const size = await this.deps.sessions.countItems(session.id);
-      if (size >= QUEUE_MAX_ITEMS) throw new AppError('LIMIT_REACHED', `A session holds at most ${QUEUE_MAX_ITEMS} items`);
+      if (size >= QUEUE_MAX_ITEMS)
+        throw new AppError('LIMIT_REACHED', `A session holds at most ${QUEUE_MAX_ITEMS} items`);
       const [id] = await this.deps.sessions.insertItems(session.id, [trackId], actor.id, now, size);
       await this.deps.sessions.join(session.id, actor.id, now);
       await this.deps.sessions.touch(session.id, { updated_at: now, expires_at: this.expiry(now) });
-      await this.deps.events.record(actor, 'queue_session.item_added', { subject: { resource: 'queue_session', id: session.id }, data: { track_id: trackId } });
+      await this.deps.events.record(actor, 'queue_session.item_added', {
+        subject: { resource: 'queue_session', id: session.id },
+        data: { track_id: trackId },
+      });
       this.announce({ kind: 'items_changed', sessionId: session.id });
       return (await this.deps.sessions.findItem(session.id, id!))!;
     });
@@ -179,15 +216,24 @@ export class SessionsService {
       const session = await this.live(token, true);
       const item = await this.deps.sessions.findItem(session.id, itemId);
       if (!item) throw notFound('Session item');
-      if (!canRemoveSessionItem(actor, session, item)) throw forbidden('Only the host or whoever added it removes an item');
+      if (!canRemoveSessionItem(actor, session, item))
+        throw forbidden('Only the host or whoever added it removes an item');
       await this.deps.sessions.removeItem(session.id, item);
       const size = await this.deps.sessions.countItems(session.id);
       let { current_index: currentIndex, position_seconds: positionSeconds } = session;
       if (item.position < currentIndex) currentIndex -= 1;
       else if (item.position === currentIndex) positionSeconds = 0;
       currentIndex = Math.min(currentIndex, Math.max(0, size - 1));
-      await this.deps.sessions.touch(session.id, { current_index: currentIndex, position_seconds: positionSeconds, updated_at: now, expires_at: this.expiry(now) });
-      await this.deps.events.record(actor, 'queue_session.item_removed', { subject: { resource: 'queue_session', id: session.id }, data: { track_id: item.track_id } });
+      await this.deps.sessions.touch(session.id, {
+        current_index: currentIndex,
+        position_seconds: positionSeconds,
+        updated_at: now,
+        expires_at: this.expiry(now),
+      });
+      await this.deps.events.record(actor, 'queue_session.item_removed', {
+        subject: { resource: 'queue_session', id: session.id },
+        data: { track_id: item.track_id },
+      });
       this.announce({ kind: 'items_changed', sessionId: session.id });
     });
     return { message: 'Removed from the session' };
@@ -199,7 +245,11 @@ export class SessionsService {
     await this.admit(actor, session);
     await this.deps.sessions.join(session.id, actor.id, this.now);
     const chat = await this.deps.sessions.lastMessages(session.id, CHAT_HISTORY_LIMIT);
-    return { sessionId: session.id, session: await this.render(actor, session, token), chat: chat.map(toChatMessageDto) };
+    return {
+      sessionId: session.id,
+      session: await this.render(actor, session, token),
+      chat: chat.map(toChatMessageDto),
+    };
   }
 
   /** How many have joined the session (as its participants_count), or undefined once it is gone. */
@@ -226,7 +276,13 @@ export class SessionsService {
     return this.deps.scope.transaction(async () => {
       const session = await this.live(token, true);
       await this.admit(actor, session);
-      const row = await this.deps.sessions.insertMessage({ id: randomUUID(), session_id: session.id, user_id: actor.id, text, created_at: now });
+      const row = await this.deps.sessions.insertMessage({
+        id: randomUUID(),
+        session_id: session.id,
+        user_id: actor.id,
+        text,
+        created_at: now,
+      });
       await this.deps.sessions.join(session.id, actor.id, now);
       await this.deps.sessions.touch(session.id, { updated_at: now, expires_at: this.expiry(now) });
       const message = toChatMessageDto({ ...row, username: actor.user.username });
@@ -258,7 +314,12 @@ export class SessionsService {
         created_at: row.created_at.toISOString(),
         expires_at: row.expires_at.toISOString(),
       })),
-      queue_chat_messages: messages.map((row) => ({ id: row.id, session_id: row.session_id, text: row.text, created_at: row.created_at.toISOString() })),
+      queue_chat_messages: messages.map((row) => ({
+        id: row.id,
+        session_id: row.session_id,
+        text: row.text,
+        created_at: row.created_at.toISOString(),
+      })),
     };
   }
 

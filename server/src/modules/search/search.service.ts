@@ -1,4 +1,15 @@
-import { searchTypesOf, type Playlist, type Product, type Profile, type SearchQuery, type SearchResponse, type SearchType, type Suggestion, type SuggestionsQuery, type Track } from '@riff/contract';
+import {
+  searchTypesOf,
+  type Playlist,
+  type Product,
+  type Profile,
+  type SearchQuery,
+  type SearchResponse,
+  type SearchType,
+  type Suggestion,
+  type SuggestionsQuery,
+  type Track,
+} from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
 import type { SearchResult, Searcher } from '../../platform/search/searcher.js';
 
@@ -22,7 +33,8 @@ export class SearchService {
   async search(actor: Actor, query: SearchQuery): Promise<SearchResponse> {
     const wanted = new Set<SearchType>(searchTypesOf(query.type));
     const page = { page: query.page, limit: query.limit };
-    const run = <T>(type: SearchType, searcher: Searcher<T>) => (wanted.has(type) ? searcher.search(actor, query.q, page) : Promise.resolve(nothing));
+    const run = <T>(type: SearchType, searcher: Searcher<T>) =>
+      wanted.has(type) ? searcher.search(actor, query.q, page) : Promise.resolve(nothing);
     const [tracks, users, playlists, products] = await Promise.all([
       run('tracks', this.sources.tracks),
       run('users', this.sources.users),
@@ -39,7 +51,9 @@ export class SearchService {
   /** Each kind's first matches from its prefix index, merged: what equals q first, then the shortest, then in order. */
   async suggestions(actor: Actor, query: SuggestionsQuery): Promise<{ suggestions: Suggestion[] }> {
     const { tracks, users, playlists } = this.sources;
-    const found = (await Promise.all([tracks, users, playlists].map((source) => source.suggest(actor, query.q, query.limit)))).flat();
+    const found = (
+      await Promise.all([tracks, users, playlists].map((source) => source.suggest(actor, query.q, query.limit)))
+    ).flat();
     const typed = folded(query.q);
     const key = (suggestion: Suggestion) => folded(suggestion.text);
     const ranked = found.sort(

@@ -103,7 +103,13 @@ export class PlaysRepository {
 
   // ---- history
 
-  async history(userId: string, page: Page): Promise<{ rows: { track: TrackRow; played_at: Date; duration_listened: number; source: PlaySource }[]; total: number }> {
+  async history(
+    userId: string,
+    page: Page,
+  ): Promise<{
+    rows: { track: TrackRow; played_at: Date; duration_listened: number; source: PlaySource }[];
+    total: number;
+  }> {
     const base = this.db
       .selectFrom('listening_history as h')
       .innerJoin('tracks as t', 't.id', 'h.track_id')
@@ -120,7 +126,12 @@ export class PlaysRepository {
       .execute();
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return {
-      rows: rows.map(({ h_played_at, h_duration, h_source, ...track }) => ({ track, played_at: h_played_at, duration_listened: Number(h_duration), source: h_source })),
+      rows: rows.map(({ h_played_at, h_duration, h_source, ...track }) => ({
+        track,
+        played_at: h_played_at,
+        duration_listened: Number(h_duration),
+        source: h_source,
+      })),
       total: Number(n),
     };
   }
@@ -143,7 +154,11 @@ export class PlaysRepository {
   /** Erasure: the history goes; plays stay in the owners' stats without naming the user. */
   async eraseFor(userId: string): Promise<{ history: number }> {
     const history = await this.clearHistory(userId);
-    await this.db.updateTable('track_plays').set({ user_id: null, listener: sql`'erased:' || md5(listener)` }).where('user_id', '=', userId).execute();
+    await this.db
+      .updateTable('track_plays')
+      .set({ user_id: null, listener: sql`'erased:' || md5(listener)` })
+      .where('user_id', '=', userId)
+      .execute();
     await this.db.deleteFrom('track_play_windows').where('listener', '=', `u:${userId}`).execute();
     return { history };
   }
@@ -162,7 +177,12 @@ export class PlaysRepository {
       .where('track_id', '=', trackId)
       .$if(since !== null, (query) => query.where('played_at', '>=', since!))
       .executeTakeFirstOrThrow();
-    return { plays: Number(row.plays), listeners: Number(row.listeners), reported: Number(row.reported), completed: Number(row.completed) };
+    return {
+      plays: Number(row.plays),
+      listeners: Number(row.listeners),
+      reported: Number(row.reported),
+      completed: Number(row.completed),
+    };
   }
 
   async sources(trackId: string, since: Date | null): Promise<{ source: PlaySource; n: number }[]> {
@@ -195,12 +215,21 @@ export class PlaysRepository {
   }
 
   /** Reposts, shares and downloads made since (likes come from dailyLikes). */
-  async socialCounts(trackId: string, since: Date | null): Promise<{ reposts: number; shares: number; downloads: number }> {
+  async socialCounts(
+    trackId: string,
+    since: Date | null,
+  ): Promise<{ reposts: number; shares: number; downloads: number }> {
     const result = await sql<{ reposts: number; shares: number; downloads: number }>`
       select (select count(*) from track_reposts where track_id = ${trackId} and (${since}::timestamptz is null or created_at >= ${since}::timestamptz)) as reposts,
              (select count(*) from track_shares where track_id = ${trackId} and (${since}::timestamptz is null or created_at >= ${since}::timestamptz)) as shares,
-             (select count(*) from track_downloads where track_id = ${trackId} and (${since}::timestamptz is null or downloaded_at >= ${since}::timestamptz)) as downloads`.execute(this.db);
+             (select count(*) from track_downloads where track_id = ${trackId} and (${since}::timestamptz is null or downloaded_at >= ${since}::timestamptz)) as downloads`.execute(
+      this.db,
+    );
     const row = result.rows[0];
-    return { reposts: Number(row?.reposts ?? 0), shares: Number(row?.shares ?? 0), downloads: Number(row?.downloads ?? 0) };
+    return {
+      reposts: Number(row?.reposts ?? 0),
+      shares: Number(row?.shares ?? 0),
+      downloads: Number(row?.downloads ?? 0),
+    };
   }
 }

@@ -52,7 +52,9 @@ export class PlaysService {
    */
   private addressOf(actor: Actor): string | null {
     if (actor.kind === 'user') return null;
-    return `ip:${createHmac('sha256', this.deps.listenerKey).update(`address\n${actor.origin.ip ?? ''}`).digest('base64url')}`;
+    return `ip:${createHmac('sha256', this.deps.listenerKey)
+      .update(`address\n${actor.origin.ip ?? ''}`)
+      .digest('base64url')}`;
   }
 
   async play(actor: Actor, trackId: string, body: PlayRequest, secret?: string) {
@@ -82,7 +84,12 @@ export class PlaysService {
     const window = pageWindow(query.page, query.limit);
     const { rows, total } = await this.deps.plays.history(actor.id, window);
     return {
-      history: rows.map((row) => ({ track: this.deps.social.dto(row.track, actor), played_at: row.played_at.toISOString(), duration_listened: row.duration_listened, source: row.source })),
+      history: rows.map((row) => ({
+        track: this.deps.social.dto(row.track, actor),
+        played_at: row.played_at.toISOString(),
+        duration_listened: row.duration_listened,
+        source: row.source,
+      })),
       pagination: paginate(window, total),
     };
   }
@@ -90,7 +97,10 @@ export class PlaysService {
   async clearHistory(actor: UserActor) {
     await this.deps.scope.transaction(async () => {
       const removed = await this.deps.plays.clearHistory(actor.id);
-      await this.deps.events.record(actor, 'listening_history.cleared', { subject: { resource: 'listening_history', id: null }, data: { removed } });
+      await this.deps.events.record(actor, 'listening_history.cleared', {
+        subject: { resource: 'listening_history', id: null },
+        data: { removed },
+      });
     });
     return { message: 'Listening history cleared' };
   }

@@ -52,12 +52,21 @@ export class RecommendationsRepository {
       select coalesce((select jsonb_agg(distinct g.v) from playlist_tracks pt join playlists p on p.id = pt.playlist_id and p.is_default_favorites
                          join tracks t on t.id = pt.track_id, lateral ${GENRES_OF_T} g(v) where p.user_id = ${userId}::uuid), '[]') as genres,
              coalesce((select jsonb_agg(distinct g.v) from playlist_tracks pt join playlists p on p.id = pt.playlist_id and p.is_default_favorites
-                         join tracks t on t.id = pt.track_id, lateral ${TAGS_OF_T} g(v) where p.user_id = ${userId}::uuid), '[]') as tags`.execute(this.db);
+                         join tracks t on t.id = pt.track_id, lateral ${TAGS_OF_T} g(v) where p.user_id = ${userId}::uuid), '[]') as tags`.execute(
+      this.db,
+    );
     const played = await sql<{ genres: string[] }>`
       select coalesce((select jsonb_agg(distinct g.v) from track_plays pl join tracks t on t.id = pl.track_id, lateral ${GENRES_OF_T} g(v)
-                        where pl.user_id = ${userId}::uuid and pl.counted and pl.played_at >= now() - interval '90 days'), '[]') as genres`.execute(this.db);
-    const follows = await this.db.selectFrom('follows').select((eb) => eb.fn.countAll<number>().as('n')).where('follower_id', '=', userId).executeTakeFirstOrThrow();
-    const asList = (value: unknown): string[] => (Array.isArray(value) ? value : typeof value === 'string' ? (JSON.parse(value) as string[]) : []);
+                        where pl.user_id = ${userId}::uuid and pl.counted and pl.played_at >= now() - interval '90 days'), '[]') as genres`.execute(
+      this.db,
+    );
+    const follows = await this.db
+      .selectFrom('follows')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('follower_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const asList = (value: unknown): string[] =>
+      Array.isArray(value) ? value : typeof value === 'string' ? (JSON.parse(value) as string[]) : [];
     return {
       likedGenres: asList(liked.rows[0]?.genres),
       likedTags: asList(liked.rows[0]?.tags),
@@ -67,7 +76,11 @@ export class RecommendationsRepository {
   }
 
   /** Tracks for the user from their taste; never liked ones, their own, private ones or blocked users'. */
-  async forUser(userId: string, taste: { likedGenres: string[]; likedTags: string[]; playedGenres: string[] }, limit: number): Promise<Scored[]> {
+  async forUser(
+    userId: string,
+    taste: { likedGenres: string[]; likedTags: string[]; playedGenres: string[] },
+    limit: number,
+  ): Promise<Scored[]> {
     const score = sql<number>`(3 * ${overlap(GENRES_OF_T, taste.likedGenres)} + ${overlap(GENRES_OF_T, taste.playedGenres)}
       + 2 * ${overlap(TAGS_OF_T, taste.likedTags)}
       + case when exists (select 1 from follows f where f.follower_id = ${userId}::uuid and f.followee_id = t.creator_id) then 4 else 0 end
@@ -100,9 +113,15 @@ export class RecommendationsRepository {
    * period, each halved per half-life since it happened, summed per public track. Read from the
    * events of the period (time indexes of migration 0015), not from every track.
    */
-  async trendingSince(viewerId: string | null, window: { now: Date; since: Date; halfLifeSeconds: number }, genre: string | undefined, limit: number): Promise<Scored[]> {
+  async trendingSince(
+    viewerId: string | null,
+    window: { now: Date; since: Date; halfLifeSeconds: number },
+    genre: string | undefined,
+    limit: number,
+  ): Promise<Scored[]> {
     const { now, since, halfLifeSeconds } = window;
-    const decayed = (weight: number, at: RawBuilder<unknown>) => sql`${weight}::float8 * power(0.5, extract(epoch from (${now}::timestamptz - ${at})) / ${halfLifeSeconds}::float8)`;
+    const decayed = (weight: number, at: RawBuilder<unknown>) =>
+      sql`${weight}::float8 * power(0.5, extract(epoch from (${now}::timestamptz - ${at})) / ${halfLifeSeconds}::float8)`;
     const rows = await sql<Scored>`
       with events as (
         select pl.track_id, ${decayed(1, sql`pl.played_at`)} as w from track_plays pl where pl.counted and pl.played_at >= ${since} and pl.played_at <= ${now}

@@ -38,7 +38,10 @@ export function createSocialModule(platform: Platform, { favorites, tracks, comm
   });
   const plays = new PlaysService({
     scope,
-    plays: new PlaysRepository(scope, { max: config.plays.anonymousPerAddress, periodHours: config.plays.anonymousPeriodHours }),
+    plays: new PlaysRepository(scope, {
+      max: config.plays.anonymousPerAddress,
+      periodHours: config.plays.anonymousPeriodHours,
+    }),
     social,
     tracks,
     events,
@@ -47,7 +50,11 @@ export function createSocialModule(platform: Platform, { favorites, tracks, comm
     listenerKey: keys.key('play-listener'),
     comments,
   });
-  const recommendations = new RecommendationsService({ recommendations: new RecommendationsRepository(scope), social, clock });
+  const recommendations = new RecommendationsService({
+    recommendations: new RecommendationsRepository(scope),
+    social,
+    clock,
+  });
   return {
     name: 'social',
     routes: { social: socialRoutes({ social, plays, recommendations }) },

@@ -14,7 +14,8 @@ export const canShareSecretly = (actor: Actor, track: Owned): boolean => isOwner
 export const canRevokeSecret = (actor: Actor, track: Owned): boolean => isOwnerOrAdmin(actor, track.creator_id);
 
 /** Reposts: public tracks of others. */
-export const canRepost = (actor: Actor, track: Owned & Pick<TrackRow, 'is_public'>): boolean => track.is_public && !isOwner(actor, track.creator_id);
+export const canRepost = (actor: Actor, track: Owned & Pick<TrackRow, 'is_public'>): boolean =>
+  track.is_public && !isOwner(actor, track.creator_id);
 
 /** Suggested tags: for the owner who will edit the track (ADDENDUM: others who see it, admins too, 403). */
 export const canSeeSuggestedTags = (actor: Actor, track: Owned): boolean => isOwner(actor, track.creator_id);

@@ -33,7 +33,12 @@ export class SocialRepository {
   }
 
   findLiveTrack(id: string): Promise<TrackRow | undefined> {
-    return this.db.selectFrom('tracks').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    return this.db
+      .selectFrom('tracks')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   /** Live tracks by id, in no particular order. */
@@ -54,7 +59,19 @@ export class SocialRepository {
       .select('u.id')
       .where('u.id', '=', id)
       .where((eb) => eb.or([sql<SqlBool>`${ACTIVE_USER}`, ...(viewerId ? [eb('u.id', '=', viewerId)] : [])]))
-      .where((eb) => (viewerId ? eb.not(eb.exists(eb.selectFrom('blocks as b').select('b.blocker_id').whereRef('b.blocker_id', '=', 'u.id').where('b.blocked_id', '=', viewerId))) : sql<SqlBool>`true`))
+      .where((eb) =>
+        viewerId
+          ? eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('blocks as b')
+                  .select('b.blocker_id')
+                  .whereRef('b.blocker_id', '=', 'u.id')
+                  .where('b.blocked_id', '=', viewerId),
+              ),
+            )
+          : sql<SqlBool>`true`,
+      )
       .executeTakeFirst();
     return row !== undefined;
   }
@@ -64,14 +81,23 @@ export class SocialRepository {
     const row = await this.db
       .selectFrom('blocks')
       .select('blocker_id')
-      .where((eb) => eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])]))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]),
+          eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)]),
+        ]),
+      )
       .executeTakeFirst();
     return row !== undefined;
   }
 
   /** Tracks (aliased t) the viewer may see (public, their own, every one for an admin), not of users blocked either way. */
   private seenBy(viewer: Viewer) {
-    const visible = viewer.isAdmin ? sql`true` : viewer.id ? sql`(t.is_public or t.creator_id = ${viewer.id})` : sql`t.is_public`;
+    const visible = viewer.isAdmin
+      ? sql`true`
+      : viewer.id
+        ? sql`(t.is_public or t.creator_id = ${viewer.id})`
+        : sql`t.is_public`;
     return sql<SqlBool>`t.deleted_at is null and ${visible} and ${viewer.id ? notBlocked(viewer.id) : sql`true`}`;
   }
 
@@ -81,11 +107,19 @@ export class SocialRepository {
   async likers(trackId: string, page: Page): Promise<{ rows: UserRow[]; total: number }> {
     const base = this.db
       .selectFrom('playlist_tracks as pt')
-      .innerJoin('playlists as p', (join) => join.onRef('p.id', '=', 'pt.playlist_id').on('p.is_default_favorites', '=', true))
+      .innerJoin('playlists as p', (join) =>
+        join.onRef('p.id', '=', 'pt.playlist_id').on('p.is_default_favorites', '=', true),
+      )
       .innerJoin('users as u', 'u.id', 'p.user_id')
       .where('pt.track_id', '=', trackId)
       .where(ACTIVE_USER);
-    const rows = await base.selectAll('u').orderBy('pt.added_at', 'desc').orderBy('u.id').limit(page.limit).offset(page.offset).execute();
+    const rows = await base
+      .selectAll('u')
+      .orderBy('pt.added_at', 'desc')
+      .orderBy('u.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   }
@@ -94,11 +128,19 @@ export class SocialRepository {
   async likedTracks(userId: string, viewer: Viewer, page: Page): Promise<{ rows: TrackRow[]; total: number }> {
     const base = this.db
       .selectFrom('playlist_tracks as pt')
-      .innerJoin('playlists as p', (join) => join.onRef('p.id', '=', 'pt.playlist_id').on('p.is_default_favorites', '=', true))
+      .innerJoin('playlists as p', (join) =>
+        join.onRef('p.id', '=', 'pt.playlist_id').on('p.is_default_favorites', '=', true),
+      )
       .innerJoin('tracks as t', 't.id', 'pt.track_id')
       .where('p.user_id', '=', userId)
       .where(this.seenBy(viewer));
-    const rows = await base.selectAll('t').orderBy('pt.added_at', 'desc').orderBy('t.id').limit(page.limit).offset(page.offset).execute();
+    const rows = await base
+      .selectAll('t')
+      .orderBy('pt.added_at', 'desc')
+      .orderBy('t.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   }
@@ -107,7 +149,9 @@ export class SocialRepository {
   likesOf(userId: string) {
     return this.db
       .selectFrom('playlist_tracks as pt')
-      .innerJoin('playlists as p', (join) => join.onRef('p.id', '=', 'pt.playlist_id').on('p.is_default_favorites', '=', true))
+      .innerJoin('playlists as p', (join) =>
+        join.onRef('p.id', '=', 'pt.playlist_id').on('p.is_default_favorites', '=', true),
+      )
       .select(['pt.track_id', 'pt.added_at as liked_at'])
       .where('p.user_id', '=', userId)
       .orderBy('pt.added_at')
@@ -126,7 +170,11 @@ export class SocialRepository {
   }
 
   async unrepost(userId: string, trackId: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('track_reposts').where('user_id', '=', userId).where('track_id', '=', trackId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('track_reposts')
+      .where('user_id', '=', userId)
+      .where('track_id', '=', trackId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -138,13 +186,24 @@ export class SocialRepository {
       .where('r.user_id', '=', userId)
       .where('t.is_public', '=', true)
       .where(this.seenBy(viewer));
-    const rows = await base.selectAll('t').orderBy('r.created_at', 'desc').orderBy('t.id').limit(page.limit).offset(page.offset).execute();
+    const rows = await base
+      .selectAll('t')
+      .orderBy('r.created_at', 'desc')
+      .orderBy('t.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   }
 
   repostsOf(userId: string) {
-    return this.db.selectFrom('track_reposts').select(['track_id', 'created_at as reposted_at']).where('user_id', '=', userId).orderBy('created_at').execute();
+    return this.db
+      .selectFrom('track_reposts')
+      .select(['track_id', 'created_at as reposted_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute();
   }
 
   /** Public uploads and reposts of the people the user follows, newest first; blocked users either way left out. */
@@ -160,7 +219,10 @@ export class SocialRepository {
          and not exists (select 1 from blocks b where (b.blocker_id = ${userId} and b.blocked_id = t.creator_id)
                                               or (b.blocker_id = t.creator_id and b.blocked_id = ${userId}))`;
     const visible = sql`select i.* from (${items}) i join users u on u.id = i.actor_id where ${ACTIVE_USER}`;
-    const rows = await sql<FeedRow>`${visible} order by at desc, track_id, type limit ${page.limit} offset ${page.offset}`.execute(this.db);
+    const rows =
+      await sql<FeedRow>`${visible} order by at desc, track_id, type limit ${page.limit} offset ${page.offset}`.execute(
+        this.db,
+      );
     const counted = await sql<{ n: number }>`select count(*) as n from (${visible}) v`.execute(this.db);
     return { rows: rows.rows, total: Number(counted.rows[0]?.n ?? 0) };
   }
@@ -181,7 +243,11 @@ export class SocialRepository {
       .returning('share_secret_nonce')
       .executeTakeFirst();
     if (made?.share_secret_nonce) return made.share_secret_nonce;
-    const row = await this.db.selectFrom('tracks').select('share_secret_nonce').where('id', '=', trackId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('tracks')
+      .select('share_secret_nonce')
+      .where('id', '=', trackId)
+      .executeTakeFirstOrThrow();
     return row.share_secret_nonce ?? fresh.nonce;
   }
 
@@ -197,7 +263,12 @@ export class SocialRepository {
   }
 
   sharesOf(userId: string) {
-    return this.db.selectFrom('track_shares').select(['track_id', 'platform', 'created_at as shared_at']).where('user_id', '=', userId).orderBy('created_at').execute();
+    return this.db
+      .selectFrom('track_shares')
+      .select(['track_id', 'platform', 'created_at as shared_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute();
   }
 
   /** Account erasure: reposts go; shares stay counted on the tracks without naming the user. */

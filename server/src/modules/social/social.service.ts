@@ -54,7 +54,8 @@ export class SocialService {
   }
 
   private async notBlocked(actor: UserActor, track: TrackRow): Promise<void> {
-    if (await this.repo.blockedEitherWay(actor.id, track.creator_id)) throw forbidden('You cannot interact with this user’s tracks');
+    if (await this.repo.blockedEitherWay(actor.id, track.creator_id))
+      throw forbidden('You cannot interact with this user’s tracks');
   }
 
   private resolveUser(actor: Actor, idOrMe: UserIdOrMe): string {
@@ -75,7 +76,8 @@ export class SocialService {
   /** Also for a track the caller liked and can no longer see (made private since): a like must be removable. */
   async unlike(actor: UserActor, trackId: string) {
     const track = await this.repo.findLiveTrack(trackId);
-    if (!track || (!canReadTrack(actor, track) && !(await this.deps.favorites.isLiked(actor.id, trackId)))) throw notFound('Track');
+    if (!track || (!canReadTrack(actor, track) && !(await this.deps.favorites.isLiked(actor.id, trackId))))
+      throw notFound('Track');
     await this.deps.favorites.unlike(actor, trackId);
     return { liked: false };
   }
@@ -98,7 +100,8 @@ export class SocialService {
   private async visibleUser(actor: Actor, idOrMe: UserIdOrMe): Promise<string> {
     const userId = this.resolveUser(actor, idOrMe);
     if (!(await this.repo.visibleUser(userId, actor.isAdmin ? null : actor.id))) throw notFound('User');
-    if (actor.kind === 'user' && !actor.isAdmin && (await this.repo.blockedEitherWay(actor.id, userId))) throw notFound('User');
+    if (actor.kind === 'user' && !actor.isAdmin && (await this.repo.blockedEitherWay(actor.id, userId)))
+      throw notFound('User');
     return userId;
   }
 
@@ -107,12 +110,18 @@ export class SocialService {
   async repost(actor: UserActor, trackId: string) {
     const track = await this.visibleTrack(actor, trackId);
     if (!canRepost(actor, track)) {
-      throw new AppError('BAD_REQUEST', track.is_public ? 'You cannot repost your own track' : 'Only public tracks can be reposted');
+      throw new AppError(
+        'BAD_REQUEST',
+        track.is_public ? 'You cannot repost your own track' : 'Only public tracks can be reposted',
+      );
     }
     await this.notBlocked(actor, track);
     await this.deps.scope.transaction(async () => {
       if (await this.repo.repost(actor.id, track.id)) {
-        await this.deps.events.record(actor, 'track.reposted', { subject: { resource: 'track', id: track.id }, data: { creator_id: track.creator_id } });
+        await this.deps.events.record(actor, 'track.reposted', {
+          subject: { resource: 'track', id: track.id },
+          data: { creator_id: track.creator_id },
+        });
       }
     });
     return { reposted: true };
@@ -123,7 +132,11 @@ export class SocialService {
     if (!track) throw notFound('Track');
     const removed = await this.deps.scope.transaction(async () => {
       const done = await this.repo.unrepost(actor.id, track.id);
-      if (done) await this.deps.events.record(actor, 'track.unreposted', { subject: { resource: 'track', id: track.id }, data: {} });
+      if (done)
+        await this.deps.events.record(actor, 'track.unreposted', {
+          subject: { resource: 'track', id: track.id },
+          data: {},
+        });
       return done;
     });
     if (!removed && !canReadTrack(actor, track)) throw notFound('Track');
@@ -140,13 +153,24 @@ export class SocialService {
   async feed(actor: UserActor, query: PaginationQuery) {
     const window = pageWindow(query.page, query.limit);
     const { rows, total } = await this.repo.feed(actor.id, window);
-    const tracks = new Map((await this.repo.tracksByIds([...new Set(rows.map((row) => row.track_id))])).map((row) => [row.id, row]));
-    const users = new Map((await this.repo.usersByIds([...new Set(rows.map((row) => row.actor_id))])).map((row) => [row.id, row]));
+    const tracks = new Map(
+      (await this.repo.tracksByIds([...new Set(rows.map((row) => row.track_id))])).map((row) => [row.id, row]),
+    );
+    const users = new Map(
+      (await this.repo.usersByIds([...new Set(rows.map((row) => row.actor_id))])).map((row) => [row.id, row]),
+    );
     const items = rows.flatMap((row) => {
       const track = tracks.get(row.track_id);
       const user = users.get(row.actor_id);
       if (!track || !user) return [];
-      return [{ type: row.type, track: this.dto(track, actor), actor: toProfileDto(user, actor), created_at: new Date(row.at).toISOString() }];
+      return [
+        {
+          type: row.type,
+          track: this.dto(track, actor),
+          actor: toProfileDto(user, actor),
+          created_at: new Date(row.at).toISOString(),
+        },
+      ];
     });
     return { items, pagination: paginate(window, total) };
   }
@@ -161,7 +185,12 @@ export class SocialService {
     const track = await this.visibleTrack(actor, trackId);
     const secretLink = !track.is_public;
     if (secretLink && !canShareSecretly(actor, track)) throw forbidden('Only the owner can share a private track');
-    const key = actor.kind === 'user' ? `u:${actor.id}` : `a:${createHmac('sha256', this.deps.addressKey).update(actor.origin.ip ?? '').digest('base64url')}`;
+    const key =
+      actor.kind === 'user'
+        ? `u:${actor.id}`
+        : `a:${createHmac('sha256', this.deps.addressKey)
+            .update(actor.origin.ip ?? '')
+            .digest('base64url')}`;
     const limit = await this.deps.shares.consume(key);
     if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, 'Too many shares; try again in a minute');
     const url = `${this.deps.publicBaseUrl}${API_PREFIX}/tracks/${track.id}`;
@@ -170,10 +199,16 @@ export class SocialService {
       let shareUrl = url;
       if (secretLink) {
         const fresh = randomBytes(16).toString('base64url');
-        const nonce = await this.repo.secretNonce(track.id, { nonce: fresh, hash: (value) => hashTrackSecret(this.secretFor(track.id, value)) });
+        const nonce = await this.repo.secretNonce(track.id, {
+          nonce: fresh,
+          hash: (value) => hashTrackSecret(this.secretFor(track.id, value)),
+        });
         shareUrl = `${url}?secret=${this.secretFor(track.id, nonce)}`;
       }
-      await this.deps.events.record(actor, 'track.shared', { subject: { resource: 'track', id: track.id }, data: { platform: body.platform, secret_link: secretLink } });
+      await this.deps.events.record(actor, 'track.shared', {
+        subject: { resource: 'track', id: track.id },
+        data: { platform: body.platform, secret_link: secretLink },
+      });
       return { share_url: shareUrl };
     });
   }
@@ -183,7 +218,11 @@ export class SocialService {
     if (!canRevokeSecret(actor, track)) throw forbidden('Only the owner can revoke a track’s secret link');
     await this.deps.scope.transaction(async () => {
       // the event also makes the tracks module forget its cached row, so streaming stops at once
-      if (await this.repo.revokeSecret(track.id)) await this.deps.events.record(actor, 'track.share_revoked', { subject: { resource: 'track', id: track.id }, data: {} });
+      if (await this.repo.revokeSecret(track.id))
+        await this.deps.events.record(actor, 'track.share_revoked', {
+          subject: { resource: 'track', id: track.id },
+          data: {},
+        });
     });
     return { message: 'The secret link no longer works' };
   }
@@ -193,9 +232,19 @@ export class SocialService {
   async exportFor(owner: UserActor) {
     const iso = (date: Date) => date.toISOString();
     return {
-      likes: (await this.repo.likesOf(owner.id)).map((row) => ({ track_id: row.track_id, liked_at: iso(row.liked_at) })),
-      reposts: (await this.repo.repostsOf(owner.id)).map((row) => ({ track_id: row.track_id, reposted_at: iso(row.reposted_at) })),
-      shares: (await this.repo.sharesOf(owner.id)).map((row) => ({ track_id: row.track_id, platform: row.platform, shared_at: iso(row.shared_at) })),
+      likes: (await this.repo.likesOf(owner.id)).map((row) => ({
+        track_id: row.track_id,
+        liked_at: iso(row.liked_at),
+      })),
+      reposts: (await this.repo.repostsOf(owner.id)).map((row) => ({
+        track_id: row.track_id,
+        reposted_at: iso(row.reposted_at),
+      })),
+      shares: (await this.repo.sharesOf(owner.id)).map((row) => ({
+        track_id: row.track_id,
+        platform: row.platform,
+        shared_at: iso(row.shared_at),
+      })),
     };
   }
 

@@ -4,5 +4,8 @@ import { systemRoutes } from './system.routes.js';
 
 /** Health, readiness and the token-verification keys. */
 export function createSystemModule(platform: Platform): RiffModule {
-  return { name: 'system', routes: { system: systemRoutes({ ping: platform.database.ping, signer: platform.signer }) } };
+  return {
+    name: 'system',
+    routes: { system: systemRoutes({ ping: platform.database.ping, signer: platform.signer }) },
+  };
 }

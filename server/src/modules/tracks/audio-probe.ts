@@ -17,8 +17,10 @@ export const CONTENT_TYPES: Record<TrackFormat, string> = {
 /** Formats by their first bytes: ID3 tag or MPEG frame sync, RIFF/WAVE, fLaC, OggS. */
 export function sniffFormat(head: Buffer): TrackFormat | undefined {
   if (head.length >= 3 && head.toString('latin1', 0, 3) === 'ID3') return 'mp3';
-  if (head.length >= 2 && head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0 && ((head[1] ?? 0) & 0x06) !== 0) return 'mp3';
-  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WAVE') return 'wav';
+  if (head.length >= 2 && head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0 && ((head[1] ?? 0) & 0x06) !== 0)
+    return 'mp3';
+  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WAVE')
+    return 'wav';
   if (head.length >= 4 && head.toString('latin1', 0, 4) === 'fLaC') return 'flac';
   if (head.length >= 4 && head.toString('latin1', 0, 4) === 'OggS') return 'ogg';
   return undefined;
@@ -44,7 +46,12 @@ export const UPLOAD_BUFFER_BYTES = 1024 * 1024;
  * the first bytes are no known audio format (INVALID_AUDIO) or the bytes pass `maxBytes` (the
  * given error, e.g. QUOTA_EXCEEDED). `hash: false` (chunks, whose md5 nobody asks for) only counts.
  */
-export function createUploadInspector(options: { maxBytes: number; overLimit: () => AppError; sniff?: boolean; hash?: boolean }) {
+export function createUploadInspector(options: {
+  maxBytes: number;
+  overLimit: () => AppError;
+  sniff?: boolean;
+  hash?: boolean;
+}) {
   const hash = options.hash === false ? undefined : createHash('md5');
   let bytes = 0;
   let head = Buffer.alloc(0);
@@ -57,7 +64,8 @@ export function createUploadInspector(options: { maxBytes: number; overLimit: ()
     if (sniff && !format) {
       head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES)]).subarray(0, SNIFF_BYTES);
       if (head.length >= SNIFF_BYTES || head.length === bytes) format = sniffFormat(head);
-      if (!format && head.length >= SNIFF_BYTES) throw new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio');
+      if (!format && head.length >= SNIFF_BYTES)
+        throw new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio');
     }
     hash?.update(chunk);
   };
@@ -110,11 +118,13 @@ const CONTAINERS: Record<string, TrackFormat> = { mpeg: 'mp3', wave: 'wav', flac
 function containerFormat(container: string | undefined, codec: string | undefined): TrackFormat | undefined {
   const name = (container ?? '').toLowerCase();
   if (name.startsWith('mpeg') && (codec ?? '').toLowerCase().includes('layer 3')) return 'mp3';
-  for (const [prefix, format] of Object.entries(CONTAINERS)) if (name.startsWith(prefix) && format !== 'mp3') return format;
+  for (const [prefix, format] of Object.entries(CONTAINERS))
+    if (name.startsWith(prefix) && format !== 'mp3') return format;
   return undefined;
 }
 
-const text = (value: unknown, max = 255) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null);
+const text = (value: unknown, max = 255) =>
+  typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null;
 const intIn = (value: unknown, min: number, max: number) =>
   typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? Math.round(value) : null;
 
@@ -130,15 +140,29 @@ const SCAN_BUFFER_BYTES = 1024 * 1024;
 async function parsePath(file: string): Promise<IAudioMetadata> {
   const { parseFile, parseStream } = await musicMetadata();
   const head = await parseFile(file, { duration: false, skipCovers: true });
-  if (!(head.format.container ?? '').toLowerCase().startsWith('mpeg')) return parseFile(file, { duration: true, skipCovers: true });
+  if (!(head.format.container ?? '').toLowerCase().startsWith('mpeg'))
+    return parseFile(file, { duration: true, skipCovers: true });
   if (head.format.duration) return head;
   const { size } = await stat(file);
-  const scanned = await parseStream(createReadStream(file, { highWaterMark: SCAN_BUFFER_BYTES }), { mimeType: 'audio/mpeg', size }, { duration: true, skipCovers: true });
-  return { ...head, format: { ...head.format, duration: scanned.format.duration, bitrate: scanned.format.bitrate ?? head.format.bitrate } };
+  const scanned = await parseStream(
+    createReadStream(file, { highWaterMark: SCAN_BUFFER_BYTES }),
+    { mimeType: 'audio/mpeg', size },
+    { duration: true, skipCovers: true },
+  );
+  return {
+    ...head,
+    format: {
+      ...head.format,
+      duration: scanned.format.duration,
+      bitrate: scanned.format.bitrate ?? head.format.bitrate,
+    },
+  };
 }
 
 /** Reads duration, bitrate, sample rate and tags; anything the parser cannot read as audio is INVALID_AUDIO. */
-export async function readAudioMetadata(source: { path: string } | { stream: Readable; size: number }): Promise<AudioMetadata> {
+export async function readAudioMetadata(
+  source: { path: string } | { stream: Readable; size: number },
+): Promise<AudioMetadata> {
   const { parseStream } = await musicMetadata();
   let parsed;
   try {

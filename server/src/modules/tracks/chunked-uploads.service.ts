@@ -46,20 +46,35 @@ export class ChunkedUploadsService {
     const { maxChunks, maxChunkBytes, sessionTtlMs, quotaBytes } = this.deps.limits;
     const { scope, tracks, sessions, events, clock } = this.deps;
     const invalid = (field: string, message: string) =>
-      new AppError('VALIDATION_FAILED', message, { details: [{ field, message, value: String(input[field as keyof typeof input]) }] });
+      new AppError('VALIDATION_FAILED', message, {
+        details: [{ field, message, value: String(input[field as keyof typeof input]) }],
+      });
     if (input.total_chunks > maxChunks) throw invalid('total_chunks', `at most ${maxChunks} chunks`);
-    if (input.total_size > input.total_chunks * maxChunkBytes) throw new AppError('PAYLOAD_TOO_LARGE', `Chunks are at most ${maxChunkBytes} bytes: use more chunks`);
+    if (input.total_size > input.total_chunks * maxChunkBytes)
+      throw new AppError('PAYLOAD_TOO_LARGE', `Chunks are at most ${maxChunkBytes} bytes: use more chunks`);
     if (input.total_size < input.total_chunks) throw invalid('total_size', 'every chunk needs at least one byte');
     const id = randomUUID();
     await scope.transaction(async () => {
       await tracks.lockUser(actor.id);
       if ((await sessions.openCount(actor.id, this.pipeline.idleSince())) >= MAX_OPEN_SESSIONS) {
-        throw new AppError('LIMIT_REACHED', `At most ${MAX_OPEN_SESSIONS} chunked uploads may be open at once: complete or cancel one first`);
+        throw new AppError(
+          'LIMIT_REACHED',
+          `At most ${MAX_OPEN_SESSIONS} chunked uploads may be open at once: complete or cancel one first`,
+        );
       }
       const held = await this.pipeline.bytesHeld(actor.id);
       if (held.trackBytes + held.reserved + input.total_size > quotaBytes) throw quotaExceeded();
-      await sessions.create({ id, userId: actor.id, filename: input.filename, totalChunks: input.total_chunks, totalSize: input.total_size });
-      await events.record(actor, 'track.upload_started', { subject: { resource: 'upload', id }, data: { total_size: input.total_size } });
+      await sessions.create({
+        id,
+        userId: actor.id,
+        filename: input.filename,
+        totalChunks: input.total_chunks,
+        totalSize: input.total_size,
+      });
+      await events.record(actor, 'track.upload_started', {
+        subject: { resource: 'upload', id },
+        data: { total_size: input.total_size },
+      });
     });
     return {
       upload_id: id,
@@ -103,7 +118,9 @@ export class ChunkedUploadsService {
       });
       const session = await this.session(actor, input.upload_id);
       if (session.state !== 'active') throw beingCompleted();
-      const mismatch = (['total_chunks', 'total_size', 'filename'] as const).find((field) => String(session[field]) !== String(input[field]));
+      const mismatch = (['total_chunks', 'total_size', 'filename'] as const).find(
+        (field) => String(session[field]) !== String(input[field]),
+      );
       if (mismatch) {
         throw new AppError('VALIDATION_FAILED', `${mismatch} does not match the upload session`, {
           details: [{ field: mismatch, message: 'does not match the session', value: String(input[mismatch]) }],
@@ -123,7 +140,9 @@ export class ChunkedUploadsService {
       await storage.move(staging, key);
       let received: number;
       try {
-        received = await scope.transaction(() => sessions.saveChunk(session.id, input.chunk_number, file.bytes, clock.now()));
+        received = await scope.transaction(() =>
+          sessions.saveChunk(session.id, input.chunk_number, file.bytes, clock.now()),
+        );
       } catch (error) {
         // the session was completed, cancelled or expired meanwhile: its chunks are going
         await storage.delete(key).catch(() => undefined);
@@ -139,7 +158,10 @@ export class ChunkedUploadsService {
         chunk_number: input.chunk_number,
         received_chunks: received,
         progress,
-        message: received === session.total_chunks ? 'All chunks received: POST /tracks/complete' : `Chunk ${input.chunk_number} stored`,
+        message:
+          received === session.total_chunks
+            ? 'All chunks received: POST /tracks/complete'
+            : `Chunk ${input.chunk_number} stored`,
       };
     } catch (error) {
       await this.pipeline.discard(staging);
@@ -156,7 +178,10 @@ export class ChunkedUploadsService {
     await scope.transaction(async () => {
       await sessions.remove(session.id);
       this.digests.forget(session.id);
-      await events.record(actor, 'track.upload_cancelled', { subject: { resource: 'upload', id: session.id }, data: {} });
+      await events.record(actor, 'track.upload_cancelled', {
+        subject: { resource: 'upload', id: session.id },
+        data: {},
+      });
     });
     await storage.deletePrefix(chunkPrefix(session.id)).catch((error: unknown) => {
       logger.warn({ err: error, uploadId }, 'could not remove cancelled chunks; the cleanup will retry');
@@ -184,7 +209,8 @@ export class ChunkedUploadsService {
   private async assemble(actor: UserActor, uploadId: string) {
     const { sessions, tracks, storage, clock, logger } = this.deps;
     const session = await this.session(actor, uploadId);
-    if (!(await sessions.claimForAssembly(session.id))) throw new AppError('CONFLICT', 'This upload is already being completed');
+    if (!(await sessions.claimForAssembly(session.id)))
+      throw new AppError('CONFLICT', 'This upload is already being completed');
     const trackId = randomUUID();
     const key = trackKey(trackId);
     let stored = false;
@@ -205,7 +231,10 @@ export class ChunkedUploadsService {
 
       await tracks.addIntent(key);
       stored = true;
-      const inspector = createUploadInspector({ maxBytes: totalSize, overLimit: () => new AppError('SIZE_MISMATCH', 'The chunks changed during assembly') });
+      const inspector = createUploadInspector({
+        maxBytes: totalSize,
+        overLimit: () => new AppError('SIZE_MISMATCH', 'The chunks changed during assembly'),
+      });
       const sources = Array.from({ length: session.total_chunks }, (_, n) => chunkKey(session.id, n));
       let file: InspectedUpload;
       if (storage.concat) {
@@ -229,12 +258,22 @@ export class ChunkedUploadsService {
         await storage.put(key, assembled.pipe(inspector.stream), { contentType: 'application/octet-stream' });
         file = inspector.result();
       }
-      if (file.bytes !== totalSize) throw new AppError('SIZE_MISMATCH', `Assembled ${file.bytes} bytes, not total_size ${totalSize}`);
+      if (file.bytes !== totalSize)
+        throw new AppError('SIZE_MISMATCH', `Assembled ${file.bytes} bytes, not total_size ${totalSize}`);
       const metadata = await this.pipeline.probe(key, file.bytes);
 
       const track = await this.pipeline.commitTrack(
         actor,
-        { trackId, key, bytes: file.bytes, md5: file.md5, metadata, title: null, isPublic: true, filename: session.filename },
+        {
+          trackId,
+          key,
+          bytes: file.bytes,
+          md5: file.md5,
+          metadata,
+          title: null,
+          isPublic: true,
+          filename: session.filename,
+        },
         totalSize,
         () => sessions.remove(session.id),
       );
@@ -255,7 +294,9 @@ export class ChunkedUploadsService {
     const { storage } = this.deps;
     const bytes = (await storage.size(key)) ?? 0;
     const chunks: Buffer[] = [];
-    if (bytes > 0) for await (const chunk of await storage.get(key, { start: 0, end: Math.min(bytes, 12) - 1 })) chunks.push(chunk as Buffer);
+    if (bytes > 0)
+      for await (const chunk of await storage.get(key, { start: 0, end: Math.min(bytes, 12) - 1 }))
+        chunks.push(chunk as Buffer);
     const format = sniffFormat(Buffer.concat(chunks));
     if (!format) throw new AppError('INVALID_AUDIO', 'The file is not MP3, WAV, FLAC or OGG audio');
     return { bytes, md5, format };

@@ -54,7 +54,8 @@ interface Running {
 }
 
 /** What changes when a chunk file is replaced: chunks are renamed into place, so a re-sent one is a new file. */
-const stampOf = (info: { dev: bigint; ino: bigint; size: bigint; ctimeNs: bigint }) => `${info.dev}:${info.ino}:${info.size}:${info.ctimeNs}`;
+const stampOf = (info: { dev: bigint; ino: bigint; size: bigint; ctimeNs: bigint }) =>
+  `${info.dev}:${info.ino}:${info.size}:${info.ctimeNs}`;
 
 /**
  * The md5 of a chunked upload, computed while its chunks arrive on this instance (each chunk read
@@ -74,7 +75,9 @@ export class RunningDigests {
     private readonly chunkKey: (uploadId: string, chunkNumber: number) => string,
   ) {}
 
-  private ask(message: { op: 'hash'; uploadId: string; path: string } | { op: 'digest'; uploadId: string }): Promise<Reply> {
+  private ask(
+    message: { op: 'hash'; uploadId: string; path: string } | { op: 'digest'; uploadId: string },
+  ): Promise<Reply> {
     if (!this.worker) {
       const worker = new Worker(WORKER_SOURCE, { eval: true });
       // an idle hashing thread keeps nobody alive
@@ -118,7 +121,9 @@ export class RunningDigests {
       if (this.sessions.size > MAX_SESSIONS) this.drop(this.sessions.keys().next().value!);
     }
     const current = running;
-    current.work = current.work.then(() => this.advance(uploadId, current, totalChunks)).catch(() => this.drop(uploadId));
+    current.work = current.work
+      .then(() => this.advance(uploadId, current, totalChunks))
+      .catch(() => this.drop(uploadId));
     return current.work;
   }
 

@@ -15,7 +15,12 @@ const MULTIPART_OVERHEAD = 16 * 1024;
 const versionKey = (trackId: string) => `tracks/${trackId}/versions/${randomUUID()}/audio`;
 
 /** The audio columns a version sets on its track (never the title or tags the owner edited). */
-function audioColumns(audio: Pick<TrackRow, 'file_key' | 'format' | 'duration' | 'bitrate' | 'sample_rate' | 'file_size' | 'md5' | 'original_filename'>) {
+function audioColumns(
+  audio: Pick<
+    TrackRow,
+    'file_key' | 'format' | 'duration' | 'bitrate' | 'sample_rate' | 'file_size' | 'md5' | 'original_filename'
+  >,
+) {
   const { file_key, format, duration, bitrate, sample_rate, file_size, md5, original_filename } = audio;
   return { file_key, format, duration, bitrate, sample_rate, file_size, md5, original_filename };
 }
@@ -81,7 +86,11 @@ export class TrackFileService {
         if (!(await tracks.update(trackId, columns))) throw notFound('Track');
         await tracks.removeIntent(key);
         await this.media.recordAudio(actor, trackId, { ...columns, file_key: key });
-        await events.record(actor, 'track.updated', { subject: { resource: 'track', id: trackId }, data: { fields: ['file'] }, userId: owner });
+        await events.record(actor, 'track.updated', {
+          subject: { resource: 'track', id: trackId },
+          data: { fields: ['file'] },
+          userId: owner,
+        });
         // read after the pipeline was queued: the reply shows the new audio's stream as pending, not the old one's as ready
         const updated = await tracks.findLive(trackId);
         if (!updated) throw notFound('Track');
@@ -101,7 +110,11 @@ export class TrackFileService {
       const version = await this.media.restoreVersion(actor, trackId, versionId);
       const updated = await tracks.update(trackId, audioColumns(version));
       if (!updated) throw notFound('Track');
-      await events.record(actor, 'track.updated', { subject: { resource: 'track', id: trackId }, data: { fields: ['file'] }, userId: before.creator_id });
+      await events.record(actor, 'track.updated', {
+        subject: { resource: 'track', id: trackId },
+        data: { fields: ['file'] },
+        userId: before.creator_id,
+      });
       return updated;
     });
     return { track: toTrackDto(track, actor, this.publicBaseUrl) };

@@ -42,7 +42,8 @@ export function createTrackReader(tracks: TracksRepository, publicBaseUrl: strin
     const unique = [...new Set(ids)];
     return unique.length === 0 ? Promise.resolve([]) : tracks.findLiveMany(unique);
   };
-  const visibleRows = async (actor: Actor, ids: readonly string[]) => (await liveRows(ids)).filter((row) => canReadTrack(actor, row));
+  const visibleRows = async (actor: Actor, ids: readonly string[]) =>
+    (await liveRows(ids)).filter((row) => canReadTrack(actor, row));
   return {
     async assertVisible(actor, ids) {
       const seen = new Set((await visibleRows(actor, ids)).map((row) => row.id));
@@ -56,14 +57,25 @@ export function createTrackReader(tracks: TracksRepository, publicBaseUrl: strin
     async originalFile(id) {
       const row = await tracks.findLive(id);
       if (!row?.file_key) return undefined;
-      return { key: row.file_key, filename: `${row.title}.${row.format}`, size: Number(row.file_size), contentType: CONTENT_TYPES[row.format] };
+      return {
+        key: row.file_key,
+        filename: `${row.title}.${row.format}`,
+        size: Number(row.file_size),
+        contentType: CONTENT_TYPES[row.format],
+      };
     },
     async lookup(ids) {
       const rows = await liveRows(ids);
       return {
-        visibleTo: (actor) => new Map(rows.filter((row) => canReadTrack(actor, row)).map((row) => [row.id, toTrackDto(row, actor, publicBaseUrl)])),
+        visibleTo: (actor) =>
+          new Map(
+            rows
+              .filter((row) => canReadTrack(actor, row))
+              .map((row) => [row.id, toTrackDto(row, actor, publicBaseUrl)]),
+          ),
         // the two things toTrackDto and the filter above ask of the viewer, for each track
-        viewerKey: (actor) => rows.map((row) => `${Number(canReadTrack(actor, row))}${Number(canSeeTrackInsights(actor, row))}`).join(''),
+        viewerKey: (actor) =>
+          rows.map((row) => `${Number(canReadTrack(actor, row))}${Number(canSeeTrackInsights(actor, row))}`).join(''),
       };
     },
   };

@@ -3,7 +3,13 @@ import type { Actor } from '../../platform/access/actor.js';
 import type { TrackRow } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal } from '../../platform/db/page-total.js';
-import { notBlockedEitherWay, searchDoc, startsWith, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
+import {
+  notBlockedEitherWay,
+  searchDoc,
+  startsWith,
+  withTypoFallback,
+  type TextQuery,
+} from '../../platform/search/text-search.js';
 import { trackVisibleSql } from './tracks.policy.js';
 
 export interface TrackSearchFilter {
@@ -33,7 +39,9 @@ export class TrackSearchRepository {
     conditions.push(this.unblocked(actor));
     if (text) conditions.push(text.matches(TRACK_DOC));
     if (filter.genre) {
-      conditions.push(sql<SqlBool>`(lower(t.genre) = lower(${filter.genre}) or t.genres @> ${JSON.stringify([filter.genre.toLowerCase()])}::jsonb)`);
+      conditions.push(
+        sql<SqlBool>`(lower(t.genre) = lower(${filter.genre}) or t.genres @> ${JSON.stringify([filter.genre.toLowerCase()])}::jsonb)`,
+      );
     }
     if (filter.bpmMin !== undefined) conditions.push(sql<SqlBool>`t.bpm >= ${filter.bpmMin}`);
     if (filter.bpmMax !== undefined) conditions.push(sql<SqlBool>`t.bpm <= ${filter.bpmMax}`);
@@ -51,19 +59,37 @@ export class TrackSearchRepository {
   }
 
   /** Matches in one statement with their total; without a match, the same with typo tolerance. */
-  async search(actor: Actor, filter: TrackSearchFilter, page: { limit: number; offset: number }): Promise<{ rows: TrackRow[]; total: number }> {
-    return filter.q ? withTypoFallback(filter.q, (text) => this.page(actor, filter, text, page)) : this.page(actor, filter, undefined, page);
+  async search(
+    actor: Actor,
+    filter: TrackSearchFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: TrackRow[]; total: number }> {
+    return filter.q
+      ? withTypoFallback(filter.q, (text) => this.page(actor, filter, text, page))
+      : this.page(actor, filter, undefined, page);
   }
 
-  private async page(actor: Actor, filter: TrackSearchFilter, text: TextQuery | undefined, page: { limit: number; offset: number }) {
+  private async page(
+    actor: Actor,
+    filter: TrackSearchFilter,
+    text: TextQuery | undefined,
+    page: { limit: number; offset: number },
+  ) {
     const where = this.where(actor, filter, text);
     // offset 0 keeps the inner query apart, so each row's normal forms are computed once, not once per use in the ranking
     const { rows } = await sql<TrackRow & { n_title: string; n_artist: string; n_doc: string; total_count: number }>`
       select m.*, count(*) over () as total_count from (
         select t.*, riff_norm(t.title) as n_title, riff_norm(t.artist) as n_artist, ${TRACK_DOC} as n_doc from tracks t where ${where} offset 0
       ) m order by ${this.order(filter, text)} limit ${page.limit} offset ${page.offset}`.execute(this.db);
-    const counted = await pageWithTotal(rows, async () => Number((await sql<{ n: number }>`select count(*) as n from tracks t where ${where}`.execute(this.db)).rows[0]?.n ?? 0));
-    return { rows: counted.rows.map(({ n_title: _title, n_artist: _artist, n_doc: _doc, ...row }) => row as TrackRow), total: counted.total };
+    const counted = await pageWithTotal(rows, async () =>
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from tracks t where ${where}`.execute(this.db)).rows[0]?.n ?? 0,
+      ),
+    );
+    return {
+      rows: counted.rows.map(({ n_title: _title, n_artist: _artist, n_doc: _doc, ...row }) => row as TrackRow),
+      total: counted.total,
+    };
   }
 
   /** Public track titles starting with the prefix, through tracks_suggest_title. */
@@ -78,7 +104,10 @@ export class TrackSearchRepository {
   /** Artists of public tracks starting with the prefix, each once with one of their tracks, through tracks_suggest_artist. */
   async artistsStartingWith(actor: Actor, prefix: string, limit: number): Promise<{ id: string; text: string }[]> {
     const range = startsWith(sql`t.artist`, prefix);
-    const { rows } = await sql<{ id: string; text: string }>`select distinct on (${range.order}) t.id, t.artist as text from tracks t
+    const { rows } = await sql<{
+      id: string;
+      text: string;
+    }>`select distinct on (${range.order}) t.id, t.artist as text from tracks t
       where t.is_public and t.deleted_at is null and t.artist is not null and ${range.where} and ${this.unblocked(actor)}
       order by ${range.order} limit ${limit}`.execute(this.db);
     return rows;

@@ -14,7 +14,11 @@ export class TrackSearchService implements Searcher<Track> {
     if (query.bpm_min !== undefined && query.bpm_max !== undefined && query.bpm_min > query.bpm_max) {
       throw invalidField('bpm_min', 'must not be above bpm_max', query.bpm_min);
     }
-    if (query.duration_min !== undefined && query.duration_max !== undefined && query.duration_min > query.duration_max) {
+    if (
+      query.duration_min !== undefined &&
+      query.duration_max !== undefined &&
+      query.duration_min > query.duration_max
+    ) {
       throw invalidField('duration_min', 'must not be above duration_max', query.duration_min);
     }
     const filter: TrackSearchFilter = {
@@ -29,11 +33,18 @@ export class TrackSearchService implements Searcher<Track> {
     };
     const window = pageWindow(query.page, query.limit);
     const { rows, total } = await this.deps.search.search(actor, filter, window);
-    return { tracks: rows.map((row) => toTrackDto(row, actor, this.deps.publicBaseUrl)), pagination: paginate(window, total) };
+    return {
+      tracks: rows.map((row) => toTrackDto(row, actor, this.deps.publicBaseUrl)),
+      pagination: paginate(window, total),
+    };
   }
 
   async search(actor: Actor, q: string, page: { page: number; limit: number }) {
-    const { rows, total } = await this.deps.search.search(actor, { q, sort: 'relevance' }, pageWindow(page.page, page.limit));
+    const { rows, total } = await this.deps.search.search(
+      actor,
+      { q, sort: 'relevance' },
+      pageWindow(page.page, page.limit),
+    );
     return { items: rows.map((row) => toTrackDto(row, actor, this.deps.publicBaseUrl)), total };
   }
 
@@ -42,6 +53,9 @@ export class TrackSearchService implements Searcher<Track> {
       this.deps.search.titlesStartingWith(actor, prefix, limit),
       this.deps.search.artistsStartingWith(actor, prefix, limit),
     ]);
-    return [...titles.map((row) => ({ type: 'track' as const, ...row })), ...artists.map((row) => ({ type: 'artist' as const, ...row }))];
+    return [
+      ...titles.map((row) => ({ type: 'track' as const, ...row })),
+      ...artists.map((row) => ({ type: 'artist' as const, ...row })),
+    ];
   }
 }

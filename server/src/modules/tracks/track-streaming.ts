@@ -90,9 +90,17 @@ export async function streamTrack(
     const small = storage.readRange && length <= SMALL_RANGE_BYTES;
     return {
       status: 206,
-      headers: { ...headers, 'Content-Range': `bytes ${range.start}-${range.end}/${size}`, 'Content-Length': String(length) },
+      headers: {
+        ...headers,
+        'Content-Range': `bytes ${range.start}-${range.end}/${size}`,
+        'Content-Length': String(length),
+      },
       body: small ? await storage.readRange!(track.file_key, range) : await storage.get(track.file_key, range),
     };
   }
-  return { status: 200, headers: { ...headers, 'Content-Length': String(size) }, body: await storage.get(track.file_key) };
+  return {
+    status: 200,
+    headers: { ...headers, 'Content-Length': String(size) },
+    body: await storage.get(track.file_key),
+  };
 }

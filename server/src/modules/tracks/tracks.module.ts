@@ -30,8 +30,21 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
   const { config, scope, storage, events, clock, logger } = platform;
   const tracksRepository = new TracksRepository(scope);
   const recent = new RecentTracks();
-  const tracks = new TracksService({ scope, tracks: tracksRepository, storage, events, clock, logger, recent, media, publicBaseUrl: config.publicBaseUrl });
-  const searcher = new TrackSearchService({ search: new TrackSearchRepository(scope), publicBaseUrl: config.publicBaseUrl });
+  const tracks = new TracksService({
+    scope,
+    tracks: tracksRepository,
+    storage,
+    events,
+    clock,
+    logger,
+    recent,
+    media,
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  const searcher = new TrackSearchService({
+    search: new TrackSearchRepository(scope),
+    publicBaseUrl: config.publicBaseUrl,
+  });
   const recordAudio = (actor: Parameters<MediaService['recordAudio']>[0], track: TrackRow) =>
     media.recordAudio(actor, track.id, {
       file_key: track.file_key ?? '',

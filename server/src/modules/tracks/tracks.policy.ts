@@ -10,7 +10,11 @@ type Owned = Pick<TrackRow, 'creator_id'>;
  * Public tracks are everyone's to read; a private one only its owner's (and admins'), or anyone's
  * who presents its secret link (`secret`, ADDENDUM "Track social"): others get 404.
  */
-export function canReadTrack(actor: Actor, track: Owned & Pick<TrackRow, 'is_public'> & Partial<Pick<TrackRow, 'share_secret_hash'>>, secret?: string): boolean {
+export function canReadTrack(
+  actor: Actor,
+  track: Owned & Pick<TrackRow, 'is_public'> & Partial<Pick<TrackRow, 'share_secret_hash'>>,
+  secret?: string,
+): boolean {
   return track.is_public || isOwnerOrAdmin(actor, track.creator_id) || secretOpens(track.share_secret_hash, secret);
 }
 

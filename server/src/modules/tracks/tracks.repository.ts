@@ -63,12 +63,24 @@ export class TracksRepository {
 
   private listWhere(eb: ExpressionBuilder<Database, 'tracks'>, filter: TrackListFilter): Expression<SqlBool> {
     const conditions: Expression<SqlBool>[] = [eb('deleted_at', 'is', null)];
-    conditions.push(filter.viewerId ? eb.or([eb('is_public', '=', true), eb('creator_id', '=', filter.viewerId)]) : eb('is_public', '=', true));
+    conditions.push(
+      filter.viewerId
+        ? eb.or([eb('is_public', '=', true), eb('creator_id', '=', filter.viewerId)])
+        : eb('is_public', '=', true),
+    );
     if (filter.q) {
       const pattern = `%${escapeLike(filter.q)}%`;
-      conditions.push(eb.or([eb('title', 'ilike', pattern), eb('artist', 'ilike', pattern), eb('album', 'ilike', pattern)]));
+      conditions.push(
+        eb.or([eb('title', 'ilike', pattern), eb('artist', 'ilike', pattern), eb('album', 'ilike', pattern)]),
+      );
     }
-    if (filter.genre) conditions.push(eb.or([eb('genre', 'ilike', escapeLike(filter.genre)), sql<SqlBool>`genres @> ${JSON.stringify([filter.genre.toLowerCase()])}::jsonb`]));
+    if (filter.genre)
+      conditions.push(
+        eb.or([
+          eb('genre', 'ilike', escapeLike(filter.genre)),
+          sql<SqlBool>`genres @> ${JSON.stringify([filter.genre.toLowerCase()])}::jsonb`,
+        ]),
+      );
     if (filter.creatorId) conditions.push(eb('creator_id', '=', filter.creatorId));
     return eb.and(conditions);
   }
@@ -94,8 +106,15 @@ export class TracksRepository {
     const rows = !plain
       ? await query(filter, page.limit, page.offset).execute()
       : filter.viewerId === null
-        ? await templates.rows(this.db, `${key}:anonymous`, [page.limit, page.offset], (limit, offset) => query({ viewerId: null }, limit, offset))
-        : await templates.rows(this.db, `${key}:viewer`, [filter.viewerId, page.limit, page.offset], (viewerId, limit, offset) => query({ viewerId }, limit, offset));
+        ? await templates.rows(this.db, `${key}:anonymous`, [page.limit, page.offset], (limit, offset) =>
+            query({ viewerId: null }, limit, offset),
+          )
+        : await templates.rows(
+            this.db,
+            `${key}:viewer`,
+            [filter.viewerId, page.limit, page.offset],
+            (viewerId, limit, offset) => query({ viewerId }, limit, offset),
+          );
     return pageWithTotal(rows, async () => {
       const counted = await this.db
         .selectFrom('tracks')
@@ -110,7 +129,10 @@ export class TracksRepository {
   async liveOriginals(userId: string): Promise<{ bytes: number; count: number }> {
     const row = await this.db
       .selectFrom('tracks')
-      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes'), eb.fn.countAll<number>().as('count')])
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes'),
+        eb.fn.countAll<number>().as('count'),
+      ])
       .where('creator_id', '=', userId)
       .where('deleted_at', 'is', null)
       .executeTakeFirstOrThrow();
@@ -128,7 +150,12 @@ export class TracksRepository {
 
   /** Whether a live track still stores its file under this key. */
   async fileInUse(key: string): Promise<boolean> {
-    const row = await this.db.selectFrom('tracks').select('id').where('file_key', '=', key).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('tracks')
+      .select('id')
+      .where('file_key', '=', key)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -138,7 +165,13 @@ export class TracksRepository {
   }
 
   tracksOf(userId: string): Promise<TrackRow[]> {
-    return this.db.selectFrom('tracks').selectAll().where('creator_id', '=', userId).where('deleted_at', 'is', null).orderBy('created_at').execute();
+    return this.db
+      .selectFrom('tracks')
+      .selectAll()
+      .where('creator_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at')
+      .execute();
   }
 
   /** Lyrics of a user's live tracks, in the order of the tracks. */
@@ -179,7 +212,11 @@ export class TracksRepository {
   // storage intents: an object being written is recorded first, so a crash leaves a trace to clean
 
   async addIntent(key: string): Promise<void> {
-    await this.db.insertInto('storage_intents').values({ key }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    await this.db
+      .insertInto('storage_intents')
+      .values({ key })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
   }
 
   async removeIntent(key: string): Promise<void> {
@@ -187,7 +224,12 @@ export class TracksRepository {
   }
 
   async staleIntents(before: Date): Promise<string[]> {
-    const rows = await this.db.selectFrom('storage_intents').select('key').where('created_at', '<', before).limit(500).execute();
+    const rows = await this.db
+      .selectFrom('storage_intents')
+      .select('key')
+      .where('created_at', '<', before)
+      .limit(500)
+      .execute();
     return rows.map((row) => row.key);
   }
 }

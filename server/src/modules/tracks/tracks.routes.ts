@@ -33,20 +33,40 @@ export function tracksRoutes({ tracks, search, storage, files, ...uploads }: Tra
     ...uploadsRoutes(uploads),
     list: async ({ query, req }) => ({ status: 200, body: ok(await tracks.list(actorOf(req), query)) }),
     search: async ({ query, req }) => ({ status: 200, body: ok(await search.searchTracks(actorOf(req), query)) }),
-    batchDelete: async ({ body, req }) => ({ status: 200, body: ok(await tracks.batchDelete(signedInActor(req), body.track_ids)) }),
-    batchUpdate: async ({ body, req }) => ({ status: 200, body: ok(await tracks.batchUpdate(signedInActor(req), body.track_ids, body.updates)) }),
-    get: async ({ params, query, req }) => ({ status: 200, body: ok(await tracks.get(actorOf(req), params.id, query.secret)) }),
-    update: async ({ params, body, req }) => ({ status: 200, body: ok(await tracks.update(signedInActor(req), params.id, body)) }),
+    batchDelete: async ({ body, req }) => ({
+      status: 200,
+      body: ok(await tracks.batchDelete(signedInActor(req), body.track_ids)),
+    }),
+    batchUpdate: async ({ body, req }) => ({
+      status: 200,
+      body: ok(await tracks.batchUpdate(signedInActor(req), body.track_ids, body.updates)),
+    }),
+    get: async ({ params, query, req }) => ({
+      status: 200,
+      body: ok(await tracks.get(actorOf(req), params.id, query.secret)),
+    }),
+    update: async ({ params, body, req }) => ({
+      status: 200,
+      body: ok(await tracks.update(signedInActor(req), params.id, body)),
+    }),
     remove: async ({ params, req }) => ({ status: 200, body: ok(await tracks.remove(signedInActor(req), params.id)) }),
     status: async ({ params, req }) => ({ status: 200, body: ok(await tracks.status(signedInActor(req), params.id)) }),
     getLyrics: async ({ params, req }) => ({ status: 200, body: ok(await tracks.lyrics(actorOf(req), params.id)) }),
-    putLyrics: async ({ params, body, req }) => ({ status: 200, body: ok(await tracks.setLyrics(signedInActor(req), params.id, body.content)) }),
+    putLyrics: async ({ params, body, req }) => ({
+      status: 200,
+      body: ok(await tracks.setLyrics(signedInActor(req), params.id, body.content)),
+    }),
     replaceFile: async ({ params, req, res }) => {
       const actor = signedInActor(req);
-      const reply = await withForm(req, res, { fileField: 'file', schema: z.object({}) }, (form) => files.replace(actor, params.id, form));
+      const reply = await withForm(req, res, { fileField: 'file', schema: z.object({}) }, (form) =>
+        files.replace(actor, params.id, form),
+      );
       return { status: 200, body: ok(reply) };
     },
-    restoreVersion: async ({ params, req }) => ({ status: 200, body: ok(await files.restore(signedInActor(req), params.id, params.versionId)) }),
+    restoreVersion: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await files.restore(signedInActor(req), params.id, params.versionId)),
+    }),
     stream: async ({ params, query, headers, req, res }) => {
       const track = await tracks.streamable(actorOf(req), params.id, query.secret);
       const request = { range: headers.range, ifNoneMatch: headers['if-none-match'], ifRange: headers['if-range'] };

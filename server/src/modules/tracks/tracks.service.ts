@@ -102,7 +102,10 @@ export class TracksService {
       { by: query.sort, order: query.order },
       window,
     );
-    return { tracks: rows.map((row) => toTrackDto(row, actor, this.deps.publicBaseUrl)), pagination: paginate(window, total) };
+    return {
+      tracks: rows.map((row) => toTrackDto(row, actor, this.deps.publicBaseUrl)),
+      pagination: paginate(window, total),
+    };
   }
 
   async update(actor: UserActor, id: string, update: TrackUpdate) {
@@ -110,7 +113,10 @@ export class TracksService {
     const updated = await this.deps.scope.transaction(async () => {
       const row = await this.deps.tracks.update(id, toChanges(update));
       if (!row) throw notFound('Track');
-      await this.deps.events.record(actor, 'track.updated', { subject: { resource: 'track', id }, data: { fields: Object.keys(update).sort() } });
+      await this.deps.events.record(actor, 'track.updated', {
+        subject: { resource: 'track', id },
+        data: { fields: Object.keys(update).sort() },
+      });
       return row;
     });
     return { track: toTrackDto(updated, actor, this.deps.publicBaseUrl) };
@@ -133,7 +139,11 @@ export class TracksService {
     return this.deps.scope.transaction(async () => {
       const fileKey = await this.deps.tracks.softDelete(id, this.deps.clock.now());
       if (fileKey === undefined) throw notFound('Track');
-      await this.deps.events.record(actor, 'track.deleted', { subject: { resource: 'track', id }, data: {}, ...(owner ? { userId: owner } : {}) });
+      await this.deps.events.record(actor, 'track.deleted', {
+        subject: { resource: 'track', id },
+        data: {},
+        ...(owner ? { userId: owner } : {}),
+      });
       if (fileKey) {
         await this.deps.tracks.addIntent(fileKey);
         this.deps.scope.afterCommit(() => this.removeFile(fileKey));
@@ -163,7 +173,10 @@ export class TracksService {
     for (const id of ok) {
       await this.deps.scope.transaction(async () => {
         await this.deps.tracks.update(id, changes);
-        await this.deps.events.record(actor, 'track.updated', { subject: { resource: 'track', id }, data: { fields: Object.keys(update).sort(), batch: true } });
+        await this.deps.events.record(actor, 'track.updated', {
+          subject: { resource: 'track', id },
+          data: { fields: Object.keys(update).sort(), batch: true },
+        });
       });
     }
     return { updated: ok, failed };
@@ -179,7 +192,8 @@ export class TracksService {
     for (const id of unique) {
       const track = found.get(id);
       if (!UUID.test(id)) failed.push({ id, code: 'INVALID_ID', message: 'Not a track id' });
-      else if (!track || !canReadTrack(actor, track)) failed.push({ id, code: 'NOT_FOUND', message: 'Track not found' });
+      else if (!track || !canReadTrack(actor, track))
+        failed.push({ id, code: 'NOT_FOUND', message: 'Track not found' });
       else if (!allowed(actor, track)) failed.push({ id, code: 'FORBIDDEN', message: NOT_YOURS });
       else ok.push(id);
     }

@@ -34,7 +34,10 @@ export interface IncomingForm<F> {
    * must reach whatever writes it. Rejects (once `onFile` has settled) on any of these, on a
    * malformed form, or on fields that are not valid; resolves with the checked fields once the form has ended.
    */
-  receive<T>(maxBytes: number, onFile: (file: Readable, info: { filename: string }) => Promise<T>): Promise<{ fields: F; file: T }>;
+  receive<T>(
+    maxBytes: number,
+    onFile: (file: Readable, info: { filename: string }) => Promise<T>,
+  ): Promise<{ fields: F; file: T }>;
 }
 
 export interface UploadPipelineDeps {
@@ -81,7 +84,9 @@ function displayName(filename: string): string {
 
 /** The file's name without extension, as a fallback title. */
 function titleFromFilename(filename: string): string | null {
-  const base = displayName(filename).replace(/\.[^.]*$/, '').trim();
+  const base = displayName(filename)
+    .replace(/\.[^.]*$/, '')
+    .trim();
   return base.length > 0 ? base : null;
 }
 
@@ -98,7 +103,10 @@ export class UploadPipeline {
 
   /** Counts `work` as under way until it settles. */
   track<T>(work: Promise<T>): Promise<T> {
-    const settled = work.then(() => undefined, () => undefined);
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
     this.inFlight.add(settled);
     void settled.then(() => this.inFlight.delete(settled));
     return work;
@@ -113,7 +121,11 @@ export class UploadPipeline {
       await Promise.race([Promise.all(this.inFlight), timeout]);
       clearTimeout(timer);
     }
-    if (this.inFlight.size > 0) this.deps.logger.warn({ uploads: this.inFlight.size }, 'uploads still running at shutdown; the cleanup will remove what they leave');
+    if (this.inFlight.size > 0)
+      this.deps.logger.warn(
+        { uploads: this.inFlight.size },
+        'uploads still running at shutdown; the cleanup will remove what they leave',
+      );
   }
 
   /** Sessions not touched since then have expired. */
@@ -176,7 +188,12 @@ export class UploadPipeline {
    * (e.g. closing the chunked session) in the same unit of work. `releaseReservation`: the bytes
    * a chunked session reserved for this very file.
    */
-  commitTrack(actor: UserActor, input: StoredUpload, releaseReservation: number, alongside?: () => Promise<void>): Promise<TrackRow> {
+  commitTrack(
+    actor: UserActor,
+    input: StoredUpload,
+    releaseReservation: number,
+    alongside?: () => Promise<void>,
+  ): Promise<TrackRow> {
     const { metadata } = input;
     const { scope, tracks, limits, events } = this.deps;
     return scope.transaction(async () => {
@@ -209,7 +226,10 @@ export class UploadPipeline {
       await tracks.removeIntent(input.key);
       await this.deps.media?.recordAudio(actor, track);
       await alongside?.();
-      await events.record(actor, 'track.uploaded', { subject: { resource: 'track', id: track.id }, data: { bytes: input.bytes, format: metadata.format } });
+      await events.record(actor, 'track.uploaded', {
+        subject: { resource: 'track', id: track.id },
+        data: { bytes: input.bytes, format: metadata.format },
+      });
       return track;
     });
   }

@@ -12,10 +12,22 @@ export class UploadSessionsRepository {
     return this.scope.db;
   }
 
-  async create(session: { id: string; userId: string; filename: string; totalChunks: number; totalSize: number }): Promise<UploadSessionRow> {
+  async create(session: {
+    id: string;
+    userId: string;
+    filename: string;
+    totalChunks: number;
+    totalSize: number;
+  }): Promise<UploadSessionRow> {
     return this.db
       .insertInto('upload_sessions')
-      .values({ id: session.id, user_id: session.userId, filename: session.filename, total_chunks: session.totalChunks, total_size: session.totalSize })
+      .values({
+        id: session.id,
+        user_id: session.userId,
+        filename: session.filename,
+        total_chunks: session.totalChunks,
+        total_size: session.totalSize,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   }
@@ -54,7 +66,12 @@ export class UploadSessionsRepository {
   }
 
   async chunks(uploadId: string): Promise<{ chunk_number: number; size: number }[]> {
-    return this.db.selectFrom('upload_chunks').select(['chunk_number', 'size']).where('upload_id', '=', uploadId).orderBy('chunk_number').execute();
+    return this.db
+      .selectFrom('upload_chunks')
+      .select(['chunk_number', 'size'])
+      .where('upload_id', '=', uploadId)
+      .orderBy('chunk_number')
+      .execute();
   }
 
   /** Records a chunk (again, if resent) and keeps its session alive; answers how many chunks it now has. In a unit of work. */
@@ -75,12 +92,21 @@ export class UploadSessionsRepository {
 
   /** Only one complete at a time: false when another is assembling this session. */
   async claimForAssembly(id: string): Promise<boolean> {
-    const result = await this.db.updateTable('upload_sessions').set({ state: 'assembling' }).where('id', '=', id).where('state', '=', 'active').executeTakeFirst();
+    const result = await this.db
+      .updateTable('upload_sessions')
+      .set({ state: 'assembling' })
+      .where('id', '=', id)
+      .where('state', '=', 'active')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
   async release(id: string, now: Date): Promise<void> {
-    await this.db.updateTable('upload_sessions').set({ state: 'active', updated_at: now }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('upload_sessions')
+      .set({ state: 'active', updated_at: now })
+      .where('id', '=', id)
+      .execute();
   }
 
   async remove(id: string): Promise<void> {
@@ -88,7 +114,12 @@ export class UploadSessionsRepository {
   }
 
   async idle(before: Date): Promise<string[]> {
-    const rows = await this.db.selectFrom('upload_sessions').select('id').where('updated_at', '<', before).limit(200).execute();
+    const rows = await this.db
+      .selectFrom('upload_sessions')
+      .select('id')
+      .where('updated_at', '<', before)
+      .limit(200)
+      .execute();
     return rows.map((row) => row.id);
   }
 }

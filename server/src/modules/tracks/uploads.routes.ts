@@ -69,21 +69,39 @@ export function uploadsRoutes({ uploads, chunked }: UploadsRoutesDeps) {
   return {
     upload: contractRoute(contract.tracks.upload, async ({ req, res }) => {
       const actor = signedInActor(req);
-      const reply = await withForm(req, res, { fileField: 'file', schema: UploadFieldsSchema }, (form) => uploads.upload(actor, form));
+      const reply = await withForm(req, res, { fileField: 'file', schema: UploadFieldsSchema }, (form) =>
+        uploads.upload(actor, form),
+      );
       return { status: 201, body: ok(reply) };
     }),
-    initiate: contractRoute(contract.tracks.initiate, async ({ body, req }) => ({ status: 200, body: ok(await chunked.initiate(signedInActor(req), body)) })),
+    initiate: contractRoute(contract.tracks.initiate, async ({ body, req }) => ({
+      status: 200,
+      body: ok(await chunked.initiate(signedInActor(req), body)),
+    })),
     chunk: contractRoute(contract.tracks.chunk, async ({ req, res }) => {
       const actor = signedInActor(req);
-      const form = { fileField: 'chunk', schema: ChunkFieldsSchema, message: 'Send upload_id, chunk_number, total_chunks, total_size and filename with the chunk' };
+      const form = {
+        fileField: 'chunk',
+        schema: ChunkFieldsSchema,
+        message: 'Send upload_id, chunk_number, total_chunks, total_size and filename with the chunk',
+      };
       return { status: 200, body: ok(await withForm(req, res, form, (incoming) => chunked.chunk(actor, incoming))) };
     }),
     complete: contractRoute(contract.tracks.complete, async ({ body, req }) => {
       const { track, md5 } = await chunked.complete(signedInActor(req), body.upload_id);
       return { status: 201, body: ok({ track, md5, message: 'Upload complete' }) };
     }),
-    resume: contractRoute(contract.tracks.resume, async ({ params, req }) => ({ status: 200, body: ok(await chunked.resume(signedInActor(req), params.uploadId)) })),
-    cancel: contractRoute(contract.tracks.cancel, async ({ params, req }) => ({ status: 200, body: ok(await chunked.cancel(signedInActor(req), params.uploadId)) })),
-    quota: contractRoute(contract.tracks.quota, async ({ params, req }) => ({ status: 200, body: ok(await uploads.quota(signedInActor(req), params.id)) })),
+    resume: contractRoute(contract.tracks.resume, async ({ params, req }) => ({
+      status: 200,
+      body: ok(await chunked.resume(signedInActor(req), params.uploadId)),
+    })),
+    cancel: contractRoute(contract.tracks.cancel, async ({ params, req }) => ({
+      status: 200,
+      body: ok(await chunked.cancel(signedInActor(req), params.uploadId)),
+    })),
+    quota: contractRoute(contract.tracks.quota, async ({ params, req }) => ({
+      status: 200,
+      body: ok(await uploads.quota(signedInActor(req), params.id)),
+    })),
   };
 }

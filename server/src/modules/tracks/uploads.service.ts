@@ -71,7 +71,16 @@ export class UploadsService {
       const metadata = await this.pipeline.probe(key, file.bytes);
       const track = await this.pipeline.commitTrack(
         actor,
-        { trackId, key, bytes: file.bytes, md5: file.md5, metadata, title: fields.title, isPublic: fields.is_public ?? true, filename: file.filename },
+        {
+          trackId,
+          key,
+          bytes: file.bytes,
+          md5: file.md5,
+          metadata,
+          title: fields.title,
+          isPublic: fields.is_public ?? true,
+          filename: file.filename,
+        },
         0,
       );
       return { track: toTrackDto(track, actor) };

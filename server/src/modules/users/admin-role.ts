@@ -11,7 +11,11 @@ const CLI_ORIGIN = { ip: null, userAgent: 'riff-cli', requestId: null };
  * itself: `npm run make-admin`, and tests that need an admin. Undefined when there is no such
  * account.
  */
-export async function setAdminRole(platform: Platform, email: string, admin: boolean): Promise<{ id: string; username: string } | undefined> {
+export async function setAdminRole(
+  platform: Platform,
+  email: string,
+  admin: boolean,
+): Promise<{ id: string; username: string } | undefined> {
   const users = new UsersRepository(platform.scope);
   return platform.scope.transaction(async () => {
     const user = await users.setAdmin(email, admin);

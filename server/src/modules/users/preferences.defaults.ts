@@ -1,7 +1,13 @@
 import type { Preferences } from '@riff/contract';
 
 export const DEFAULT_PREFERENCES: Preferences = {
-  notifications: { email_new_follower: true, email_comments: true, email_purchases: true, email_product_updates: false, push_enabled: true },
+  notifications: {
+    email_new_follower: true,
+    email_comments: true,
+    email_purchases: true,
+    email_product_updates: false,
+    push_enabled: true,
+  },
   privacy: { show_activity: true, show_listening_history: true, allow_messages_from: 'everyone', do_not_sell: false },
   playback: { autoplay: true, crossfade_seconds: 0, audio_quality: 'high', normalize_volume: true },
 };

@@ -13,14 +13,20 @@ export class PreferencesRepository {
   }
 
   async find(userId: string): Promise<StoredPreferences | undefined> {
-    return this.db.selectFrom('user_preferences').select(['settings', 'do_not_sell_at']).where('user_id', '=', userId).executeTakeFirst();
+    return this.db
+      .selectFrom('user_preferences')
+      .select(['settings', 'do_not_sell_at'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
   }
 
   async save(userId: string, settings: Record<string, unknown>): Promise<void> {
     await this.db
       .insertInto('user_preferences')
       .values({ user_id: userId, settings: JSON.stringify(settings) })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ settings: JSON.stringify(settings), updated_at: new Date() }))
+      .onConflict((oc) =>
+        oc.column('user_id').doUpdateSet({ settings: JSON.stringify(settings), updated_at: new Date() }),
+      )
       .execute();
   }
 
@@ -29,7 +35,14 @@ export class PreferencesRepository {
     const row = await this.db
       .insertInto('user_preferences')
       .values({ user_id: userId, settings: '{}', do_not_sell_at: at })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ do_not_sell_at: eb.fn.coalesce('user_preferences.do_not_sell_at', eb.val(at)), updated_at: at })))
+      .onConflict((oc) =>
+        oc
+          .column('user_id')
+          .doUpdateSet((eb) => ({
+            do_not_sell_at: eb.fn.coalesce('user_preferences.do_not_sell_at', eb.val(at)),
+            updated_at: at,
+          })),
+      )
       .returning('do_not_sell_at')
       .executeTakeFirstOrThrow();
     return row.do_not_sell_at ?? at;

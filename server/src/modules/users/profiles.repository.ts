@@ -3,7 +3,15 @@ import { sql, type AliasableExpression, type Expression, type ExpressionBuilder,
 import type { Database, UserRow } from '../../platform/db/database.schema.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import { QueryTemplates } from '../../platform/db/query-templates.js';
-import { normalForm, notBlockedEitherWay, searchDoc, startsWith, textQuery, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
+import {
+  normalForm,
+  notBlockedEitherWay,
+  searchDoc,
+  startsWith,
+  textQuery,
+  withTypoFallback,
+  type TextQuery,
+} from '../../platform/search/text-search.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 type ProfileDb = Database & { u: Database['users'] };
@@ -61,11 +69,31 @@ export class ProfilesRepository {
       .selectAll('u')
       .select((eb) => {
         const isFollowing: AliasableExpression<boolean | null> = viewerId
-          ? eb.exists(eb.selectFrom('follows as f').select('f.follower_id').whereRef('f.followee_id', '=', 'u.id').where('f.follower_id', '=', viewerId)).$castTo<boolean | null>()
+          ? eb
+              .exists(
+                eb
+                  .selectFrom('follows as f')
+                  .select('f.follower_id')
+                  .whereRef('f.followee_id', '=', 'u.id')
+                  .where('f.follower_id', '=', viewerId),
+              )
+              .$castTo<boolean | null>()
           : sql<boolean | null>`null`;
         return [
-          eb.selectFrom('follows as f').select(eb.fn.countAll<number>().as('n')).whereRef('f.followee_id', '=', 'u.id').$asScalar().$notNull().as('follower_count'),
-          eb.selectFrom('follows as f').select(eb.fn.countAll<number>().as('n')).whereRef('f.follower_id', '=', 'u.id').$asScalar().$notNull().as('following_count'),
+          eb
+            .selectFrom('follows as f')
+            .select(eb.fn.countAll<number>().as('n'))
+            .whereRef('f.followee_id', '=', 'u.id')
+            .$asScalar()
+            .$notNull()
+            .as('follower_count'),
+          eb
+            .selectFrom('follows as f')
+            .select(eb.fn.countAll<number>().as('n'))
+            .whereRef('f.follower_id', '=', 'u.id')
+            .$asScalar()
+            .$notNull()
+            .as('following_count'),
           isFollowing.as('is_following'),
         ];
       });
@@ -76,11 +104,21 @@ export class ProfilesRepository {
     const conditions: Expression<SqlBool>[] = [eb('u.deleted_at', 'is', null)];
     if (!includeInactive) {
       conditions.push(eb('u.is_active', '=', true), eb('u.is_banned', '=', false));
-      conditions.push(viewerId ? eb.or([eb('u.is_verified', '=', true), eb('u.id', '=', viewerId)]) : eb('u.is_verified', '=', true));
+      conditions.push(
+        viewerId ? eb.or([eb('u.is_verified', '=', true), eb('u.id', '=', viewerId)]) : eb('u.is_verified', '=', true),
+      );
     }
     if (viewerId) {
       conditions.push(
-        eb.not(eb.exists(eb.selectFrom('blocks as b').select('b.blocker_id').whereRef('b.blocker_id', '=', 'u.id').where('b.blocked_id', '=', viewerId))),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('blocks as b')
+              .select('b.blocker_id')
+              .whereRef('b.blocker_id', '=', 'u.id')
+              .where('b.blocked_id', '=', viewerId),
+          ),
+        ),
       );
     }
     return eb.and(conditions);
@@ -106,16 +144,35 @@ export class ProfilesRepository {
     return eb.and(conditions);
   }
 
-  private textMatches(eb: ProfileEb, text: TextQuery, privileged: boolean, viewerId: string | null): Expression<SqlBool> {
-    const namesSeen = privileged ? sql<SqlBool>`true` : viewerId ? sql<SqlBool>`(u.is_public or u.id = ${viewerId})` : sql<SqlBool>`u.is_public`;
+  private textMatches(
+    eb: ProfileEb,
+    text: TextQuery,
+    privileged: boolean,
+    viewerId: string | null,
+  ): Expression<SqlBool> {
+    const namesSeen = privileged
+      ? sql<SqlBool>`true`
+      : viewerId
+        ? sql<SqlBool>`(u.is_public or u.id = ${viewerId})`
+        : sql<SqlBool>`u.is_public`;
     const matched = sql<SqlBool>`((${namesSeen} and ${text.matches(PERSON_DOC)}) or ${text.matches(USERNAME_DOC, { tokens: false })})`;
     if (!viewerId) return matched;
-    const blocked = eb.exists(eb.selectFrom('blocks as nb').select('nb.blocked_id').where('nb.blocker_id', '=', viewerId).whereRef('nb.blocked_id', '=', 'u.id'));
+    const blocked = eb.exists(
+      eb
+        .selectFrom('blocks as nb')
+        .select('nb.blocked_id')
+        .where('nb.blocker_id', '=', viewerId)
+        .whereRef('nb.blocked_id', '=', 'u.id'),
+    );
     return eb.and([matched, eb.not(blocked)]);
   }
 
   /** Usernames starting with the prefix (normal form), of accounts the viewer may see, through users_suggest_username. */
-  async usernamesStartingWith(prefix: string, limit: number, viewerId: string | null): Promise<{ id: string; username: string }[]> {
+  async usernamesStartingWith(
+    prefix: string,
+    limit: number,
+    viewerId: string | null,
+  ): Promise<{ id: string; username: string }[]> {
     const range = startsWith(sql`u.username::text`, prefix);
     const unblocked = viewerId ? notBlockedEitherWay(sql`u.id`, viewerId) : sql<SqlBool>`true`;
     const { rows } = await sql<{ id: string; username: string }>`select u.id, u.username from users u
@@ -125,7 +182,11 @@ export class ProfilesRepository {
   }
 
   /** GET /users/{id} and the like: the hottest read of the area, so its SQL is compiled once per shape. */
-  async findOne(where: { id: string } | { username: string }, viewerId: string | null, includeInactive = false): Promise<ProfileRow | undefined> {
+  async findOne(
+    where: { id: string } | { username: string },
+    viewerId: string | null,
+    includeInactive = false,
+  ): Promise<ProfileRow | undefined> {
     const by = 'id' in where ? 'id' : 'username';
     const value = 'id' in where ? where.id : where.username;
     const key = `profiles.findOne:${by}:${viewerId === null ? 'anonymous' : 'viewer'}:${includeInactive}`;
@@ -138,8 +199,14 @@ export class ProfilesRepository {
       : templates.first(this.db, key, [value, viewerId], build);
   }
 
-  async list(filter: ProfileFilter, sort: ProfileSort, page: Page, viewerId: string | null): Promise<{ rows: ProfileRow[]; total: number }> {
-    if (filter.text && !filter.engine) return withTypoFallback(filter.text, (engine) => this.list({ ...filter, engine }, sort, page, viewerId));
+  async list(
+    filter: ProfileFilter,
+    sort: ProfileSort,
+    page: Page,
+    viewerId: string | null,
+  ): Promise<{ rows: ProfileRow[]; total: number }> {
+    if (filter.text && !filter.engine)
+      return withTypoFallback(filter.text, (engine) => this.list({ ...filter, engine }, sort, page, viewerId));
     let query = this.base(viewerId).where((eb) => this.matches(eb, filter, viewerId));
     if (sort.by === 'relevance') {
       const text = filter.engine ?? textQuery(sort.query);
@@ -148,7 +215,9 @@ export class ProfilesRepository {
         .orderBy(text.closeness(PERSON_DOC), 'desc')
         .orderBy('follower_count', 'desc');
     } else {
-      query = query.orderBy(`u.${sort.by}`, (ob) => (sort.order === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast()));
+      query = query.orderBy(`u.${sort.by}`, (ob) =>
+        sort.order === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast(),
+      );
     }
     const rows = await query.select(totalCount()).orderBy('u.id').limit(page.limit).offset(page.offset).execute();
     return pageWithTotal(rows, async () => {
@@ -162,8 +231,14 @@ export class ProfilesRepository {
   }
 
   /** Users who follow `userId` (direction followers) or whom `userId` follows (following). */
-  async relations(userId: string, direction: 'followers' | 'following', page: Page, viewerId: string | null): Promise<{ rows: ProfileRow[]; total: number }> {
-    const [mine, theirs] = direction === 'followers' ? (['followee_id', 'follower_id'] as const) : (['follower_id', 'followee_id'] as const);
+  async relations(
+    userId: string,
+    direction: 'followers' | 'following',
+    page: Page,
+    viewerId: string | null,
+  ): Promise<{ rows: ProfileRow[]; total: number }> {
+    const [mine, theirs] =
+      direction === 'followers' ? (['followee_id', 'follower_id'] as const) : (['follower_id', 'followee_id'] as const);
     const rows = await this.base(viewerId)
       .innerJoin('follows as rel', `rel.${theirs}`, 'u.id')
       .where(`rel.${mine}`, '=', userId)
@@ -195,8 +270,24 @@ export class ProfilesRepository {
       .where('u.is_verified', '=', true)
       .where((eb) =>
         eb.and([
-          eb.not(eb.exists(eb.selectFrom('follows as f').select('f.follower_id').where('f.follower_id', '=', viewerId).whereRef('f.followee_id', '=', 'u.id'))),
-          eb.not(eb.exists(eb.selectFrom('blocks as b').select('b.blocker_id').where('b.blocker_id', '=', viewerId).whereRef('b.blocked_id', '=', 'u.id'))),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('follows as f')
+                .select('f.follower_id')
+                .where('f.follower_id', '=', viewerId)
+                .whereRef('f.followee_id', '=', 'u.id'),
+            ),
+          ),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('blocks as b')
+                .select('b.blocker_id')
+                .where('b.blocker_id', '=', viewerId)
+                .whereRef('b.blocked_id', '=', 'u.id'),
+            ),
+          ),
         ]),
       )
       .orderBy('follower_count', 'desc')

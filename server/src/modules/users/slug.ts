@@ -1,7 +1,10 @@
 import type { UsersRepository } from './users.repository.js';
 
 export function slugify(username: string): string {
-  const slug = username.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const slug = username
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return slug.length > 0 ? slug : 'user';
 }
 

@@ -24,12 +24,20 @@ export class SocialRepository {
   }
 
   async unfollow(followerId: string, followeeId: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('follows').where('follower_id', '=', followerId).where('followee_id', '=', followeeId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('follows')
+      .where('follower_id', '=', followerId)
+      .where('followee_id', '=', followeeId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   async followerCount(userId: string): Promise<number> {
-    const row = await this.db.selectFrom('follows').select((eb) => eb.fn.countAll<number>().as('n')).where('followee_id', '=', userId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('follows')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('followee_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -38,7 +46,12 @@ export class SocialRepository {
     const row = await this.db
       .selectFrom('blocks')
       .select('blocker_id')
-      .where((eb) => eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])]))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]),
+          eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)]),
+        ]),
+      )
       .executeTakeFirst();
     return row !== undefined;
   }
@@ -64,7 +77,11 @@ export class SocialRepository {
   }
 
   async unblock(blockerId: string, blockedId: string): Promise<void> {
-    await this.db.deleteFrom('blocks').where('blocker_id', '=', blockerId).where('blocked_id', '=', blockedId).execute();
+    await this.db
+      .deleteFrom('blocks')
+      .where('blocker_id', '=', blockerId)
+      .where('blocked_id', '=', blockedId)
+      .execute();
   }
 
   /** Every follow and block involving the user, for the data export. */
@@ -95,7 +112,13 @@ export class SocialRepository {
 
   /** An erased account keeps no social graph. */
   async removeAllFor(userId: string): Promise<void> {
-    await this.db.deleteFrom('follows').where((eb) => eb.or([eb('follower_id', '=', userId), eb('followee_id', '=', userId)])).execute();
-    await this.db.deleteFrom('blocks').where((eb) => eb.or([eb('blocker_id', '=', userId), eb('blocked_id', '=', userId)])).execute();
+    await this.db
+      .deleteFrom('follows')
+      .where((eb) => eb.or([eb('follower_id', '=', userId), eb('followee_id', '=', userId)]))
+      .execute();
+    await this.db
+      .deleteFrom('blocks')
+      .where((eb) => eb.or([eb('blocker_id', '=', userId), eb('blocked_id', '=', userId)]))
+      .execute();
   }
 }

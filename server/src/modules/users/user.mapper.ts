@@ -46,7 +46,8 @@ export function toProfileDto(
   viewer: Actor,
 ): Profile {
   const privileged = canSeePrivateFields(viewer, row.id);
-  if (!row.is_public && !privileged) return { id: row.id, username: row.username, slug: row.slug, avatar: row.avatar, is_public: row.is_public };
+  if (!row.is_public && !privileged)
+    return { id: row.id, username: row.username, slug: row.slug, avatar: row.avatar, is_public: row.is_public };
   // built field by field (no spreads): this runs on every profile read and list entry
   const profile: Profile = {
     id: row.id,
@@ -70,7 +71,8 @@ export function toProfileDto(
     profile.follower_count = row.follower_count;
     profile.following_count = row.following_count ?? 0;
   }
-  if (row.is_following !== null && row.is_following !== undefined && showsFollowState(viewer, row.id)) profile.is_following = row.is_following;
+  if (row.is_following !== null && row.is_following !== undefined && showsFollowState(viewer, row.id))
+    profile.is_following = row.is_following;
   if (privileged) {
     profile.email = row.email;
     profile.birthdate = row.birthdate;

@@ -6,7 +6,10 @@ declare module '../../platform/events/event-map.js' {
     'user.updated': { fields: string[] };
     /** Other areas react in the same transaction (auth signs the account out everywhere). */
     'user.deactivated': Nothing;
-    'user.deleted': { reason: string | null; keep_public_tracks: boolean } & Record<string, number | string | boolean | null>;
+    'user.deleted': { reason: string | null; keep_public_tracks: boolean } & Record<
+      string,
+      number | string | boolean | null
+    >;
     'user.followed': Nothing;
     'user.unfollowed': Nothing;
     'user.blocked': Nothing;

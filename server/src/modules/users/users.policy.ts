@@ -23,7 +23,8 @@ export const canSeeRelations = (actor: Actor, profile: { id: string; is_public: 
 export const seesEveryAccount = (actor: Actor): boolean => actor.isAdmin;
 
 /** Whether the relation "you follow them" is shown: never on one's own profile. */
-export const showsFollowState = (actor: Actor, userId: string): boolean => actor.kind === 'user' && !isOwner(actor, userId);
+export const showsFollowState = (actor: Actor, userId: string): boolean =>
+  actor.kind === 'user' && !isOwner(actor, userId);
 
 /** Sorting by email would reveal the order of addresses the caller may not see. */
 export const canSortBy = (actor: Actor, field: string): boolean => field !== 'email' || seesEveryAccount(actor);

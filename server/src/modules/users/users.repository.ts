@@ -9,7 +9,12 @@ export class UsersRepository {
   }
 
   findById(id: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   findManyById(ids: string[]): Promise<UserRow[]> {
@@ -31,7 +36,12 @@ export class UsersRepository {
 
   /** Emails are compared ignoring case (citext). */
   findByEmail(email: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('email', '=', email).where('deleted_at', 'is', null).executeTakeFirst();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   async emailTaken(email: string): Promise<boolean> {

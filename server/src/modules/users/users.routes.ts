@@ -16,10 +16,19 @@ export function usersRoutes(users: UsersService, options: { secureCookies: boole
   return contractRoutes(contract.users, {
     list: async ({ query, req }) => ({ status: 200, body: ok(await users.list(actorOf(req), query)) }),
     search: async ({ query, req }) => ({ status: 200, body: ok(await users.search(actorOf(req), query)) }),
-    suggestions: async ({ query, req }) => ({ status: 200, body: ok(await users.suggestions(signedInActor(req), query.limit)) }),
-    byUsername: async ({ params, req }) => ({ status: 200, body: ok(await users.getByUsername(actorOf(req), params.username)) }),
+    suggestions: async ({ query, req }) => ({
+      status: 200,
+      body: ok(await users.suggestions(signedInActor(req), query.limit)),
+    }),
+    byUsername: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await users.getByUsername(actorOf(req), params.username)),
+    }),
     get: async ({ params, req }) => ({ status: 200, body: ok(await users.get(actorOf(req), params.id)) }),
-    update: async ({ params, body, req }) => ({ status: 200, body: ok(await users.update(signedInActor(req), params.id, body)) }),
+    update: async ({ params, body, req }) => ({
+      status: 200,
+      body: ok(await users.update(signedInActor(req), params.id, body)),
+    }),
     remove: async ({ params, req, res }) => {
       const actor = signedInActor(req);
       const result = await users.deactivate(actor, params.id);
@@ -28,7 +37,11 @@ export function usersRoutes(users: UsersService, options: { secureCookies: boole
     },
     setAvatar: async ({ req }) => {
       const actor = signedInActor(req);
-      const { file } = await parseMultipart(req, { fileField: 'file', maxFileBytes: AVATAR_MAX_BYTES, onFile: (stream) => buffer(stream) });
+      const { file } = await parseMultipart(req, {
+        fileField: 'file',
+        maxFileBytes: AVATAR_MAX_BYTES,
+        onFile: (stream) => buffer(stream),
+      });
       if (!file) throw new AppError('VALIDATION_FAILED', 'Send the image in the field "file"');
       return { status: 200, body: ok(await users.setAvatar(actor, file)) };
     },
@@ -40,20 +53,38 @@ export function usersRoutes(users: UsersService, options: { secureCookies: boole
       image.body.on('error', () => res.destroy());
       return { status: 200, body: image.body };
     },
-    completion: async ({ params, req }) => ({ status: 200, body: ok(await users.completion(signedInActor(req), params.id)) }),
+    completion: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await users.completion(signedInActor(req), params.id)),
+    }),
     follow: async ({ params, req }) => ({ status: 200, body: ok(await users.follow(signedInActor(req), params.id)) }),
-    unfollow: async ({ params, req }) => ({ status: 200, body: ok(await users.unfollow(signedInActor(req), params.id)) }),
-    followers: async ({ params, query, req }) => ({ status: 200, body: ok(await users.relations(actorOf(req), params.id, 'followers', query)) }),
-    following: async ({ params, query, req }) => ({ status: 200, body: ok(await users.relations(actorOf(req), params.id, 'following', query)) }),
+    unfollow: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await users.unfollow(signedInActor(req), params.id)),
+    }),
+    followers: async ({ params, query, req }) => ({
+      status: 200,
+      body: ok(await users.relations(actorOf(req), params.id, 'followers', query)),
+    }),
+    following: async ({ params, query, req }) => ({
+      status: 200,
+      body: ok(await users.relations(actorOf(req), params.id, 'following', query)),
+    }),
     block: async ({ params, req }) => ({ status: 200, body: ok(await users.block(signedInActor(req), params.id)) }),
     unblock: async ({ params, req }) => ({ status: 200, body: ok(await users.unblock(signedInActor(req), params.id)) }),
     upgradeCreator: async ({ req }) => ({ status: 200, body: ok(await users.upgradeToCreator(signedInActor(req))) }),
     privacyOptOut: async ({ req }) => ({ status: 200, body: ok(await users.optOutOfSale(signedInActor(req))) }),
     getPreferences: async ({ req }) => ({ status: 200, body: ok(await users.preferences(signedInActor(req))) }),
-    updatePreferences: async ({ body, req }) => ({ status: 200, body: ok(await users.updatePreferences(signedInActor(req), body)) }),
+    updatePreferences: async ({ body, req }) => ({
+      status: 200,
+      body: ok(await users.updatePreferences(signedInActor(req), body)),
+    }),
     exportData: async ({ req, res }) => {
       const document = await users.exportData(signedInActor(req));
-      res.setHeader('Content-Disposition', `attachment; filename="riff-export-${document.exported_at.slice(0, 10)}.json"`);
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="riff-export-${document.exported_at.slice(0, 10)}.json"`,
+      );
       res.setHeader('Cache-Control', 'no-store');
       return { status: 200, body: document };
     },

@@ -31,7 +31,14 @@ import type { SocialRepository } from './social.repository.js';
 import { toProfileDto, toUserDto } from './user.mapper.js';
 import type { UsersRepository } from './users.repository.js';
 import type { MediaService } from '../media/media.service.js';
-import { canDeactivate, canEditProfile, canSeeCompletion, canSeeRelations, canSortBy, seesEveryAccount } from './users.policy.js';
+import {
+  canDeactivate,
+  canEditProfile,
+  canSeeCompletion,
+  canSeeRelations,
+  canSortBy,
+  seesEveryAccount,
+} from './users.policy.js';
 
 export interface UsersServiceDeps {
   scope: DbScope;
@@ -53,7 +60,17 @@ export type UserIdOrMe = string;
 
 type UserEvent = { [K in keyof EventMap]: K extends `user.${string}` ? K : never }[keyof EventMap];
 
-const COMPLETION_FIELDS = ['avatar', 'banner_url', 'bio', 'first_name', 'last_name', 'location', 'birthdate', 'gender', 'social_links'] as const;
+const COMPLETION_FIELDS = [
+  'avatar',
+  'banner_url',
+  'bio',
+  'first_name',
+  'last_name',
+  'location',
+  'birthdate',
+  'gender',
+  'social_links',
+] as const;
 
 export class UsersService {
   constructor(private readonly deps: UsersServiceDeps) {}
@@ -92,14 +109,24 @@ export class UsersService {
       includeInactive: everyone,
     };
     const window = pageWindow(query.page, query.limit);
-    const { rows, total } = await this.deps.profiles.list(filter, { by: query.sort_by, order: query.sort_order }, window, actor.id);
+    const { rows, total } = await this.deps.profiles.list(
+      filter,
+      { by: query.sort_by, order: query.sort_order },
+      window,
+      actor.id,
+    );
     return this.pageOf(actor, rows, total, window);
   }
 
   async search(actor: Actor, query: SearchUsersQuery) {
     const window = pageWindow(query.page, query.limit);
     const sort: ProfileSort = { by: 'relevance', query: query.q };
-    const { rows, total } = await this.deps.profiles.list({ text: query.q, privileged: seesEveryAccount(actor) }, sort, window, actor.id);
+    const { rows, total } = await this.deps.profiles.list(
+      { text: query.q, privileged: seesEveryAccount(actor) },
+      sort,
+      window,
+      actor.id,
+    );
     return this.pageOf(actor, rows, total, window);
   }
 
@@ -309,7 +336,10 @@ export class UsersService {
     // recorded first, so the export's own audit log shows it
     await this.record(owner, 'user.data_exported', owner.id, {});
     const relations = await this.deps.social.relationsOf(owner.id);
-    const relation = (item: { user_id: string; username: string; since: Date }) => ({ ...item, since: item.since.toISOString() });
+    const relation = (item: { user_id: string; username: string; since: Date }) => ({
+      ...item,
+      since: item.since.toISOString(),
+    });
     const own = {
       exported_at: this.deps.clock.now().toISOString(),
       profile: toUserDto(owner.user),
@@ -361,7 +391,11 @@ export class UsersService {
         deleted_at: now,
       });
       this.deps.revocations.revoke({ userId: owner.id, reason: 'deleted' });
-      await this.record(owner, 'user.deleted', owner.id, { reason: body.reason ?? null, keep_public_tracks: keepPublicTracks, ...counts });
+      await this.record(owner, 'user.deleted', owner.id, {
+        reason: body.reason ?? null,
+        keep_public_tracks: keepPublicTracks,
+        ...counts,
+      });
     });
     return { message: 'Your account has been deleted' };
   }

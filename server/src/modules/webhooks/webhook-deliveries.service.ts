@@ -69,17 +69,35 @@ export class WebhookDeliveries {
   constructor(private readonly deps: WebhookDeliveriesDeps) {}
 
   /** A new message to the webhook, in the caller's unit of work; nothing when this message exists already. */
-  async queue(webhook: WebhookRow, type: WebhookEventType, messageId: string, body: string): Promise<DeliveryRow | undefined> {
+  async queue(
+    webhook: WebhookRow,
+    type: WebhookEventType,
+    messageId: string,
+    body: string,
+  ): Promise<DeliveryRow | undefined> {
     return this.deps.scope.transaction(async () => {
-      const delivery = await this.deps.webhooks.insertDelivery({ webhook_id: webhook.id, message_id: messageId, event_type: type, payload: body, next_attempt_at: this.deps.clock.now() });
-      if (delivery) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: 0 } satisfies DeliverJob);
+      const delivery = await this.deps.webhooks.insertDelivery({
+        webhook_id: webhook.id,
+        message_id: messageId,
+        event_type: type,
+        payload: body,
+        next_attempt_at: this.deps.clock.now(),
+      });
+      if (delivery)
+        await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: 0 } satisfies DeliverJob);
       return delivery;
     });
   }
 
   /** A message sent here and now, one attempt, no retry (the test event): the delivery as it ended. */
   async sendNow(webhook: WebhookRow, type: WebhookEventType, messageId: string, body: string): Promise<DeliveryRow> {
-    const delivery = await this.deps.webhooks.insertDelivery({ webhook_id: webhook.id, message_id: messageId, event_type: type, payload: body, next_attempt_at: null });
+    const delivery = await this.deps.webhooks.insertDelivery({
+      webhook_id: webhook.id,
+      message_id: messageId,
+      event_type: type,
+      payload: body,
+      next_attempt_at: null,
+    });
     return (await this.deliver(delivery!.id, { retries: false })) ?? delivery!;
   }
 
@@ -90,18 +108,35 @@ export class WebhookDeliveries {
    */
   async resumeStalled(): Promise<number> {
     const now = this.deps.clock.now();
-    const stalled = await this.deps.webhooks.takeStalledDeliveries(new Date(now.getTime() - STALLED_AFTER_MS), now, RESUMED_PER_RUN);
-    for (const delivery of stalled) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: delivery.attempts } satisfies DeliverJob);
-    if (stalled.length > 0) this.deps.logger.warn({ deliveries: stalled.length }, 'webhook deliveries resumed after their job was lost');
+    const stalled = await this.deps.webhooks.takeStalledDeliveries(
+      new Date(now.getTime() - STALLED_AFTER_MS),
+      now,
+      RESUMED_PER_RUN,
+    );
+    for (const delivery of stalled)
+      await this.deps.jobs.enqueue(DELIVER_JOB, {
+        deliveryId: delivery.id,
+        attempt: delivery.attempts,
+      } satisfies DeliverJob);
+    if (stalled.length > 0)
+      this.deps.logger.warn({ deliveries: stalled.length }, 'webhook deliveries resumed after their job was lost');
     return stalled.length;
   }
 
   /** The message again (same webhook-id), queued now: a finished delivery becomes pending for one more attempt. */
   async redeliver(delivery: DeliveryRow): Promise<DeliveryRow> {
     return this.deps.scope.transaction(async () => {
-      const updated = await this.deps.webhooks.updateDelivery(delivery.id, { status: 'pending', next_attempt_at: this.deps.clock.now(), error: null });
+      const updated = await this.deps.webhooks.updateDelivery(delivery.id, {
+        status: 'pending',
+        next_attempt_at: this.deps.clock.now(),
+        error: null,
+      });
       const current = updated ?? delivery;
-      await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: current.attempts, redelivery: true } satisfies DeliverJob);
+      await this.deps.jobs.enqueue(DELIVER_JOB, {
+        deliveryId: delivery.id,
+        attempt: current.attempts,
+        redelivery: true,
+      } satisfies DeliverJob);
       return current;
     });
   }
@@ -111,21 +146,35 @@ export class WebhookDeliveries {
    * taken under the row's lock: a job for the same delivery meanwhile stops, as does one queued for
    * an attempt already made.
    */
-  async deliver(deliveryId: string, options: { retries: boolean; attempt?: number | undefined } = { retries: true }): Promise<DeliveryRow | undefined> {
+  async deliver(
+    deliveryId: string,
+    options: { retries: boolean; attempt?: number | undefined } = { retries: true },
+  ): Promise<DeliveryRow | undefined> {
     const { webhooks, clock, config } = this.deps;
-    const claimed = await this.deps.scope.transaction(async (): Promise<{ settled: DeliveryRow | undefined } | { delivery: DeliveryRow; webhook: WebhookRow }> => {
-      const found = await webhooks.lockDelivery(deliveryId);
-      if (!found || found.delivery.status !== 'pending') return { settled: found?.delivery };
-      const { delivery, webhook } = found;
-      const now = clock.now();
-      const overtaken = options.attempt !== undefined && delivery.attempts !== options.attempt;
-      if (overtaken || (delivery.attempting_until !== null && delivery.attempting_until > now)) return { settled: delivery };
-      if (!webhook.is_active) {
-        return { settled: await webhooks.updateDelivery(delivery.id, { status: 'failed', error: 'The webhook is not active', next_attempt_at: null }) };
-      }
-      await webhooks.updateDelivery(delivery.id, { attempting_until: new Date(now.getTime() + config.timeoutMs + LEASE_MARGIN_MS) });
-      return { delivery, webhook };
-    });
+    const claimed = await this.deps.scope.transaction(
+      async (): Promise<{ settled: DeliveryRow | undefined } | { delivery: DeliveryRow; webhook: WebhookRow }> => {
+        const found = await webhooks.lockDelivery(deliveryId);
+        if (!found || found.delivery.status !== 'pending') return { settled: found?.delivery };
+        const { delivery, webhook } = found;
+        const now = clock.now();
+        const overtaken = options.attempt !== undefined && delivery.attempts !== options.attempt;
+        if (overtaken || (delivery.attempting_until !== null && delivery.attempting_until > now))
+          return { settled: delivery };
+        if (!webhook.is_active) {
+          return {
+            settled: await webhooks.updateDelivery(delivery.id, {
+              status: 'failed',
+              error: 'The webhook is not active',
+              next_attempt_at: null,
+            }),
+          };
+        }
+        await webhooks.updateDelivery(delivery.id, {
+          attempting_until: new Date(now.getTime() + config.timeoutMs + LEASE_MARGIN_MS),
+        });
+        return { delivery, webhook };
+      },
+    );
     if (!('webhook' in claimed)) return claimed.settled;
     const result = await this.attempt(claimed.webhook, claimed.delivery);
     return this.settle(claimed.webhook, claimed.delivery, result, options.retries);
@@ -136,9 +185,16 @@ export class WebhookDeliveries {
     try {
       return await this.send(webhook, delivery);
     } catch (error) {
-      if (error instanceof AppError) return { ok: false, status: null, excerpt: null, durationMs: 0, error: error.message };
+      if (error instanceof AppError)
+        return { ok: false, status: null, excerpt: null, durationMs: 0, error: error.message };
       this.deps.logger.error({ err: error, deliveryId: delivery.id }, 'webhook delivery could not be attempted');
-      return { ok: false, status: null, excerpt: null, durationMs: 0, error: 'The service could not send this message' };
+      return {
+        ok: false,
+        status: null,
+        excerpt: null,
+        durationMs: 0,
+        error: 'The service could not send this message',
+      };
     }
   }
 
@@ -147,13 +203,27 @@ export class WebhookDeliveries {
     const target = await checkWebhookUrl(webhook.url, config, this.deps.resolve);
     const now = clock.now();
     const secrets = [box.open(webhook.secret_sealed)];
-    if (webhook.previous_secret_sealed && webhook.previous_secret_expires_at && webhook.previous_secret_expires_at > now) {
+    if (
+      webhook.previous_secret_sealed &&
+      webhook.previous_secret_expires_at &&
+      webhook.previous_secret_expires_at > now
+    ) {
       secrets.push(box.open(webhook.previous_secret_sealed));
     }
-    return sendOnce(target, delivery.payload, signedHeaders(secrets, delivery.message_id, now, delivery.payload), config.timeoutMs);
+    return sendOnce(
+      target,
+      delivery.payload,
+      signedHeaders(secrets, delivery.message_id, now, delivery.payload),
+      config.timeoutMs,
+    );
   }
 
-  private async settle(webhook: WebhookRow, delivery: DeliveryRow, result: AttemptResult, retries: boolean): Promise<DeliveryRow | undefined> {
+  private async settle(
+    webhook: WebhookRow,
+    delivery: DeliveryRow,
+    result: AttemptResult,
+    retries: boolean,
+  ): Promise<DeliveryRow | undefined> {
     const { webhooks, clock, config } = this.deps;
     const now = clock.now();
     const attempts = delivery.attempts + 1;
@@ -162,12 +232,20 @@ export class WebhookDeliveries {
       // a send that outlived its lease may have been overtaken by another attempt, which recorded its own result: this one is not counted again
       const current = await webhooks.lockDelivery(delivery.id);
       if (!current || current.delivery.status !== 'pending' || current.delivery.attempts !== delivery.attempts) {
-        this.deps.logger.warn({ deliveryId: delivery.id }, 'webhook attempt outlived its lease: its result is not recorded');
+        this.deps.logger.warn(
+          { deliveryId: delivery.id },
+          'webhook attempt outlived its lease: its result is not recorded',
+        );
         return current?.delivery;
       }
       const counted = result.ok
         ? (await webhooks.recordSuccess(webhook.id, now), undefined)
-        : await webhooks.recordFailure(webhook.id, now, WEBHOOK_FAILURES_MAX, `Disabled after ${WEBHOOK_FAILURES_MAX} failed deliveries in a row`);
+        : await webhooks.recordFailure(
+            webhook.id,
+            now,
+            WEBHOOK_FAILURES_MAX,
+            `Disabled after ${WEBHOOK_FAILURES_MAX} failed deliveries in a row`,
+          );
       const retry = delay !== undefined && !counted?.disabled;
       const updated = await webhooks.updateDelivery(delivery.id, {
         attempts,
@@ -180,7 +258,12 @@ export class WebhookDeliveries {
         next_attempt_at: retry ? new Date(now.getTime() + delay * 1000) : null,
         attempting_until: null,
       });
-      if (retry) await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: attempts } satisfies DeliverJob, delay > 0 ? { startAfterSeconds: delay } : {});
+      if (retry)
+        await this.deps.jobs.enqueue(
+          DELIVER_JOB,
+          { deliveryId: delivery.id, attempt: attempts } satisfies DeliverJob,
+          delay > 0 ? { startAfterSeconds: delay } : {},
+        );
       if (counted?.disabled) await this.disabled(webhook, counted.failures);
       return updated;
     });
@@ -194,7 +277,8 @@ export class WebhookDeliveries {
       userId: webhook.user_id,
     });
     const owner = await this.deps.webhooks.ownerContact(webhook.user_id);
-    if (owner?.email) await this.deps.mail.send(disabledMail(owner.email, owner.username, webhook, reason, this.deps.appBaseUrl));
+    if (owner?.email)
+      await this.deps.mail.send(disabledMail(owner.email, owner.username, webhook, reason, this.deps.appBaseUrl));
     this.deps.logger.warn({ webhookId: webhook.id, failures }, 'webhook disabled');
   }
 }

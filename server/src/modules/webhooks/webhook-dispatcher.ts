@@ -45,7 +45,12 @@ export const WEBHOOK_SOURCE_EVENTS = Object.keys(ROUTES) as EventType[];
 
 /** One message id per event (the same if the outbox hands the event over twice: the delivery exists already then). */
 const messageIdOf = (event: DomainEvent) =>
-  `msg_${createHash('sha256').update(`${event.type}|${event.subject.resource}|${event.subject.id}|${event.actorId}|${new Date(event.occurredAt).toISOString()}`).digest('hex').slice(0, 32)}`;
+  `msg_${createHash('sha256')
+    .update(
+      `${event.type}|${event.subject.resource}|${event.subject.id}|${event.actorId}|${new Date(event.occurredAt).toISOString()}`,
+    )
+    .digest('hex')
+    .slice(0, 32)}`;
 
 /**
  * Turns committed domain events into webhook messages (an after-commit handler of the event bus):
@@ -54,7 +59,11 @@ const messageIdOf = (event: DomainEvent) =>
  * queues one message per webhook whose data is the resource as that user reads it from the API (or
  * its id, when it is gone or hidden since), the event's own details, and the actor.
  */
-export function webhookDispatcher(deps: { webhooks: WebhooksRepository; deliveries: WebhookDeliveries; sources: WebhookSources }): EventHandler {
+export function webhookDispatcher(deps: {
+  webhooks: WebhooksRepository;
+  deliveries: WebhookDeliveries;
+  sources: WebhookSources;
+}): EventHandler {
   const { webhooks, deliveries, sources } = deps;
   const data = (event: DomainEvent) => event.data as Record<string, unknown>;
 
@@ -87,7 +96,11 @@ export function webhookDispatcher(deps: { webhooks: WebhooksRepository; deliveri
         return { ...base, ...data(event), track: (await sources.tracks(reader, [id])).get(id) ?? { id } };
       case 'comment': {
         const trackId = String(data(event).track_id);
-        return { ...base, comment: (await sources.comment(reader, id)) ?? { id, ...data(event) }, track: (await sources.tracks(reader, [trackId])).get(trackId) ?? { id: trackId } };
+        return {
+          ...base,
+          comment: (await sources.comment(reader, id)) ?? { id, ...data(event) },
+          track: (await sources.tracks(reader, [trackId])).get(trackId) ?? { id: trackId },
+        };
       }
       case 'user':
         return { ...base, follower: actor ?? null };
@@ -112,7 +125,11 @@ export function webhookDispatcher(deps: { webhooks: WebhooksRepository; deliveri
       if (subscribed.length === 0) return;
       const recipient = await sources.activeUser(recipientId);
       if (!recipient) return;
-      const body = messageBody(route.type, new Date(event.occurredAt), await render(event, route.about, userActor(recipient, 'bearer')));
+      const body = messageBody(
+        route.type,
+        new Date(event.occurredAt),
+        await render(event, route.about, userActor(recipient, 'bearer')),
+      );
       const messageId = messageIdOf(event);
       for (const webhook of subscribed) await deliveries.queue(webhook, route.type, messageId, body);
     },

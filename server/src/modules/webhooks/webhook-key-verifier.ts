@@ -5,7 +5,10 @@ import type { UserRow } from '../../platform/db/database.schema.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 
 /** Resolves a `whk_` key: an active webhook's, its owner active; read scope only (ADDENDUM "Webhooks"). */
-export function webhookKeyVerifier(deps: { webhooks: WebhooksRepository; activeUser(id: string): Promise<UserRow | undefined> }): ApiKeyVerifier {
+export function webhookKeyVerifier(deps: {
+  webhooks: WebhooksRepository;
+  activeUser(id: string): Promise<UserRow | undefined>;
+}): ApiKeyVerifier {
   return {
     prefix: WEBHOOK_KEY_PREFIX,
     async verify(key) {

@@ -2,10 +2,19 @@ import type { MailMessage } from '../../platform/mail/mailer.js';
 import type { WebhookRow } from './webhooks.repository.js';
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+  text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
 
 /** To the owner of a webhook the service disabled. */
-export function disabledMail(to: string, username: string, webhook: Pick<WebhookRow, 'id' | 'url'>, reason: string, appBaseUrl: string): MailMessage {
+export function disabledMail(
+  to: string,
+  username: string,
+  webhook: Pick<WebhookRow, 'id' | 'url'>,
+  reason: string,
+  appBaseUrl: string,
+): MailMessage {
   const link = `${appBaseUrl}/settings/webhooks/${webhook.id}`;
   const lines = [
     `Hi ${username},`,

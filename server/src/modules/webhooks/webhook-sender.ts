@@ -27,7 +27,12 @@ function pinnedLookup(address: { address: string; family: number }): LookupFunct
  * POSTs the signed body once: a 2xx within the timeout is success; anything else (a redirect
  * included: it is never followed) fails. Keeps the first KiB of the answer and stops reading there.
  */
-export function sendOnce(target: CheckedUrl, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptResult> {
+export function sendOnce(
+  target: CheckedUrl,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const client = target.url.protocol === 'https:' ? https : http;
@@ -44,7 +49,12 @@ export function sendOnce(target: CheckedUrl, body: string, headers: Record<strin
       {
         method: 'POST',
         lookup: pinnedLookup(target.address),
-        headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT, 'content-length': String(Buffer.byteLength(body)) },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'content-length': String(Buffer.byteLength(body)),
+        },
         agent: false,
       },
       (response) => {
@@ -52,9 +62,17 @@ export function sendOnce(target: CheckedUrl, body: string, headers: Record<strin
         let kept = 0;
         const done = () => {
           const status = response.statusCode ?? 0;
-          const excerpt = Buffer.concat(chunks).subarray(0, DELIVERY_EXCERPT_BYTES).toString('utf8').replace(/\uFFFD+$/, '');
+          const excerpt = Buffer.concat(chunks)
+            .subarray(0, DELIVERY_EXCERPT_BYTES)
+            .toString('utf8')
+            .replace(/\uFFFD+$/, '');
           const ok = status >= 200 && status < 300;
-          finish({ ok, status, excerpt, error: ok ? null : status >= 300 && status < 400 ? `Redirect (${status}) not followed` : `HTTP ${status}` });
+          finish({
+            ok,
+            status,
+            excerpt,
+            error: ok ? null : status >= 300 && status < 400 ? `Redirect (${status}) not followed` : `HTTP ${status}`,
+          });
           response.destroy();
         };
         response.on('data', (chunk: Buffer) => {
@@ -70,7 +88,9 @@ export function sendOnce(target: CheckedUrl, body: string, headers: Record<strin
       finish({ ok: false, status: null, excerpt: null, error: `No answer within ${timeoutMs} ms` });
       request.destroy();
     }, timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => finish({ ok: false, status: null, excerpt: null, error: `Connection failed: ${error.code ?? error.message}` }));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ ok: false, status: null, excerpt: null, error: `Connection failed: ${error.code ?? error.message}` }),
+    );
     request.end(body);
   });
 }

@@ -10,7 +10,12 @@ export function newSigningSecret(): string {
  * The Standard Webhooks headers of one attempt: signed by every secret given (the current one,
  * and the previous one during a rotation), space-separated in webhook-signature.
  */
-export function signedHeaders(secrets: readonly string[], messageId: string, at: Date, body: string): Record<string, string> {
+export function signedHeaders(
+  secrets: readonly string[],
+  messageId: string,
+  at: Date,
+  body: string,
+): Record<string, string> {
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),

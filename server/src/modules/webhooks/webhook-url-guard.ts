@@ -21,9 +21,18 @@ export interface CheckedUrl {
 const resolveAll: Resolve = (host) => lookup(host, { all: true, verbatim: true });
 
 /** Hostnames of cloud metadata services, refused by name whatever they resolve to. */
-const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_HOSTS = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
-const refuse = (reason: string) => new AppError('INVALID_WEBHOOK_URL', `The webhook URL ${reason}`, { details: [{ field: 'url', message: reason, value: '' }] });
+const refuse = (reason: string) =>
+  new AppError('INVALID_WEBHOOK_URL', `The webhook URL ${reason}`, {
+    details: [{ field: 'url', message: reason, value: '' }],
+  });
 
 /**
  * The rules for a webhook URL: absolute https (http only when allowed), no credentials, at most
@@ -34,13 +43,21 @@ const refuse = (reason: string) => new AppError('INVALID_WEBHOOK_URL', `The webh
  * at registration, at update and again before every delivery, whose connection then goes to the
  * address checked here (so a DNS answer that changes in between cannot redirect it).
  */
-export async function checkWebhookUrl(raw: string, rules: WebhookUrlRules, resolve: Resolve = resolveAll): Promise<CheckedUrl> {
+export async function checkWebhookUrl(
+  raw: string,
+  rules: WebhookUrlRules,
+  resolve: Resolve = resolveAll,
+): Promise<CheckedUrl> {
   if (raw.length > WEBHOOK_URL_MAX) throw refuse(`must be at most ${WEBHOOK_URL_MAX} characters`);
   if (!URL.canParse(raw)) throw refuse('must be an absolute URL');
   const url = new URL(raw);
-  if (url.protocol !== 'https:' && !(rules.allowHttp && url.protocol === 'http:')) throw refuse(rules.allowHttp ? 'must use https or http' : 'must use https');
+  if (url.protocol !== 'https:' && !(rules.allowHttp && url.protocol === 'http:'))
+    throw refuse(rules.allowHttp ? 'must use https or http' : 'must use https');
   if (url.username || url.password) throw refuse('must not carry credentials');
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (!host) throw refuse('must name a host');
   if (METADATA_HOSTS.has(host) && !rules.allowPrivate) throw refuse('must not lead to a cloud metadata service');
   let addresses: { address: string; family: number }[];

@@ -16,7 +16,11 @@ const KEPT_DAYS = 30;
  * Outgoing webhooks: registration and management, delivery from the event bus through the job
  * queue, and `whk_` keys that read the API as the webhook's owner.
  */
-export function createWebhooksModule(platform: Platform, sources: WebhookSources, options: { resolve?: Resolve } = {}): RiffModule {
+export function createWebhooksModule(
+  platform: Platform,
+  sources: WebhookSources,
+  options: { resolve?: Resolve } = {},
+): RiffModule {
   const { scope, config, clock, events, jobs, mail, logger, keys } = platform;
   const webhooks = new WebhooksRepository(scope);
   const box = keys.secretBox('webhook-secret');
@@ -33,13 +37,27 @@ export function createWebhooksModule(platform: Platform, sources: WebhookSources
     appBaseUrl: config.appBaseUrl,
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });
-  const service = new WebhooksService({ scope, webhooks, deliveries, box, events, clock, rules: config.webhooks, ...(options.resolve ? { resolve: options.resolve } : {}) });
+  const service = new WebhooksService({
+    scope,
+    webhooks,
+    deliveries,
+    box,
+    events,
+    clock,
+    rules: config.webhooks,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
   return {
     name: 'webhooks',
     routes: { webhooks: webhooksRoutes(service) },
     jobs: [
       // one attempt per job: the retries follow WEBHOOK_RETRY_SCHEDULE, not the queue's backoff
-      { name: DELIVER_JOB, retryLimit: 0, expireInSeconds: 120, handle: ({ deliveryId, attempt }: DeliverJob) => deliveries.deliver(deliveryId, { retries: true, attempt }) },
+      {
+        name: DELIVER_JOB,
+        retryLimit: 0,
+        expireInSeconds: 120,
+        handle: ({ deliveryId, attempt }: DeliverJob) => deliveries.deliver(deliveryId, { retries: true, attempt }),
+      },
       { name: 'webhooks.resume-deliveries', everyMs: 60_000, retryLimit: 0, handle: () => deliveries.resumeStalled() },
       {
         name: 'webhooks.prune-deliveries',

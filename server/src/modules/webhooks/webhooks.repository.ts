@@ -17,7 +17,11 @@ export class WebhooksRepository {
   /** Serializes the per-user count (a row lock on the user until the transaction ends). */
   async countForUpdate(userId: string): Promise<number> {
     await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
-    const row = await this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -26,7 +30,13 @@ export class WebhooksRepository {
   }
 
   listByUser(userId: string): Promise<WebhookRow[]> {
-    return this.db.selectFrom('webhooks').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').execute();
+    return this.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
   }
 
   find(id: string): Promise<WebhookRow | undefined> {
@@ -38,7 +48,12 @@ export class WebhooksRepository {
   }
 
   update(id: string, changes: Updateable<WebhooksTable>): Promise<WebhookRow | undefined> {
-    return this.db.updateTable('webhooks').set({ ...changes, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+    return this.db
+      .updateTable('webhooks')
+      .set({ ...changes, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   async delete(id: string): Promise<void> {
@@ -63,11 +78,20 @@ export class WebhooksRepository {
 
   /** A success resets the run of failures. */
   async recordSuccess(id: string, at: Date): Promise<void> {
-    await this.db.updateTable('webhooks').set({ consecutive_failures: 0, last_delivery_at: at }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('webhooks')
+      .set({ consecutive_failures: 0, last_delivery_at: at })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** One more failure in a row: the new count, and whether this one disabled it (only the one that crossed the limit does). */
-  async recordFailure(id: string, at: Date, limit: number, reason: string): Promise<{ failures: number; disabled: boolean } | undefined> {
+  async recordFailure(
+    id: string,
+    at: Date,
+    limit: number,
+    reason: string,
+  ): Promise<{ failures: number; disabled: boolean } | undefined> {
     const row = await this.db
       .updateTable('webhooks')
       .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1), last_delivery_at: at }))
@@ -75,7 +99,8 @@ export class WebhooksRepository {
       .returning(['consecutive_failures', 'is_active'])
       .executeTakeFirst();
     if (!row) return undefined;
-    if (row.consecutive_failures < limit || !row.is_active) return { failures: row.consecutive_failures, disabled: false };
+    if (row.consecutive_failures < limit || !row.is_active)
+      return { failures: row.consecutive_failures, disabled: false };
     const disabled = await this.db
       .updateTable('webhooks')
       .set({ is_active: false, disabled_reason: reason, updated_at: at })
@@ -98,19 +123,34 @@ export class WebhooksRepository {
   }
 
   findDelivery(webhookId: string, id: string): Promise<DeliveryRow | undefined> {
-    return this.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('webhook_id', '=', webhookId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** The delivery and its webhook, the delivery locked for this attempt. */
   async lockDelivery(id: string): Promise<{ delivery: DeliveryRow; webhook: WebhookRow } | undefined> {
-    const delivery = await this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    const delivery = await this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
     if (!delivery) return undefined;
     const webhook = await this.find(delivery.webhook_id);
     return webhook ? { delivery, webhook } : undefined;
   }
 
   updateDelivery(id: string, changes: Updateable<WebhookDeliveriesTable>): Promise<DeliveryRow | undefined> {
-    return this.db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+    return this.db
+      .updateTable('webhook_deliveries')
+      .set(changes)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   async listDeliveries(
@@ -122,7 +162,13 @@ export class WebhooksRepository {
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.event) query = query.where('event_type', '=', filter.event);
     const [rows, counted] = await Promise.all([
-      query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      query
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(counted.n) };
@@ -132,7 +178,11 @@ export class WebhooksRepository {
    * Pending deliveries due before `dueBefore` with no attempt under way at `now`, oldest first, marked
    * due now as they are taken: the next run takes others while these wait for their jobs.
    */
-  async takeStalledDeliveries(dueBefore: Date, now: Date, limit: number): Promise<Pick<DeliveryRow, 'id' | 'attempts'>[]> {
+  async takeStalledDeliveries(
+    dueBefore: Date,
+    now: Date,
+    limit: number,
+  ): Promise<Pick<DeliveryRow, 'id' | 'attempts'>[]> {
     const stalled = this.db
       .selectFrom('webhook_deliveries')
       .select('id')
@@ -143,7 +193,12 @@ export class WebhooksRepository {
       .limit(limit)
       .forUpdate()
       .skipLocked();
-    return this.db.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('id', 'in', stalled).returning(['id', 'attempts']).execute();
+    return this.db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: now })
+      .where('id', 'in', stalled)
+      .returning(['id', 'attempts'])
+      .execute();
   }
 
   async deleteDeliveriesBefore(before: Date): Promise<number> {
@@ -155,10 +210,21 @@ export class WebhooksRepository {
     const [webhooks, deliveries, byEvent] = await Promise.all([
       this.db
         .selectFrom('webhooks')
-        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(sql`case when is_active then 1 else 0 end`).as('active')])
+        .select((eb) => [
+          eb.fn.countAll<number>().as('total'),
+          eb.fn.sum<number>(sql`case when is_active then 1 else 0 end`).as('active'),
+        ])
         .where('user_id', '=', userId)
         .executeTakeFirstOrThrow(),
-      sql<{ total: number; succeeded: number; failed: number; pending: number; avg_ms: number | null; day_succeeded: number; day_failed: number }>`
+      sql<{
+        total: number;
+        succeeded: number;
+        failed: number;
+        pending: number;
+        avg_ms: number | null;
+        day_succeeded: number;
+        day_failed: number;
+      }>`
         select count(*) as total,
                count(*) filter (where d.status = 'succeeded') as succeeded,
                count(*) filter (where d.status = 'failed') as failed,
@@ -170,30 +236,43 @@ export class WebhooksRepository {
          where w.user_id = ${userId} and d.created_at >= ${since}`.execute(this.db),
       sql<{ event_type: string; n: number }>`
         select d.event_type, count(*) as n from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-         where w.user_id = ${userId} and d.created_at >= ${since} group by d.event_type order by d.event_type`.execute(this.db),
+         where w.user_id = ${userId} and d.created_at >= ${since} group by d.event_type order by d.event_type`.execute(
+        this.db,
+      ),
     ]);
     return { webhooks, deliveries: deliveries.rows[0]!, byEvent: byEvent.rows };
   }
 
   ownerContact(userId: string): Promise<{ email: string | null; username: string } | undefined> {
-    return this.db.selectFrom('users').select(['email', 'username']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+    return this.db
+      .selectFrom('users')
+      .select(['email', 'username'])
+      .where('id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   // whom an event concerns (reads of other areas' tables, deleted rows included)
 
   async trackOwner(trackId: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('tracks').select('creator_id').where('id', '=', trackId).executeTakeFirst())?.creator_id;
+    return (await this.db.selectFrom('tracks').select('creator_id').where('id', '=', trackId).executeTakeFirst())
+      ?.creator_id;
   }
 
   async playlistOwner(playlistId: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('playlists').select('user_id').where('id', '=', playlistId).executeTakeFirst())?.user_id;
+    return (await this.db.selectFrom('playlists').select('user_id').where('id', '=', playlistId).executeTakeFirst())
+      ?.user_id;
   }
 
   async orderBuyer(orderId: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('orders').select('buyer_id').where('id', '=', orderId).executeTakeFirst())?.buyer_id ?? undefined;
+    return (
+      (await this.db.selectFrom('orders').select('buyer_id').where('id', '=', orderId).executeTakeFirst())?.buyer_id ??
+      undefined
+    );
   }
 
   async productSeller(productId: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('products').select('seller_id').where('id', '=', productId).executeTakeFirst())?.seller_id;
+    return (await this.db.selectFrom('products').select('seller_id').where('id', '=', productId).executeTakeFirst())
+      ?.seller_id;
   }
 }

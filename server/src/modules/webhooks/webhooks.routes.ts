@@ -10,12 +10,30 @@ export function webhooksRoutes(webhooks: WebhooksService) {
     create: async ({ body, req }) => ({ status: 201, body: ok(await webhooks.create(signedInActor(req), body)) }),
     stats: async ({ req }) => ({ status: 200, body: ok(await webhooks.stats(signedInActor(req))) }),
     get: async ({ params, req }) => ({ status: 200, body: ok(await webhooks.get(signedInActor(req), params.id)) }),
-    update: async ({ params, body, req }) => ({ status: 200, body: ok(await webhooks.update(signedInActor(req), params.id, body)) }),
-    remove: async ({ params, req }) => ({ status: 200, body: ok(await webhooks.remove(signedInActor(req), params.id)) }),
-    regenerateKey: async ({ params, req }) => ({ status: 200, body: ok(await webhooks.regenerateKey(signedInActor(req), params.id)) }),
-    rotateSecret: async ({ params, req }) => ({ status: 200, body: ok(await webhooks.rotateSecret(signedInActor(req), params.id)) }),
-    deliveries: async ({ params, query, req }) => ({ status: 200, body: ok(await webhooks.deliveries(signedInActor(req), params.id, query)) }),
-    redeliver: async ({ params, req }) => ({ status: 202, body: ok(await webhooks.redeliver(signedInActor(req), params.id, params.deliveryId)) }),
+    update: async ({ params, body, req }) => ({
+      status: 200,
+      body: ok(await webhooks.update(signedInActor(req), params.id, body)),
+    }),
+    remove: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await webhooks.remove(signedInActor(req), params.id)),
+    }),
+    regenerateKey: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await webhooks.regenerateKey(signedInActor(req), params.id)),
+    }),
+    rotateSecret: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await webhooks.rotateSecret(signedInActor(req), params.id)),
+    }),
+    deliveries: async ({ params, query, req }) => ({
+      status: 200,
+      body: ok(await webhooks.deliveries(signedInActor(req), params.id, query)),
+    }),
+    redeliver: async ({ params, req }) => ({
+      status: 202,
+      body: ok(await webhooks.redeliver(signedInActor(req), params.id, params.deliveryId)),
+    }),
     test: async ({ params, req }) => ({ status: 200, body: ok(await webhooks.test(signedInActor(req), params.id)) }),
   });
 }

@@ -43,7 +43,8 @@ const DAY_MS = 24 * HOUR_MS;
 const KEPT_MS = 30 * DAY_MS;
 
 /** ["*"] when the list holds it, else each type once, in the order given. */
-const normalEvents = (events: readonly (WebhookEventType | '*')[]) => (events.includes('*') ? ['*' as const] : [...new Set(events)]);
+const normalEvents = (events: readonly (WebhookEventType | '*')[]) =>
+  events.includes('*') ? ['*' as const] : [...new Set(events)];
 
 const newKey = () => {
   const key = WEBHOOK_KEY_PREFIX + randomBase62(WEBHOOK_KEY_RANDOM_LENGTH);
@@ -72,7 +73,10 @@ export class WebhooksService {
     return { webhook: toWebhookDto(await this.owned(actor, id)) };
   }
 
-  async create(actor: UserActor, body: CreateWebhookRequest): Promise<{ webhook: Webhook; api_key: string; secret: string }> {
+  async create(
+    actor: UserActor,
+    body: CreateWebhookRequest,
+  ): Promise<{ webhook: Webhook; api_key: string; secret: string }> {
     const { scope, webhooks, box, events } = this.deps;
     const url = (await this.checkUrl(body.url)).url.href;
     const key = newKey();
@@ -91,7 +95,10 @@ export class WebhooksService {
         api_key_prefix: key.prefix,
         secret_sealed: box.seal(secret),
       });
-      await events.record(actor, 'webhook.created', { subject: { resource: 'webhook', id: created.id }, data: { url, events: created.events } });
+      await events.record(actor, 'webhook.created', {
+        subject: { resource: 'webhook', id: created.id },
+        data: { url, events: created.events },
+      });
       return created;
     });
     return { webhook: toWebhookDto(row), api_key: key.key, secret };
@@ -107,12 +114,16 @@ export class WebhooksService {
     if (body.is_active !== undefined) {
       changes.is_active = body.is_active;
       // re-activating starts a new run: the failures that disabled it are forgiven
-      if (body.is_active && !current.is_active) Object.assign(changes, { consecutive_failures: 0, disabled_reason: null });
+      if (body.is_active && !current.is_active)
+        Object.assign(changes, { consecutive_failures: 0, disabled_reason: null });
     }
     const row = await scope.transaction(async () => {
       const updated = await webhooks.update(id, changes);
       if (!updated) throw notFound('Webhook');
-      await events.record(actor, 'webhook.updated', { subject: { resource: 'webhook', id }, data: { fields: Object.keys(body).sort() } });
+      await events.record(actor, 'webhook.updated', {
+        subject: { resource: 'webhook', id },
+        data: { fields: Object.keys(body).sort() },
+      });
       return updated;
     });
     return { webhook: toWebhookDto(row) };
@@ -122,7 +133,10 @@ export class WebhooksService {
     const webhook = await this.owned(actor, id);
     await this.deps.scope.transaction(async () => {
       await this.deps.webhooks.delete(id);
-      await this.deps.events.record(actor, 'webhook.deleted', { subject: { resource: 'webhook', id }, data: { url: webhook.url } });
+      await this.deps.events.record(actor, 'webhook.deleted', {
+        subject: { resource: 'webhook', id },
+        data: { url: webhook.url },
+      });
     });
     return { message: 'Webhook deleted' };
   }
@@ -132,7 +146,10 @@ export class WebhooksService {
     const key = newKey();
     await this.deps.scope.transaction(async () => {
       await this.deps.webhooks.update(id, { api_key_hash: key.hash, api_key_prefix: key.prefix });
-      await this.deps.events.record(actor, 'webhook.key_regenerated', { subject: { resource: 'webhook', id }, data: { prefix: key.prefix } });
+      await this.deps.events.record(actor, 'webhook.key_regenerated', {
+        subject: { resource: 'webhook', id },
+        data: { prefix: key.prefix },
+      });
     });
     return { api_key: key.key, message: 'The previous key no longer works' };
   }
@@ -147,7 +164,10 @@ export class WebhooksService {
         previous_secret_sealed: webhook.secret_sealed,
         previous_secret_expires_at: overlapUntil,
       });
-      await this.deps.events.record(actor, 'webhook.secret_rotated', { subject: { resource: 'webhook', id }, data: {} });
+      await this.deps.events.record(actor, 'webhook.secret_rotated', {
+        subject: { resource: 'webhook', id },
+        data: {},
+      });
     });
     return { secret, message: `Deliveries are signed with both secrets until ${overlapUntil.toISOString()}` };
   }
@@ -155,7 +175,11 @@ export class WebhooksService {
   async deliveries(actor: UserActor, id: string, query: DeliveriesQuery) {
     await this.owned(actor, id);
     const window = pageWindow(query.page, query.limit);
-    const { rows, total } = await this.deps.webhooks.listDeliveries(id, { status: query.status, event: query.event }, window);
+    const { rows, total } = await this.deps.webhooks.listDeliveries(
+      id,
+      { status: query.status, event: query.event },
+      window,
+    );
     return { deliveries: rows.map(toDeliveryDto), pagination: paginate(window, total) };
   }
 
@@ -176,12 +200,22 @@ export class WebhooksService {
       actor: { id: actor.id, username: actor.user.username },
     });
     const delivery = await this.deps.deliveries.sendNow(webhook, 'webhook.test', newMessageId(), body);
-    return { message: delivery.status === 'succeeded' ? 'The receiver accepted the test event' : 'The receiver did not accept the test event', delivery: toDeliveryDto(delivery) };
+    return {
+      message:
+        delivery.status === 'succeeded'
+          ? 'The receiver accepted the test event'
+          : 'The receiver did not accept the test event',
+      delivery: toDeliveryDto(delivery),
+    };
   }
 
   async stats(actor: UserActor) {
     const now = this.deps.clock.now().getTime();
-    const { webhooks, deliveries, byEvent } = await this.deps.webhooks.stats(actor.id, new Date(now - KEPT_MS), new Date(now - DAY_MS));
+    const { webhooks, deliveries, byEvent } = await this.deps.webhooks.stats(
+      actor.id,
+      new Date(now - KEPT_MS),
+      new Date(now - DAY_MS),
+    );
     const succeeded = Number(deliveries.succeeded);
     const failed = Number(deliveries.failed);
     return {

@@ -56,8 +56,23 @@ export type Actor = UserActor | AnonymousActor | SystemActor;
 
 const NO_ORIGIN: RequestOrigin = { ip: null, userAgent: null, requestId: null };
 
-export function userActor(user: UserRow, via: AuthMethod, origin: RequestOrigin = NO_ORIGIN, scopes?: readonly string[], key?: KeyRef): UserActor {
-  return { kind: 'user', id: user.id, user, isAdmin: user.is_admin, via, origin, ...(scopes ? { scopes } : {}), ...(key ? { key } : {}) };
+export function userActor(
+  user: UserRow,
+  via: AuthMethod,
+  origin: RequestOrigin = NO_ORIGIN,
+  scopes?: readonly string[],
+  key?: KeyRef,
+): UserActor {
+  return {
+    kind: 'user',
+    id: user.id,
+    user,
+    isAdmin: user.is_admin,
+    via,
+    origin,
+    ...(scopes ? { scopes } : {}),
+    ...(key ? { key } : {}),
+  };
 }
 
 /** Whether a key-held caller's scopes allow `scope` (admin allows everything); a user's own tokens allow all. */

@@ -61,7 +61,11 @@ function readCredential(req: Request, allowQueryToken: boolean): Credential | un
   const hasAuthorization = typeof authorization === 'string' && authorization.length > 0;
   // Some generated clients send the bearer token as X-API-Key too: a value that is not a key
   // must not shadow the Authorization header.
-  if (typeof apiKeyHeader === 'string' && apiKeyHeader.length > 0 && (API_KEY_SHAPE.test(apiKeyHeader) || !hasAuthorization)) {
+  if (
+    typeof apiKeyHeader === 'string' &&
+    apiKeyHeader.length > 0 &&
+    (API_KEY_SHAPE.test(apiKeyHeader) || !hasAuthorization)
+  ) {
     return { kind: 'api_key', value: apiKeyHeader };
   }
   if (hasAuthorization) {
@@ -87,7 +91,11 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
       try {
         const claims = await deps.signer.verify(token, audience);
         const user = await deps.loadActiveUser(claims.sub);
-        if (!user || user.token_version !== claims.tv || (claims.key && !(await keyIsLive(deps.keyVerifiers, claims.key)))) {
+        if (
+          !user ||
+          user.token_version !== claims.tv ||
+          (claims.key && !(await keyIsLive(deps.keyVerifiers, claims.key)))
+        ) {
           throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
         }
         return userActor(user, audience === 'stream' ? 'stream_token' : 'bearer', origin, undefined, claims.key);
@@ -116,7 +124,13 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
     return userActor(holder.user, holder.via, origin, holder.scopes, { prefix: verifier!.prefix, id: holder.keyId });
   }
 
-  async function authenticate(req: Request, res: Response, route: AppRoute, meta: RouteMeta, origin: RequestOrigin): Promise<void> {
+  async function authenticate(
+    req: Request,
+    res: Response,
+    route: AppRoute,
+    meta: RouteMeta,
+    origin: RequestOrigin,
+  ): Promise<void> {
     const credential = readCredential(req, meta.auth === 'stream');
     if (!credential) {
       if (meta.auth === 'optional' || meta.auth === 'stream') return;
@@ -125,7 +139,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
     if (credential.kind === 'api_key') {
       req.actor = await fromApiKey(credential.value, res, route, origin);
     } else {
-      const audiences: TokenAudience[] = meta.auth !== 'stream' ? ['api'] : credential.fromQuery ? ['stream'] : ['api', 'stream'];
+      const audiences: TokenAudience[] =
+        meta.auth !== 'stream' ? ['api'] : credential.fromQuery ? ['stream'] : ['api', 'stream'];
       req.actor = await fromJwt(credential.value, audiences, origin);
     }
   }

@@ -6,7 +6,13 @@ export const REFRESH_COOKIE = 'refresh_token';
 const COOKIE_PATH = `${API_PREFIX}/auth`;
 
 export function setRefreshCookie(res: Response, token: string, maxAgeMs: number, secure: boolean): void {
-  res.cookie(REFRESH_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: COOKIE_PATH, secure, maxAge: maxAgeMs });
+  res.cookie(REFRESH_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: COOKIE_PATH,
+    secure,
+    maxAge: maxAgeMs,
+  });
 }
 
 export function clearRefreshCookie(res: Response, secure: boolean): void {
@@ -35,12 +41,17 @@ export const refreshCookieOf = (req: Request): string | undefined => readCookie(
  * its own, so then the request must come from an allowed Origin (CSRF check); API-key requests
  * never reach here.
  */
-export function presentedRefreshToken(req: Request, fromBody: string | undefined, allowedOrigins: readonly string[]): string {
+export function presentedRefreshToken(
+  req: Request,
+  fromBody: string | undefined,
+  allowedOrigins: readonly string[],
+): string {
   if (fromBody) return fromBody;
   const fromCookie = readCookie(req, REFRESH_COOKIE);
-  if (!fromCookie) throw new AppError('VALIDATION_FAILED', 'A refresh token is required in the body or the refresh_token cookie', {
-    details: [{ field: 'refresh_token', message: 'Required', value: '' }],
-  });
+  if (!fromCookie)
+    throw new AppError('VALIDATION_FAILED', 'A refresh token is required in the body or the refresh_token cookie', {
+      details: [{ field: 'refresh_token', message: 'Required', value: '' }],
+    });
   const origin = req.headers.origin;
   if (typeof origin !== 'string' || !allowedOrigins.includes(origin)) {
     throw new AppError('FORBIDDEN', 'A refresh cookie is only accepted from an allowed Origin');

@@ -57,7 +57,8 @@ function readGrant(value: unknown): Record<string, string> | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TokenInvalidError(false);
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > GRANT_KEYS || entries.some(([, item]) => typeof item !== 'string' || item.length > GRANT_VALUE)) throw new TokenInvalidError(false);
+  if (entries.length > GRANT_KEYS || entries.some(([, item]) => typeof item !== 'string' || item.length > GRANT_VALUE))
+    throw new TokenInvalidError(false);
   return Object.fromEntries(entries) as Record<string, string>;
 }
 
@@ -67,7 +68,13 @@ const KEY_PREFIX = /^[a-z]{1,10}_$/;
 function keyClaim(value: unknown): KeyRef | undefined | false {
   if (value === undefined) return undefined;
   const key = value as Partial<KeyRef> | null;
-  if (typeof key?.prefix !== 'string' || !KEY_PREFIX.test(key.prefix) || typeof key.id !== 'string' || !UUID.test(key.id)) return false;
+  if (
+    typeof key?.prefix !== 'string' ||
+    !KEY_PREFIX.test(key.prefix) ||
+    typeof key.id !== 'string' ||
+    !UUID.test(key.id)
+  )
+    return false;
   return { prefix: key.prefix, id: key.id };
 }
 
@@ -141,7 +148,12 @@ export async function createTokenSigner(privateKey: KeyObject): Promise<TokenSig
           currentDate: now,
         });
         const tv = payload['tv'];
-        if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof tv !== 'number' || !Number.isSafeInteger(tv)) {
+        if (
+          typeof payload.sub !== 'string' ||
+          !UUID.test(payload.sub) ||
+          typeof tv !== 'number' ||
+          !Number.isSafeInteger(tv)
+        ) {
           throw new TokenInvalidError(false);
         }
         if ((payload.iat ?? Infinity) > now.getTime() / 1000 + IAT_SKEW_SECONDS) throw new TokenInvalidError(false);

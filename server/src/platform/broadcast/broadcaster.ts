@@ -54,7 +54,10 @@ export function createBroadcaster(options: { redisUrl?: string; logger: Logger }
       channel<T>(name: string, accept: (message: unknown) => message is T) {
         const { listeners, deliver } = deliverer(name);
         channels.set(name, { accept, deliver });
-        return { publish: (message: T) => deliver(message), listen: (listener: (message: T) => void) => void listeners.push(listener as (message: unknown) => void) };
+        return {
+          publish: (message: T) => deliver(message),
+          listen: (listener: (message: T) => void) => void listeners.push(listener as (message: unknown) => void),
+        };
       },
       ready: async () => undefined,
       close: async () => undefined,
@@ -75,7 +78,12 @@ export function createBroadcaster(options: { redisUrl?: string; logger: Logger }
     const { Redis } = await import('ioredis');
     const common = { connectTimeout: 1_000, retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000) };
     // publishing never waits on an outage; the subscriber queues its SUBSCRIBE until it connects, and resubscribes by itself
-    const publisher: Redis = new Redis(redisUrl, { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 });
+    const publisher: Redis = new Redis(redisUrl, {
+      ...common,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 1_000,
+    });
     const subscriber: Redis = new Redis(redisUrl, common);
     for (const client of [publisher, subscriber]) {
       client.on('error', lost);
@@ -111,7 +119,8 @@ export function createBroadcaster(options: { redisUrl?: string; logger: Logger }
           ({ subscriber }) =>
             subscriber.subscribe(redisName(name)).then(
               () => undefined,
-              (error: unknown) => options.logger.warn({ err: error, channel: name }, 'broadcast: could not subscribe to Redis'),
+              (error: unknown) =>
+                options.logger.warn({ err: error, channel: name }, 'broadcast: could not subscribe to Redis'),
             ),
           () => undefined,
         ),
@@ -119,12 +128,20 @@ export function createBroadcaster(options: { redisUrl?: string; logger: Logger }
       return {
         publish(message: T) {
           deliver(message);
-          clients.then(({ publisher }) => publisher.publish(redisName(name), JSON.stringify({ from: instance, message } satisfies Envelope))).catch(lost);
+          clients
+            .then(({ publisher }) =>
+              publisher.publish(redisName(name), JSON.stringify({ from: instance, message } satisfies Envelope)),
+            )
+            .catch(lost);
         },
         listen: (listener: (message: T) => void) => void listeners.push(listener as (message: unknown) => void),
       };
     },
-    ready: () => Promise.race([Promise.all(subscriptions).then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]),
+    ready: () =>
+      Promise.race([
+        Promise.all(subscriptions).then(() => undefined),
+        new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref()),
+      ]),
     async close() {
       closing = true;
       const started = await clients.catch(() => undefined);

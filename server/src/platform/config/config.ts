@@ -1,6 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ANONYMOUS_PLAYS_PER_ADDRESS, ANONYMOUS_PLAYS_PERIOD_HOURS, MEDIA_TRANSCODERS, PAYMENT_PROVIDERS } from '@riff/contract';
+import {
+  ANONYMOUS_PLAYS_PER_ADDRESS,
+  ANONYMOUS_PLAYS_PERIOD_HOURS,
+  MEDIA_TRANSCODERS,
+  PAYMENT_PROVIDERS,
+} from '@riff/contract';
 import { findFfmpeg } from '../media/ffmpeg-path.js';
 
 const optionalString = z
@@ -21,15 +26,25 @@ const integer = (fallback: number, min = 0) =>
     .pipe(z.number().int().min(min));
 
 const list = optionalString.transform((value) =>
-  value === undefined ? [] : value.split(',').map((item) => item.trim()).filter(Boolean),
+  value === undefined
+    ? []
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
 );
 
-const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+const flag = z
+  .enum(['true', 'false'])
+  .default('false')
+  .transform((value) => value === 'true');
 
 /** Seconds between attempts, comma-separated: `1,2` is three attempts in all. */
 const retrySchedule = (fallback: number[]) =>
   optionalString
-    .refine((value) => value === undefined || /^\d+(,\d+)*$/.test(value.replace(/\s+/g, '')), { message: 'must be whole seconds, comma-separated' })
+    .refine((value) => value === undefined || /^\d+(,\d+)*$/.test(value.replace(/\s+/g, '')), {
+      message: 'must be whole seconds, comma-separated',
+    })
     .transform((value) => (value === undefined ? fallback : value.replace(/\s+/g, '').split(',').map(Number)));
 
 const MiB = 1024 * 1024;
@@ -39,12 +54,17 @@ const EnvSchema = z.object({
   PORT: integer(8080).pipe(z.number().max(65535)),
   HOST: optionalString.transform((value) => value ?? '127.0.0.1'),
   // relative to where the command was typed: npm runs workspace scripts inside the workspace folder
-  DATA_DIR: optionalString.transform((value) => path.resolve(process.env.INIT_CWD ?? process.cwd(), value ?? './.data')),
+  DATA_DIR: optionalString.transform((value) =>
+    path.resolve(process.env.INIT_CWD ?? process.cwd(), value ?? './.data'),
+  ),
   PUBLIC_BASE_URL: urlWithProtocols(['http:', 'https:']),
   APP_BASE_URL: urlWithProtocols(['http:', 'https:']),
   DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']),
   DATABASE_POOL_SIZE: integer(10, 1),
-  DATABASE_PREPARED_STATEMENTS: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   REDIS_URL: urlWithProtocols(['redis:', 'rediss:']),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: optionalString,
@@ -52,7 +72,10 @@ const EnvSchema = z.object({
   S3_ENDPOINT: urlWithProtocols(['http:', 'https:']),
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true'),
   SMTP_URL: urlWithProtocols(['smtp:', 'smtps:']),
   MAIL_FROM: optionalString.transform((value) => value ?? 'Riff <no-reply@riff.local>'),
   MAIL_OUTBOX_DIR: optionalString,
@@ -71,7 +94,9 @@ const EnvSchema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Where the stripe package sends its API calls (a local stand-in in tests); Stripe's own when unset. */
-  STRIPE_API_URL: optionalString.refine((value) => value === undefined || URL.canParse(value), { message: 'must be a URL' }),
+  STRIPE_API_URL: optionalString.refine((value) => value === undefined || URL.canParse(value), {
+    message: 'must be a URL',
+  }),
   STUN_URLS: list,
   TURN_URLS: list,
   TURN_USERNAME: optionalString,
@@ -85,7 +110,10 @@ const EnvSchema = z.object({
   /** How long a browser may reuse a CORS preflight answer; Chrome caps it at 7200 s, Firefox at 86400 s. */
   CORS_MAX_AGE_SECONDS: integer(7200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z.enum(['true', 'false']).optional().transform((value) => value === 'true'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true'),
   RATE_LIMIT_PER_MINUTE: integer(1200, 1),
   /** Counted anonymous plays of one track from one address per period (a user agent is free to change). */
   ANONYMOUS_PLAYS_PER_ADDRESS: integer(ANONYMOUS_PLAYS_PER_ADDRESS, 1),
@@ -144,7 +172,8 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when STORAGE_DRIVER is s3');
   }
   for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
-    if (env.PAYMENT_PROVIDER === 'stripe' && !env[name]) throw new ConfigError(`Invalid configuration:\n  ${name}: required when PAYMENT_PROVIDER is stripe`);
+    if (env.PAYMENT_PROVIDER === 'stripe' && !env[name])
+      throw new ConfigError(`Invalid configuration:\n  ${name}: required when PAYMENT_PROVIDER is stripe`);
   }
   return {
     port: env.PORT,
@@ -188,7 +217,11 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     payments: {
       /** sandbox (built in, the default) or stripe (needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET). */
       provider: env.PAYMENT_PROVIDER,
-      stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL },
+      stripe: {
+        secretKey: env.STRIPE_SECRET_KEY,
+        webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+        apiUrl: env.STRIPE_API_URL,
+      },
     },
     webhooks: {
       allowHttp: env.WEBHOOK_ALLOW_HTTP,
@@ -209,7 +242,10 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
-    plays: { anonymousPerAddress: env.ANONYMOUS_PLAYS_PER_ADDRESS, anonymousPeriodHours: env.ANONYMOUS_PLAYS_PERIOD_HOURS },
+    plays: {
+      anonymousPerAddress: env.ANONYMOUS_PLAYS_PER_ADDRESS,
+      anonymousPeriodHours: env.ANONYMOUS_PLAYS_PERIOD_HOURS,
+    },
     refreshReuseGraceMs: env.REFRESH_REUSE_GRACE_SECONDS * 1000,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     requestBodies: {

@@ -29,7 +29,18 @@ export type * from './tables/webhooks.tables.js';
 export type { TrackFormat, TrackStatus } from '@riff/contract';
 
 /** The whole database as Kysely sees it: every area's tables. */
-export type Database = AccountsTables & SocialTables & AuditTables & TracksTables & MediaTables & PlatformTables & CommentsTables & QueueTables & TrackSocialTables & MarketplaceTables & DeveloperTables & WebhooksTables;
+export type Database = AccountsTables &
+  SocialTables &
+  AuditTables &
+  TracksTables &
+  MediaTables &
+  PlatformTables &
+  CommentsTables &
+  QueueTables &
+  TrackSocialTables &
+  MarketplaceTables &
+  DeveloperTables &
+  WebhooksTables;
 
 export type TrackRow = Selectable<TracksTable>;
 

@@ -33,7 +33,12 @@ const TYPO_DISTANCE = { name: 'pg_trgm.word_similarity_threshold', value: '0.5' 
  */
 const SESSION_OPTIONS = `-c ${TYPO_DISTANCE.name}=${TYPO_DISTANCE.value} -c max_parallel_workers_per_gather=0`;
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  preparedStatements?: boolean;
+}): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -92,7 +97,10 @@ async function ping(db: Db): Promise<boolean> {
  * Migrates once the database can be reached: at start-up a database that is down (or still starting)
  * is waited for, with backoff, instead of ending the process. Any other failure is thrown.
  */
-export async function migrateWhenReachable(db: Db, onWait: (error: unknown, attempt: number) => void = () => undefined): Promise<string[]> {
+export async function migrateWhenReachable(
+  db: Db,
+  onWait: (error: unknown, attempt: number) => void = () => undefined,
+): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await migrateToLatest(db);

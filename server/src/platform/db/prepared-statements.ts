@@ -49,7 +49,8 @@ export class PreparedStatements {
     const patched: Query = (config, values, callback) => {
       // Without parameters node-pg sends the simple protocol, which also runs scripts of several statements
       // (pg-boss's maintenance): a name would force the extended protocol, which refuses them.
-      if (typeof config !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) return query(config, values, callback);
+      if (typeof config !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined)
+        return query(config, values, callback);
       const name = this.nameOf(config);
       if (name === undefined) return query(config, values);
       return named(query, QueryClass, name, config, values).catch((error: unknown) => {
@@ -68,10 +69,18 @@ export class PreparedStatements {
  * property descriptors (a twentieth of a simple read's CPU); a Query made from the text and named
  * afterwards is not copied.
  */
-function named(query: Query, QueryClass: typeof pg.Query | undefined, name: string, text: string, values: unknown[]): Promise<unknown> {
+function named(
+  query: Query,
+  QueryClass: typeof pg.Query | undefined,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<unknown> {
   if (!QueryClass) return query({ name, text, values }) as Promise<unknown>;
   return new Promise((resolve, reject) => {
-    const submittable = new QueryClass(text, values, (error: Error | undefined, result: unknown) => (error ? reject(error) : resolve(result)));
+    const submittable = new QueryClass(text, values, (error: Error | undefined, result: unknown) =>
+      error ? reject(error) : resolve(result),
+    );
     (submittable as unknown as { name: string }).name = name;
     query(submittable);
   });

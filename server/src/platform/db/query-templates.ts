@@ -28,7 +28,12 @@ interface Template {
 export class QueryTemplates {
   private readonly templates = new Map<string, Template | null>();
 
-  async rows<A extends unknown[], R>(db: Kysely<Database>, key: string, args: [...A], build: (...args: A) => Compilable<R>): Promise<R[]> {
+  async rows<A extends unknown[], R>(
+    db: Kysely<Database>,
+    key: string,
+    args: [...A],
+    build: (...args: A) => Compilable<R>,
+  ): Promise<R[]> {
     let template = this.templates.get(key);
     if (template === undefined) {
       template = compile(args.length, build);
@@ -40,7 +45,12 @@ export class QueryTemplates {
     return (await db.executeQuery<R>({ ...compiled, parameters } as CompiledQuery<R>)).rows;
   }
 
-  async first<A extends unknown[], R>(db: Kysely<Database>, key: string, args: [...A], build: (...args: A) => Compilable<R>): Promise<R | undefined> {
+  async first<A extends unknown[], R>(
+    db: Kysely<Database>,
+    key: string,
+    args: [...A],
+    build: (...args: A) => Compilable<R>,
+  ): Promise<R | undefined> {
     return (await this.rows(db, key, args, build))[0];
   }
 }

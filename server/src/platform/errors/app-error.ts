@@ -27,10 +27,16 @@ export class AppError extends Error {
 
 /** 400 VALIDATION_FAILED for one field, found wrong by a rule beyond the request schema (the same shape as a schema's). */
 export const invalidField = (field: string, message: string, value?: unknown) =>
-  new AppError('VALIDATION_FAILED', `${field} ${message}`, { details: [{ field, message, value: value === undefined ? '' : String(value) }] });
+  new AppError('VALIDATION_FAILED', `${field} ${message}`, {
+    details: [{ field, message, value: value === undefined ? '' : String(value) }],
+  });
 export const notFound = (what = 'Resource') => new AppError('NOT_FOUND', `${what} not found`);
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', message);
 export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests') =>
-  new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+  new AppError('RATE_LIMITED', message, {
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
 export const unavailable = (message = 'The service is unavailable for a moment', retryAfterSeconds = 1) =>
-  new AppError('UNAVAILABLE', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+  new AppError('UNAVAILABLE', message, {
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });

@@ -23,7 +23,7 @@ function describeValue(field: string, value: unknown): string {
   if (SECRET_FIELD.test(field)) return '[redacted]';
   let text: string;
   try {
-    text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
     // nested too deeply (a JSON body of 20,000 brackets overflows the stack) to show
     text = Array.isArray(value) ? '[array]' : '[object]';
@@ -43,7 +43,9 @@ export function issuesFrom(error: ZodError, input: unknown, prefix = ''): Valida
 function fromRequestValidation(error: RequestValidationError, req: RiffRequest): AppError {
   if (error.pathParams) {
     const issues = issuesFrom(error.pathParams, req.params);
-    return new AppError('INVALID_ID', summarize(issues.map((issue) => `${issue.message} (in the path)`)), { details: issues });
+    return new AppError('INVALID_ID', summarize(issues.map((issue) => `${issue.message} (in the path)`)), {
+      details: issues,
+    });
   }
   const details = [
     ...(error.headers ? issuesFrom(error.headers, req.headers, 'headers') : []),
@@ -126,4 +128,5 @@ export function replyWithError(error: unknown, req: RiffRequest, res: RiffRespon
   res.json(envelope);
 }
 
-export const notFound = (req: Pick<RiffRequest, 'method' | 'path'>) => new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`);
+export const notFound = (req: Pick<RiffRequest, 'method' | 'path'>) =>
+  new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`);

@@ -29,7 +29,8 @@ export function fieldLabel(field: string): string {
   return field;
 }
 
-const quoteAll = (values: readonly unknown[]) => values.map((value) => (typeof value === 'string' ? `"${value}"` : String(value))).join(', ');
+const quoteAll = (values: readonly unknown[]) =>
+  values.map((value) => (typeof value === 'string' ? `"${value}"` : String(value))).join(', ');
 
 function sizeLimit(issue: ZodIssue & { code: 'too_small' | 'too_big' }): string {
   const small = issue.code === 'too_small';
@@ -37,10 +38,18 @@ function sizeLimit(issue: ZodIssue & { code: 'too_small' | 'too_big' }): string 
   const inclusive = issue.inclusive;
   switch (issue.type) {
     case 'string':
-      return issue.exact ? `must be exactly ${bound} characters long` : small ? `must be at least ${bound} character${bound === 1 ? '' : 's'} long` : `must be at most ${bound} characters long`;
+      return issue.exact
+        ? `must be exactly ${bound} characters long`
+        : small
+          ? `must be at least ${bound} character${bound === 1 ? '' : 's'} long`
+          : `must be at most ${bound} characters long`;
     case 'array':
     case 'set':
-      return issue.exact ? `must have exactly ${bound} items` : small ? `must have at least ${bound} item${bound === 1 ? '' : 's'}` : `must have at most ${bound} items`;
+      return issue.exact
+        ? `must have exactly ${bound} items`
+        : small
+          ? `must have at least ${bound} item${bound === 1 ? '' : 's'}`
+          : `must have at most ${bound} items`;
     case 'number':
     case 'bigint':
       if (small) return inclusive ? `must be at least ${bound}` : `must be greater than ${bound}`;
@@ -94,7 +103,11 @@ function predicate(issue: ZodIssue, present: boolean): string {
     case 'too_big':
       return custom ?? sizeLimit(issue);
     case 'invalid_string':
-      return custom ?? STRING_FORMATS[typeof issue.validation === 'string' ? issue.validation : 'regex'] ?? 'is not in an accepted form';
+      return (
+        custom ??
+        STRING_FORMATS[typeof issue.validation === 'string' ? issue.validation : 'regex'] ??
+        'is not in an accepted form'
+      );
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.multipleOf)}`;
     case 'invalid_date':
@@ -106,10 +119,13 @@ function predicate(issue: ZodIssue, present: boolean): string {
 
 export function describeIssue(issue: ZodIssue, field: string, present: boolean): string {
   // z.coerce.number() turns a missing query value into NaN
-  if (issue.code === 'invalid_type' && issue.received === 'nan' && !present) return `${fieldLabel(field)} is required: ${typeName(issue.expected)}`;
+  if (issue.code === 'invalid_type' && issue.received === 'nan' && !present)
+    return `${fieldLabel(field)} is required: ${typeName(issue.expected)}`;
   if (issue.code === 'invalid_type' && (field === '' || field === 'body')) {
     const received = issue.received === 'null' ? 'null' : typeName(issue.received);
-    return present ? `The body must be ${typeName(issue.expected)}, not ${received}` : `A body is required: ${typeName(issue.expected)}`;
+    return present
+      ? `The body must be ${typeName(issue.expected)}, not ${received}`
+      : `A body is required: ${typeName(issue.expected)}`;
   }
   return `${fieldLabel(field)} ${predicate(issue, present)}`;
 }

@@ -23,7 +23,10 @@ export function createBootApp(publicBaseUrl: string): Express {
     res
       .status(503)
       .set({ 'Retry-After': '1', 'X-Request-Id': requestId })
-      .json({ success: false, error: { code: 'UNAVAILABLE', message: 'The service is starting', request_id: requestId } });
+      .json({
+        success: false,
+        error: { code: 'UNAVAILABLE', message: 'The service is starting', request_id: requestId },
+      });
   });
   return app;
 }

@@ -61,10 +61,18 @@ function checkingReplies(route: AppRoute, handler: Handler): Handler {
     const result = await handler(args);
     const declared = route.responses[result.status];
     // a stream, or a file sent instead of the JSON by content negotiation, is not JSON to check
-    if (result.body instanceof Readable || Buffer.isBuffer(result.body) || declared === undefined || isAppRouteNoBody(declared)) return result;
+    if (
+      result.body instanceof Readable ||
+      Buffer.isBuffer(result.body) ||
+      declared === undefined ||
+      isAppRouteNoBody(declared)
+    )
+      return result;
     const { body } = validateResponse({ appRoute: route, response: result });
     if (!isDeepStrictEqual(asJson(body), asJson(result.body))) {
-      throw new Error(`${route.method} ${route.path} ${result.status}: the reply carries what the contract does not declare`);
+      throw new Error(
+        `${route.method} ${route.path} ${result.status}: the reply carries what the contract does not declare`,
+      );
     }
     return result;
   };
@@ -102,7 +110,8 @@ function send(route: AppRoute, res: RiffResponse, result: { status: number; body
     const body = result.body;
     // bytes keep the exact type their handler named (audio/wav where the contract says audio/*)
     if (!Buffer.isBuffer(body) || !res.hasHeader('content-type')) res.setHeader('content-type', declared.contentType);
-    if (typeof body === 'string' || Buffer.isBuffer(body) || body == null) res.status(status).send(body as string | Buffer | null);
+    if (typeof body === 'string' || Buffer.isBuffer(body) || body == null)
+      res.status(status).send(body as string | Buffer | null);
     else res.status(status).json(body);
   } else if (Buffer.isBuffer(result.body)) {
     // a route that also answers as a file (metadata.alsoContentTypes) set its type
@@ -133,13 +142,20 @@ export interface ContractRouter {
  * result is written as ts-rest's Express adapter wrote it. A literal segment outranks a parameter
  * (/users/me before /users/:id); like Express, matching ignores case and a trailing slash.
  */
-export function createContractRouter(contract: AppRouter, implementation: Record<string, unknown>, options: ContractRouterOptions): ContractRouter {
+export function createContractRouter(
+  contract: AppRouter,
+  implementation: Record<string, unknown>,
+  options: ContractRouterOptions,
+): ContractRouter {
   const tree = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: false, maxParamLength: 8192 });
   for (const { route, handler } of flatten(contract, implementation)) {
     // every route says how it is authenticated before anything is served
     routeMeta(route);
     const checked = options.replies === 'check' ? checkingReplies(route, handler) : handler;
-    const endpoint: Endpoint = { route, handler: options.inFlight ? (args) => options.inFlight!.run(() => checked(args)) : checked };
+    const endpoint: Endpoint = {
+      route,
+      handler: options.inFlight ? (args) => options.inFlight!.run(() => checked(args)) : checked,
+    };
     // as Express did, a GET route answers HEAD too (Node sends the headers only)
     const methods: HTTPMethod[] = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method as HTTPMethod];
     tree.on(methods, route.path, () => undefined, endpoint);
@@ -162,7 +178,8 @@ export function createContractRouter(contract: AppRouter, implementation: Record
       const path = req.path;
       const found = tree.find(req.method as HTTPMethod, path);
       if (!found) {
-        if (path.includes('%') && !decodes(path)) throw new AppError('BAD_REQUEST', 'The path is not valid percent-encoding');
+        if (path.includes('%') && !decodes(path))
+          throw new AppError('BAD_REQUEST', 'The path is not valid percent-encoding');
         return undefined;
       }
       return { endpoint: found.store as Endpoint, params: found.params as Record<string, string> };

@@ -3,7 +3,10 @@ import type { AppRoute, AppRouter, ServerInferRequest, ServerInferResponses } fr
 import type { RiffRequest, RiffResponse } from './http-exchange.js';
 
 /** What a route handler receives: the validated request parts, and Node's request and response. */
-export type RouteArgs<R extends AppRoute> = ServerInferRequest<R, IncomingHttpHeaders> & { req: RiffRequest; res: RiffResponse };
+export type RouteArgs<R extends AppRoute> = ServerInferRequest<R, IncomingHttpHeaders> & {
+  req: RiffRequest;
+  res: RiffResponse;
+};
 
 /** A contract route's implementation: one of the replies the contract declares for it. */
 export type RouteHandler<R extends AppRoute> = (args: RouteArgs<R>) => Promise<ServerInferResponses<R>>;

@@ -1,7 +1,14 @@
 import cors from 'cors';
 import type { Middleware } from './middleware-chain.js';
 
-const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Deprecation', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'Retry-After',
+  'Deprecation',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
 
 /**
  * CORS for the configured origins, with credentials. A preflight answer may be reused by the
@@ -12,7 +19,12 @@ const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Deprecation', 'X-RateLi
  * request with an Origin, and every preflight, goes through `cors` itself.
  */
 export function corsMiddleware(origins: string[], maxAgeSeconds: number): Middleware {
-  const full = cors({ origin: origins, credentials: true, exposedHeaders: EXPOSED_HEADERS, maxAge: maxAgeSeconds }) as Middleware;
+  const full = cors({
+    origin: origins,
+    credentials: true,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: maxAgeSeconds,
+  }) as Middleware;
   // by lower-case name, each with the name as cors spelled it (the reply keeps that spelling)
   const recorded = new Map<string, [string, string]>();
   const recorder = {

@@ -2,7 +2,10 @@ import { API_PREFIX, ERROR_CODES, type ErrorCode } from '@riff/contract';
 
 /** Text made safe for HTML element content and quoted attributes. */
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
+  text.replace(
+    /[&<>"']/g,
+    (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
+  );
 
 interface SecurityScheme {
   type: string;
@@ -14,7 +17,8 @@ interface SecurityScheme {
 
 /** Where a client puts a scheme's credential, as a reader would write it. */
 function carriedIn(scheme: SecurityScheme): string {
-  if (scheme.type === 'http') return `<code>Authorization: ${escapeHtml(scheme.scheme === 'bearer' ? 'Bearer' : (scheme.scheme ?? ''))} …</code>`;
+  if (scheme.type === 'http')
+    return `<code>Authorization: ${escapeHtml(scheme.scheme === 'bearer' ? 'Bearer' : (scheme.scheme ?? ''))} …</code>`;
   if (scheme.in === 'header') return `<code>${escapeHtml(scheme.name ?? '')}</code> header`;
   if (scheme.in === 'cookie') return `<code>${escapeHtml(scheme.name ?? '')}</code> cookie`;
   if (scheme.in === 'query') return `<code>?${escapeHtml(scheme.name ?? '')}=</code> query parameter`;
@@ -23,7 +27,8 @@ function carriedIn(scheme: SecurityScheme): string {
 
 function authenticationTable(schemes: Record<string, SecurityScheme>): string {
   const rows = Object.entries(schemes).map(
-    ([name, scheme]) => `<tr><td><code>${escapeHtml(name)}</code></td><td>${carriedIn(scheme)}</td><td>${escapeHtml(scheme.description ?? '')}</td></tr>`,
+    ([name, scheme]) =>
+      `<tr><td><code>${escapeHtml(name)}</code></td><td>${carriedIn(scheme)}</td><td>${escapeHtml(scheme.description ?? '')}</td></tr>`,
   );
   return `<table><thead><tr><th>Scheme</th><th>Sent as</th><th>What it is</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -31,10 +36,14 @@ function authenticationTable(schemes: Record<string, SecurityScheme>): string {
 /** Every stable error code, grouped by the HTTP status it is sent with. */
 function errorCodeTable(): string {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const [code, status] of Object.entries(ERROR_CODES) as [ErrorCode, number][]) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  for (const [code, status] of Object.entries(ERROR_CODES) as [ErrorCode, number][])
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   const rows = [...byStatus]
     .sort(([a], [b]) => a - b)
-    .map(([status, codes]) => `<tr><td>${status}</td><td>${codes.map((code) => `<code>${code}</code>`).join(' ')}</td></tr>`);
+    .map(
+      ([status, codes]) =>
+        `<tr><td>${status}</td><td>${codes.map((code) => `<code>${code}</code>`).join(' ')}</td></tr>`,
+    );
   return `<table><thead><tr><th>Status</th><th>error.code</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 

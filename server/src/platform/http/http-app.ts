@@ -68,7 +68,11 @@ export function createHttpApp(parts: HttpAppParts): HttpHandler {
     requestLimitMiddleware(parts.limits.create('requests', requestCeiling(config.rateLimitPerMinute))),
   ];
   const router = createContractRouter(contract, parts.routes, {
-    middleware: [createJsonBodyParser(1024 * 1024, config.requestBodies.drainMaxBytes), rejectNulCharacters, createAuthenticator(parts.authenticator)],
+    middleware: [
+      createJsonBodyParser(1024 * 1024, config.requestBodies.drainMaxBytes),
+      rejectNulCharacters,
+      createAuthenticator(parts.authenticator),
+    ],
     replies: config.replyValidation,
     inFlight: parts.inFlight,
   });

@@ -50,7 +50,8 @@ export class RiffRequest extends IncomingMessage {
     if (this.parsedQuery === undefined) {
       const url = this.url ?? '';
       const start = url.indexOf('?');
-      this.parsedQuery = start === -1 ? {} : (parseQuery(url.slice(start + 1), { allowPrototypes: true }) as Record<string, unknown>);
+      this.parsedQuery =
+        start === -1 ? {} : (parseQuery(url.slice(start + 1), { allowPrototypes: true }) as Record<string, unknown>);
     }
     return this.parsedQuery;
   }
@@ -119,7 +120,10 @@ export class RiffResponse<Request extends IncomingMessage = RiffRequest> extends
     // each header is looked up once: a lookup lower-cases its name every time
     const type = this.getHeader('Content-Type');
     if (typeof chunk === 'string') {
-      this.setHeader('Content-Type', typeof type === 'string' ? setCharset(type, 'utf-8') : (defaultType ?? 'text/html; charset=utf-8'));
+      this.setHeader(
+        'Content-Type',
+        typeof type === 'string' ? setCharset(type, 'utf-8') : (defaultType ?? 'text/html; charset=utf-8'),
+      );
     } else if (type === undefined) {
       this.setHeader('Content-Type', 'application/octet-stream');
     }

@@ -85,7 +85,8 @@ export function createHttpServer(handler?: RequestListener, options: HttpServerO
     if (!exchange) return;
     // the body is complete and the service is still working on the reply: not the client's fault
     if (exchange.req.complete && !exchange.res.headersSent) return;
-    if (!exchange.res.headersSent) replyOnSocket(socket, 408, 'REQUEST_TIMEOUT', 'The request body stopped arriving', requestIdOf(exchange));
+    if (!exchange.res.headersSent)
+      replyOnSocket(socket, 408, 'REQUEST_TIMEOUT', 'The request body stopped arriving', requestIdOf(exchange));
     // a reply that has not moved for the whole period: the reader is gone or stalled
     else socket.destroy();
   });

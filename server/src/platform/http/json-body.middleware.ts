@@ -21,7 +21,12 @@ export function createJsonBodyParser(limit: number, drainMaxBytes: number): Midd
   // schema, which says what was expected, instead of being called "not valid JSON"
   // the raw bytes stay on the request for routes that check a signature over them (the HLS callback)
   const parserFor = (bytes: string | number) =>
-    express.json({ limit: bytes, strict: false, type: () => true, verify: (req, _res, buf) => ((req as Request).rawBody = buf) });
+    express.json({
+      limit: bytes,
+      strict: false,
+      type: () => true,
+      verify: (req, _res, buf) => ((req as Request).rawBody = buf),
+    });
   const parsers = new Map<number, ReturnType<typeof parserFor>>([[limit, parserFor(limit)]]);
   const parserOf = (bytes: number) => {
     let parser = parsers.get(bytes);

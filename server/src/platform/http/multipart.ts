@@ -26,7 +26,9 @@ export interface MultipartResult<T> {
 }
 
 /** Multipart text fields are strings; these read them strictly (no "0", "no", "1e3" or " 7" coerced). */
-export const formBoolean = z.enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) }).transform((value) => value === 'true');
+export const formBoolean = z
+  .enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) })
+  .transform((value) => value === 'true');
 export const formInteger = (min: number) =>
   z
     .string()
@@ -35,7 +37,11 @@ export const formInteger = (min: number) =>
     .pipe(z.number().int().min(min, `must be at least ${min}`));
 
 /** The text fields of a form, checked against `schema` once the form has ended: 400 VALIDATION_FAILED naming each bad field. */
-export function parseFormFields<S extends z.ZodTypeAny>(schema: S, fields: Record<string, string>, message = 'The form fields are not valid'): z.output<S> {
+export function parseFormFields<S extends z.ZodTypeAny>(
+  schema: S,
+  fields: Record<string, string>,
+  message = 'The form fields are not valid',
+): z.output<S> {
   const parsed = schema.safeParse(fields);
   if (!parsed.success) throw new AppError('VALIDATION_FAILED', message, { details: issuesFrom(parsed.error, fields) });
   return parsed.data as z.output<S>;
@@ -86,30 +92,57 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
       req.unpipe(parser);
       // the rest of the body is not worth reading: the reply closes the connection instead
       req.res?.setHeader('Connection', 'close');
-      if (fileStream && !fileStream.destroyed) fileStream.destroy(error instanceof Error ? error : new Error(String(error)));
-      const settled = handling ? handling.then(() => undefined, () => undefined) : Promise.resolve();
+      if (fileStream && !fileStream.destroyed)
+        fileStream.destroy(error instanceof Error ? error : new Error(String(error)));
+      const settled = handling
+        ? handling.then(
+            () => undefined,
+            () => undefined,
+          )
+        : Promise.resolve();
       void settled.then(() => reject(error));
     };
 
     parser.on('field', (name: string | undefined, value, info) => {
       // a part whose Content-Disposition has no name: busboy gives it no name (reading one would crash the process)
-      if (name === undefined) return fail(new AppError('VALIDATION_FAILED', 'A form part has no name', { details: [{ field: '', message: 'every part needs a name', value: '' }] }));
-      if (info.valueTruncated) return fail(new AppError('VALIDATION_FAILED', `Field ${name} is too long`, { details: [{ field: name, message: 'too long', value: '' }] }));
+      if (name === undefined)
+        return fail(
+          new AppError('VALIDATION_FAILED', 'A form part has no name', {
+            details: [{ field: '', message: 'every part needs a name', value: '' }],
+          }),
+        );
+      if (info.valueTruncated)
+        return fail(
+          new AppError('VALIDATION_FAILED', `Field ${name} is too long`, {
+            details: [{ field: name, message: 'too long', value: '' }],
+          }),
+        );
       if (value.includes('\u0000') || name.includes('\u0000')) {
-        return fail(new AppError('VALIDATION_FAILED', 'The request contains a NUL character', { details: [{ field: name, message: 'must not contain NUL characters', value: '' }] }));
+        return fail(
+          new AppError('VALIDATION_FAILED', 'The request contains a NUL character', {
+            details: [{ field: name, message: 'must not contain NUL characters', value: '' }],
+          }),
+        );
       }
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
       if (name !== options.fileField || handling) {
         stream.resume();
-        if (name !== options.fileField) fail(new AppError('VALIDATION_FAILED', `Unexpected file field ${name}; send the file as ${options.fileField}`, { details: [{ field: name, message: 'unexpected file', value: '' }] }));
+        if (name !== options.fileField)
+          fail(
+            new AppError('VALIDATION_FAILED', `Unexpected file field ${name}; send the file as ${options.fileField}`, {
+              details: [{ field: name, message: 'unexpected file', value: '' }],
+            }),
+          );
         return;
       }
       fileStream = stream;
       // the handler's own listeners come next (synchronously); this one only keeps an early error from going uncaught
       stream.on('error', () => undefined);
-      stream.on('limit', () => stream.destroy(new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${options.maxFileBytes} bytes`)));
+      stream.on('limit', () =>
+        stream.destroy(new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${options.maxFileBytes} bytes`)),
+      );
       handling = options.onFile(stream, { filename: info.filename ?? '', mimeType: info.mimeType });
       handling.catch((error: unknown) => {
         stream.resume();
@@ -123,9 +156,11 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
     parser.on('close', () => {
       if (failed) return;
       if (!handling) {
-        fail(new AppError('VALIDATION_FAILED', `A file is required in field ${options.fileField}`, {
-          details: [{ field: options.fileField, message: 'Required', value: '' }],
-        }));
+        fail(
+          new AppError('VALIDATION_FAILED', `A file is required in field ${options.fileField}`, {
+            details: [{ field: options.fileField, message: 'Required', value: '' }],
+          }),
+        );
         return;
       }
       handling.then((file) => resolve({ fields, file }), fail);

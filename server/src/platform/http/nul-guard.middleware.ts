@@ -45,6 +45,10 @@ export const rejectNulCharacters: Middleware = (req, _res, next) => {
   const query = declaredQuery(req.query, route.query);
   const paths = [...nulPaths(req.params, 'params'), ...nulPaths(query, 'query'), ...nulPaths(req.body, '')];
   if (paths.length === 0) return next();
-  const details: ValidationIssue[] = paths.map((field) => ({ field, message: 'must not contain NUL characters', value: '' }));
+  const details: ValidationIssue[] = paths.map((field) => ({
+    field,
+    message: 'must not contain NUL characters',
+    value: '',
+  }));
   next(new AppError('VALIDATION_FAILED', 'The request contains a NUL character', { details }));
 };

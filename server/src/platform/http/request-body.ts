@@ -15,7 +15,8 @@ export interface RequestBodyRules {
 
 /** Whether the request announced a body (a length above 0, or chunked). */
 export const announcesBody = (req: IncomingMessage) =>
-  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 const bodyRules = new WeakMap<IncomingMessage, RequestBodyRules>();
 
@@ -54,7 +55,13 @@ function watchRate(req: IncomingMessage & { id?: string }, res: ServerResponse, 
     const received = socket.bytesRead - startBytes;
     if (received >= (rules.minBytesPerSecond * waitedMs) / 1000) return;
     stop();
-    replyOnSocket(socket, 408, 'REQUEST_TIMEOUT', `The request body arrives too slowly (under ${rules.minBytesPerSecond} bytes per second)`, req.id || undefined);
+    replyOnSocket(
+      socket,
+      408,
+      'REQUEST_TIMEOUT',
+      `The request body arrives too slowly (under ${rules.minBytesPerSecond} bytes per second)`,
+      req.id || undefined,
+    );
   }, tickMs);
   const stop = () => clearInterval(timer);
   res.once('close', stop);

@@ -9,7 +9,9 @@ import type { Middleware } from './middleware-chain.js';
 export function helmetOptions(publicBaseUrl: string): HelmetOptions {
   const https = new URL(publicBaseUrl).protocol === 'https:';
   return {
-    contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': https ? [] : null } },
+    contentSecurityPolicy: {
+      directives: { 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': https ? [] : null },
+    },
     crossOriginResourcePolicy: { policy: 'same-site' },
   };
 }

@@ -111,7 +111,9 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
       logger.error({ err: error, job: type.name, jobId: job.id, attempt: job.retryCount + 1 }, 'job failed');
       await boss
         .fail(type.name, job.id, { message: error instanceof Error ? error.message : String(error) })
-        .catch((failError: unknown) => logger.error({ err: failError, job: type.name }, 'could not record a failed job'));
+        .catch((failError: unknown) =>
+          logger.error({ err: failError, job: type.name }, 'could not record a failed job'),
+        );
     }
   }
 
@@ -168,7 +170,10 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
       Promise.all([...running]),
       new Promise<void>((resolve) => {
         timeout = setTimeout(() => {
-          logger.warn({ jobs: running.size }, 'jobs still running at shutdown: they run again once their lease expires');
+          logger.warn(
+            { jobs: running.size },
+            'jobs still running at shutdown: they run again once their lease expires',
+          );
           resolve();
         }, timeoutMs);
       }),

@@ -16,7 +16,13 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
 
 /** What a log line says about a request: never its headers (credentials), its URL without secrets. */
-export function requestFields(req: { id: string; method?: string | undefined; url?: string | undefined; headers: { 'user-agent'?: string | undefined }; socket: { remoteAddress?: string | undefined } }) {
+export function requestFields(req: {
+  id: string;
+  method?: string | undefined;
+  url?: string | undefined;
+  headers: { 'user-agent'?: string | undefined };
+  socket: { remoteAddress?: string | undefined };
+}) {
   return {
     id: req.id,
     method: req.method,

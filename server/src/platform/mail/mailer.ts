@@ -48,7 +48,8 @@ export function createOutboxMailer(dir: string, now: () => Date = () => new Date
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   // nodemailer loads with the first message (a tenth of a second at start-up otherwise), in the worker that sends it
   let transport: Promise<Transporter> | undefined;
-  const open = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
   return {
     async send(message) {
       await (await open()).sendMail({

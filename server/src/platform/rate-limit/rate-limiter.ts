@@ -76,7 +76,11 @@ export interface RateLimitLogger {
  * disconnected fails at once), one retry, short connect and command timeouts; it reconnects by itself.
  * The log says when Redis goes away and when it is back, once per outage.
  */
-async function connectRedis(url: string, logger: RateLimitLogger | undefined, isClosing: () => boolean): Promise<Redis> {
+async function connectRedis(
+  url: string,
+  logger: RateLimitLogger | undefined,
+  isClosing: () => boolean,
+): Promise<Redis> {
   // ioredis loads only when REDIS_URL is set
   const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
@@ -106,7 +110,11 @@ async function connectRedis(url: string, logger: RateLimitLogger | undefined, is
  * Counters in Redis when REDIS_URL is set (shared by every instance), else in this process's memory.
  * Redis is an accelerator: while it is unreachable, each limiter counts in memory instead (its insurance).
  */
-export async function createRateLimits(options: { redisUrl?: string; keyPrefix: string; logger?: RateLimitLogger }): Promise<RateLimits> {
+export async function createRateLimits(options: {
+  redisUrl?: string;
+  keyPrefix: string;
+  logger?: RateLimitLogger;
+}): Promise<RateLimits> {
   let closing = false;
   const redis = options.redisUrl ? await connectRedis(options.redisUrl, options.logger, () => closing) : undefined;
   // the first requests wait (up to a second) for the first connection, so they count in Redis rather than in memory
@@ -125,7 +133,12 @@ export async function createRateLimits(options: { redisUrl?: string; keyPrefix: 
         blockDuration: limiterOptions.blockSeconds ?? 0,
       };
       const limiter = redis
-        ? new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(common) })
+        ? new RateLimiterRedis({
+            ...common,
+            storeClient: redis,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory(common),
+          })
         : new RateLimiterMemory(common);
       return wrap(limiter, limiterOptions.points, started);
     },

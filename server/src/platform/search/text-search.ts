@@ -33,7 +33,11 @@ const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /** The fields of a row as one document: `riff_doc(a, b, c)`, exactly as the indexes of migration 0015 spell it. */
-export function searchDoc(a: RawBuilder<unknown>, b: RawBuilder<unknown> | null = null, c: RawBuilder<unknown> | null = null): RawBuilder<string> {
+export function searchDoc(
+  a: RawBuilder<unknown>,
+  b: RawBuilder<unknown> | null = null,
+  c: RawBuilder<unknown> | null = null,
+): RawBuilder<string> {
   return sql<string>`riff_doc(${a}, ${b ?? sql`null`}, ${c ?? sql`null`})`;
 }
 
@@ -43,7 +47,10 @@ export function normalForm(field: RawBuilder<unknown>): RawBuilder<string> {
 }
 
 /** Rows whose field (in normal form) starts with the prefix, in byte order: a range of the suggestion index. */
-export function startsWith(field: RawBuilder<unknown>, prefix: string): { where: RawBuilder<SqlBool>; order: RawBuilder<string> } {
+export function startsWith(
+  field: RawBuilder<unknown>,
+  prefix: string,
+): { where: RawBuilder<SqlBool>; order: RawBuilder<string> } {
   const key = sql<string>`riff_norm(${field}) collate "C"`;
   return {
     where: sql<SqlBool>`(${key} >= riff_norm(${prefix}) and ${key} < riff_norm(${prefix}) || chr(1114111))`,
@@ -75,7 +82,10 @@ function wordsOf(phrase: string): { words: string[]; excluded: string[] } {
  * word reads only the rows that hold it (a common word's near neighbours can be ten times as many),
  * and a typo ("metalica") still finds what it meant.
  */
-export async function withTypoFallback<T extends { total: number }>(q: string, run: (text: TextQuery) => Promise<T>): Promise<T> {
+export async function withTypoFallback<T extends { total: number }>(
+  q: string,
+  run: (text: TextQuery) => Promise<T>,
+): Promise<T> {
   const exact = await run(textQuery(q, { typos: false }));
   return exact.total > 0 ? exact : run(textQuery(q));
 }
@@ -85,9 +95,16 @@ export function textQuery(q: string, options: { typos: boolean } = { typos: true
   const { words, excluded } = wordsOf(phrase);
   const { typos } = options;
   const tsquery = sql`websearch_to_tsquery('simple', riff_norm(${phrase}))`;
-  const contains = (field: RawBuilder<string>, text: string) => sql<SqlBool>`${field} like ('%' || riff_norm(${escapeLike(text)}) || '%')`;
+  const contains = (field: RawBuilder<string>, text: string) =>
+    sql<SqlBool>`${field} like ('%' || riff_norm(${escapeLike(text)}) || '%')`;
   // a query of quotes or exclusions alone has no word to hold: it matches nothing (matches() says so), and its tiers stay valid SQL
-  const everyWord = (field: RawBuilder<string>) => (words.length === 0 ? sql<SqlBool>`false` : sql.join(words.map((word) => contains(field, word)), sql` and `));
+  const everyWord = (field: RawBuilder<string>) =>
+    words.length === 0
+      ? sql<SqlBool>`false`
+      : sql.join(
+          words.map((word) => contains(field, word)),
+          sql` and `,
+        );
   const long = words.filter((word) => HAS_TRIGRAM.test(word));
   const short = words.filter((word) => !HAS_TRIGRAM.test(word));
   return {
@@ -101,13 +118,19 @@ export function textQuery(q: string, options: { typos: boolean } = { typos: true
         conditions.push(
           options.tokens
             ? sql<SqlBool>`to_tsvector('simple'::regconfig, ${doc}) @@ plainto_tsquery('simple', riff_norm(${short.join(' ')}))`
-            : sql<SqlBool>`(${sql.join(short.map((word) => contains(doc, word)), sql` and `)})`,
+            : sql<SqlBool>`(${sql.join(
+                short.map((word) => contains(doc, word)),
+                sql` and `,
+              )})`,
         );
       }
-      for (const word of long) conditions.push(typos ? sql<SqlBool>`riff_norm(${word}) <% ${doc}` : contains(doc, word));
+      for (const word of long)
+        conditions.push(typos ? sql<SqlBool>`riff_norm(${word}) <% ${doc}` : contains(doc, word));
       for (const word of excluded) conditions.push(sql<SqlBool>`not ${contains(doc, word)}`);
       const all = sql.join(conditions, sql` and `);
-      return options.tokens ? sql<SqlBool>`(to_tsvector('simple'::regconfig, ${doc}) @@ ${tsquery} or (${all}))` : sql<SqlBool>`(${all})`;
+      return options.tokens
+        ? sql<SqlBool>`(to_tsvector('simple'::regconfig, ${doc}) @@ ${tsquery} or (${all}))`
+        : sql<SqlBool>`(${all})`;
     },
     tier(names, doc) {
       const any = (test: (name: RawBuilder<string>) => RawBuilder<SqlBool>) => sql.join(names.map(test), sql` or `);

@@ -18,13 +18,16 @@ function catInto(fd: number, paths: string[]): Promise<void> {
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-500)));
     child.on('error', reject);
-    child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`cat failed (${code ?? signal}): ${stderr.trim()}`))));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`cat failed (${code ?? signal}): ${stderr.trim()}`)),
+    );
   });
 }
 
 async function writeAll(file: FileHandle, block: Buffer, position: number): Promise<void> {
   let done = 0;
-  while (done < block.length) done += (await file.write(block, done, block.length - done, position + done)).bytesWritten;
+  while (done < block.length)
+    done += (await file.write(block, done, block.length - done, position + done)).bytesWritten;
 }
 
 /** Where there is no cat: large blocks on the thread pool, one written while the next is read. */

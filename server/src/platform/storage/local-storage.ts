@@ -19,7 +19,9 @@ const FOLDER_RACE_RETRIES = 5;
  * write removes the ones it made, and a delete or move removes the folders it leaves empty (a
  * refused upload leaves no trace, not even an empty tracks/ folder).
  */
-export function createLocalStorage(root: string): ObjectStorage & Required<Pick<ObjectStorage, 'concat' | 'readRange'>> {
+export function createLocalStorage(
+  root: string,
+): ObjectStorage & Required<Pick<ObjectStorage, 'concat' | 'readRange'>> {
   const resolve = (key: string) => {
     assertSafeKey(key);
     return path.join(root, ...key.split('/'));
@@ -28,7 +30,11 @@ export function createLocalStorage(root: string): ObjectStorage & Required<Pick<
 
   /** Removes `folder` and its parents while they are empty, up to `boundary` (which stays). */
   async function prune(folder: string, boundary = root): Promise<void> {
-    for (let current = folder; current !== boundary && current.startsWith(boundary + path.sep); current = path.dirname(current)) {
+    for (
+      let current = folder;
+      current !== boundary && current.startsWith(boundary + path.sep);
+      current = path.dirname(current)
+    ) {
       try {
         await rmdir(current);
       } catch {
@@ -80,7 +86,9 @@ export function createLocalStorage(root: string): ObjectStorage & Required<Pick<
   return {
     kind: 'local',
     async put(key, body) {
-      await writeNew(resolve(key), (out) => pipeline(body, out.createWriteStream({ highWaterMark: WRITE_BUFFER_BYTES })));
+      await writeNew(resolve(key), (out) =>
+        pipeline(body, out.createWriteStream({ highWaterMark: WRITE_BUFFER_BYTES })),
+      );
     },
     async concat(sources, key) {
       const paths = sources.map(resolve);
@@ -91,7 +99,12 @@ export function createLocalStorage(root: string): ObjectStorage & Required<Pick<
       // opening first fails at once for a missing file; a start makes every read positional, so
       // readers can share the descriptor
       const { fd, release } = await files.acquire(file);
-      const stream = createReadStream(file, { fd, autoClose: false, start: range?.start ?? 0, ...(range ? { end: range.end } : {}) });
+      const stream = createReadStream(file, {
+        fd,
+        autoClose: false,
+        start: range?.start ?? 0,
+        ...(range ? { end: range.end } : {}),
+      });
       stream.once('close', release);
       return stream;
     },

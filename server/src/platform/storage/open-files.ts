@@ -96,7 +96,8 @@ export class OpenFiles {
     if (this.sweeper) return;
     this.sweeper = setInterval(() => {
       const now = Date.now();
-      for (const [file, entry] of this.entries) if (entry.users === 0 && now - entry.lastUsed >= this.idleMs) this.drop(file);
+      for (const [file, entry] of this.entries)
+        if (entry.users === 0 && now - entry.lastUsed >= this.idleMs) this.drop(file);
       if (this.entries.size === 0) {
         clearInterval(this.sweeper);
         this.sweeper = undefined;
@@ -123,9 +124,12 @@ export async function readExactly(fd: number, length: number, position: number):
   let done = 0;
   while (done < length) {
     const bytes = await new Promise<number>((resolve, reject) =>
-      read(fd, buffer, done, length - done, position + done, (error, count) => (error ? reject(error) : resolve(count))),
+      read(fd, buffer, done, length - done, position + done, (error, count) =>
+        error ? reject(error) : resolve(count),
+      ),
     );
-    if (bytes === 0) throw Object.assign(new Error(`the file ends before byte ${position + length}`), { code: 'ESHORT' });
+    if (bytes === 0)
+      throw Object.assign(new Error(`the file ends before byte ${position + length}`), { code: 'ESHORT' });
     done += bytes;
   }
   return buffer;

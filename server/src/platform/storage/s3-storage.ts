@@ -36,7 +36,11 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage & { cl
   const Bucket = options.bucket;
   const isMissing = (error: unknown) => {
     const name = (error as { name?: string }).name;
-    return name === 'NotFound' || name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+    return (
+      name === 'NotFound' ||
+      name === 'NoSuchKey' ||
+      (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+    );
   };
 
   return {
@@ -88,7 +92,8 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage & { cl
       do {
         const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token }));
         const keys = (page.Contents ?? []).map((item) => ({ Key: item.Key! }));
-        if (keys.length > 0) await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
+        if (keys.length > 0)
+          await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     },

@@ -19,7 +19,9 @@ export class InvoiceNumbers {
     const row = await this.scope.db
       .insertInto('invoice_counters')
       .values({ year, last_number: 1 })
-      .onConflict((conflict) => conflict.column('year').doUpdateSet({ last_number: sql<number>`invoice_counters.last_number + 1` }))
+      .onConflict((conflict) =>
+        conflict.column('year').doUpdateSet({ last_number: sql<number>`invoice_counters.last_number + 1` }),
+      )
       .returning('last_number')
       .executeTakeFirstOrThrow();
     return formatInvoiceNumber(year, row.last_number);

@@ -12,7 +12,12 @@ export function formatMoney(cents: number, currency: string): string {
   return `${sign}${major.toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')} ${currency}`;
 }
 
-const LICENSES: Record<string, string> = { streaming: 'Streaming', personal: 'Personal', commercial: 'Commercial', exclusive: 'Exclusive' };
+const LICENSES: Record<string, string> = {
+  streaming: 'Streaming',
+  personal: 'Personal',
+  commercial: 'Commercial',
+  exclusive: 'Exclusive',
+};
 
 const MARGIN = 50;
 const COLUMNS = [
@@ -46,15 +51,28 @@ function row(doc: PDFKit.PDFDocument, cells: readonly string[], y: number, bold 
 function draw(doc: PDFKit.PDFDocument, invoice: Invoice) {
   const issued = invoice.issued_at.slice(0, 10);
   doc.font('Helvetica-Bold').fontSize(22).text('Invoice', MARGIN, MARGIN);
-  doc.font('Helvetica').fontSize(10).text(`Number: ${invoice.number}`).text(`Issued: ${issued}`).text(`Currency: ${invoice.currency}`);
+  doc
+    .font('Helvetica')
+    .fontSize(10)
+    .text(`Number: ${invoice.number}`)
+    .text(`Issued: ${issued}`)
+    .text(`Currency: ${invoice.currency}`);
   const partiesY = doc.y + 16;
   party(doc, 'Seller', invoice.seller, MARGIN, partiesY);
   const sellerBottom = doc.y;
   party(doc, 'Bill to', invoice.buyer, MARGIN + 260, partiesY);
   let y = Math.max(sellerBottom, doc.y) + 24;
 
-  y = row(doc, COLUMNS.map((column) => column.title), y, true);
-  doc.moveTo(MARGIN, y - 3).lineTo(MARGIN + 495, y - 3).stroke();
+  y = row(
+    doc,
+    COLUMNS.map((column) => column.title),
+    y,
+    true,
+  );
+  doc
+    .moveTo(MARGIN, y - 3)
+    .lineTo(MARGIN + 495, y - 3)
+    .stroke();
   for (const line of invoice.lines) {
     if (y > doc.page.height - 140) {
       doc.addPage();
@@ -72,12 +90,21 @@ function draw(doc: PDFKit.PDFDocument, invoice: Invoice) {
       y,
     );
   }
-  doc.moveTo(MARGIN, y).lineTo(MARGIN + 495, y).stroke();
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(MARGIN + 495, y)
+    .stroke();
   y += 8;
   const subtotal = invoice.lines.reduce((sum, line) => sum + line.price_cents, 0);
   const totals: Array<[string, string, boolean]> = [
     ['Subtotal', formatMoney(subtotal, invoice.currency), false],
-    ['Discount', invoice.discount_cents > 0 ? `-${formatMoney(invoice.discount_cents, invoice.currency)}` : formatMoney(0, invoice.currency), false],
+    [
+      'Discount',
+      invoice.discount_cents > 0
+        ? `-${formatMoney(invoice.discount_cents, invoice.currency)}`
+        : formatMoney(0, invoice.currency),
+      false,
+    ],
     ['Total', formatMoney(invoice.total_cents, invoice.currency), true],
   ];
   for (const [label, amount, bold] of totals) {
@@ -86,7 +113,13 @@ function draw(doc: PDFKit.PDFDocument, invoice: Invoice) {
     doc.text(amount, MARGIN + 345, y, { width: 144, align: 'right' });
     y = doc.y + 4;
   }
-  doc.font('Helvetica').fontSize(8).fillColor('#555555').text('Issued by Riff on behalf of the seller. Amounts include any applicable taxes.', MARGIN, y + 24, { width: 495 });
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .fillColor('#555555')
+    .text('Issued by Riff on behalf of the seller. Amounts include any applicable taxes.', MARGIN, y + 24, {
+      width: 495,
+    });
 }
 
 /**
@@ -100,7 +133,12 @@ export async function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
-    info: { Title: `Invoice ${invoice.number}`, Author: invoice.seller.name, Creator: 'Riff', CreationDate: new Date(invoice.issued_at) },
+    info: {
+      Title: `Invoice ${invoice.number}`,
+      Author: invoice.seller.name,
+      Creator: 'Riff',
+      CreationDate: new Date(invoice.issued_at),
+    },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {

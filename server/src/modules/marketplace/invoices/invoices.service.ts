@@ -78,9 +78,16 @@ export class InvoicesService {
   private async seller(items: OrderItemRow[]): Promise<InvoiceParty> {
     const sellers = [...new Set(items.map((item) => item.seller_id))];
     const only = sellers.length === 1 ? sellers[0] : undefined;
-    if (!only) return { id: null, name: sellers.length > 1 ? `Riff marketplace, for ${sellers.length} sellers` : 'Former seller', email: null };
+    if (!only)
+      return {
+        id: null,
+        name: sellers.length > 1 ? `Riff marketplace, for ${sellers.length} sellers` : 'Former seller',
+        email: null,
+      };
     const user = await this.deps.people.findActive(only);
-    const name = user ? nameOf(user) : ((await this.deps.people.profiles([only])).get(only)?.username ?? 'Former seller');
+    const name = user
+      ? nameOf(user)
+      : ((await this.deps.people.profiles([only])).get(only)?.username ?? 'Former seller');
     return { id: only, name, email: null };
   }
 }

@@ -21,7 +21,15 @@ export interface Checkout {
 
 /** A provider event that changes an order, read from a webhook whose signature was verified. */
 export type PaymentEvent =
-  | { id: string; type: 'payment.succeeded'; orderId: string; sessionId: string; paymentId: string; amountCents: number; currency: string }
+  | {
+      id: string;
+      type: 'payment.succeeded';
+      orderId: string;
+      sessionId: string;
+      paymentId: string;
+      amountCents: number;
+      currency: string;
+    }
   | { id: string; type: 'payment.failed'; orderId: string; sessionId: string; reason: string }
   | { id: string; type: 'refund.succeeded'; orderId: string; paymentId: string; refundId: string };
 
@@ -33,7 +41,15 @@ export type PaymentEvent =
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
-  parseWebhook(rawBody: Buffer, headers: Readonly<Record<string, string | string[] | undefined>>): Promise<PaymentEvent | null>;
+  parseWebhook(
+    rawBody: Buffer,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+  ): Promise<PaymentEvent | null>;
   /** Refunds a payment in full; idempotent per key (the order id). */
-  refund(payment: { paymentId: string; amountCents: number; currency: string; orderId: string }): Promise<{ refundId: string }>;
+  refund(payment: {
+    paymentId: string;
+    amountCents: number;
+    currency: string;
+    orderId: string;
+  }): Promise<{ refundId: string }>;
 }

@@ -11,7 +11,11 @@ export function createPaymentProvider(platform: Platform): PaymentProvider {
   const { config, keys, clock } = platform;
   switch (config.payments.provider) {
     case 'sandbox':
-      return createSandboxProvider({ secret: sandboxSecret(keys.key('payment-sandbox')), publicBaseUrl: config.publicBaseUrl, clock });
+      return createSandboxProvider({
+        secret: sandboxSecret(keys.key('payment-sandbox')),
+        publicBaseUrl: config.publicBaseUrl,
+        clock,
+      });
     case 'stripe':
       return stripeProviderFromConfig(config);
   }

@@ -12,7 +12,10 @@ export const SANDBOX_DELIVERY_JOB = 'marketplace.sandbox-deliver';
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+  text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
@@ -43,8 +46,11 @@ export class SandboxCheckout {
     if (!order || order.payment_provider !== 'sandbox') throw notFound('Payment');
     const items = await orders.itemsOf([order.id]);
     const total = formatMoney(Number(order.total_cents), order.currency);
-    const open = order.status === 'pending' && (!order.payment_expires_at || order.payment_expires_at.getTime() > clock.now().getTime());
-    if (!open) return page('This checkout is closed', `<p>Order ${escapeHtml(order.id)} is ${escapeHtml(order.status)}.</p>`);
+    const open =
+      order.status === 'pending' &&
+      (!order.payment_expires_at || order.payment_expires_at.getTime() > clock.now().getTime());
+    if (!open)
+      return page('This checkout is closed', `<p>Order ${escapeHtml(order.id)} is ${escapeHtml(order.status)}.</p>`);
     if (!outcome) {
       const base = `?outcome=`;
       return page(
@@ -62,7 +68,13 @@ export class SandboxCheckout {
       created: Math.floor(clock.now().getTime() / 1000),
       data:
         outcome === 'succeed'
-          ? { order_id: order.id, session_id: sessionId, payment_id: sandboxPaymentId(sessionId), amount_cents: Number(order.total_cents), currency: order.currency }
+          ? {
+              order_id: order.id,
+              session_id: sessionId,
+              payment_id: sandboxPaymentId(sessionId),
+              amount_cents: Number(order.total_cents),
+              currency: order.currency,
+            }
           : { order_id: order.id, session_id: sessionId, reason: 'card_declined' },
     };
     await jobs.enqueue(SANDBOX_DELIVERY_JOB, { eventId: event.id, body: JSON.stringify(event) });
@@ -76,7 +88,13 @@ export class SandboxCheckout {
   async deliver({ eventId, body }: { eventId: string; body: string }): Promise<{ status: number }> {
     const { secret, webhookUrl, clock } = this.deps;
     const headers = signSandboxDelivery(secret, eventId, body, Math.floor(clock.now().getTime() / 1000));
-    const reply = await fetch(webhookUrl, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
+    const reply = await fetch(webhookUrl, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
     await reply.arrayBuffer().catch(() => undefined);
     if (reply.status < 200 || reply.status >= 300) throw new Error(`the payment webhook answered ${reply.status}`);
     return { status: reply.status };

@@ -9,14 +9,26 @@ export interface SandboxEventBody {
   id: string;
   type: 'payment.succeeded' | 'payment.failed';
   created: number;
-  data: { order_id: string; session_id: string; payment_id?: string; amount_cents?: number; currency?: string; reason?: string };
+  data: {
+    order_id: string;
+    session_id: string;
+    payment_id?: string;
+    amount_cents?: number;
+    currency?: string;
+    reason?: string;
+  };
 }
 
 /** The signing secret, as Standard Webhooks writes one: derived from SECRET_KEY (KeyRing 'payment-sandbox'). */
 export const sandboxSecret = (key: Buffer) => `whsec_${key.toString('base64')}`;
 
 /** Headers of a signed delivery of `body` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature). */
-export function signSandboxDelivery(secret: string, eventId: string, body: string, nowSeconds: number): Record<string, string> {
+export function signSandboxDelivery(
+  secret: string,
+  eventId: string,
+  body: string,
+  nowSeconds: number,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'webhook-id': eventId,
@@ -39,10 +51,21 @@ export function createSandboxProvider(deps: { secret: string; publicBaseUrl: str
     name: 'sandbox',
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
       const sessionId = `sbx_${randomBytes(16).toString('hex')}`;
-      return { sessionId, checkoutUrl: `${deps.publicBaseUrl}/api/v1/marketplace/sandbox/checkout/${sessionId}`, expiresAt: request.expiresAt };
+      return {
+        sessionId,
+        checkoutUrl: `${deps.publicBaseUrl}/api/v1/marketplace/sandbox/checkout/${sessionId}`,
+        expiresAt: request.expiresAt,
+      };
     },
     async parseWebhook(rawBody, headers): Promise<PaymentEvent | null> {
-      if (!verifyCallback(deps.secret, headers as Record<string, string | string[] | undefined>, rawBody, Math.floor(deps.clock.now().getTime() / 1000))) {
+      if (
+        !verifyCallback(
+          deps.secret,
+          headers as Record<string, string | string[] | undefined>,
+          rawBody,
+          Math.floor(deps.clock.now().getTime() / 1000),
+        )
+      ) {
         throw new AppError('UNAUTHENTICATED', 'The payment event’s signature is missing or not valid');
       }
       let body: SandboxEventBody;
@@ -67,7 +90,13 @@ export function createSandboxProvider(deps: { secret: string; publicBaseUrl: str
         };
       }
       if (body.type === 'payment.failed') {
-        return { id: body.id, type: 'payment.failed', orderId: data.order_id, sessionId: data.session_id, reason: String(data.reason ?? 'declined') };
+        return {
+          id: body.id,
+          type: 'payment.failed',
+          orderId: data.order_id,
+          sessionId: data.session_id,
+          reason: String(data.reason ?? 'declined'),
+        };
       }
       return null;
     },

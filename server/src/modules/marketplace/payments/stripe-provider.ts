@@ -30,7 +30,8 @@ function endpoint(apiUrl: string | undefined): Pick<Stripe.StripeConfig, 'host' 
   return { host: url.hostname, port: url.port || (protocol === 'http' ? 80 : 443), protocol };
 }
 
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
 
 /**
  * PAYMENT_PROVIDER=stripe (ADDENDUM Part 2 "Marketplace"): one Checkout Session per order (amounts in
@@ -44,7 +45,13 @@ export class StripeProvider implements PaymentProvider {
 
   constructor(private readonly options: StripeProviderOptions) {
     this.client = import('stripe').then(
-      ({ default: StripeClient }) => new StripeClient(options.secretKey, { ...endpoint(options.apiUrl), maxNetworkRetries: 2, timeout: 20_000, telemetry: false }),
+      ({ default: StripeClient }) =>
+        new StripeClient(options.secretKey, {
+          ...endpoint(options.apiUrl),
+          maxNetworkRetries: 2,
+          timeout: 20_000,
+          telemetry: false,
+        }),
     );
     // a failed load is reported by the first call that needs the client, not as an unhandled rejection
     this.client.catch(() => undefined);
@@ -81,7 +88,10 @@ export class StripeProvider implements PaymentProvider {
     return { sessionId: session.id, checkoutUrl: session.url, expiresAt: new Date(session.expires_at * 1000) };
   }
 
-  async parseWebhook(rawBody: Buffer, headers: Readonly<Record<string, string | string[] | undefined>>): Promise<PaymentEvent | null> {
+  async parseWebhook(
+    rawBody: Buffer,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+  ): Promise<PaymentEvent | null> {
     const header = headers['stripe-signature'];
     const signature = Array.isArray(header) ? header[0] : header;
     if (!signature) throw unauthenticated('Stripe-Signature is missing');
@@ -125,9 +135,11 @@ export class StripeProvider implements PaymentProvider {
         if (!charge.refunded) return null;
         const paymentId = idOf(charge.payment_intent);
         if (!paymentId) return null;
-        const orderId = charge.metadata?.order_id || (await stripe.paymentIntents.retrieve(paymentId)).metadata?.order_id;
+        const orderId =
+          charge.metadata?.order_id || (await stripe.paymentIntents.retrieve(paymentId)).metadata?.order_id;
         if (!orderId) return null;
-        const refundId = charge.refunds?.data[0]?.id ?? (await stripe.refunds.list({ charge: charge.id, limit: 1 })).data[0]?.id;
+        const refundId =
+          charge.refunds?.data[0]?.id ?? (await stripe.refunds.list({ charge: charge.id, limit: 1 })).data[0]?.id;
         if (!refundId) return null;
         return { id: event.id, type: 'refund.succeeded', orderId, paymentId, refundId };
       }
@@ -136,7 +148,12 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
-  async refund(payment: { paymentId: string; amountCents: number; currency: string; orderId: string }): Promise<{ refundId: string }> {
+  async refund(payment: {
+    paymentId: string;
+    amountCents: number;
+    currency: string;
+    orderId: string;
+  }): Promise<{ refundId: string }> {
     // a key of its own: Stripe's keys are per account, and the order id already keyed the checkout
     const stripe = await this.client;
     const refund = await stripe.refunds.create(
@@ -150,10 +167,13 @@ export class StripeProvider implements PaymentProvider {
 /** The Stripe provider from the configuration (PAYMENT_PROVIDER=stripe); the buyer comes back to the app's order page. */
 export function stripeProviderFromConfig(config: {
   appBaseUrl: string;
-  payments: { stripe: { secretKey?: string | undefined; webhookSecret?: string | undefined; apiUrl?: string | undefined } };
+  payments: {
+    stripe: { secretKey?: string | undefined; webhookSecret?: string | undefined; apiUrl?: string | undefined };
+  };
 }): StripeProvider {
   const { secretKey, webhookSecret, apiUrl } = config.payments.stripe;
-  if (!secretKey || !webhookSecret) throw new Error('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  if (!secretKey || !webhookSecret)
+    throw new Error('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
   return new StripeProvider({
     secretKey,
     webhookSecret,

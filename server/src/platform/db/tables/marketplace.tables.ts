@@ -1,4 +1,13 @@
-import type { LicenseType, OrderStatus, PaymentProviderName, PaymentStatus, ProductCategory, ProductLicenseType, ProductStatus, ProductType } from '@riff/contract';
+import type {
+  LicenseType,
+  OrderStatus,
+  PaymentProviderName,
+  PaymentStatus,
+  ProductCategory,
+  ProductLicenseType,
+  ProductStatus,
+  ProductType,
+} from '@riff/contract';
 import type { Generated } from 'kysely';
 import type { CreatedAt, Json, Timestamp, UpdatedAt } from './column-types.js';
 
