@@ -55,12 +55,14 @@ export async function startTestServer(
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  // an embedded database in a fresh directory starts as a copy of the suite's migrated template (global-setup.ts)
-  if (!config.databaseUrl && env.DATA_DIR === undefined)
-    await cp(inject('pgliteTemplate'), path.join(dataDir, 'pglite'), { recursive: true });
+  // an embedded database in a fresh directory starts as a copy of the suite's template (global-setup.ts),
+  // migrated and with its job queue made, in the default job schema
+  const fromTemplate = !config.databaseUrl && env.DATA_DIR === undefined;
+  if (fromTemplate) await cp(inject('pgliteTemplate'), path.join(dataDir, 'pglite'), { recursive: true });
   const directUrl = `http://127.0.0.1:${port}`;
   // test files share one PostgreSQL database: each app gets its own job queue, so one app's mail is not sent by another
-  const jobsSchema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
+  const jobsSchema =
+    overrides.jobsSchema ?? (fromTemplate ? 'riff_jobs' : `riff_jobs_test_${randomUUID().replaceAll('-', '')}`);
   // Prism starts while the app migrates its database; it forwards only once asked to.
   const starting = prismProxyEnabled({ ...process.env, ...env })
     ? startPrismGate({ upstream: directUrl, shared: inject('sharedPrism') || undefined })
@@ -99,7 +101,7 @@ export async function startTestServer(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await riff.jobs.stop(5000);
-      if (riff.database.kind === 'postgres')
+      if (riff.database.kind === 'postgres' && !overrides.jobsSchema)
         await sql
           .raw(`drop schema if exists ${jobsSchema} cascade`)
           .execute(riff.database.db)

@@ -114,7 +114,23 @@ export async function migrateWhenReachable(
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/**
+ * True when every migration this build knows is recorded as applied. Kysely's migrator looks the
+ * migration tables up through the catalogue and takes a lock before it can tell there is nothing
+ * to do, which costs most of a second on PGlite at every start; this answers the common case with
+ * one query and leaves anything pending (or an unknown state) to the migrator.
+ */
+async function upToDate(db: Db): Promise<boolean> {
+  const { rows: table } = await sql<{ present: boolean }>`
+    select to_regclass('kysely_migration') is not null as present`.execute(db);
+  if (!table[0]?.present) return false;
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const applied = new Set(rows.map((row) => row.name));
+  return Object.keys(migrations).every((name) => applied.has(name));
+}
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  if (await upToDate(db)) return [];
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -60,10 +60,13 @@ interface FetchedJob {
 }
 
 export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueueOptions): JobQueue {
+  const schema = options.schema ?? 'riff_jobs';
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`job queue schema ${schema} is not a plain identifier`);
+  // the queue's own work (fetch, complete, maintenance) starts outside any unit of work, so this is the pool
+  const executor = sqlExecutor(() => scope.db);
   const boss = new PgBoss({
-    // the queue's own work (fetch, complete, maintenance) starts outside any unit of work, so this is the pool
-    db: sqlExecutor(() => scope.db),
-    schema: options.schema ?? 'riff_jobs',
+    db: executor,
+    schema,
     supervise: options.concurrency > 0,
     schedule: false,
     migrate: true,
@@ -90,10 +93,22 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
     wake?.();
   };
 
+  // pg-boss fetches one queue per query: asking every queue in turn would cost one statement per
+  // job type on every idle poll. One look over pg-boss's partial index of waiting jobs (state below
+  // 'active') says which queues have a job due, and only those are fetched from.
+  const dueQueuesSql = `select distinct name from ${schema}.job where state < 'active' and start_after < now()`;
+  async function dueQueues(): Promise<Set<string>> {
+    const { rows } = await executor.executeSql(dueQueuesSql);
+    return new Set((rows as { name: string }[]).map((row) => row.name));
+  }
+
   async function fetchNext(): Promise<{ type: JobType; job: FetchedJob } | undefined> {
+    const due = await dueQueues();
+    if (due.size === 0) return undefined;
     const names = [...types.keys()];
     for (let i = 0; i < names.length; i++) {
       const type = types.get(names[(rotation + i) % names.length]!)!;
+      if (!due.has(type.name)) continue;
       const [job] = (await boss.fetch(type.name, { batchSize: 1, includeMetadata: true })) as unknown as FetchedJob[];
       if (job) {
         rotation = (rotation + i + 1) % names.length;
@@ -197,7 +212,10 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
 
     async start() {
       await boss.start();
+      // creating a queue that exists changes nothing (its options stay as first made): only new types are created
+      const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
       for (const type of types.values()) {
+        if (existing.has(type.name)) continue;
         await boss.createQueue(type.name, {
           name: type.name,
           retryLimit: type.retryLimit ?? 5,
