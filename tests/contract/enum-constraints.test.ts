@@ -28,6 +28,7 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
+import { seedDataDir } from '../support/test-database.js';
 
 // The contract declares each enum once; the migrations (history, never edited) spell the same values in CHECK
 // constraints. A value added to the contract without a migration would be accepted by the API and refused by the database.
@@ -68,6 +69,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'riff-enums-'));
+  await seedDataDir(dataDir);
   database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   await migrateToLatest(database.db);
 });

@@ -10,6 +10,7 @@ import { systemActor } from '../../server/src/platform/access/actor.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
 import { openPlatform, type PlatformHandle } from '../../server/src/platform/platform.js';
 import { parsePlaylist } from '../support/media.js';
+import { seedDataDir } from '../support/test-database.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -28,6 +29,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 describe('an HLS job killed with SIGKILL mid-transcode', () => {
   it('leaves no playable rendition, and its next run (after restart) publishes a whole one', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-kill-hls-'));
+    await seedDataDir(dataDir);
     const jobsSchema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const marker = path.join(dataDir, 'marker.json');

@@ -16,12 +16,14 @@ import { ffmpegPathFrom } from '../../server/src/platform/media/ffmpeg-path.js';
 import { openPlatform, type PlatformHandle } from '../../server/src/platform/platform.js';
 import { makeAudio, md5 } from '../support/audio.js';
 import { parsePlaylist, readObject } from '../support/media.js';
+import { seedDataDir } from '../support/test-database.js';
 
 const run = promisify(execFile);
 
 /** A platform of its own (no HTTP, no workers: jobs run on demand) with the media module enlisted. */
 async function openMedia(env: Record<string, string> = {}) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-media-test-'));
+  await seedDataDir(dataDir);
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',

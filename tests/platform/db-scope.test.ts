@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
 import { createDbScope, type DbScope } from '../../server/src/platform/db/transactions.js';
+import { seedDataDir } from '../support/test-database.js';
 
 let database: DatabaseHandle;
 let scope: DbScope;
@@ -14,6 +15,7 @@ const table = `scope_probe_${randomUUID().replaceAll('-', '')}`;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'riff-scope-'));
+  await seedDataDir(dataDir);
   database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   scope = createDbScope(database.db);
   await sql.raw(`create table ${table} (name text not null)`).execute(database.db);

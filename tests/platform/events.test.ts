@@ -12,6 +12,7 @@ import { createEventBus, type EventBus, type EventHandler } from '../../server/s
 import { EventsRepository } from '../../server/src/platform/events/events.repository.js';
 import { createJobQueue, type JobQueue } from '../../server/src/platform/jobs/job-queue.js';
 import { createLogger } from '../../server/src/platform/logging/logger.js';
+import { seedDataDir } from '../support/test-database.js';
 
 // the event map is empty until areas add their events: tests use their own type names
 const TYPE = 'test.happened' as never;
@@ -25,6 +26,7 @@ async function setUp(
   handlers: EventHandler[],
 ): Promise<{ database: DatabaseHandle; scope: DbScope; jobs: JobQueue; bus: EventBus; schema: string }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-events-'));
+  await seedDataDir(dataDir);
   const schema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   await migrateToLatest(database.db);

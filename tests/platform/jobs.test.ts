@@ -13,6 +13,7 @@ import { register } from '../support/accounts.js';
 import { runDueJobs } from '../support/jobs.js';
 import { readOutbox, waitForMail } from '../support/mail.js';
 import { startTestServer } from '../support/test-server.js';
+import { seedDataDir } from '../support/test-database.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const logger = createLogger('silent');
@@ -36,6 +37,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 /** A place for a queue: a PGlite folder, or a schema of its own on the PostgreSQL server under test. */
 async function queuePlace() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-jobs-'));
+  await seedDataDir(dataDir);
   const schema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   return { dataDir, schema };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
+import { seedDataDir } from '../support/test-database.js';
 
 // Named prepared statements exist on PostgreSQL only (PGlite runs in-process).
 const databaseUrl = process.env.DATABASE_URL;
@@ -15,6 +16,7 @@ describe.skipIf(!databaseUrl)('prepared statements on PostgreSQL', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'riff-prepared-'));
+    await seedDataDir(dataDir);
     // one connection, so every statement below runs where the earlier ones were prepared
     database = await openDatabase({ databaseUrl, dataDir, poolSize: 1 });
     await sql`create table ${sql.table(table)} (id integer primary key, name text not null)`.execute(database.db);

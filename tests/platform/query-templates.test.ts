@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
 import { QueryTemplates } from '../../server/src/platform/db/query-templates.js';
+import { seedDataDir } from '../support/test-database.js';
 
 let database: DatabaseHandle;
 let dataDir: string;
@@ -12,6 +13,7 @@ const table = `templates_${process.pid}_${Date.now()}`;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'riff-templates-'));
+  await seedDataDir(dataDir);
   database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   await sql`create table ${sql.table(table)} (id integer primary key, name text not null, owner text)`.execute(
     database.db,
