@@ -26,6 +26,32 @@ export async function readOutbox(dir: string): Promise<OutboxMail[]> {
   );
 }
 
+/** Mails already read, by path: an outbox file is written whole once (a temporary file linked into place) and never changed. */
+const readMails = new Map<string, OutboxMail>();
+
+/** The mails of one template in an outbox, oldest first, reading only files not read before. */
+async function mailsOf(dir: string, template: string): Promise<OutboxMail[]> {
+  // `<epoch-ms>-<template>.json`, or `…-<template>-<n>.json` for a second mail in the same millisecond
+  const named = new RegExp(`^\\d+-${template.replace(/[^a-z0-9]/gi, '\\$&')}(-\\d+)?\\.json$`);
+  let files: string[];
+  try {
+    files = (await readdir(dir)).filter((name) => named.test(name)).sort();
+  } catch {
+    return [];
+  }
+  return Promise.all(
+    files.map(async (file) => {
+      const at = path.join(dir, file);
+      let mail = readMails.get(at);
+      if (!mail) {
+        mail = { ...(JSON.parse(await readFile(at, 'utf8')) as Omit<OutboxMail, 'file'>), file };
+        readMails.set(at, mail);
+      }
+      return mail;
+    }),
+  );
+}
+
 /** Waits for the newest mail of a template to an address (mail is sent off the request path). */
 export async function waitForMail(
   dir: string,
@@ -36,7 +62,7 @@ export async function waitForMail(
 ): Promise<OutboxMail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mails = (await readOutbox(dir)).filter((mail) => mail.to === to && mail.template === template);
+    const mails = (await mailsOf(dir, template)).filter((mail) => mail.to === to && mail.template === template);
     if (mails.length > after) return mails[mails.length - 1]!;
     if (Date.now() > deadline) throw new Error(`no ${template} mail to ${to} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
