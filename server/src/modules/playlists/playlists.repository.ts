@@ -8,8 +8,9 @@ import {
   type Updateable,
 } from 'kysely';
 import type { PlaylistPermission } from '@riff/contract';
-import type { Database, TrackRow } from '../../platform/db/database.schema.js';
-import type { PlaylistsTable } from '../../platform/db/tables/track-social.tables.js';
+import type { Database } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
+import type { PlaylistsTable } from './playlists.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 

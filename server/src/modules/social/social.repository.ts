@@ -1,6 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import type { SharePlatform } from '@riff/contract';
-import type { TrackRow, UserRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
+import type { UserRow } from '../users/users.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 export interface Page {

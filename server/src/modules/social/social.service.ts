@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { PaginationQuery, ShareRequest, Track } from '@riff/contract';
 import { API_PREFIX } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, forbidden, notFound, rateLimited } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';

@@ -1,7 +1,7 @@
 import type { Track } from '@riff/contract';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { Actor } from '../../platform/access/actor.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 import { notFound } from '../../platform/errors/app-error.js';
 import { CONTENT_TYPES } from './audio-probe.js';
 import { toTrackDto } from './track.mapper.js';

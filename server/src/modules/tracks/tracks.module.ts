@@ -1,7 +1,7 @@
 import './tracks.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 import type { MediaService } from '../media/media.service.js';
 import { ChunkedUploadsService } from './chunked-uploads.service.js';
 import { RecentTracks } from './recent-tracks.js';

@@ -1,6 +1,7 @@
 import type { SortOrder, TrackSortField } from '@riff/contract';
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type SqlBool, type Updateable } from 'kysely';
-import type { Database, TrackRow, TracksTable } from '../../platform/db/database.schema.js';
+import type { Database } from '../../platform/db/database.schema.js';
+import type { TrackRow, TracksTable } from './tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import { QueryTemplates } from '../../platform/db/query-templates.js';
