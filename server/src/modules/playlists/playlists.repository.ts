@@ -372,15 +372,6 @@ export class PlaylistsRepository {
     return row !== undefined;
   }
 
-  /** like_count follows the favorites playlists: kept on the track for its readers. */
-  async addToLikeCount(trackId: string, delta: 1 | -1): Promise<void> {
-    await this.db
-      .updateTable('tracks')
-      .set((eb) => ({ like_count: sql<number>`greatest(0, ${eb.ref('like_count')} + ${delta})` }))
-      .where('id', '=', trackId)
-      .execute();
-  }
-
   /** Track ids of the favorites playlist, for erasure. */
   async favoriteTrackIds(userId: string): Promise<string[]> {
     const rows = await this.db

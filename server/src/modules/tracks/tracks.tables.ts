@@ -70,7 +70,13 @@ export interface TrackDownloadsTable {
   downloaded_at: CreatedAt;
 }
 
-/** The tracks area's tables: tracks, lyrics, chunked upload sessions and counted downloads. */
+/** An object being written to storage, recorded first so that a crash leaves a trace to clean. */
+export interface StorageIntentsTable {
+  key: string;
+  created_at: CreatedAt;
+}
+
+/** The tracks area's tables: tracks, lyrics, chunked upload sessions and counted downloads, storage intents. */
 declare module '../../platform/db/database.schema.js' {
   interface Database {
     tracks: TracksTable;
@@ -78,6 +84,7 @@ declare module '../../platform/db/database.schema.js' {
     upload_sessions: UploadSessionsTable;
     upload_chunks: UploadChunksTable;
     track_downloads: TrackDownloadsTable;
+    storage_intents: StorageIntentsTable;
   }
 }
 

@@ -1,10 +1,5 @@
 import type { Generated } from 'kysely';
-import type { CreatedAt, Json } from './column-types.js';
-
-export interface StorageIntentsTable {
-  key: string;
-  created_at: CreatedAt;
-}
+import type { Json } from './column-types.js';
 
 export interface DomainEventsTable {
   id: Generated<string>;
@@ -19,8 +14,8 @@ export interface DomainEventsTable {
 }
 
 /**
- * The whole database as Kysely sees it. The platform declares its own tables here (storage intents:
- * objects being written; the domain-event outbox); each area adds the tables it owns by augmenting
+ * The whole database as Kysely sees it. The platform declares its own table here (the domain-event
+ * outbox); each area adds the tables it owns by augmenting
  * this interface from its module folder, in <area>.tables.ts:
  *
  *   declare module '../../platform/db/database.schema.js' {
@@ -32,6 +27,5 @@ export interface DomainEventsTable {
  * list the same values, tested).
  */
 export interface Database {
-  storage_intents: StorageIntentsTable;
   domain_events: DomainEventsTable;
 }
