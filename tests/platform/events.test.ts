@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
 import { createDbScope, type DbScope } from '../../server/src/platform/db/transactions.js';
 import { userActor, type RequestOrigin } from '../../server/src/platform/access/actor.js';
-import type { UserRow } from '../../server/src/platform/db/database.schema.js';
+import type { UserRow } from '../../server/src/modules/users/users.tables.js';
 import { createEventBus, type EventBus, type EventHandler } from '../../server/src/platform/events/event-bus.js';
 import { EventsRepository } from '../../server/src/platform/events/events.repository.js';
 import { createJobQueue, type JobQueue } from '../../server/src/platform/jobs/job-queue.js';

@@ -52,11 +52,17 @@ export function createModules(platform: Platform): RiffModule[] {
         key,
       ),
   });
-  const playlists = createPlaylistsModule(platform, { tracks: tracks.reader, people: users.people });
+  const playlists = createPlaylistsModule(platform, {
+    tracks: tracks.reader,
+    trackCounters: tracks.counters,
+    people: users.people,
+  });
   const comments = createCommentsModule(platform);
   const social = createSocialModule(platform, {
     favorites: playlists.favorites,
     tracks: tracks.tracks,
+    reader: tracks.reader,
+    secretLinks: tracks.secretLinks,
     comments: comments.count,
   });
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });

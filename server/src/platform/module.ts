@@ -4,7 +4,7 @@ import type { Router } from 'express';
 import type { RiffContract } from '@riff/contract';
 import type { AccountData } from './accounts/account-data.js';
 import type { ApiKeyVerifier } from './auth/authenticate.middleware.js';
-import type { UserRow } from './db/database.schema.js';
+import type { AccountUser } from './access/actor.js';
 import type { EventHandler } from './events/event-bus.js';
 import type { EventType } from './events/event-map.js';
 import type { JobType } from './jobs/job-queue.js';
@@ -39,7 +39,7 @@ export interface RiffModule {
   /** Resolves the keys this area issues (developer keys, webhook keys) for the authenticator. */
   keyVerifiers?: ApiKeyVerifier[];
   /** Given by the module that owns accounts: the user behind a token, if they may still act. */
-  activeUser?(id: string): Promise<UserRow | undefined>;
+  activeUser?(id: string): Promise<AccountUser | undefined>;
   /** Finishes or abandons work in flight at shutdown, before the platform closes. */
   drain?(): Promise<void>;
 }

@@ -1,4 +1,5 @@
-import type { EmailTokenPurpose, Database } from '../../platform/db/database.schema.js';
+import type { EmailTokenPurpose } from './auth.tables.js';
+import type { Database } from '../../platform/db/database.schema.js';
 import type { Selectable } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
 

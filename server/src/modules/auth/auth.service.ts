@@ -4,7 +4,7 @@ import { scopeAllows, type Actor, type UserActor } from '../../platform/access/a
 import type { Revocations } from '../../platform/auth/revocations.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import { AppError, rateLimited } from '../../platform/errors/app-error.js';
 import type { PasswordHasher } from '../../platform/auth/password-hasher.js';
 import { randomToken, sha256Hex } from '../../platform/auth/secure-random.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SecretBox } from '../../platform/auth/secret-box.js';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { VerifyTwoFactorRequest } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, rateLimited } from '../../platform/errors/app-error.js';
 import type { PasswordHasher } from '../../platform/auth/password-hasher.js';

@@ -2,7 +2,7 @@ import { API_KEY_PREFIX } from '@riff/contract';
 import type { ApiKeyVerifier } from '../../platform/auth/authenticate.middleware.js';
 import { sha256Hex } from '../../platform/auth/secure-random.js';
 import type { Clock } from '../../platform/clock.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import type { ApiKeysRepository } from './api-keys.repository.js';
 
 const MINUTE_MS = 60_000;

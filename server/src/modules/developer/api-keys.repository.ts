@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { ApiKeysTable, Database } from '../../platform/db/database.schema.js';
+import type { ApiKeysTable } from './developer.tables.js';
+import type { Database } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 export type ApiKeyRow = Selectable<Database['api_keys']>;

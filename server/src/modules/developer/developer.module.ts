@@ -1,7 +1,7 @@
 import './api-keys.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import { developerKeyVerifier } from './api-key-verifier.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import { apiKeysRoutes } from './api-keys.routes.js';

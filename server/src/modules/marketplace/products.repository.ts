@@ -5,7 +5,7 @@ import type {
   ProductLicensesTable,
   ProductPreviewsTable,
   ProductsTable,
-} from '../../platform/db/database.schema.js';
+} from './marketplace.tables.js';
 import {
   normalForm,
   notBlockedEitherWay,

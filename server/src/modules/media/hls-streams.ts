@@ -1,5 +1,5 @@
 import { userActor, type Actor } from '../../platform/access/actor.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import { AppError, notFound } from '../../platform/errors/app-error.js';
 import { canSeeTrackMedia } from './media.policy.js';
 import type { MediaRepository, MediaTrack } from './media.repository.js';

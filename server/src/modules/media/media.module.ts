@@ -1,5 +1,5 @@
 import './media.events.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { ModuleJob, RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';

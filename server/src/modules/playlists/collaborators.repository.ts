@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { PlaylistPermission } from '@riff/contract';
-import type { PlaylistCollaboratorsTable } from '../../platform/db/tables/track-social.tables.js';
+import type { PlaylistCollaboratorsTable } from './playlists.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 

@@ -1,16 +1,20 @@
 import type { UserActor } from '../../platform/access/actor.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
+import type { TrackCounters } from '../tracks/track-counters.js';
 import type { PlaylistsRepository } from './playlists.repository.js';
 
 /**
  * Likes are the favorites playlist (ADDENDUM): liking adds the track to the liker's favorites,
  * unliking removes it, and removing it from that playlist (the playlists area's route, later) is
- * an unlike. Every change to a favorites playlist goes through here, so the playlist, the
- * track's like_count and the track.liked / track.unliked events never disagree.
+ * an unlike. Every change to a favorites playlist goes through here and records track.liked or
+ * track.unliked in its transaction; the tracks area keeps the track's like_count from those events,
+ * so the playlist, the count and the events never disagree.
  */
 export class FavoritesService {
-  constructor(private readonly deps: { scope: DbScope; playlists: PlaylistsRepository; events: EventBus }) {}
+  constructor(
+    private readonly deps: { scope: DbScope; playlists: PlaylistsRepository; events: EventBus; likes: TrackCounters },
+  ) {}
 
   /** Adds the track to the actor's favorites; answers whether it was newly liked. The caller checked the actor may see it. */
   like(actor: UserActor, trackId: string): Promise<boolean> {
@@ -18,7 +22,6 @@ export class FavoritesService {
       const favorites = await this.deps.playlists.favoritesOf(actor.id);
       await this.deps.playlists.lock(favorites.id);
       if (!(await this.deps.playlists.append(favorites.id, trackId, actor.id))) return false;
-      await this.deps.playlists.addToLikeCount(trackId, 1);
       await this.deps.events.record(actor, 'track.liked', {
         subject: { resource: 'track', id: trackId },
         data: { playlist_id: favorites.id },
@@ -34,7 +37,6 @@ export class FavoritesService {
       if (!favorites) return false;
       await this.deps.playlists.lock(favorites.id);
       if (!(await this.deps.playlists.remove(favorites.id, trackId))) return false;
-      await this.deps.playlists.addToLikeCount(trackId, -1);
       await this.deps.events.record(actor, 'track.unliked', {
         subject: { resource: 'track', id: trackId },
         data: { playlist_id: favorites.id },
@@ -52,7 +54,7 @@ export class FavoritesService {
   eraseFor(owner: UserActor): Promise<{ removed_likes: number; removed_playlists: number }> {
     return this.deps.scope.transaction(async () => {
       const liked = await this.deps.playlists.favoriteTrackIds(owner.id);
-      for (const trackId of liked) await this.deps.playlists.addToLikeCount(trackId, -1);
+      await this.deps.likes.withdrawLikes(liked);
       return { removed_likes: liked.length, removed_playlists: await this.deps.playlists.removeAllOf(owner.id) };
     });
   }

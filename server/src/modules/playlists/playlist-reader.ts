@@ -1,7 +1,7 @@
 import { PLAYLIST_MAX_TRACKS, PLAYLIST_TRACKS_PAGE_DEFAULT, type Playlist, type PlaylistTrack } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import type { CollaboratorsRepository } from './collaborators.repository.js';

@@ -5,6 +5,7 @@ import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Searcher } from '../../platform/search/searcher.js';
 import type { Actor } from '../../platform/access/actor.js';
+import type { TrackCounters } from '../tracks/track-counters.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
@@ -22,6 +23,8 @@ import { PlaylistsRepository } from './playlists.repository.js';
 export interface PlaylistsModuleDeps {
   /** The tracks area's read port: which tracks a caller may see, and the Track mapper. */
   tracks: TrackReader;
+  /** The tracks area's counters: an erased account's likes leave like_count. */
+  trackCounters: TrackCounters;
   /** The users area's read port: accounts, blocks and profiles of collaborators. */
   people: PeopleReader;
 }
@@ -43,7 +46,12 @@ export type PlaylistsModule = RiffModule & {
 export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleDeps): PlaylistsModule {
   const playlists = new PlaylistsRepository(platform.scope);
   const collaborators = new CollaboratorsRepository(platform.scope);
-  const favorites = new FavoritesService({ scope: platform.scope, playlists, events: platform.events });
+  const favorites = new FavoritesService({
+    scope: platform.scope,
+    playlists,
+    events: platform.events,
+    likes: deps.trackCounters,
+  });
   const reader = new PlaylistReader({ playlists, collaborators, tracks: deps.tracks, people: deps.people });
   const parts: PlaylistsParts = {
     platform,

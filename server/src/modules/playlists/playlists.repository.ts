@@ -8,8 +8,9 @@ import {
   type Updateable,
 } from 'kysely';
 import type { PlaylistPermission } from '@riff/contract';
-import type { Database, TrackRow } from '../../platform/db/database.schema.js';
-import type { PlaylistsTable } from '../../platform/db/tables/track-social.tables.js';
+import type { Database } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
+import type { PlaylistsTable } from './playlists.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 
@@ -369,15 +370,6 @@ export class PlaylistsRepository {
       .where('track_id', '=', trackId)
       .executeTakeFirst();
     return row !== undefined;
-  }
-
-  /** like_count follows the favorites playlists: kept on the track for its readers. */
-  async addToLikeCount(trackId: string, delta: 1 | -1): Promise<void> {
-    await this.db
-      .updateTable('tracks')
-      .set((eb) => ({ like_count: sql<number>`greatest(0, ${eb.ref('like_count')} + ${delta})` }))
-      .where('id', '=', trackId)
-      .execute();
   }
 
   /** Track ids of the favorites playlist, for erasure. */

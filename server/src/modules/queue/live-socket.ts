@@ -12,7 +12,7 @@ import {
   type TokenAudience,
   type TokenSigner,
 } from '../../platform/auth/token-signer.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SocketEndpoint } from '../../platform/module.js';
 import type { LiveEvent, LiveHub } from './live-hub.js';

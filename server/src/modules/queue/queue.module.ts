@@ -1,7 +1,7 @@
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import { leaveSessionsOnBlock } from './queue.events.js';
 import type { KeyRef } from '../../platform/auth/token-signer.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
 import type { TrackReader } from '../tracks/track-reader.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Selectable, type Updateable } from 'kysely';
-import type { QueueItemsTable, QueuesTable } from '../../platform/db/database.schema.js';
+import type { QueueItemsTable, QueuesTable } from './queue.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 export type QueueRow = Selectable<QueuesTable>;

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type {
-  QueueSessionItemsTable,
-  QueueSessionMessagesTable,
-  QueueSessionsTable,
-} from '../../platform/db/database.schema.js';
+import type { QueueSessionItemsTable, QueueSessionMessagesTable, QueueSessionsTable } from './queue.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 export type SessionRow = Selectable<QueueSessionsTable>;

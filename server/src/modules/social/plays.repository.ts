@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { PlaySource } from '@riff/contract';
 import { PLAY_WINDOW_MINUTES } from '@riff/contract';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { Page } from './social.repository.js';
 

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { notBlockedEitherWay } from '../../platform/search/text-search.js';
 

@@ -1,7 +1,7 @@
 import { SUGGESTED_TAGS_MAX, type TagSource, type TrendingPeriod, type TrendingQuery } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
 import { forbidden } from '../../platform/errors/app-error.js';
 import { compatibleKeys, parseKey } from './music-keys.js';
 import type { RecommendationsRepository, Scored } from './recommendations.repository.js';

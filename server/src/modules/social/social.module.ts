@@ -3,6 +3,8 @@ import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
 import type { FavoritesService } from '../playlists/favorites.service.js';
+import type { TrackReader } from '../tracks/track-reader.js';
+import type { TrackSecretLinks } from '../tracks/track-secret.js';
 import type { TracksService } from '../tracks/tracks.service.js';
 import { PlaysRepository } from './plays.repository.js';
 import { PlaysService, type CommentCounter } from './plays.service.js';
@@ -16,6 +18,10 @@ export interface SocialModuleDeps {
   favorites: FavoritesService;
   /** Plays check the track through its streaming cache. */
   tracks: TracksService;
+  /** The tracks area's read port: live tracks' rows, to which the track rules apply. */
+  reader: TrackReader;
+  /** The tracks area's store of secret links. */
+  secretLinks: TrackSecretLinks;
   /** The comments area's count for the stats. */
   comments: CommentCounter;
 }
@@ -24,12 +30,17 @@ export interface SocialModuleDeps {
  * Track social: likes (the favorites playlist, through the playlists module), reposts and the
  * feed, shares and secret links, plays and the listening history, stats, recommendations, tags.
  */
-export function createSocialModule(platform: Platform, { favorites, tracks, comments }: SocialModuleDeps): RiffModule {
+export function createSocialModule(
+  platform: Platform,
+  { favorites, tracks, reader, secretLinks, comments }: SocialModuleDeps,
+): RiffModule {
   const { scope, events, keys, limits, clock, config } = platform;
   const social = new SocialService({
     scope,
     social: new SocialRepository(scope),
     favorites,
+    tracks: reader,
+    secretLinks,
     events,
     shares: policyLimiter(limits, 'shares'),
     secretKey: keys.key('track-secret-link'),

@@ -1,6 +1,6 @@
 import type { Actor } from '../../platform/access/actor.js';
 import { isOwner, isOwnerOrAdmin } from '../../platform/access/ownership.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
 
 type Owned = Pick<TrackRow, 'creator_id'>;
 

@@ -1,6 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import type { SharePlatform } from '@riff/contract';
-import type { TrackRow, UserRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
+import type { UserRow } from '../users/users.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 export interface Page {
@@ -30,21 +31,6 @@ export class SocialRepository {
 
   private get db() {
     return this.scope.db;
-  }
-
-  findLiveTrack(id: string): Promise<TrackRow | undefined> {
-    return this.db
-      .selectFrom('tracks')
-      .selectAll()
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-  }
-
-  /** Live tracks by id, in no particular order. */
-  tracksByIds(ids: string[]): Promise<TrackRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('tracks').selectAll().where('id', 'in', ids).where('deleted_at', 'is', null).execute();
   }
 
   usersByIds(ids: string[]): Promise<UserRow[]> {
@@ -231,35 +217,6 @@ export class SocialRepository {
 
   async recordShare(trackId: string, userId: string | null, platform: SharePlatform): Promise<void> {
     await this.db.insertInto('track_shares').values({ track_id: trackId, user_id: userId, platform }).execute();
-  }
-
-  /** The nonce of the track's live secret link, made now if it has none (concurrent shares agree on one). */
-  async secretNonce(trackId: string, fresh: { nonce: string; hash: (nonce: string) => string }): Promise<string> {
-    const made = await this.db
-      .updateTable('tracks')
-      .set({ share_secret_nonce: fresh.nonce, share_secret_hash: fresh.hash(fresh.nonce) })
-      .where('id', '=', trackId)
-      .where('share_secret_nonce', 'is', null)
-      .returning('share_secret_nonce')
-      .executeTakeFirst();
-    if (made?.share_secret_nonce) return made.share_secret_nonce;
-    const row = await this.db
-      .selectFrom('tracks')
-      .select('share_secret_nonce')
-      .where('id', '=', trackId)
-      .executeTakeFirstOrThrow();
-    return row.share_secret_nonce ?? fresh.nonce;
-  }
-
-  async revokeSecret(trackId: string): Promise<boolean> {
-    const row = await this.db
-      .updateTable('tracks')
-      .set({ share_secret_nonce: null, share_secret_hash: null })
-      .where('id', '=', trackId)
-      .where('share_secret_hash', 'is not', null)
-      .returning('id')
-      .executeTakeFirst();
-    return row !== undefined;
   }
 
   sharesOf(userId: string) {

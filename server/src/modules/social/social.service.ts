@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { PaginationQuery, ShareRequest, Track } from '@riff/contract';
 import { API_PREFIX } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, forbidden, notFound, rateLimited } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
@@ -10,7 +10,8 @@ import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { FavoritesService } from '../playlists/favorites.service.js';
 import { toTrackDto } from '../tracks/track.mapper.js';
-import { hashTrackSecret } from '../tracks/track-secret.js';
+import type { TrackReader } from '../tracks/track-reader.js';
+import { hashTrackSecret, type TrackSecretLinks } from '../tracks/track-secret.js';
 import { canReadTrack } from '../tracks/tracks.policy.js';
 import { toProfileDto } from '../users/user.mapper.js';
 import { canRepost, canRevokeSecret, canSeeTrackAudience, canShareSecretly } from './social.policy.js';
@@ -20,6 +21,10 @@ export interface SocialServiceDeps {
   scope: DbScope;
   social: SocialRepository;
   favorites: FavoritesService;
+  /** The tracks area's read port: live tracks' rows, to which the track rules apply. */
+  tracks: Pick<TrackReader, 'findLive' | 'findLiveMany'>;
+  /** The tracks area keeps a private track's secret link; sharing makes it, revoking clears it. */
+  secretLinks: TrackSecretLinks;
   events: EventBus;
   shares: Limiter;
   /** Derives a private track's secret link from its stored nonce (so sharing again gives the same link). */
@@ -48,7 +53,7 @@ export class SocialService {
 
   /** A live track the actor may see; otherwise 404. */
   async visibleTrack(actor: Actor, id: string, secret?: string): Promise<TrackRow> {
-    const track = await this.repo.findLiveTrack(id);
+    const track = await this.deps.tracks.findLive(id);
     if (!track || !canReadTrack(actor, track, secret)) throw notFound('Track');
     return track;
   }
@@ -75,7 +80,7 @@ export class SocialService {
 
   /** Also for a track the caller liked and can no longer see (made private since): a like must be removable. */
   async unlike(actor: UserActor, trackId: string) {
-    const track = await this.repo.findLiveTrack(trackId);
+    const track = await this.deps.tracks.findLive(trackId);
     if (!track || (!canReadTrack(actor, track) && !(await this.deps.favorites.isLiked(actor.id, trackId))))
       throw notFound('Track');
     await this.deps.favorites.unlike(actor, trackId);
@@ -128,7 +133,7 @@ export class SocialService {
   }
 
   async unrepost(actor: UserActor, trackId: string) {
-    const track = await this.repo.findLiveTrack(trackId);
+    const track = await this.deps.tracks.findLive(trackId);
     if (!track) throw notFound('Track');
     const removed = await this.deps.scope.transaction(async () => {
       const done = await this.repo.unrepost(actor.id, track.id);
@@ -154,7 +159,7 @@ export class SocialService {
     const window = pageWindow(query.page, query.limit);
     const { rows, total } = await this.repo.feed(actor.id, window);
     const tracks = new Map(
-      (await this.repo.tracksByIds([...new Set(rows.map((row) => row.track_id))])).map((row) => [row.id, row]),
+      (await this.deps.tracks.findLiveMany([...new Set(rows.map((row) => row.track_id))])).map((row) => [row.id, row]),
     );
     const users = new Map(
       (await this.repo.usersByIds([...new Set(rows.map((row) => row.actor_id))])).map((row) => [row.id, row]),
@@ -199,7 +204,7 @@ export class SocialService {
       let shareUrl = url;
       if (secretLink) {
         const fresh = randomBytes(16).toString('base64url');
-        const nonce = await this.repo.secretNonce(track.id, {
+        const nonce = await this.deps.secretLinks.secretNonce(track.id, {
           nonce: fresh,
           hash: (value) => hashTrackSecret(this.secretFor(track.id, value)),
         });
@@ -218,7 +223,7 @@ export class SocialService {
     if (!canRevokeSecret(actor, track)) throw forbidden('Only the owner can revoke a track’s secret link');
     await this.deps.scope.transaction(async () => {
       // the event also makes the tracks module forget its cached row, so streaming stops at once
-      if (await this.repo.revokeSecret(track.id))
+      if (await this.deps.secretLinks.revokeSecret(track.id))
         await this.deps.events.record(actor, 'track.share_revoked', {
           subject: { resource: 'track', id: track.id },
           data: {},

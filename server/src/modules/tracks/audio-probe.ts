@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import type { IAudioMetadata } from 'music-metadata';
 import { musicMetadata } from '../../platform/media/music-metadata.js';
-import type { TrackFormat } from '../../platform/db/database.schema.js';
+import type { TrackFormat } from './tracks.tables.js';
 import { AppError } from '../../platform/errors/app-error.js';
 
 export const CONTENT_TYPES: Record<TrackFormat, string> = {

@@ -1,4 +1,4 @@
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 
 /**
  * Tracks read in the last second, by id, for streaming: a player asks for one Range after

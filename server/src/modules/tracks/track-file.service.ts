@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UserActor } from '../../platform/access/actor.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
 import type { MediaService } from '../media/media.service.js';
 import { createUploadInspector } from './audio-probe.js';

@@ -1,7 +1,7 @@
 import type { Track } from '@riff/contract';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { Actor } from '../../platform/access/actor.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 import { notFound } from '../../platform/errors/app-error.js';
 import { CONTENT_TYPES } from './audio-probe.js';
 import { toTrackDto } from './track.mapper.js';
@@ -9,8 +9,8 @@ import { canReadTrack, canSeeTrackInsights, trackVisibleSql } from './tracks.pol
 import type { TracksRepository } from './tracks.repository.js';
 
 /**
- * What other areas may ask the tracks area (queues, playlists): which tracks a caller may see, and
- * how they see them. The visibility rule stays here (tracks.policy.ts); nobody else reads the table.
+ * What other areas may ask the tracks area (queues, playlists, social): which tracks a caller may see,
+ * and how they see them. The visibility rule stays here (tracks.policy.ts); nobody else reads the table.
  */
 export interface TrackReader {
   /** Throws 404 NOT_FOUND unless every id is a live track the actor may see. */
@@ -26,6 +26,13 @@ export interface TrackReader {
   toTrack(row: TrackRow, actor: Actor): Track;
   /** Reads the tracks once, for many viewers: each viewer's `visibleTracks` is then made without the database. */
   lookup(ids: readonly string[]): Promise<TrackLookup>;
+  /**
+   * A live (not deleted) track's row, whoever asks, for an area that applies the track rules to it
+   * itself (canReadTrack with a secret link, canRepost); undefined for a missing or deleted track.
+   */
+  findLive(id: string): Promise<TrackRow | undefined>;
+  /** The live tracks among `ids`, in no particular order. */
+  findLiveMany(ids: readonly string[]): Promise<TrackRow[]>;
   /** A live track's original audio (the marketplace delivers it to a track product's buyers); undefined without one. */
   originalFile(id: string): Promise<{ key: string; filename: string; size: number; contentType: string } | undefined>;
 }
@@ -53,6 +60,8 @@ export function createTrackReader(tracks: TracksRepository, publicBaseUrl: strin
       return new Map((await visibleRows(actor, ids)).map((row) => [row.id, toTrackDto(row, actor, publicBaseUrl)]));
     },
     visibleSql: trackVisibleSql,
+    findLive: (id) => tracks.findLive(id),
+    findLiveMany: liveRows,
     toTrack: (row, actor) => toTrackDto(row, actor, publicBaseUrl),
     async originalFile(id) {
       const row = await tracks.findLive(id);

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Actor } from '../../platform/access/actor.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal } from '../../platform/db/page-total.js';
 import {

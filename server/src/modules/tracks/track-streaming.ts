@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ByteRange, ObjectStorage } from '../../platform/storage/object-storage.js';
 import { CONTENT_TYPES } from './audio-probe.js';

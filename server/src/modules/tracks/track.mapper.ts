@@ -1,7 +1,7 @@
 import type { Track } from '@riff/contract';
 import { API_PREFIX } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 import { canSeeTrackInsights } from './tracks.policy.js';
 
 /**

@@ -1,7 +1,8 @@
-import './tracks.events.js';
+import { countLikes } from './tracks.events.js';
 import type { Platform } from '../../platform/platform.js';
+import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { RiffModule } from '../../platform/module.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 import type { MediaService } from '../media/media.service.js';
 import { ChunkedUploadsService } from './chunked-uploads.service.js';
 import { RecentTracks } from './recent-tracks.js';
@@ -9,7 +10,9 @@ import { TracksRepository } from './tracks.repository.js';
 import { tracksRoutes } from './tracks.routes.js';
 import { TracksService } from './tracks.service.js';
 import { TrackFileService } from './track-file.service.js';
+import { createTrackCounters, type TrackCounters } from './track-counters.js';
 import { createTrackReader, type TrackReader } from './track-reader.js';
+import { createTrackSecretLinks, type TrackSecretLinks } from './track-secret.js';
 import { TrackSearchRepository } from './track-search.repository.js';
 import { TrackSearchService } from './track-search.service.js';
 import { UploadPipeline } from './upload-pipeline.js';
@@ -21,6 +24,10 @@ export type TracksModule = RiffModule & {
   tracks: TracksService;
   /** For other areas (queue, playlists): which tracks a caller may see, as they see them. */
   reader: TrackReader;
+  /** For playlists: the like counts an erased account's favorites leave. */
+  counters: TrackCounters;
+  /** For track social: the secret links it shares and revokes. */
+  secretLinks: TrackSecretLinks;
   /** For GET /search and its suggestions: the tracks' part. */
   searcher: TrackSearchService;
 };
@@ -70,6 +77,8 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
   return {
     name: 'tracks',
     reader: createTrackReader(tracksRepository, config.publicBaseUrl),
+    counters: createTrackCounters(tracksRepository),
+    secretLinks: createTrackSecretLinks(tracksRepository),
     searcher,
     routes: {
       tracks: tracksRoutes({
@@ -93,6 +102,7 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
     // uploads cut off by the shutdown remove their partial files while the database is still there
     drain: () => pipeline.drain(),
     eventHandlers: [
+      countLikes(tracksRepository) as unknown as EventHandler,
       {
         name: 'tracks.forget-recent',
         // a secret link made or revoked changes who may stream the cached row (track social)

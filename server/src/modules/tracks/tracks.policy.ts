@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Actor } from '../../platform/access/actor.js';
 import { isOwnerOrAdmin } from '../../platform/access/ownership.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 import { secretOpens } from './track-secret.js';
 
 type Owned = Pick<TrackRow, 'creator_id'>;

@@ -1,6 +1,7 @@
 import type { SortOrder, TrackSortField } from '@riff/contract';
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type SqlBool, type Updateable } from 'kysely';
-import type { Database, TrackRow, TracksTable } from '../../platform/db/database.schema.js';
+import type { Database } from '../../platform/db/database.schema.js';
+import type { TrackRow, TracksTable } from './tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import { QueryTemplates } from '../../platform/db/query-templates.js';
@@ -202,6 +203,46 @@ export class TracksRepository {
 
   async deleteLyrics(trackId: string): Promise<void> {
     await this.db.deleteFrom('track_lyrics').where('track_id', '=', trackId).execute();
+  }
+
+  /** like_count follows the likers' favorites playlists (the playlists area's track.liked and track.unliked). */
+  async addToLikeCount(trackIds: readonly string[], delta: 1 | -1): Promise<void> {
+    if (trackIds.length === 0) return;
+    await this.db
+      .updateTable('tracks')
+      .set((eb) => ({ like_count: sql<number>`greatest(0, ${eb.ref('like_count')} + ${delta})` }))
+      .where('id', 'in', trackIds)
+      .execute();
+  }
+
+  /** The nonce of the track's live secret link, made now if it has none (concurrent shares agree on one). */
+  async secretNonce(trackId: string, fresh: { nonce: string; hash: (nonce: string) => string }): Promise<string> {
+    const made = await this.db
+      .updateTable('tracks')
+      .set({ share_secret_nonce: fresh.nonce, share_secret_hash: fresh.hash(fresh.nonce) })
+      .where('id', '=', trackId)
+      .where('share_secret_nonce', 'is', null)
+      .returning('share_secret_nonce')
+      .executeTakeFirst();
+    if (made?.share_secret_nonce) return made.share_secret_nonce;
+    const row = await this.db
+      .selectFrom('tracks')
+      .select('share_secret_nonce')
+      .where('id', '=', trackId)
+      .executeTakeFirstOrThrow();
+    return row.share_secret_nonce ?? fresh.nonce;
+  }
+
+  /** Clears the track's secret link; answers whether it had one. */
+  async revokeSecret(trackId: string): Promise<boolean> {
+    const row = await this.db
+      .updateTable('tracks')
+      .set({ share_secret_nonce: null, share_secret_hash: null })
+      .where('id', '=', trackId)
+      .where('share_secret_hash', 'is not', null)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** A download of the original, counted in the owner's stats (track social). */

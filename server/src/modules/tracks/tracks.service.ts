@@ -4,7 +4,7 @@ import type { ErrorCode, ListTracksQuery, UpdateTrackRequest } from '@riff/contr
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { ErasureOptions } from '../../platform/accounts/account-data.js';
 import type { Clock } from '../../platform/clock.js';
-import type { TrackRow, TracksTable } from '../../platform/db/database.schema.js';
+import type { TrackRow, TracksTable } from './tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
-import type { TrackRow } from '../../platform/db/database.schema.js';
+import type { TrackRow } from './tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';

@@ -1,6 +1,6 @@
 import type { Profile } from '@riff/contract';
 import { anonymousActor } from '../../platform/access/actor.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from './users.tables.js';
 import { toProfileDto } from './user.mapper.js';
 import type { SocialRepository } from './social.repository.js';
 import type { UsersRepository } from './users.repository.js';

@@ -1,6 +1,7 @@
 import type { SortOrder, UserSortField } from '@riff/contract';
 import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { Database, UserRow } from '../../platform/db/database.schema.js';
+import type { Database } from '../../platform/db/database.schema.js';
+import type { UserRow } from './users.tables.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import { QueryTemplates } from '../../platform/db/query-templates.js';
 import {

@@ -1,6 +1,6 @@
 import type { Profile, User } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from './users.tables.js';
 import { canSeePrivateFields, showsFollowState } from './users.policy.js';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);

@@ -1,5 +1,5 @@
 import type { DbScope } from '../../platform/db/transactions.js';
-import type { NewUser, UserRow, UserUpdate } from '../../platform/db/database.schema.js';
+import type { NewUser, UserRow, UserUpdate } from './users.tables.js';
 
 export class UsersRepository {
   constructor(private readonly scope: DbScope) {}

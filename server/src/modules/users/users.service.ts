@@ -16,7 +16,7 @@ import type { Revocations } from '../../platform/auth/revocations.js';
 import type { PasswordHasher } from '../../platform/auth/password-hasher.js';
 import { randomToken } from '../../platform/auth/secure-random.js';
 import type { Clock } from '../../platform/clock.js';
-import type { UserRow, UserUpdate } from '../../platform/db/database.schema.js';
+import type { UserRow, UserUpdate } from './users.tables.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';

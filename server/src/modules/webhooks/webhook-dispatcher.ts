@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Comment, Order, Playlist, Product, Profile, Track, WebhookEventType } from '@riff/contract';
 import { userActor, type UserActor } from '../../platform/access/actor.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import type { DomainEvent, EventHandler } from '../../platform/events/event-bus.js';
 import type { EventType } from '../../platform/events/event-map.js';
 import { messageBody, type WebhookDeliveries } from './webhook-deliveries.service.js';

@@ -1,7 +1,7 @@
 import { WEBHOOK_KEY_PREFIX } from '@riff/contract';
 import type { ApiKeyVerifier } from '../../platform/auth/authenticate.middleware.js';
 import { sha256Hex } from '../../platform/auth/secure-random.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from '../users/users.tables.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 
 /** Resolves a `whk_` key: an active webhook's, its owner active; read scope only (ADDENDUM "Webhooks"). */

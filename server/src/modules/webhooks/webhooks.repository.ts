@@ -1,6 +1,6 @@
 import type { DeliveryStatus, WebhookEventType } from '@riff/contract';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { WebhookDeliveriesTable, WebhooksTable } from '../../platform/db/database.schema.js';
+import type { WebhookDeliveriesTable, WebhooksTable } from './webhooks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;

@@ -15,7 +15,7 @@ import type { UserActor } from '../../platform/access/actor.js';
 import type { SecretBox } from '../../platform/auth/secret-box.js';
 import { randomBase62, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { Clock } from '../../platform/clock.js';
-import type { WebhooksTable } from '../../platform/db/database.schema.js';
+import type { WebhooksTable } from './webhooks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';

@@ -1,6 +1,5 @@
 import type { ApiKeyScope } from '@riff/contract';
 import type { KeyRef } from '../auth/token-signer.js';
-import type { UserRow } from '../db/database.schema.js';
 
 /**
  * How a signed-in caller proved who they are. `playback_token`: a token the media area wrote into
@@ -15,6 +14,17 @@ export interface RequestOrigin {
   requestId: string | null;
 }
 
+/**
+ * The signed-in user's account row, as an Actor carries it. The platform reads only these fields; the
+ * area that owns the users table widens this to its whole row by augmenting the interface
+ * (modules/users/users.tables.ts), so services see every column.
+ */
+export interface AccountUser {
+  id: string;
+  is_admin: boolean;
+  token_version: number;
+}
+
 interface ActorBase {
   origin: RequestOrigin;
 }
@@ -23,7 +33,7 @@ interface ActorBase {
 export interface UserActor extends ActorBase {
   kind: 'user';
   id: string;
-  user: UserRow;
+  user: AccountUser;
   isAdmin: boolean;
   via: AuthMethod;
   /** What an API or webhook key may do; undefined for a user's own tokens (everything they may do). */
@@ -57,7 +67,7 @@ export type Actor = UserActor | AnonymousActor | SystemActor;
 const NO_ORIGIN: RequestOrigin = { ip: null, userAgent: null, requestId: null };
 
 export function userActor(
-  user: UserRow,
+  user: AccountUser,
   via: AuthMethod,
   origin: RequestOrigin = NO_ORIGIN,
   scopes?: readonly string[],
@@ -89,6 +99,6 @@ export function systemActor(origin: RequestOrigin = NO_ORIGIN): SystemActor {
 }
 
 /** The same caller acting as they now are (after a change to their own account row). */
-export function withUser(actor: UserActor, user: UserRow): UserActor {
+export function withUser(actor: UserActor, user: AccountUser): UserActor {
   return { ...actor, user, isAdmin: user.is_admin };
 }

@@ -3,8 +3,14 @@ import type { Middleware } from '../http/middleware-chain.js';
 import type { AppRoute } from '@ts-rest/core';
 import { requiredScope, routeMeta, type ApiKeyScope, type RouteMeta } from '@riff/contract';
 import { AppError } from '../errors/app-error.js';
-import type { UserRow } from '../db/database.schema.js';
-import { anonymousActor, userActor, type AuthMethod, type RequestOrigin, type UserActor } from '../access/actor.js';
+import {
+  anonymousActor,
+  userActor,
+  type AccountUser,
+  type AuthMethod,
+  type RequestOrigin,
+  type UserActor,
+} from '../access/actor.js';
 import type { ApiKeyLimits } from './api-key-limits.js';
 import { originOf } from '../access/request-actor.js';
 import { TokenInvalidError, type KeyRef, type TokenAudience, type TokenSigner } from './token-signer.js';
@@ -13,7 +19,7 @@ import { TokenInvalidError, type KeyRef, type TokenAudience, type TokenSigner } 
 export interface KeyHolder {
   /** Counts the key's requests (unique across kinds of key). */
   keyId: string;
-  user: UserRow;
+  user: AccountUser;
   scopes: readonly ApiKeyScope[];
   via: Extract<AuthMethod, 'api_key' | 'webhook_key'>;
 }
@@ -39,7 +45,7 @@ export async function keyIsLive(verifiers: readonly ApiKeyVerifier[], key: KeyRe
 export interface AuthenticatorDeps {
   signer: TokenSigner;
   /** The user behind a token, if it may still act: exists, active, verified, not banned or deleted. */
-  loadActiveUser(id: string): Promise<UserRow | undefined>;
+  loadActiveUser(id: string): Promise<AccountUser | undefined>;
   keyVerifiers: readonly ApiKeyVerifier[];
   keyLimits: ApiKeyLimits;
 }

@@ -1,49 +1,31 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { AccountsTables, UsersTable } from './tables/accounts.tables.js';
-import type { AuditTables } from './tables/audit.tables.js';
-import type { CommentsTables } from './tables/comments.tables.js';
-import type { DeveloperTables } from './tables/developer.tables.js';
-import type { MarketplaceTables } from './tables/marketplace.tables.js';
-import type { MediaTables } from './tables/media.tables.js';
-import type { PlatformTables } from './tables/platform.tables.js';
-import type { QueueTables } from './tables/queue.tables.js';
-import type { SocialTables } from './tables/social.tables.js';
-import type { TrackSocialTables } from './tables/track-social.tables.js';
-import type { TracksTable, TracksTables } from './tables/tracks.tables.js';
-import type { WebhooksTables } from './tables/webhooks.tables.js';
+import type { Generated } from 'kysely';
+import type { Json } from './column-types.js';
 
-// Each area's tables live in tables/<area>.tables.ts; enum columns take their values from the
-// contract's tuples (the migrations' CHECK constraints list the same values, tested).
-export type * from './tables/accounts.tables.js';
-export type * from './tables/audit.tables.js';
-export type * from './tables/comments.tables.js';
-export type * from './tables/developer.tables.js';
-export type * from './tables/marketplace.tables.js';
-export type * from './tables/media.tables.js';
-export type * from './tables/platform.tables.js';
-export type * from './tables/queue.tables.js';
-export type * from './tables/social.tables.js';
-export type * from './tables/track-social.tables.js';
-export type * from './tables/tracks.tables.js';
-export type * from './tables/webhooks.tables.js';
-export type { TrackFormat, TrackStatus } from '@riff/contract';
+export interface DomainEventsTable {
+  id: Generated<string>;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  subject_type: string;
+  subject_id: string | null;
+  user_id: string | null;
+  actor_id: string | null;
+  request_id: string | null;
+  created_at: Generated<Date>;
+}
 
-/** The whole database as Kysely sees it: every area's tables. */
-export type Database = AccountsTables &
-  SocialTables &
-  AuditTables &
-  TracksTables &
-  MediaTables &
-  PlatformTables &
-  CommentsTables &
-  QueueTables &
-  TrackSocialTables &
-  MarketplaceTables &
-  DeveloperTables &
-  WebhooksTables;
-
-export type TrackRow = Selectable<TracksTable>;
-
-export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
+/**
+ * The whole database as Kysely sees it. The platform declares its own table here (the domain-event
+ * outbox); each area adds the tables it owns by augmenting
+ * this interface from its module folder, in <area>.tables.ts:
+ *
+ *   declare module '../../platform/db/database.schema.js' {
+ *     interface Database { tracks: TracksTable }
+ *   }
+ *
+ * An area's SQL touches only the tables it declares (tests/platform/table-ownership.test.ts).
+ * Enum columns take their values from the contract's tuples (the migrations' CHECK constraints
+ * list the same values, tested).
+ */
+export interface Database {
+  domain_events: DomainEventsTable;
+}

@@ -1,7 +1,7 @@
 import type { Invoice, InvoiceParty } from '@riff/contract';
 import type { UserActor } from '../../../platform/access/actor.js';
 import type { Clock } from '../../../platform/clock.js';
-import type { UserRow } from '../../../platform/db/database.schema.js';
+import type { UserRow } from '../../users/users.tables.js';
 import type { DbScope } from '../../../platform/db/transactions.js';
 import { forbidden, notFound } from '../../../platform/errors/app-error.js';
 import type { PeopleReader } from '../../users/people-reader.js';

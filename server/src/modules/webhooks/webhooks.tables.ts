@@ -1,6 +1,6 @@
-import type { Generated } from 'kysely';
 import type { DeliveryStatus, WebhookEventType } from '@riff/contract';
-import type { CreatedAt, Timestamp, UpdatedAt } from './column-types.js';
+import type { Generated } from 'kysely';
+import type { CreatedAt, Timestamp, UpdatedAt } from '../../platform/db/column-types.js';
 
 export interface WebhooksTable {
   id: Generated<string>;
@@ -46,8 +46,10 @@ export interface WebhookDeliveriesTable {
   delivered_at: Timestamp | null;
 }
 
-/** Outgoing webhooks and their deliveries. */
-export interface WebhooksTables {
-  webhooks: WebhooksTable;
-  webhook_deliveries: WebhookDeliveriesTable;
+/** The webhooks area's tables: outgoing webhooks and their deliveries. */
+declare module '../../platform/db/database.schema.js' {
+  interface Database {
+    webhooks: WebhooksTable;
+    webhook_deliveries: WebhookDeliveriesTable;
+  }
 }

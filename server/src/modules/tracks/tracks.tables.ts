@@ -1,6 +1,6 @@
 import type { StreamStatus, TrackFormat, TrackStatus } from '@riff/contract';
-import type { Generated } from 'kysely';
-import type { CreatedAt, Json, Timestamp, UpdatedAt } from './column-types.js';
+import type { Generated, Selectable } from 'kysely';
+import type { CreatedAt, Json, Timestamp, UpdatedAt } from '../../platform/db/column-types.js';
 
 export interface TracksTable {
   id: string;
@@ -64,10 +64,29 @@ export interface UploadChunksTable {
   created_at: CreatedAt;
 }
 
-/** Tracks, lyrics and chunked upload sessions. */
-export interface TracksTables {
-  tracks: TracksTable;
-  track_lyrics: TrackLyricsTable;
-  upload_sessions: UploadSessionsTable;
-  upload_chunks: UploadChunksTable;
+export interface TrackDownloadsTable {
+  id: Generated<string>;
+  track_id: string;
+  downloaded_at: CreatedAt;
 }
+
+/** An object being written to storage, recorded first so that a crash leaves a trace to clean. */
+export interface StorageIntentsTable {
+  key: string;
+  created_at: CreatedAt;
+}
+
+/** The tracks area's tables: tracks, lyrics, chunked upload sessions and counted downloads, storage intents. */
+declare module '../../platform/db/database.schema.js' {
+  interface Database {
+    tracks: TracksTable;
+    track_lyrics: TrackLyricsTable;
+    upload_sessions: UploadSessionsTable;
+    upload_chunks: UploadChunksTable;
+    track_downloads: TrackDownloadsTable;
+    storage_intents: StorageIntentsTable;
+  }
+}
+
+export type TrackRow = Selectable<TracksTable>;
+export type { TrackFormat, TrackStatus };

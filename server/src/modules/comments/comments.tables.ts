@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { CreatedAt, Timestamp, UpdatedAt } from './column-types.js';
+import type { CreatedAt, Timestamp, UpdatedAt } from '../../platform/db/column-types.js';
 
 export interface CommentsTable {
   id: Generated<string>;
@@ -22,8 +22,10 @@ export interface TrackCommentCountsTable {
   top_level: Generated<number>;
 }
 
-/** Comments and the number of top-level comments per track. */
-export interface CommentsTables {
-  comments: CommentsTable;
-  track_comment_counts: TrackCommentCountsTable;
+/** The comments area's tables: comments and the number of top-level comments per track. */
+declare module '../../platform/db/database.schema.js' {
+  interface Database {
+    comments: CommentsTable;
+    track_comment_counts: TrackCommentCountsTable;
+  }
 }

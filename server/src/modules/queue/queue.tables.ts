@@ -1,6 +1,6 @@
 import type { QueueRepeatMode } from '@riff/contract';
 import type { Generated } from 'kysely';
-import type { CreatedAt, Timestamp, UpdatedAt } from './column-types.js';
+import type { CreatedAt, Timestamp, UpdatedAt } from '../../platform/db/column-types.js';
 
 /** A user's play queue: its playback state and version (its items are queue_items). */
 export interface QueuesTable {
@@ -58,12 +58,14 @@ export interface QueueSessionMessagesTable {
   created_at: CreatedAt;
 }
 
-/** The play queue and shared sessions. */
-export interface QueueTables {
-  queues: QueuesTable;
-  queue_items: QueueItemsTable;
-  queue_sessions: QueueSessionsTable;
-  queue_session_items: QueueSessionItemsTable;
-  queue_session_participants: QueueSessionParticipantsTable;
-  queue_session_messages: QueueSessionMessagesTable;
+/** The queue area's tables: the play queue and shared sessions. */
+declare module '../../platform/db/database.schema.js' {
+  interface Database {
+    queues: QueuesTable;
+    queue_items: QueueItemsTable;
+    queue_sessions: QueueSessionsTable;
+    queue_session_items: QueueSessionItemsTable;
+    queue_session_participants: QueueSessionParticipantsTable;
+    queue_session_messages: QueueSessionMessagesTable;
+  }
 }

@@ -9,7 +9,7 @@ import type {
   ProductType,
 } from '@riff/contract';
 import type { Generated } from 'kysely';
-import type { CreatedAt, Json, Timestamp, UpdatedAt } from './column-types.js';
+import type { CreatedAt, Json, Timestamp, UpdatedAt } from '../../platform/db/column-types.js';
 
 /** Integer cents in bigint columns, read as numbers (platform/db/database.ts parses int8). */
 export type Cents = number;
@@ -214,22 +214,25 @@ export interface ProductCountDeltasTable {
   delta: number;
 }
 
-export interface MarketplaceTables {
-  products: ProductsTable;
-  product_count_deltas: ProductCountDeltasTable;
-  product_licenses: ProductLicensesTable;
-  product_images: ProductImagesTable;
-  product_previews: ProductPreviewsTable;
-  promo_codes: PromoCodesTable;
-  promo_code_products: PromoCodeProductsTable;
-  orders: OrdersTable;
-  order_items: OrderItemsTable;
-  exclusive_holds: ExclusiveHoldsTable;
-  license_grants: LicenseGrantsTable;
-  idempotency_keys: IdempotencyKeysTable;
-  payment_events: PaymentEventsTable;
-  product_reviews: ProductReviewsTable;
-  invoice_counters: InvoiceCountersTable;
-  invoices: InvoicesTable;
-  product_downloads: ProductDownloadsTable;
+/** The marketplace's tables: products, promo codes, orders, licenses, reviews, invoices. */
+declare module '../../platform/db/database.schema.js' {
+  interface Database {
+    products: ProductsTable;
+    product_count_deltas: ProductCountDeltasTable;
+    product_licenses: ProductLicensesTable;
+    product_images: ProductImagesTable;
+    product_previews: ProductPreviewsTable;
+    promo_codes: PromoCodesTable;
+    promo_code_products: PromoCodeProductsTable;
+    orders: OrdersTable;
+    order_items: OrderItemsTable;
+    exclusive_holds: ExclusiveHoldsTable;
+    license_grants: LicenseGrantsTable;
+    idempotency_keys: IdempotencyKeysTable;
+    payment_events: PaymentEventsTable;
+    product_reviews: ProductReviewsTable;
+    invoice_counters: InvoiceCountersTable;
+    invoices: InvoicesTable;
+    product_downloads: ProductDownloadsTable;
+  }
 }

@@ -1,6 +1,6 @@
-import type { Generated } from 'kysely';
 import type { ApiKeyScope } from '@riff/contract';
-import type { CreatedAt, Timestamp } from './column-types.js';
+import type { Generated } from 'kysely';
+import type { CreatedAt, Timestamp } from '../../platform/db/column-types.js';
 
 export interface ApiKeysTable {
   id: Generated<string>;
@@ -16,7 +16,9 @@ export interface ApiKeysTable {
   expires_at: Timestamp | null;
 }
 
-/** Developer API keys. */
-export interface DeveloperTables {
-  api_keys: ApiKeysTable;
+/** The developer area's table: API keys. */
+declare module '../../platform/db/database.schema.js' {
+  interface Database {
+    api_keys: ApiKeysTable;
+  }
 }

@@ -1,6 +1,6 @@
 import type { MediaJobState, MediaTranscoder, TrackFormat } from '@riff/contract';
 import type { Generated } from 'kysely';
-import type { CreatedAt, UpdatedAt } from './column-types.js';
+import type { CreatedAt, UpdatedAt } from '../../platform/db/column-types.js';
 
 /** Every audio a track has had; exactly one is current (the one tracks.file_key names). */
 export interface TrackVersionsTable {
@@ -47,9 +47,11 @@ export interface UserAvatarsTable {
   updated_at: UpdatedAt;
 }
 
-/** The media pipeline: audio versions, derived files and their jobs' state, avatars. */
-export interface MediaTables {
-  track_versions: TrackVersionsTable;
-  track_media: TrackMediaTable;
-  user_avatars: UserAvatarsTable;
+/** The media pipeline's tables: audio versions, derived files and their jobs' state, avatars. */
+declare module '../../platform/db/database.schema.js' {
+  interface Database {
+    track_versions: TrackVersionsTable;
+    track_media: TrackMediaTable;
+    user_avatars: UserAvatarsTable;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { CreatedAt, Json } from './column-types.js';
+import type { CreatedAt, Json } from '../../platform/db/column-types.js';
 
 export interface AuditLogsTable {
   id: Generated<string>;
@@ -13,7 +13,9 @@ export interface AuditLogsTable {
   created_at: CreatedAt;
 }
 
-/** The append-only audit log. */
-export interface AuditTables {
-  audit_logs: AuditLogsTable;
+/** The audit area's table: the append-only audit log. */
+declare module '../../platform/db/database.schema.js' {
+  interface Database {
+    audit_logs: AuditLogsTable;
+  }
 }
