@@ -4,11 +4,54 @@ import { isZodType } from '@ts-rest/core';
 import { ERROR_CODES, type ErrorCode } from '../common/error-codes.js';
 import { requiredScope, routeMeta } from '../common/route-meta.js';
 import { AREA_DESCRIPTIONS, contract } from '../riff.contract.js';
-import { COMPONENT_EXAMPLES } from './component-examples.js';
+import { COMMON_EXAMPLES } from '../common/common.examples.js';
+import { AUDIT_EXAMPLES } from '../areas/audit/audit.examples.js';
+import { AUTH_EXAMPLES } from '../areas/auth/auth.examples.js';
+import { COMMENTS_EXAMPLES } from '../areas/comments/comments.examples.js';
+import { DASHBOARD_EXAMPLES } from '../areas/dashboard/dashboard.examples.js';
+import { DEVELOPER_EXAMPLES } from '../areas/developer/developer.examples.js';
+import { FRONTEND_EXAMPLES } from '../areas/frontend/frontend.examples.js';
+import { MARKETPLACE_EXAMPLES } from '../areas/marketplace/marketplace.examples.js';
+import { MEDIA_EXAMPLES } from '../areas/media/media.examples.js';
+import { PLAYLISTS_EXAMPLES } from '../areas/playlists/playlists.examples.js';
+import { QUEUE_EXAMPLES } from '../areas/queue/queue.examples.js';
+import { SEARCH_EXAMPLES } from '../areas/search/search.examples.js';
+import { SOCIAL_EXAMPLES } from '../areas/social/social.examples.js';
+import { SYSTEM_EXAMPLES } from '../areas/system/system.examples.js';
+import { TRACKS_EXAMPLES } from '../areas/tracks/tracks.examples.js';
+import { USERS_EXAMPLES } from '../areas/users/users.examples.js';
+import { WEBHOOKS_EXAMPLES } from '../areas/webhooks/webhooks.examples.js';
 import { headerComponentName, headerComponents, responseHeaders } from './response-headers.js';
 import { referenceCopies, shapeForGenerators } from './schema-shapes.js';
 
 export const API_VERSION = '1.2.0';
+
+/** Every area's examples by component name; a name given twice is a mistake, refused at generation. */
+const COMPONENT_EXAMPLES: Record<string, unknown> = {};
+for (const examples of [
+  COMMON_EXAMPLES,
+  AUDIT_EXAMPLES,
+  AUTH_EXAMPLES,
+  COMMENTS_EXAMPLES,
+  DASHBOARD_EXAMPLES,
+  DEVELOPER_EXAMPLES,
+  FRONTEND_EXAMPLES,
+  MARKETPLACE_EXAMPLES,
+  MEDIA_EXAMPLES,
+  PLAYLISTS_EXAMPLES,
+  QUEUE_EXAMPLES,
+  SEARCH_EXAMPLES,
+  SOCIAL_EXAMPLES,
+  SYSTEM_EXAMPLES,
+  TRACKS_EXAMPLES,
+  USERS_EXAMPLES,
+  WEBHOOKS_EXAMPLES,
+]) {
+  for (const [name, example] of Object.entries(examples)) {
+    if (name in COMPONENT_EXAMPLES) throw new Error(`Two examples for the schema ${name}`);
+    COMPONENT_EXAMPLES[name] = example;
+  }
+}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -247,7 +290,7 @@ function closeReplySchemas(document: Record<string, unknown>): void {
 }
 
 /**
- * Every named schema gets its example (component-examples.ts; an envelope's is its payload's in the
+ * Every named schema gets its example (its area's <area>.examples.ts; an envelope's is its payload's in the
  * envelope); schemas no longer referenced are dropped.
  */
 function finishComponents(document: Record<string, unknown>): void {
