@@ -3,7 +3,7 @@ import { contractRoutes } from '../../platform/http/contract-routes.js';
 import { contract } from '@riff/contract';
 import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { notFound, unauthenticated } from '../../platform/errors/app-error.js';
 import { ok } from '../../platform/http/envelope.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { verifyCallback } from './callback-signature.js';
@@ -88,7 +88,7 @@ export function mediaRoutes({ media, hls, storage, clock, callbackSecret }: Medi
     hlsCallback: async ({ params, body, req }) => {
       const raw = (req as Request & { rawBody?: Buffer }).rawBody;
       if (!verifyCallback(callbackSecret, req.headers, raw, Math.floor(clock.now().getTime() / 1000))) {
-        throw new AppError('UNAUTHENTICATED', 'The callback signature is missing or not valid');
+        throw unauthenticated('The callback signature is missing or not valid');
       }
       return { status: 200, body: ok(await media.completeExternal(params.id, body)) };
     },

@@ -13,7 +13,7 @@ import {
   type TokenSigner,
 } from '../../platform/auth/token-signer.js';
 import type { UserRow } from '../../platform/db/database.schema.js';
-import { AppError } from '../../platform/errors/app-error.js';
+import { AppError, unauthenticated } from '../../platform/errors/app-error.js';
 import type { SocketEndpoint } from '../../platform/module.js';
 import type { LiveEvent, LiveHub } from './live-hub.js';
 import type { PresenceStore } from './live-presence.js';
@@ -114,14 +114,14 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     const token = url.searchParams.get('token') ?? bearer;
-    if (!token) throw new AppError('UNAUTHENTICATED', 'Open the socket with ?token=<chat or stream token>');
+    if (!token) throw unauthenticated('Open the socket with ?token=<chat or stream token>');
     let expired = false;
     for (const audience of AUDIENCES) {
       try {
         const claims = await deps.signer.verify(token, audience);
         const user = await deps.loadActiveUser(claims.sub);
         if (!user || user.token_version !== claims.tv || (claims.key && !(await deps.keyIsLive(claims.key)))) {
-          throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
+          throw unauthenticated('This token is no longer valid');
         }
         const userAgent = req.headers['user-agent'];
         const origin = {
@@ -140,7 +140,7 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
       }
     }
     if (expired) throw new AppError('TOKEN_EXPIRED', 'The token has expired');
-    throw new AppError('UNAUTHENTICATED', 'The socket takes a chat or stream token');
+    throw unauthenticated('The socket takes a chat or stream token');
   }
 
   /**

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { AppError } from '../../../platform/errors/app-error.js';
+import { unauthenticated } from '../../../platform/errors/app-error.js';
 import type { Checkout, CheckoutRequest, PaymentEvent, PaymentProvider } from './payment-provider.js';
 
 export interface StripeProviderOptions {
@@ -20,8 +20,6 @@ export interface StripeProviderOptions {
 /** Stripe accepts a Checkout Session expiry between 30 minutes and 24 hours ahead. */
 const MIN_EXPIRY_MS = 30 * 60_000 + 60_000;
 const MAX_EXPIRY_MS = 24 * 3_600_000 - 60_000;
-
-const unauthenticated = (message: string) => new AppError('UNAUTHENTICATED', message);
 
 function endpoint(apiUrl: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
   if (!apiUrl) return {};
