@@ -18,6 +18,7 @@ export const UPDATED = '2026-11-21T10:00:00.000Z';
 
 export const EXPIRES = '2026-11-22T10:00:00.000Z';
 
+/** A first page holding every item: total and total_pages agree with the list. */
 export const onePage = (items: number) => ({ page: 1, limit: 20, total: items, total_pages: items === 0 ? 0 : 1 });
 
 export const password = 'correct-horse-battery-staple';

@@ -4,54 +4,12 @@ import { isZodType } from '@ts-rest/core';
 import { ERROR_CODES, type ErrorCode } from '../common/error-codes.js';
 import { requiredScope, routeMeta } from '../common/route-meta.js';
 import { AREA_DESCRIPTIONS, contract } from '../riff.contract.js';
-import { COMMON_EXAMPLES } from '../common/common.examples.js';
-import { AUDIT_EXAMPLES } from '../areas/audit/audit.examples.js';
-import { AUTH_EXAMPLES } from '../areas/auth/auth.examples.js';
-import { COMMENTS_EXAMPLES } from '../areas/comments/comments.examples.js';
-import { DASHBOARD_EXAMPLES } from '../areas/dashboard/dashboard.examples.js';
-import { DEVELOPER_EXAMPLES } from '../areas/developer/developer.examples.js';
-import { FRONTEND_EXAMPLES } from '../areas/frontend/frontend.examples.js';
-import { MARKETPLACE_EXAMPLES } from '../areas/marketplace/marketplace.examples.js';
-import { MEDIA_EXAMPLES } from '../areas/media/media.examples.js';
-import { PLAYLISTS_EXAMPLES } from '../areas/playlists/playlists.examples.js';
-import { QUEUE_EXAMPLES } from '../areas/queue/queue.examples.js';
-import { SEARCH_EXAMPLES } from '../areas/search/search.examples.js';
-import { SOCIAL_EXAMPLES } from '../areas/social/social.examples.js';
-import { SYSTEM_EXAMPLES } from '../areas/system/system.examples.js';
-import { TRACKS_EXAMPLES } from '../areas/tracks/tracks.examples.js';
-import { USERS_EXAMPLES } from '../areas/users/users.examples.js';
-import { WEBHOOKS_EXAMPLES } from '../areas/webhooks/webhooks.examples.js';
+import { noteAmbiguousPaths } from './ambiguous-paths.js';
+import { COMPONENT_EXAMPLES } from './area-examples.js';
 import { headerComponentName, headerComponents, responseHeaders } from './response-headers.js';
 import { referenceCopies, shapeForGenerators } from './schema-shapes.js';
 
 export const API_VERSION = '1.2.0';
-
-/** Every area's examples by component name; a name given twice is a mistake, refused at generation. */
-const COMPONENT_EXAMPLES: Record<string, unknown> = {};
-for (const examples of [
-  COMMON_EXAMPLES,
-  AUDIT_EXAMPLES,
-  AUTH_EXAMPLES,
-  COMMENTS_EXAMPLES,
-  DASHBOARD_EXAMPLES,
-  DEVELOPER_EXAMPLES,
-  FRONTEND_EXAMPLES,
-  MARKETPLACE_EXAMPLES,
-  MEDIA_EXAMPLES,
-  PLAYLISTS_EXAMPLES,
-  QUEUE_EXAMPLES,
-  SEARCH_EXAMPLES,
-  SOCIAL_EXAMPLES,
-  SYSTEM_EXAMPLES,
-  TRACKS_EXAMPLES,
-  USERS_EXAMPLES,
-  WEBHOOKS_EXAMPLES,
-]) {
-  for (const [name, example] of Object.entries(examples)) {
-    if (name in COMPONENT_EXAMPLES) throw new Error(`Two examples for the schema ${name}`);
-    COMPONENT_EXAMPLES[name] = example;
-  }
-}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -318,41 +276,6 @@ function finishComponents(document: Record<string, unknown>): void {
         dropped = true;
       }
     }
-  }
-}
-
-/**
- * Two templates that match some of the same URLs in crossed ways, e.g. /tracks/quota/{id} and
- * /tracks/{id}/stream: each has a parameter where the other has a literal segment.
- */
-function ambiguousWith(path: string, other: string): boolean {
-  const a = path.split('/');
-  const b = other.split('/');
-  if (a.length !== b.length) return false;
-  const isParam = (segment: string) => segment.startsWith('{');
-  if (!a.every((segment, index) => segment === b[index] || isParam(segment) || isParam(b[index]!))) return false;
-  return (
-    a.some((segment, index) => isParam(segment) && !isParam(b[index]!)) &&
-    b.some((segment, index) => isParam(segment) && !isParam(a[index]!))
-  );
-}
-
-/**
- * SPEC fixes paths such as /users/by-username/{username} beside /users/{id}/follow. Each such
- * operation says how they are told apart (Redocly's no-ambiguous-paths findings for exactly these
- * pairs are listed in .redocly.lint-ignore.yaml, so a new one still warns).
- */
-function noteAmbiguousPaths(paths: Record<string, Record<string, OpenApiOperation>>): void {
-  const all = Object.keys(paths);
-  for (const path of all) {
-    const others = all.filter((other) => ambiguousWith(path, other));
-    if (others.length === 0) continue;
-    const note =
-      `Path note: as templates, this path and ${others.map((other) => `\`${other}\``).join(', ')} match some of the same URLs ` +
-      '(both paths are fixed by SPEC). No valid request is ambiguous: an {id} is a UUID (or me), never one of the literal ' +
-      'segments, and the server tries the path with the literal segment first.';
-    for (const operation of Object.values(paths[path]!))
-      operation.description = [operation.description, note].filter(Boolean).join('\n\n');
   }
 }
 

@@ -15,8 +15,6 @@ export const auditEntry = {
   created_at: UPDATED,
 };
 
-/** A first page holding every item: total and total_pages agree with the list. */
-
 export const AUDIT_EXAMPLES: Record<string, unknown> = {
   AuditEntry: auditEntry,
   AuditActivity: { activities: [auditEntry] },

@@ -25,7 +25,7 @@ export interface StoredReply<T> {
 }
 
 /**
- * Idempotency-Key (ADDENDUM): the same key and body within 24 h give the first reply; another body
+ * Idempotency-Key: the same key and body within 24 h give the first reply; another body
  * is 409. The key row is written in the same transaction as the work, so a concurrent duplicate
  * waits on its primary key until the first commits and then reads its reply (or, if the first
  * failed and rolled back, does the work itself): one order however many duplicates arrive at once.

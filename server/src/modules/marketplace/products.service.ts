@@ -38,7 +38,7 @@ const licenseType = (value: string | null | undefined): LicenseType | null | und
 /** Where a product's stored files live: deleting it removes the folder. */
 export const productFolder = (productId: string) => `products/${productId}/`;
 
-/** The catalogue: products and their licenses (ADDENDUM Part 2 "Marketplace"). */
+/** The catalogue: products and their licenses. */
 export class ProductsService {
   constructor(
     private readonly parts: MarketplaceParts,

@@ -23,7 +23,7 @@ export interface MediaRoutesDeps {
 const PRESIGNED_SECONDS = 5 * 60;
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 
-/** ADDENDUM: segments of public tracks immutable for a year, playlists a minute; private: private. */
+/** Segments of public tracks never change (immutable for a year); playlists may (a minute); anything private: private. */
 function cacheControl(isPublic: boolean, kind: 'playlist' | 'segment'): string {
   if (!isPublic) return kind === 'playlist' ? 'private, max-age=60' : 'private, max-age=31536000, immutable';
   return kind === 'playlist' ? 'public, max-age=60' : 'public, max-age=31536000, immutable';

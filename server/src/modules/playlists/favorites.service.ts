@@ -4,7 +4,7 @@ import type { EventBus } from '../../platform/events/event-bus.js';
 import type { PlaylistsRepository } from './playlists.repository.js';
 
 /**
- * Likes are the favorites playlist (ADDENDUM): liking adds the track to the liker's favorites,
+ * Likes are the favorites playlist: liking adds the track to the liker's favorites,
  * unliking removes it, and removing it from that playlist (the playlists area's route, later) is
  * an unlike. Every change to a favorites playlist goes through here, so the playlist, the
  * track's like_count and the track.liked / track.unliked events never disagree.

@@ -17,7 +17,7 @@ import { toTrackDto } from './track.mapper.js';
 import { chunkPrefix, quotaExceeded, trackKey, type IncomingForm, type UploadPipeline } from './upload-pipeline.js';
 import type { UploadSessionRow } from './upload-sessions.repository.js';
 
-/** Open chunked sessions one user may hold at a time (ADDENDUM "Tracks and uploads"). */
+/** Open chunked sessions one user may hold at a time (the next is 400 LIMIT_REACHED). */
 export const MAX_OPEN_SESSIONS = 20;
 
 /** The text fields sent with each chunk, once checked. */

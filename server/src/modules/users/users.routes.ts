@@ -9,7 +9,7 @@ import { buffer } from 'node:stream/consumers';
 import { validationFailed } from '../../platform/errors/app-error.js';
 import { parseMultipart } from '../../platform/http/multipart.js';
 
-/** ADDENDUM: an avatar upload is at most 10 MiB. */
+/** An avatar upload is at most 10 MiB. */
 const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 
 export function usersRoutes(users: UsersService, options: { secureCookies: boolean }) {

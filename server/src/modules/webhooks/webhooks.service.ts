@@ -51,7 +51,7 @@ const newKey = () => {
   return { key, hash: sha256Hex(key), prefix: key.slice(0, WEBHOOK_KEY_SHOWN_LENGTH) };
 };
 
-/** Registering and managing a user's webhooks, their log, tests and statistics (ADDENDUM "Webhooks"). */
+/** Registering and managing a user's webhooks, their log, tests and statistics. */
 export class WebhooksService {
   constructor(private readonly deps: WebhooksServiceDeps) {}
 

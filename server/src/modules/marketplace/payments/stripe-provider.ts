@@ -32,7 +32,7 @@ const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
 /**
- * PAYMENT_PROVIDER=stripe (ADDENDUM Part 2 "Marketplace"): one Checkout Session per order (amounts in
+ * PAYMENT_PROVIDER=stripe: one Checkout Session per order (amounts in
  * integer cents, the order id as metadata, client_reference_id and idempotency key), webhooks
  * verified with Stripe's signature, refunds idempotent per order.
  */
