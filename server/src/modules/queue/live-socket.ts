@@ -1,3 +1,7 @@
+// Over 400 lines on purpose: the live channel is one closure, because the handshake, the message
+// handler, the fan-out and the revocation listener all share the open connections, their
+// subscriptions, rate buckets and outboxes, and the sockets counted per user; split apart, that
+// state would be passed between files instead of read where it lives.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
