@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { named, withOpenApi } from './openapi-meta.js';
 
-/** Identifiers are UUID strings (ADDENDUM). */
+/** Identifiers are UUID strings; a malformed one in a path is 400 INVALID_ID before any lookup. */
 export const UuidSchema = z.string().uuid();
 
-/** RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T10:00:00.000Z (ADDENDUM; the OpenAPI example is added on generation). */
+/** RFC 3339 in UTC with milliseconds, e.g. 2026-11-21T10:00:00.000Z (the OpenAPI example is added on generation). */
 export const TimestampSchema = z.string().datetime({ precision: 3 });
 
 /** A share token in a path (base64url). Unknown ones are 404 by their routes: nothing is said about a token's shape beyond this. */

@@ -1,5 +1,5 @@
 /**
- * Stable machine-readable error codes (ADDENDUM "Envelope, errors, formats"), with the HTTP status
+ * Stable machine-readable error codes, with the HTTP status
  * each one is sent with. A code is never reused for another meaning.
  */
 export const ERROR_CODES = {
@@ -14,15 +14,15 @@ export const ERROR_CODES = {
   UPLOAD_INCOMPLETE: 400,
   SIZE_MISMATCH: 400,
   LIMIT_REACHED: 400,
-  /** SPEC: adding a track that is already in the playlist. */
+  /** Adding a track that is already in the playlist. */
   TRACK_ALREADY_IN_PLAYLIST: 400,
-  /** A status move a resource does not allow (ADDENDUM Marketplace: product status moves). */
+  /** A status move a resource does not allow (such as a product's archived → draft). */
   INVALID_TRANSITION: 400,
   /** An unknown, expired or used-up promo code. */
   INVALID_PROMO_CODE: 400,
   /** A buyer's refund after refund_deadline. */
   REFUND_WINDOW_CLOSED: 400,
-  /** A webhook URL that is not absolute https, carries credentials, or leads to a private address (ADDENDUM Webhooks). */
+  /** A webhook URL that is not absolute https, carries credentials, or leads to a private address. */
   INVALID_WEBHOOK_URL: 400,
   /** A test event to a webhook that is not active. */
   WEBHOOK_INACTIVE: 400,
@@ -42,7 +42,7 @@ export const ERROR_CODES = {
   MEDIA_NOT_READY: 404,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
-  /** A write with If-Match whose version is stale (ADDENDUM: queue, playlists). */
+  /** A write with If-Match whose version is stale (the queue, playlists): the writer read an older state. */
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,

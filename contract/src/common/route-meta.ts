@@ -10,7 +10,7 @@
  *   streams for anyone, private audio only for its owner.
  *
  * `apiKey` says whether a developer API key may stand in for the user. The scope a key needs
- * follows from the method (SPEC.md, Authentication rule 6): GET and HEAD need read, every other
+ * follows from the method: GET and HEAD need read, every other
  * method needs write; admin allows everything.
  */
 export type RouteAuth = 'public' | 'optional' | 'user' | 'stream';

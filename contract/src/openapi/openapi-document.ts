@@ -4,7 +4,8 @@ import { isZodType } from '@ts-rest/core';
 import { ERROR_CODES, type ErrorCode } from '../common/error-codes.js';
 import { requiredScope, routeMeta } from '../common/route-meta.js';
 import { AREA_DESCRIPTIONS, contract } from '../riff.contract.js';
-import { COMPONENT_EXAMPLES } from './component-examples.js';
+import { noteAmbiguousPaths } from './ambiguous-paths.js';
+import { COMPONENT_EXAMPLES } from './area-examples.js';
 import { headerComponentName, headerComponents, responseHeaders } from './response-headers.js';
 import { referenceCopies, shapeForGenerators } from './schema-shapes.js';
 
@@ -247,7 +248,7 @@ function closeReplySchemas(document: Record<string, unknown>): void {
 }
 
 /**
- * Every named schema gets its example (component-examples.ts; an envelope's is its payload's in the
+ * Every named schema gets its example (its area's <area>.examples.ts; an envelope's is its payload's in the
  * envelope); schemas no longer referenced are dropped.
  */
 function finishComponents(document: Record<string, unknown>): void {
@@ -275,41 +276,6 @@ function finishComponents(document: Record<string, unknown>): void {
         dropped = true;
       }
     }
-  }
-}
-
-/**
- * Two templates that match some of the same URLs in crossed ways, e.g. /tracks/quota/{id} and
- * /tracks/{id}/stream: each has a parameter where the other has a literal segment.
- */
-function ambiguousWith(path: string, other: string): boolean {
-  const a = path.split('/');
-  const b = other.split('/');
-  if (a.length !== b.length) return false;
-  const isParam = (segment: string) => segment.startsWith('{');
-  if (!a.every((segment, index) => segment === b[index] || isParam(segment) || isParam(b[index]!))) return false;
-  return (
-    a.some((segment, index) => isParam(segment) && !isParam(b[index]!)) &&
-    b.some((segment, index) => isParam(segment) && !isParam(a[index]!))
-  );
-}
-
-/**
- * SPEC fixes paths such as /users/by-username/{username} beside /users/{id}/follow. Each such
- * operation says how they are told apart (Redocly's no-ambiguous-paths findings for exactly these
- * pairs are listed in .redocly.lint-ignore.yaml, so a new one still warns).
- */
-function noteAmbiguousPaths(paths: Record<string, Record<string, OpenApiOperation>>): void {
-  const all = Object.keys(paths);
-  for (const path of all) {
-    const others = all.filter((other) => ambiguousWith(path, other));
-    if (others.length === 0) continue;
-    const note =
-      `Path note: as templates, this path and ${others.map((other) => `\`${other}\``).join(', ')} match some of the same URLs ` +
-      '(both paths are fixed by SPEC). No valid request is ambiguous: an {id} is a UUID (or me), never one of the literal ' +
-      'segments, and the server tries the path with the literal segment first.';
-    for (const operation of Object.values(paths[path]!))
-      operation.description = [operation.description, note].filter(Boolean).join('\n\n');
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The response headers openapi.json documents, and on which replies the server sends them
- * (ADDENDUM "Envelope, errors, formats", "Developer API keys"; server/src/modules/tracks/track-streaming.ts).
+ * (X-Request-Id on every reply, the rate headers on key-authenticated ones; streaming headers as
+ * server/src/modules/tracks/track-streaming.ts sends them).
  */
 import type { RouteMeta } from '../common/route-meta.js';
 
@@ -118,7 +119,7 @@ const OPERATION_HEADERS: Record<string, Record<string, ResponseHeaderName[]>> = 
   'media.hlsMaster': { '404': ['Retry-After'] },
   'media.hlsVariant': { '404': ['Retry-After'] },
   'media.hlsSegment': { '302': ['Location'], '404': ['Retry-After'] },
-  // plain-array lists carry their pagination in headers (ADDENDUM "Marketplace")
+  // plain-array lists (the marketplace's) carry their pagination in headers: the body has no room for it
   'marketplace.listProducts': { '200': ['X-Total-Count', 'Link'] },
   'marketplace.preview': {
     '200': ['Accept-Ranges'],

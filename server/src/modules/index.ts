@@ -20,10 +20,6 @@ import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
 import { createUsersModule } from './users/users.module.js';
 
-/**
- * Every area of the service, in the order their account data is exported and erased. Adding an
- * area is adding its folder and one line here.
- */
 /** A read that answers 403 or 404 to this caller, as nothing. */
 async function unlessRefused<T>(read: Promise<T>): Promise<T | undefined> {
   try {
@@ -34,6 +30,10 @@ async function unlessRefused<T>(read: Promise<T>): Promise<T | undefined> {
   }
 }
 
+/**
+ * Every area of the service. Each module is built after the modules whose ports it reads, and the
+ * list at the end is the order in which account data is exported and erased.
+ */
 export function createModules(platform: Platform): RiffModule[] {
   const audit = createAuditModule(platform);
   // users is made below: playback tokens ask it only when a request comes

@@ -19,7 +19,7 @@ const VISIBILITY =
   'Comments are seen wherever their track is: a track the caller may not see (another user’s private track, a deleted one) is 404. ' +
   'Comments of users blocked by the signed-in caller, or who blocked them, are left out of the lists (and of the total).';
 
-/** Timestamped comments on tracks, with one level of replies (ADDENDUM Part 2 "Comments"). */
+/** Timestamped comments on tracks, with one level of replies. */
 export const commentsContract = c.router({
   list: {
     method: 'GET',

@@ -7,7 +7,7 @@ export const COMMENT_SORTS = ['newest', 'oldest', 'timestamp'] as const;
 export type CommentSort = (typeof COMMENT_SORTS)[number];
 
 export const COMMENT_MAX_CHARS = 5000;
-/** ADDENDUM: at most 10 comments created per user per minute. */
+/** At most 10 comments created per user per minute (429; refused ones do not count). */
 export const COMMENTS_PER_MINUTE = 10;
 
 /** Characters as a reader counts them: an emoji is one, not two UTF-16 units. */

@@ -5,7 +5,7 @@ import { DashboardQuerySchema, DashboardResponseSchema } from './dashboard.schem
 
 const c = initContract();
 
-/** SPEC "Dashboard and logging"; ADDENDUM Part 2 "Dashboard, logs, validation, WebRTC". */
+/** The signed-in user's dashboard: stats against the previous period, recent activity, a library preview. */
 export const dashboardContract = c.router({
   get: {
     method: 'GET',

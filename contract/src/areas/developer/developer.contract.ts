@@ -21,7 +21,7 @@ const KEY_RULES =
   'request carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (unix seconds), and past the limit the reply is ' +
   '429 RATE_LIMITED with Retry-After. An expired or revoked key is 401.';
 
-/** Developer API keys (SPEC "Authentication"; ADDENDUM "Developer API keys"). Managed with a bearer token only. */
+/** Developer API keys. Managed with a bearer token only. */
 export const developerContract = c.router({
   listApiKeys: {
     method: 'GET',

@@ -3,14 +3,14 @@ import { ClientTimestampSchema, TimestampSchema, UuidSchema } from '../../common
 import { named } from '../../common/openapi-meta.js';
 import { API_KEY_SCOPES } from '../../common/route-meta.js';
 
-/** Developer keys a user may hold at once (ADDENDUM "Developer API keys"): the next is 400 LIMIT_REACHED. */
+/** Developer keys a user may hold at once: the next is 400 LIMIT_REACHED. */
 export const API_KEYS_PER_USER_MAX = 25;
 /** `riff_` and 40 random base62 characters. */
 export const API_KEY_PREFIX = 'riff_';
 export const API_KEY_RANDOM_LENGTH = 40;
 /** The part of a key shown in lists: its first 12 characters. */
 export const API_KEY_SHOWN_LENGTH = 12;
-/** Reads and writes one key may make per hour (SPEC "Limits"). */
+/** Reads and writes one key may make per hour, counted separately. */
 export const API_KEY_READS_PER_HOUR = 1000;
 export const API_KEY_WRITES_PER_HOUR = 200;
 

@@ -12,7 +12,7 @@ import {
 
 const c = initContract();
 
-/** What a frontend needs beside the areas (SPEC "Dashboard and logging", GET /config/webrtc; ADDENDUM Part 2). */
+/** What a frontend needs beside the areas: its logs, request validation, the WebRTC configuration. */
 export const frontendContract = c.router({
   logFrontend: {
     method: 'POST',

@@ -3,7 +3,7 @@ import { named } from '../../common/openapi-meta.js';
 import { ValidationIssueSchema } from '../../common/envelope.schemas.js';
 
 export const FRONTEND_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-/** A frontend log entry's body may be this large (ADDENDUM "Dashboard, logs, validation, WebRTC"). */
+/** A frontend log entry's body may be this large. */
 export const FRONTEND_LOG_MAX_BYTES = 16 * 1024;
 /** POST /validate takes a JSON document of at most this many bytes. */
 export const VALIDATE_MAX_BYTES = 65_536;

@@ -29,7 +29,7 @@ export const InvoiceLineSchema = named(
 );
 export type InvoiceLine = z.infer<typeof InvoiceLineSchema>;
 
-/** The invoice of a completed or refunded order (ADDENDUM Part 2 "Marketplace"); money in integer cents. */
+/** The invoice of a completed or refunded order; money in integer cents. */
 export const InvoiceSchema = named(
   'Invoice',
   z.object({

@@ -1,6 +1,6 @@
 /**
- * The marketplace's enums (SPEC "Product", "Order"; ADDENDUM Part 2 "Marketplace"), declared once: the
- * contract's schemas, the table types and the tests of migration 0011's CHECK constraints derive from them.
+ * The marketplace's enums, declared once: the contract's schemas, the table types and the tests of
+ * migration 0011's CHECK constraints derive from them.
  */
 export const PRODUCT_TYPES = ['track', 'pack', 'service'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
@@ -11,7 +11,7 @@ export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
-/** Product.license_type as replies spell it (SPEC's LicenseType). */
+/** Product.license_type as replies spell it. */
 export const LICENSE_TYPES = ['basic', 'premium', 'exclusive'] as const;
 export type LicenseType = (typeof LICENSE_TYPES)[number];
 

@@ -30,7 +30,7 @@ import { InvoiceReplySchema } from './invoices.schemas.js';
 
 const c = initContract();
 
-/** Orders, payments, promo codes, refunds, invoices, downloads, reviews, seller stats (ADDENDUM Part 2 "Marketplace"). */
+/** Orders, payments, promo codes, refunds, invoices, downloads, reviews, seller stats. */
 export const ordersContract = {
   createOrder: {
     method: 'POST',

@@ -9,14 +9,14 @@ import {
 } from './marketplace-enums.schemas.js';
 import { ProductLicenseTypeSchema } from './products.schemas.js';
 
-/** Orders, payments, refunds and downloads (SPEC "Order", ADDENDUM Part 2 "Marketplace"). */
+/** Orders, payments, refunds and downloads. */
 export const ORDER_MAX_ITEMS = 50;
 export const PROMO_CODE_MAX = 50;
-/** SPEC: the 14-day refund window (refund_deadline = completion + 14 days). */
+/** The buyer's 14-day refund window (refund_deadline = completion + 14 days). */
 export const REFUND_WINDOW_DAYS = 14;
 /** How long a pending order waits for its payment before it expires (and releases what it holds). */
 export const PAYMENT_WINDOW_MINUTES = 30;
-/** A download URL is valid this long (ADDENDUM: 5 minutes). */
+/** A download URL is valid this long (5 minutes), and needs no other credential. */
 export const DOWNLOAD_URL_TTL_SECONDS = 300;
 export const SANDBOX_OUTCOMES = ['succeed', 'fail'] as const;
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
@@ -196,7 +196,7 @@ export const ReviewListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-/** GET /marketplace/seller/stats (ADDENDUM Part 2 "Marketplace"). */
+/** GET /marketplace/seller/stats. */
 export const SELLER_STATS_PERIODS = ['7d', '30d', '90d', 'all'] as const;
 export type SellerStatsPeriod = (typeof SELLER_STATS_PERIODS)[number];
 /** How many products top_products lists. */

@@ -30,7 +30,7 @@ const c = initContract();
 const VISIBLE = ' A draft or archived product is seen by its seller only (others 404).';
 const SELLER = ' The seller only: another user who may see the product gets 403, one who may not 404.' + VISIBLE;
 
-/** Products: the catalogue, licenses, images, previews, the deliverable file (ADDENDUM Part 2 "Marketplace"). */
+/** Products: the catalogue, licenses, images, previews, the deliverable file. */
 export const productsContract = c.router({
   listProducts: {
     method: 'GET',

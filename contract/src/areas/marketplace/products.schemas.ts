@@ -10,7 +10,7 @@ import {
   PRODUCT_TYPES,
 } from './marketplace-enums.schemas.js';
 
-/** SPEC limits: title 3 to 200, description at most 2000, bpm 1 to 300, musical_key at most 10. */
+/** Limits: title 3 to 200, description at most 2000, bpm 1 to 300, musical_key at most 10. */
 export const PRODUCT_TITLE_MAX = 200;
 export const PRODUCT_DESCRIPTION_MAX = 2000;
 /** Prices (major units) up to this; cents up to 100 times it. */
@@ -20,12 +20,12 @@ export const PRODUCT_LICENSE_TERMS_MAX = 10_000;
 export const PRODUCTS_PER_SELLER_MAX = 500;
 export const PRODUCT_IMAGES_MAX = 10;
 export const PRODUCT_PREVIEWS_MAX = 5;
-/** ADDENDUM: a stored preview is at most 60 seconds (a longer upload is cut). */
+/** A stored preview is at most 60 seconds (a longer upload is cut). */
 export const PRODUCT_PREVIEW_MAX_SECONDS = 60;
 export const PRODUCT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 /** The audio of a preview upload, before it is cut (like a track upload). */
 export const PRODUCT_PREVIEW_UPLOAD_MAX_BYTES = 200 * 1024 * 1024;
-/** ADDENDUM: a pack's deliverable, zip or audio, at most 2 GiB. */
+/** A pack's deliverable, zip or audio, at most 2 GiB. */
 export const PRODUCT_FILE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));

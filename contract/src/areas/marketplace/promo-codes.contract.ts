@@ -6,7 +6,7 @@ import { CreatePromoCodeRequestSchema, PromoCodeListSchema, PromoCodeSchema } fr
 
 const c = initContract();
 
-/** Promo codes of a seller (ADDENDUM Part 2 "Marketplace"). Replies are not enveloped. */
+/** Promo codes of a seller. Replies are not enveloped. */
 export const promoCodesContract = c.router({
   createPromoCode: {
     method: 'POST',

@@ -39,7 +39,7 @@ const playlist = c.otherResponse({
 });
 
 /**
- * The media pipeline's routes (ADDENDUM "Media pipeline"): the waveform, the cover, HLS, audio
+ * The media pipeline's routes: the waveform, the cover, HLS, audio
  * versions and the external transcoder's callback. The status route stays tracks.status.
  */
 export const mediaPipelineContract = c.router({

@@ -13,7 +13,7 @@ import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { TrackSchema } from '../tracks/tracks.schemas.js';
 import { ProfileSchema } from '../users/users.schemas.js';
 
-/** Playlists (SPEC "Playlist", ADDENDUM Part 2 "Playlists"). */
+/** Playlists. */
 export const PLAYLIST_PERMISSIONS = ['read', 'write', 'admin'] as const;
 export type PlaylistPermission = (typeof PLAYLIST_PERMISSIONS)[number];
 

@@ -4,7 +4,7 @@ import { envelope } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { TrackSchema } from '../tracks/tracks.schemas.js';
 
-/** The play queue and shared listening sessions (ADDENDUM Part 2 "Play queue and shared sessions"). */
+/** The play queue and shared listening sessions. */
 export const QUEUE_REPEAT_MODES = ['off', 'one', 'all'] as const;
 export type QueueRepeatMode = (typeof QUEUE_REPEAT_MODES)[number];
 

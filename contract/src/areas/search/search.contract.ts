@@ -10,7 +10,7 @@ import {
 
 const c = initContract();
 
-/** ADDENDUM "Search, suggestions, trending": one engine over tracks, users, playlists and products. */
+/** One engine over tracks, users, playlists and products. */
 export const searchContract = c.router({
   search: {
     method: 'GET',

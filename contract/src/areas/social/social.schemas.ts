@@ -17,7 +17,7 @@ export type FeedItemType = (typeof FEED_ITEM_TYPES)[number];
 export const TAG_SOURCES = ['genre', 'similar', 'metadata'] as const;
 export type TagSource = (typeof TAG_SOURCES)[number];
 
-/** ADDENDUM: a play counts after 30 s, or the whole track if it is shorter. */
+/** A play counts after 30 s, or the whole track if it is shorter. */
 export const PLAY_COUNT_SECONDS = 30;
 /** …and once per listener per track in this window. */
 export const PLAY_WINDOW_MINUTES = 30;

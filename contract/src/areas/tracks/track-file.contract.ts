@@ -8,7 +8,7 @@ import { TrackEnvelope, fileField } from './tracks.schemas.js';
 
 const c = initContract();
 
-/** A track's audio replaced, or an older version made current again (ADDENDUM "Versions"). */
+/** A track's audio replaced, or an older version made current again. */
 export const trackFileContract = c.router({
   replaceFile: {
     method: 'PUT',

@@ -10,7 +10,7 @@ import { ProfileEnvelope } from './users.schemas.js';
 
 const c = initContract();
 
-/** ADDENDUM "Media pipeline": avatars, re-encoded without metadata as a 512×512 square and a 128×128 thumbnail. */
+/** Avatars, re-encoded without metadata as a 512×512 square and a 128×128 thumbnail. */
 export const avatarContract = c.router({
   setAvatar: {
     method: 'PUT',

@@ -30,7 +30,7 @@ const DELIVERY =
   'anything else (redirects included, never followed) fails and is tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. ' +
   `After ${WEBHOOK_FAILURES_MAX} failed deliveries in a row the webhook is disabled and its owner gets a mail.`;
 
-/** SPEC "Webhooks"; ADDENDUM "Webhooks". Another user’s webhook is 404. */
+/** A user's webhooks, their deliveries and statistics. Another user’s webhook is 404: no leak that it exists. */
 export const webhooksContract = c.router({
   list: {
     method: 'GET',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PaginationQuerySchema, TimestampSchema, UuidSchema, pageOf } from '../../common/common.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 
-/** The events a webhook may ask for (ADDENDUM "Webhooks"), each sent to the user it concerns. */
+/** The events a webhook may ask for, each sent to the user it concerns. */
 export const WEBHOOK_EVENT_TYPES = [
   'track.created',
   'track.updated',

@@ -1,6 +1,6 @@
 import type { AuditLogsQuery, AuditStatsQuery } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
-import { AppError } from '../../platform/errors/app-error.js';
+import { fieldIssue, validationFailed } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import { toAuditEntryDto } from './audit.mapper.js';
 import { readableAuditOwner } from './audit.policy.js';
@@ -13,9 +13,9 @@ function dateRange(start: string | undefined, end: string | undefined): Pick<Aud
   const from = start ? new Date(`${start}T00:00:00.000Z`) : undefined;
   const until = end ? new Date(new Date(`${end}T00:00:00.000Z`).getTime() + DAY_MS) : undefined;
   if (from && until && from >= until) {
-    throw new AppError('VALIDATION_FAILED', 'start_date must not be after end_date', {
-      details: [{ field: 'query.start_date', message: 'must not be after end_date', value: start ?? '' }],
-    });
+    throw validationFailed('start_date must not be after end_date', [
+      fieldIssue('query.start_date', 'must not be after end_date', start),
+    ]);
   }
   return { from, until };
 }

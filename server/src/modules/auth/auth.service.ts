@@ -5,7 +5,7 @@ import type { Revocations } from '../../platform/auth/revocations.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
 import type { UserRow } from '../users/users.tables.js';
-import { AppError, rateLimited } from '../../platform/errors/app-error.js';
+import { AppError, conflict, fieldIssue, rateLimited, unauthenticated } from '../../platform/errors/app-error.js';
 import type { PasswordHasher } from '../../platform/auth/password-hasher.js';
 import { randomToken, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { TokenSigner } from '../../platform/auth/token-signer.js';
@@ -66,10 +66,9 @@ export class AuthService {
 
   async register(actor: Actor, input: Pick<RegisterRequest, 'email' | 'password' | 'username'>) {
     const { users, clock } = this.deps;
-    if (await users.emailTaken(input.email))
-      throw new AppError('CONFLICT', 'An account with this email already exists');
+    if (await users.emailTaken(input.email)) throw conflict('An account with this email already exists');
     const username = input.username ?? (await this.usernameFromEmail(input.email));
-    if (await users.usernameTaken(username)) throw new AppError('CONFLICT', 'This username is taken');
+    if (await users.usernameTaken(username)) throw conflict('This username is taken');
     const passwordHash = await this.deps.hasher.hash(input.password);
     const token = randomToken();
     const now = clock.now();
@@ -101,8 +100,7 @@ export class AuthService {
         return created;
       });
     } catch (error) {
-      if (isUniqueViolation(error))
-        throw new AppError('CONFLICT', 'An account with this email or username already exists');
+      if (isUniqueViolation(error)) throw conflict('An account with this email or username already exists');
       throw error;
     }
     return {
@@ -164,13 +162,12 @@ export class AuthService {
   async loginTwoFactor(actor: Actor, input: TwoFactorLoginRequest): Promise<LoginResult> {
     const now = this.deps.clock.now();
     const challenge = await this.deps.auth.findLiveChallenge(sha256Hex(input.two_factor_token), now);
-    if (!challenge)
-      throw new AppError('UNAUTHENTICATED', 'The two-factor login has expired or was already used; log in again');
+    if (!challenge) throw unauthenticated('The two-factor login has expired or was already used; log in again');
     const user = await this.deps.users.findActiveById(challenge.user_id);
-    if (!user || !user.two_factor_enabled) throw new AppError('UNAUTHENTICATED', 'This account cannot sign in');
+    if (!user || !user.two_factor_enabled) throw unauthenticated('This account cannot sign in');
     await this.deps.twoFactor.checkLoginCode(actor, user, input.code);
     if (!(await this.deps.auth.consumeChallenge(challenge.id, now))) {
-      throw new AppError('UNAUTHENTICATED', 'The two-factor login was already used; log in again');
+      throw unauthenticated('The two-factor login was already used; log in again');
     }
     return {
       requires_2fa: false,
@@ -292,7 +289,7 @@ export class AuthService {
       await limits.loginAccount.consume(key);
       await this.deps.events.record(actor, 'auth.password_change_failed', { subject: onUser(user.id), data: {} });
       throw new AppError('INVALID_PASSWORD', 'The current password is wrong', {
-        details: [{ field: 'current_password', message: 'does not match your password', value: '[redacted]' }],
+        details: [fieldIssue('current_password', 'does not match your password', '[redacted]')],
       });
     }
     await limits.loginAccount.reset(key);

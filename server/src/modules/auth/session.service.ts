@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { UserRow } from '../users/users.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError } from '../../platform/errors/app-error.js';
+import { AppError, unauthenticated } from '../../platform/errors/app-error.js';
 import type { SecretBox } from '../../platform/auth/secret-box.js';
 import { constantTimeEqualText, randomToken, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { TokenSigner } from '../../platform/auth/token-signer.js';
@@ -117,12 +117,12 @@ export class SessionService {
   async rotate(actor: Actor, presented: string): Promise<IssuedSession> {
     const now = this.deps.clock.now();
     const row = await this.rowOf(presented);
-    if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid refresh token');
-    if (row.revoked_at) throw new AppError('UNAUTHENTICATED', 'This session has ended');
+    if (!row) throw unauthenticated('Invalid refresh token');
+    if (row.revoked_at) throw unauthenticated('This session has ended');
     if (row.rotated_at) return this.successorWithinGrace(actor, row);
     if (row.expires_at <= now) throw new AppError('TOKEN_EXPIRED', 'The refresh token has expired');
     const user = await this.deps.users.findActiveById(row.user_id);
-    if (!user) throw new AppError('UNAUTHENTICATED', 'This account cannot sign in');
+    if (!user) throw unauthenticated('This account cannot sign in');
 
     const next = { id: randomToken(15), secret: randomToken(32) };
     const { reuseGraceMs, successorBox } = this.deps;
@@ -135,7 +135,7 @@ export class SessionService {
     if (issued) return issued;
     // another request rotated (or revoked) it between our read and our write: the same token twice at once
     const rotatedMeanwhile = await this.deps.auth.findRefreshToken(row.id);
-    if (rotatedMeanwhile?.revoked_at) throw new AppError('UNAUTHENTICATED', 'This session has ended');
+    if (rotatedMeanwhile?.revoked_at) throw unauthenticated('This session has ended');
     return this.successorWithinGrace(actor, rotatedMeanwhile ?? row);
   }
 
@@ -157,13 +157,13 @@ export class SessionService {
       const next = token ? await this.rowOf(token) : undefined;
       if (!token || !next || next.family_id !== rotated.family_id)
         return this.revokeForReuse(actor, rotated.family_id, rotated.user_id);
-      if (next.revoked_at) throw new AppError('UNAUTHENTICATED', 'This session has ended');
+      if (next.revoked_at) throw unauthenticated('This session has ended');
       current = next;
     }
     if (!token) return this.revokeForReuse(actor, rotated.family_id, rotated.user_id);
     if (current.expires_at <= now) throw new AppError('TOKEN_EXPIRED', 'The refresh token has expired');
     const user = await this.deps.users.findActiveById(current.user_id);
-    if (!user) throw new AppError('UNAUTHENTICATED', 'This account cannot sign in');
+    if (!user) throw unauthenticated('This account cannot sign in');
     return this.pair(user, token, current.expires_at.getTime() - now.getTime());
   }
 

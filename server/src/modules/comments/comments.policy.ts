@@ -13,7 +13,7 @@ export function canEditComment(actor: Actor, comment: Pick<CommentRow, 'user_id'
   return isOwner(actor, comment.user_id);
 }
 
-/** Delete: the author, the track's owner, or an admin (SPEC). */
+/** Delete: the author, the track's owner, or an admin. */
 export function canDeleteComment(
   actor: Actor,
   comment: Pick<CommentRow, 'user_id'>,

@@ -7,7 +7,7 @@ import type { DashboardRepository, WindowCounts } from './dashboard.repository.j
 const DAY_MS = 86_400_000;
 const PERIOD_DAYS: Record<Exclude<DashboardPeriod, 'all'>, number> = { '7d': 7, '30d': 30, '90d': 90 };
 
-/** "+12%", "-3%", "0%" (also 0 → 0), or "new" when there was nothing before (ADDENDUM). */
+/** "+12%", "-3%", "0%" (also 0 → 0), or "new" when there was nothing before. */
 export function changeBetween(previous: number, current: number): string {
   if (previous === 0) return current === 0 ? '0%' : 'new';
   const percent = Math.round(((current - previous) / previous) * 100);

@@ -11,7 +11,7 @@ import type { Revocations } from '../../platform/auth/revocations.js';
 import { randomBase62, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError, invalidField, notFound } from '../../platform/errors/app-error.js';
+import { invalidField, limitReached, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { toApiKeyDto } from './api-keys.mapper.js';
 import { canManageApiKey } from './api-keys.policy.js';
@@ -43,7 +43,7 @@ export class ApiKeysService {
     const row = await scope.transaction(async () => {
       await keys.lockOwner(actor.id);
       if ((await keys.countOfUser(actor.id)) >= API_KEYS_PER_USER_MAX) {
-        throw new AppError('LIMIT_REACHED', `At most ${API_KEYS_PER_USER_MAX} API keys per user: revoke one first`);
+        throw limitReached(`At most ${API_KEYS_PER_USER_MAX} API keys per user: revoke one first`);
       }
       const created = await keys.insert({
         user_id: actor.id,

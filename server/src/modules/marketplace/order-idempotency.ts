@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError } from '../../platform/errors/app-error.js';
+import { conflict } from '../../platform/errors/app-error.js';
 
 const KEPT_MS = 24 * 60 * 60 * 1000;
 
@@ -25,7 +25,7 @@ export interface StoredReply<T> {
 }
 
 /**
- * Idempotency-Key (ADDENDUM): the same key and body within 24 h give the first reply; another body
+ * Idempotency-Key: the same key and body within 24 h give the first reply; another body
  * is 409. The key row is written in the same transaction as the work, so a concurrent duplicate
  * waits on its primary key until the first commits and then reads its reply (or, if the first
  * failed and rolled back, does the work itself): one order however many duplicates arrive at once.
@@ -67,9 +67,8 @@ export class IdempotencyKeys {
           .where('key', '=', key)
           .executeTakeFirst();
         if (!stored || stored.status_code === null || stored.response_body === null)
-          throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still in progress');
-        if (stored.request_hash !== hash)
-          throw new AppError('CONFLICT', 'This Idempotency-Key was used with another request body');
+          throw conflict('A request with this Idempotency-Key is still in progress');
+        if (stored.request_hash !== hash) throw conflict('This Idempotency-Key was used with another request body');
         return { status: stored.status_code, body: JSON.parse(stored.response_body) as T };
       }
       const reply = await work();

@@ -1,5 +1,5 @@
 // The orders part's domain events, each recorded in the transaction of its change (an audit entry,
-// and the webhooks of ADDENDUM's table: order.* to the buyer, product.sold to the seller).
+// and webhooks to the user each concerns: order.* to the buyer, product.sold to the seller).
 declare module '../../platform/events/event-map.js' {
   interface EventMap {
     'order.created': { total_cents: number; currency: string; status: string };

@@ -4,7 +4,10 @@ import type { OrderItemRow, OrderRow } from './orders.repository.js';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-/** An order as the contract shows it: money in major units where SPEC says number, integer cents in *_cents. */
+/**
+ * An order as the contract shows it: money in major units in the plain-number fields (price,
+ * total_amount), integer cents in *_cents.
+ */
 export function toOrderDto(order: OrderRow, items: OrderItemRow[]): Order {
   const pending = order.status === 'pending';
   return {

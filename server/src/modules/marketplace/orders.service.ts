@@ -2,7 +2,7 @@ import { PAYMENT_WINDOW_MINUTES, type CreateOrderRequest, type Order, type Refun
 import type { UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError, forbidden, notFound, unavailable } from '../../platform/errors/app-error.js';
+import { AppError, badRequest, conflict, forbidden, notFound, unavailable } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { discountLines, type PricedLine } from './order-pricing.js';
 import { isExclusiveItem, type OrderSettlement } from './order-settlement.js';
@@ -46,7 +46,6 @@ export async function findOrder(
 /** Another user's order is 403, not 404: the order routes name that status (a seller of its lines included). */
 const notYours = () => forbidden('This order is not yours');
 
-const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 const invalidPromo = () => new AppError('INVALID_PROMO_CODE', 'This promo code is unknown, expired or used up');
 
 /** Orders: creation (prices copied, exclusive holds, promo codes), reading, refunds. */
@@ -92,10 +91,7 @@ export class OrdersService {
       for (const [index, item] of items.entries()) {
         if (!isExclusiveItem(item, lines[index]!.product.license_type)) continue;
         if (!(await orders.takeHold(item.product_id, order.id, expiresAt, now))) {
-          throw new AppError(
-            'CONFLICT',
-            `The exclusive license of "${item.title}" is sold or reserved by another order`,
-          );
+          throw conflict(`The exclusive license of "${item.title}" is sold or reserved by another order`);
         }
       }
       await events.record(actor, 'order.created', {
@@ -140,15 +136,14 @@ export class OrdersService {
       if (!product) throw notFound('Product');
       if (product.seller_id === actor.id) throw badRequest('You cannot buy your own product');
       if (holds.some((hold) => hold.product_id === product.id && hold.sold))
-        throw new AppError('CONFLICT', `The exclusive license of "${product.title}" is sold`);
+        throw conflict(`The exclusive license of "${product.title}" is sold`);
       if (product.status !== 'active') throw badRequest(`"${product.title}" is not on sale`);
       const license = pickLicense(
         licenses.filter((row) => row.product_id === product.id),
         item.license_type,
       );
       if (license === 'unknown') throw badRequest(`"${product.title}" has no ${item.license_type} license`);
-      if (license === 'unavailable')
-        throw new AppError('CONFLICT', `This license of "${product.title}" is no longer available`);
+      if (license === 'unavailable') throw conflict(`This license of "${product.title}" is no longer available`);
       return {
         product,
         license,

@@ -15,7 +15,7 @@ import {
   type ProductPreview,
 } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { AppError, fieldIssue, limitReached, notFound, validationFailed } from '../../platform/errors/app-error.js';
 import type { ByteRange } from '../../platform/storage/object-storage.js';
 import { ImageError, processCover } from '../media/images.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
@@ -103,8 +103,7 @@ export class ProductMediaService {
       return await this.platform.scope.transaction(async () => {
         await this.catalog.editable(actor, id);
         const { count, nextOrder } = await this.products.imageStats(id);
-        if (count >= PRODUCT_IMAGES_MAX)
-          throw new AppError('LIMIT_REACHED', `A product has at most ${PRODUCT_IMAGES_MAX} images`);
+        if (count >= PRODUCT_IMAGES_MAX) throw limitReached(`A product has at most ${PRODUCT_IMAGES_MAX} images`);
         const row = await this.products.insertImage({
           id: imageId,
           product_id: id,
@@ -168,7 +167,7 @@ export class ProductMediaService {
       return await this.platform.scope.transaction(async () => {
         await this.catalog.editable(actor, id);
         if ((await this.products.previewCount(id)) >= PRODUCT_PREVIEWS_MAX) {
-          throw new AppError('LIMIT_REACHED', `A product has at most ${PRODUCT_PREVIEWS_MAX} previews`);
+          throw limitReached(`A product has at most ${PRODUCT_PREVIEWS_MAX} previews`);
         }
         const row = await this.products.insertPreview({
           id: previewId,
@@ -222,23 +221,17 @@ export class ProductMediaService {
   private async putFileNow(actor: UserActor, id: string, receive: FileReceiver): Promise<Product> {
     const product = await this.assertEditable(actor, id);
     if (product.product_type === 'track') {
-      throw new AppError(
-        'VALIDATION_FAILED',
-        'A track product delivers its track’s original: there is no file to upload',
-        {
-          details: [{ field: 'file', message: 'not for a track product', value: '' }],
-        },
-      );
+      throw validationFailed('A track product delivers its track’s original: there is no file to upload', [
+        fieldIssue('file', 'not for a track product'),
+      ]);
     }
     const keys: string[] = [];
     try {
       const received = await receive(PRODUCT_FILE_MAX_BYTES, async (file, info) => {
-        const counter = sniffingCounter(
-          deliverableType,
-          () =>
-            new AppError('VALIDATION_FAILED', 'The file is not a zip archive or MP3, WAV, FLAC or OGG audio', {
-              details: [{ field: 'file', message: 'not a zip or audio file', value: '' }],
-            }),
+        const counter = sniffingCounter(deliverableType, () =>
+          validationFailed('The file is not a zip archive or MP3, WAV, FLAC or OGG audio', [
+            fieldIssue('file', 'not a zip or audio file'),
+          ]),
         );
         // the key's extension is only known from the first bytes: a provisional key, renamed once known
         const key = `${productFolder(id)}file/${randomUUID()}.upload`;

@@ -35,7 +35,8 @@ export function createProductsPart(parts: MarketplaceParts, repository: Products
     product: (actor: Actor, id: string) => products.get(actor, id),
     searcher: {
       search: (actor, q, page) => products.list(actor, { q, ...page }),
-      // products are found by search, not suggested (ADDENDUM names tracks, artists, users and playlists)
+      // products are found by search, not suggested: suggestions are track titles, artists,
+      // usernames and playlist titles
       suggest: async () => [],
     } satisfies Searcher<Product>,
   };

@@ -11,7 +11,7 @@ export const canSeeProduct = (actor: Actor, product: Pick<ProductRow, 'status' |
 export const canEditProduct = (actor: Actor, product: Pick<ProductRow, 'seller_id'>) =>
   isOwner(actor, product.seller_id);
 
-/** ADDENDUM: draft → active, active → archived, archived → active, draft → archived. */
+/** The status moves a product may make; any other is 400 INVALID_TRANSITION. */
 const MOVES: Record<ProductStatus, readonly ProductStatus[]> = {
   draft: ['active', 'archived'],
   active: ['archived'],

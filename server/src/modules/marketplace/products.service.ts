@@ -13,7 +13,16 @@ import {
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import { isOwner } from '../../platform/access/ownership.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/db-errors.js';
-import { AppError, forbidden, notFound, rateLimited } from '../../platform/errors/app-error.js';
+import {
+  AppError,
+  conflict,
+  fieldIssue,
+  forbidden,
+  limitReached,
+  notFound,
+  rateLimited,
+  validationFailed,
+} from '../../platform/errors/app-error.js';
 import type { EventMap } from '../../platform/events/event-map.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { MarketplaceParts } from './marketplace.parts.js';
@@ -23,14 +32,13 @@ import type { ProductLicenseRow, ProductRow, ProductsRepository } from './produc
 
 type LicenseInput = NonNullable<CreateProductRequest['licenses']>[number];
 
-const invalid = (field: string, message: string) =>
-  new AppError('VALIDATION_FAILED', message, { details: [{ field, message, value: '' }] });
+const invalid = (field: string, message: string) => validationFailed(message, [fieldIssue(field, message)]);
 const licenseType = (value: string | null | undefined): LicenseType | null | undefined =>
   value == null ? value : (LICENSE_TYPE_ALIASES[value as keyof typeof LICENSE_TYPE_ALIASES] ?? (value as LicenseType));
 /** Where a product's stored files live: deleting it removes the folder. */
 export const productFolder = (productId: string) => `products/${productId}/`;
 
-/** The catalogue: products and their licenses (ADDENDUM Part 2 "Marketplace"). */
+/** The catalogue: products and their licenses. */
 export class ProductsService {
   constructor(
     private readonly parts: MarketplaceParts,
@@ -121,7 +129,7 @@ export class ProductsService {
     return this.scope.transaction(async () => {
       await this.products.lockSeller(actor.id);
       if ((await this.products.countBySeller(actor.id)) >= PRODUCTS_PER_SELLER_MAX) {
-        throw new AppError('LIMIT_REACHED', `A seller may have at most ${PRODUCTS_PER_SELLER_MAX} products`);
+        throw limitReached(`A seller may have at most ${PRODUCTS_PER_SELLER_MAX} products`);
       }
       const product = await this.products.insert({
         seller_id: actor.id,
@@ -153,7 +161,7 @@ export class ProductsService {
         throw new AppError('INVALID_TRANSITION', `A product cannot move from ${product.status} to ${body.status}`);
       }
       if (body.status === 'active' && product.status !== 'active' && (await this.products.exclusiveSold(id))) {
-        throw new AppError('CONFLICT', 'The exclusive license of this product was sold: it stays off sale');
+        throw conflict('The exclusive license of this product was sold: it stays off sale');
       }
       const updated = await this.products.update(id, {
         ...(body.title !== undefined ? { title: body.title } : {}),
@@ -295,7 +303,7 @@ export async function withinLimit<T>(
   }
 }
 
-const duplicateLicense = (type: string) => new AppError('CONFLICT', `This product already has a ${type} license`);
+const duplicateLicense = (type: string) => conflict(`This product already has a ${type} license`);
 
 function licenseRow(license: LicenseInput) {
   return {

@@ -3,7 +3,7 @@ import type { UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError, invalidField, notFound } from '../../platform/errors/app-error.js';
+import { conflict, invalidField, notFound } from '../../platform/errors/app-error.js';
 import { toPromoCodeDto } from './promo-codes.mapper.js';
 import { canManagePromoCode } from './promo-codes.policy.js';
 import { promoCodeKey, type PromoCodesRepository } from './promo-codes.repository.js';
@@ -46,7 +46,7 @@ export class PromoCodesService {
       });
       return toPromoCodeDto(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'You already have a promo code with this code');
+      if (isUniqueViolation(error)) throw conflict('You already have a promo code with this code');
       throw error;
     }
   }

@@ -19,7 +19,7 @@ const toReview = (row: ReviewRow): Review => ({
 const canSeeProduct = (actor: Actor, product: { seller_id: string; status: string }) =>
   product.status !== 'draft' || isOwnerOrAdmin(actor, product.seller_id);
 
-/** Reviews by buyers (ADDENDUM: one per buyer, a second replaces the first); the product's counters follow in the same transaction. */
+/** Reviews by buyers (one per buyer: a second replaces the first); the product's counters follow in the same transaction. */
 export class ReviewsService {
   constructor(private readonly deps: { scope: DbScope; reviews: ReviewsRepository }) {}
 

@@ -1,6 +1,6 @@
 import { userActor, type Actor } from '../../platform/access/actor.js';
 import type { UserRow } from '../users/users.tables.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { AppError, notFound, unauthenticated } from '../../platform/errors/app-error.js';
 import { canSeeTrackMedia } from './media.policy.js';
 import type { MediaRepository, MediaTrack } from './media.repository.js';
 import type { PlaybackTokens } from './playback-token.js';
@@ -89,11 +89,9 @@ export class HlsStreams {
     actor: Actor,
   ): Promise<{ actor: Actor; generation: string }> {
     const grant = await this.deps.tokens.read(token);
-    if (grant.trackId !== trackId)
-      throw new AppError('UNAUTHENTICATED', 'The playback token is not valid for this track');
+    if (grant.trackId !== trackId) throw unauthenticated('The playback token is not valid for this track');
     const user = await this.deps.activeUser(grant.userId);
-    if (!user || user.token_version !== grant.tokenVersion)
-      throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
+    if (!user || user.token_version !== grant.tokenVersion) throw unauthenticated('This token is no longer valid');
     return { actor: userActor(user, 'playback_token', actor.origin), generation: grant.generation };
   }
 }

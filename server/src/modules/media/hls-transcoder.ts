@@ -8,7 +8,7 @@ import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { MediaError, runFfmpeg, type MediaInput } from './ffmpeg-process.js';
 import { masterPlaylist, parseVariantPlaylist, type VariantStats } from './hls-playlists.js';
 
-/** ADDENDUM: AAC-LC in fMP4 segments of 6 s, two variants, always both. */
+/** AAC-LC in fMP4 segments of 6 s, two variants (160k, 64k), always both. */
 export const HLS_SEGMENT_SECONDS = 6;
 export const AAC_LC_CODEC = 'mp4a.40.2';
 const BITRATES: Record<HlsVariant, string> = { '160k': '160k', '64k': '64k' };

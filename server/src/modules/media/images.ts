@@ -12,7 +12,7 @@ export interface EncodedImage {
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 const ACCEPTED: readonly string[] = ['png', 'jpeg', 'webp'];
 
-/** ADDENDUM: avatars up to 10 MiB; covers are what the tags hold. */
+/** Avatars up to 10 MiB; covers are what the tags hold. */
 export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 /** Covers are re-encoded to fit this square (not enlarged). */
 export const COVER_MAX_SIDE = 1200;

@@ -3,7 +3,7 @@ import { contractRoutes } from '../../platform/http/contract-routes.js';
 import { contract } from '@riff/contract';
 import { actorOf, signedInActor } from '../../platform/access/request-actor.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { notFound, unauthenticated } from '../../platform/errors/app-error.js';
 import { ok } from '../../platform/http/envelope.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { verifyCallback } from './callback-signature.js';
@@ -23,7 +23,7 @@ export interface MediaRoutesDeps {
 const PRESIGNED_SECONDS = 5 * 60;
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 
-/** ADDENDUM: segments of public tracks immutable for a year, playlists a minute; private: private. */
+/** Segments of public tracks never change (immutable for a year); playlists may (a minute); anything private: private. */
 function cacheControl(isPublic: boolean, kind: 'playlist' | 'segment'): string {
   if (!isPublic) return kind === 'playlist' ? 'private, max-age=60' : 'private, max-age=31536000, immutable';
   return kind === 'playlist' ? 'public, max-age=60' : 'public, max-age=31536000, immutable';
@@ -88,7 +88,7 @@ export function mediaRoutes({ media, hls, storage, clock, callbackSecret }: Medi
     hlsCallback: async ({ params, body, req }) => {
       const raw = (req as Request & { rawBody?: Buffer }).rawBody;
       if (!verifyCallback(callbackSecret, req.headers, raw, Math.floor(clock.now().getTime() / 1000))) {
-        throw new AppError('UNAUTHENTICATED', 'The callback signature is missing or not valid');
+        throw unauthenticated('The callback signature is missing or not valid');
       }
       return { status: 200, body: ok(await media.completeExternal(params.id, body)) };
     },

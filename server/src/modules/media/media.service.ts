@@ -22,7 +22,7 @@ import type { MediaRepository, MediaTrack, NewTrackVersion, TrackVersionRow } fr
 import { computeWaveform, type Waveform } from './waveform.js';
 
 export const MEDIA_JOBS = { hls: 'media.hls', waveform: 'media.waveform' } as const;
-/** ADDENDUM: at most 10 versions of a track's audio are kept, the current one included. */
+/** At most 10 versions of a track's audio are kept, the current one included (they count against the quota). */
 export const MAX_VERSIONS = 10;
 /** Attempts of a media job (a storage hiccup is retried; a file ffmpeg cannot read is not). */
 export const MEDIA_JOB_RETRIES = 3;

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
-import { AppError } from '../../platform/errors/app-error.js';
+import { AppError, unauthenticated } from '../../platform/errors/app-error.js';
 import { TokenInvalidError, type TokenSigner } from '../../platform/auth/token-signer.js';
 
 /**
@@ -60,7 +60,7 @@ export class PlaybackTokens {
       if (!(error instanceof TokenInvalidError)) throw error;
       if (error.expired)
         throw new AppError('TOKEN_EXPIRED', 'The playback token has expired: load the master playlist again');
-      throw new AppError('UNAUTHENTICATED', 'The playback token is not valid');
+      throw unauthenticated('The playback token is not valid');
     }
   }
 }

@@ -7,13 +7,12 @@ import {
   type SharePlaylistRequest,
 } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
-import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
+import { badRequest, conflict, forbidden, limitReached, notFound } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { PlaylistsParts } from './playlists.parts.js';
 import { toCollaboratorDto } from './playlists.mapper.js';
 import { canRemoveCollaborator } from './playlists.policy.js';
 import type { CollaboratorRow } from './collaborators.repository.js';
-import { badRequest, limitReached } from './playlists.errors.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -54,12 +53,11 @@ export class CollaboratorsService {
       if (!(await people.findActive(body.user_id))) throw notFound('User');
       if (await people.blockedEitherWay(view.user_id, body.user_id))
         throw badRequest('This user cannot collaborate on the playlist');
-      if (await collaborators.find(id, body.user_id))
-        throw new AppError('CONFLICT', 'This user already collaborates on the playlist');
+      if (await collaborators.find(id, body.user_id)) throw conflict('This user already collaborates on the playlist');
       if ((await collaborators.count(id)) >= PLAYLIST_MAX_COLLABORATORS)
         throw limitReached(`A playlist has at most ${PLAYLIST_MAX_COLLABORATORS} collaborators`);
       const added = await collaborators.insert(id, body.user_id, body.permission);
-      if (!added) throw new AppError('CONFLICT', 'This user already collaborates on the playlist');
+      if (!added) throw conflict('This user already collaborates on the playlist');
       await platform.events.record(actor, 'playlist.collaborator_added', {
         subject: { resource: 'playlist', id },
         userId: view.user_id,

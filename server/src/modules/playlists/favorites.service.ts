@@ -5,7 +5,7 @@ import type { TrackCounters } from '../tracks/track-counters.js';
 import type { PlaylistsRepository } from './playlists.repository.js';
 
 /**
- * Likes are the favorites playlist (ADDENDUM): liking adds the track to the liker's favorites,
+ * Likes are the favorites playlist: liking adds the track to the liker's favorites,
  * unliking removes it, and removing it from that playlist (the playlists area's route, later) is
  * an unlike. Every change to a favorites playlist goes through here and records track.liked or
  * track.unliked in its transaction; the tracks area keeps the track's like_count from those events,

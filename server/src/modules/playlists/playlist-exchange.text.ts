@@ -1,5 +1,5 @@
 import type { PlaylistExchangeFormat } from '@riff/contract';
-import { AppError } from '../../platform/errors/app-error.js';
+import { fieldIssue, validationFailed } from '../../platform/errors/app-error.js';
 
 /** One entry of an imported file, before it is matched to a track. */
 export interface ExchangeEntry {
@@ -30,9 +30,9 @@ export interface ExchangeTrack {
 }
 
 export const notThatFormat = (format: PlaylistExchangeFormat, why: string) =>
-  new AppError('VALIDATION_FAILED', `content is not ${format === 'm3u' ? 'an M3U' : 'an XSPF'} playlist: ${why}`, {
-    details: [{ field: 'content', message: why, value: '' }],
-  });
+  validationFailed(`content is not ${format === 'm3u' ? 'an M3U' : 'an XSPF'} playlist: ${why}`, [
+    fieldIssue('content', why),
+  ]);
 
 /** "Artist - Title", the usual display form in M3U files and file names. */
 export function splitArtistTitle(text: string): { artist: string | null; title: string | null } {

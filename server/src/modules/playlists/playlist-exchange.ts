@@ -1,5 +1,5 @@
 import { PLAYLIST_MAX_TRACKS, type PlaylistExchangeFormat } from '@riff/contract';
-import { AppError } from '../../platform/errors/app-error.js';
+import { limitReached } from '../../platform/errors/app-error.js';
 import { parseM3u, writeM3u } from './playlist-exchange.m3u.js';
 import type { ExchangeTrack, ParsedPlaylist } from './playlist-exchange.text.js';
 import { parseXspf, writeXspf } from './playlist-exchange.xspf.js';
@@ -10,8 +10,7 @@ export type { ExchangeEntry, ExchangeTrack, ParsedPlaylist } from './playlist-ex
 export function parsePlaylist(format: PlaylistExchangeFormat, text: string): ParsedPlaylist {
   const parsed = format === 'm3u' ? parseM3u(text) : parseXspf(text);
   if (parsed.entries.length > PLAYLIST_MAX_TRACKS) {
-    throw new AppError(
-      'LIMIT_REACHED',
+    throw limitReached(
       `A playlist holds at most ${PLAYLIST_MAX_TRACKS} tracks; the file has ${parsed.entries.length} entries`,
     );
   }

@@ -1,14 +1,12 @@
 import { PLAYLIST_MAX_TRACKS, type AddPlaylistTrackRequest } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { AppError, invalidField, limitReached, notFound } from '../../platform/errors/app-error.js';
 import type { PlaylistsParts } from './playlists.parts.js';
 import { snapshotOf } from './playlists.mapper.js';
 import type { PlaylistAccess } from './playlist-reader.js';
 import { writePlaylist } from './playlist-writes.js';
-import { limitReached } from './playlists.errors.js';
 
-const invalidOrder = (message: string) =>
-  new AppError('VALIDATION_FAILED', `track_ids ${message}`, { details: [{ field: 'track_ids', message, value: '' }] });
+const invalidOrder = (message: string) => invalidField('track_ids', message);
 
 /**
  * A playlist's tracks: add, remove, reorder, each under the playlist's lock with positions kept

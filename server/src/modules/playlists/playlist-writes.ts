@@ -1,7 +1,6 @@
 import type { UserActor } from '../../platform/access/actor.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { AppError, limitReached, notFound } from '../../platform/errors/app-error.js';
 import { PLAYLISTS_PER_USER_MAX } from '@riff/contract';
-import { limitReached } from './playlists.errors.js';
 import type { PlaylistsRepository } from './playlists.repository.js';
 import { snapshotOf } from './playlists.mapper.js';
 import type { PlaylistAccess, PlaylistNeed } from './playlist-reader.js';

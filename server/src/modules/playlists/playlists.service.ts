@@ -5,9 +5,8 @@ import {
   type UpdatePlaylistRequest,
 } from '@riff/contract';
 import { anonymousActor, type Actor, type UserActor } from '../../platform/access/actor.js';
-import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
+import { badRequest, fieldIssue, forbidden, notFound, validationFailed } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
-import { badRequest } from './playlists.errors.js';
 import type { PlaylistsParts } from './playlists.parts.js';
 import { snapshotOf } from './playlists.mapper.js';
 import { canFollow, canSetEditorial, roleOf } from './playlists.policy.js';
@@ -129,9 +128,9 @@ export class PlaylistsService {
     if (view.is_default_favorites) throw badRequest('The favorites playlist cannot be given away');
     const { collaborators } = this.parts;
     if (!(await collaborators.find(view.id, newOwnerId))) {
-      throw new AppError('VALIDATION_FAILED', 'The new owner must be a collaborator of the playlist', {
-        details: [{ field: 'user_id', message: 'must be a collaborator of the playlist', value: newOwnerId }],
-      });
+      throw validationFailed('The new owner must be a collaborator of the playlist', [
+        fieldIssue('user_id', 'must be a collaborator of the playlist', newOwnerId),
+      ]);
     }
     await assertRoomForPlaylist(this.parts.playlists, newOwnerId);
     await collaborators.remove(view.id, newOwnerId);

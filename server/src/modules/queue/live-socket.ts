@@ -1,3 +1,7 @@
+// Over 400 lines on purpose: the live channel is one closure, because the handshake, the message
+// handler, the fan-out and the revocation listener all share the open connections, their
+// subscriptions, rate buckets and outboxes, and the sockets counted per user; split apart, that
+// state would be passed between files instead of read where it lives.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -13,7 +17,7 @@ import {
   type TokenSigner,
 } from '../../platform/auth/token-signer.js';
 import type { UserRow } from '../users/users.tables.js';
-import { AppError } from '../../platform/errors/app-error.js';
+import { AppError, unauthenticated } from '../../platform/errors/app-error.js';
 import type { SocketEndpoint } from '../../platform/module.js';
 import type { LiveEvent, LiveHub } from './live-hub.js';
 import type { PresenceStore } from './live-presence.js';
@@ -114,14 +118,14 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     const token = url.searchParams.get('token') ?? bearer;
-    if (!token) throw new AppError('UNAUTHENTICATED', 'Open the socket with ?token=<chat or stream token>');
+    if (!token) throw unauthenticated('Open the socket with ?token=<chat or stream token>');
     let expired = false;
     for (const audience of AUDIENCES) {
       try {
         const claims = await deps.signer.verify(token, audience);
         const user = await deps.loadActiveUser(claims.sub);
         if (!user || user.token_version !== claims.tv || (claims.key && !(await deps.keyIsLive(claims.key)))) {
-          throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
+          throw unauthenticated('This token is no longer valid');
         }
         const userAgent = req.headers['user-agent'];
         const origin = {
@@ -140,7 +144,7 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
       }
     }
     if (expired) throw new AppError('TOKEN_EXPIRED', 'The token has expired');
-    throw new AppError('UNAUTHENTICATED', 'The socket takes a chat or stream token');
+    throw unauthenticated('The socket takes a chat or stream token');
   }
 
   /**

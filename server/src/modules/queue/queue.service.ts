@@ -2,7 +2,7 @@ import { QUEUE_MAX_ITEMS, type AddQueueItemRequest, type UpdateQueueRequest } fr
 import type { UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { AppError, fieldIssue, limitReached, notFound, validationFailed } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import { toQueueDto, toQueueItemDto } from './queue.mapper.js';
@@ -27,14 +27,11 @@ export function parseIfMatch(value: string | undefined): Precondition {
   return Number(trimmed.replace(/^W\//, '').replaceAll('"', ''));
 }
 
-const limitReached = () => new AppError('LIMIT_REACHED', `A queue holds at most ${QUEUE_MAX_ITEMS} items`);
+const queueFull = () => limitReached(`A queue holds at most ${QUEUE_MAX_ITEMS} items`);
 const badIndex = (size: number) =>
-  new AppError(
-    'VALIDATION_FAILED',
+  validationFailed(
     size === 0 ? 'current_index must be 0 while the queue is empty' : `current_index must be between 0 and ${size - 1}`,
-    {
-      details: [{ field: 'current_index', message: 'must name an item of the queue', value: '' }],
-    },
+    [fieldIssue('current_index', 'must name an item of the queue')],
   );
 
 /** The caller's one play queue: every write locks it, checks If-Match, and bumps its version. */
@@ -119,7 +116,7 @@ export class QueueService {
     const now = this.deps.clock.now();
     const { item, version } = await this.write(actor, precondition, async (queue) => {
       const size = await this.deps.queues.count(actor.id);
-      if (size >= QUEUE_MAX_ITEMS) throw limitReached();
+      if (size >= QUEUE_MAX_ITEMS) throw queueFull();
       const position = body.play_next && size > 0 ? Math.min(queue.current_index + 1, size) : size;
       const item = await this.deps.queues.insertAt(actor.id, body.track_id, position, now);
       // always after the current item: current_index still names it

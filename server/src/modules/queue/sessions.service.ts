@@ -11,7 +11,7 @@ import {
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
+import { fieldIssue, forbidden, limitReached, notFound, validationFailed } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { LiveEvent, LiveHub } from './live-hub.js';
@@ -104,10 +104,7 @@ export class SessionsService {
     const now = this.now;
     const session = await this.deps.scope.transaction(async () => {
       if ((await this.deps.sessions.countLiveOf(actor.id, now)) >= MAX_LIVE_SESSIONS_PER_HOST) {
-        throw new AppError(
-          'LIMIT_REACHED',
-          `At most ${MAX_LIVE_SESSIONS_PER_HOST} live sessions per host: end one first`,
-        );
+        throw limitReached(`At most ${MAX_LIVE_SESSIONS_PER_HOST} live sessions per host: end one first`);
       }
       const row = await this.deps.sessions.insert({
         id: randomUUID(),
@@ -143,15 +140,9 @@ export class SessionsService {
       if (!canSteerSession(actor, session)) throw forbidden('Only the host steers the playback');
       const size = await this.deps.sessions.countItems(session.id);
       if (body.current_index !== undefined && body.current_index > Math.max(0, size - 1)) {
-        throw new AppError('VALIDATION_FAILED', 'current_index must name an item of the session', {
-          details: [
-            {
-              field: 'current_index',
-              message: `must be between 0 and ${Math.max(0, size - 1)}`,
-              value: String(body.current_index),
-            },
-          ],
-        });
+        throw validationFailed('current_index must name an item of the session', [
+          fieldIssue('current_index', `must be between 0 and ${Math.max(0, size - 1)}`, String(body.current_index)),
+        ]);
       }
       const row = await this.deps.sessions.touch(session.id, {
         ...body,
@@ -195,8 +186,7 @@ export class SessionsService {
     const item = await this.deps.scope.transaction(async () => {
       const session = await this.live(token, true);
       const size = await this.deps.sessions.countItems(session.id);
-      if (size >= QUEUE_MAX_ITEMS)
-        throw new AppError('LIMIT_REACHED', `A session holds at most ${QUEUE_MAX_ITEMS} items`);
+      if (size >= QUEUE_MAX_ITEMS) throw limitReached(`A session holds at most ${QUEUE_MAX_ITEMS} items`);
       const [id] = await this.deps.sessions.insertItems(session.id, [trackId], actor.id, now, size);
       await this.deps.sessions.join(session.id, actor.id, now);
       await this.deps.sessions.touch(session.id, { updated_at: now, expires_at: this.expiry(now) });
@@ -270,7 +260,7 @@ export class SessionsService {
   /** A chat message over the socket: stored with the session (which lives on), then heard by every subscriber. */
   async chat(actor: UserActor, token: string, text: string) {
     if (text.trim().length === 0 || text.length > CHAT_TEXT_MAX) {
-      throw new AppError('VALIDATION_FAILED', `text must be 1 to ${CHAT_TEXT_MAX} characters`);
+      throw validationFailed(`text must be 1 to ${CHAT_TEXT_MAX} characters`);
     }
     const now = this.now;
     return this.deps.scope.transaction(async () => {

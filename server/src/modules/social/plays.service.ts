@@ -34,7 +34,10 @@ const PERIOD_DAYS: Record<Exclude<StatsPeriod, 'all'>, number> = { '7d': 7, '30d
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
-/** Plays (counted by ADDENDUM's rule), the listening history and the owner's stats. */
+/**
+ * Plays (one counts after 30 s, or the whole of a shorter track, at most once per listener per track
+ * per 30 minutes), the listening history and the owner's stats.
+ */
 export class PlaysService {
   constructor(private readonly deps: PlaysServiceDeps) {}
 

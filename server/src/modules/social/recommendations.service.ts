@@ -64,7 +64,10 @@ export class RecommendationsService {
     return { tracks: rows.map((row) => this.deps.social.dto(row, actor)) };
   }
 
-  /** GET /social/trending: the half-life is a third of the period (ADDENDUM). */
+  /**
+   * GET /social/trending: recent plays, likes, reposts and comments, decaying with a half-life of a
+   * third of the period.
+   */
   async trending(actor: Actor, query: TrendingQuery) {
     const now = this.deps.clock.now();
     const seconds = PERIOD_SECONDS[query.period];

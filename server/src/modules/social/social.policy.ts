@@ -7,7 +7,7 @@ type Owned = Pick<TrackRow, 'creator_id'>;
 /** Stats and the list of likers: the owner or an admin (others who see the track: 403). */
 export const canSeeTrackAudience = (actor: Actor, track: Owned): boolean => isOwnerOrAdmin(actor, track.creator_id);
 
-/** A private track's secret link is made by its owner only (ADDENDUM: "owner only"). */
+/** A private track's secret link is made by its owner only (nobody else may hand out access to it). */
 export const canShareSecretly = (actor: Actor, track: Owned): boolean => isOwner(actor, track.creator_id);
 
 /** Revoking it: the owner, or an admin. */
@@ -17,5 +17,5 @@ export const canRevokeSecret = (actor: Actor, track: Owned): boolean => isOwnerO
 export const canRepost = (actor: Actor, track: Owned & Pick<TrackRow, 'is_public'>): boolean =>
   track.is_public && !isOwner(actor, track.creator_id);
 
-/** Suggested tags: for the owner who will edit the track (ADDENDUM: others who see it, admins too, 403). */
+/** Suggested tags: for the owner who will edit the track; anyone else who may see the track, admins too, gets 403. */
 export const canSeeSuggestedTags = (actor: Actor, track: Owned): boolean => isOwner(actor, track.creator_id);

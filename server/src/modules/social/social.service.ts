@@ -4,7 +4,7 @@ import { API_PREFIX } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { TrackRow } from '../tracks/tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError, forbidden, notFound, rateLimited } from '../../platform/errors/app-error.js';
+import { badRequest, forbidden, notFound, rateLimited, unauthenticated } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
@@ -65,7 +65,7 @@ export class SocialService {
 
   private resolveUser(actor: Actor, idOrMe: UserIdOrMe): string {
     if (idOrMe !== 'me') return idOrMe;
-    if (actor.kind !== 'user') throw new AppError('UNAUTHENTICATED', 'Log in to use "me"');
+    if (actor.kind !== 'user') throw unauthenticated('Log in to use "me"');
     return actor.id;
   }
 
@@ -115,10 +115,7 @@ export class SocialService {
   async repost(actor: UserActor, trackId: string) {
     const track = await this.visibleTrack(actor, trackId);
     if (!canRepost(actor, track)) {
-      throw new AppError(
-        'BAD_REQUEST',
-        track.is_public ? 'You cannot repost your own track' : 'Only public tracks can be reposted',
-      );
+      throw badRequest(track.is_public ? 'You cannot repost your own track' : 'Only public tracks can be reposted');
     }
     await this.notBlocked(actor, track);
     await this.deps.scope.transaction(async () => {

@@ -3,14 +3,21 @@ import { Readable } from 'node:stream';
 import type { InitiateChunkedUploadRequest } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
 import { isForeignKeyViolation } from '../../platform/db/db-errors.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import {
+  AppError,
+  conflict,
+  fieldIssue,
+  limitReached,
+  notFound,
+  validationFailed,
+} from '../../platform/errors/app-error.js';
 import { CONTENT_TYPES, createUploadInspector, sniffFormat, type InspectedUpload } from './audio-probe.js';
 import { RunningDigests } from './running-digests.js';
 import { toTrackDto } from './track.mapper.js';
 import { chunkPrefix, quotaExceeded, trackKey, type IncomingForm, type UploadPipeline } from './upload-pipeline.js';
 import type { UploadSessionRow } from './upload-sessions.repository.js';
 
-/** Open chunked sessions one user may hold at a time (ADDENDUM "Tracks and uploads"). */
+/** Open chunked sessions one user may hold at a time (the next is 400 LIMIT_REACHED). */
 export const MAX_OPEN_SESSIONS = 20;
 
 /** The text fields sent with each chunk, once checked. */
@@ -25,7 +32,7 @@ export interface ChunkFields {
 const chunkKey = (uploadId: string, chunkNumber: number) => `uploads/${uploadId}/${chunkNumber}`;
 /** Where a chunk lands while its form is still arriving: its fields may come after it. */
 const stagingKey = () => `staging/${randomUUID()}/chunk`;
-const beingCompleted = () => new AppError('CONFLICT', 'This upload is being completed');
+const beingCompleted = () => conflict('This upload is being completed');
 
 /**
  * Resumable uploads: a session reserves its declared size of the quota, chunks arrive in any
@@ -46,9 +53,7 @@ export class ChunkedUploadsService {
     const { maxChunks, maxChunkBytes, sessionTtlMs, quotaBytes } = this.deps.limits;
     const { scope, tracks, sessions, events, clock } = this.deps;
     const invalid = (field: string, message: string) =>
-      new AppError('VALIDATION_FAILED', message, {
-        details: [{ field, message, value: String(input[field as keyof typeof input]) }],
-      });
+      validationFailed(message, [fieldIssue(field, message, String(input[field as keyof typeof input]))]);
     if (input.total_chunks > maxChunks) throw invalid('total_chunks', `at most ${maxChunks} chunks`);
     if (input.total_size > input.total_chunks * maxChunkBytes)
       throw new AppError('PAYLOAD_TOO_LARGE', `Chunks are at most ${maxChunkBytes} bytes: use more chunks`);
@@ -57,8 +62,7 @@ export class ChunkedUploadsService {
     await scope.transaction(async () => {
       await tracks.lockUser(actor.id);
       if ((await sessions.openCount(actor.id, this.pipeline.idleSince())) >= MAX_OPEN_SESSIONS) {
-        throw new AppError(
-          'LIMIT_REACHED',
+        throw limitReached(
           `At most ${MAX_OPEN_SESSIONS} chunked uploads may be open at once: complete or cancel one first`,
         );
       }
@@ -122,19 +126,19 @@ export class ChunkedUploadsService {
         (field) => String(session[field]) !== String(input[field]),
       );
       if (mismatch) {
-        throw new AppError('VALIDATION_FAILED', `${mismatch} does not match the upload session`, {
-          details: [{ field: mismatch, message: 'does not match the session', value: String(input[mismatch]) }],
-        });
+        throw validationFailed(`${mismatch} does not match the upload session`, [
+          fieldIssue(mismatch, 'does not match the session', String(input[mismatch])),
+        ]);
       }
       if (input.chunk_number >= session.total_chunks) {
-        throw new AppError('VALIDATION_FAILED', `chunk_number must be from 0 to ${session.total_chunks - 1}`, {
-          details: [{ field: 'chunk_number', message: 'out of range', value: String(input.chunk_number) }],
-        });
+        throw validationFailed(`chunk_number must be from 0 to ${session.total_chunks - 1}`, [
+          fieldIssue('chunk_number', 'out of range', String(input.chunk_number)),
+        ]);
       }
-      if (file.bytes === 0) throw new AppError('VALIDATION_FAILED', 'The chunk is empty');
+      if (file.bytes === 0) throw validationFailed('The chunk is empty');
       const others = (await sessions.chunks(session.id)).filter((chunk) => chunk.chunk_number !== input.chunk_number);
       const room = Number(session.total_size) - others.reduce((sum, chunk) => sum + Number(chunk.size), 0);
-      if (file.bytes > room) throw new AppError('VALIDATION_FAILED', 'The chunks would add up to more than total_size');
+      if (file.bytes > room) throw validationFailed('The chunks would add up to more than total_size');
 
       const key = chunkKey(session.id, input.chunk_number);
       await storage.move(staging, key);
@@ -209,8 +213,7 @@ export class ChunkedUploadsService {
   private async assemble(actor: UserActor, uploadId: string) {
     const { sessions, tracks, storage, clock, logger } = this.deps;
     const session = await this.session(actor, uploadId);
-    if (!(await sessions.claimForAssembly(session.id)))
-      throw new AppError('CONFLICT', 'This upload is already being completed');
+    if (!(await sessions.claimForAssembly(session.id))) throw conflict('This upload is already being completed');
     const trackId = randomUUID();
     const key = trackKey(trackId);
     let stored = false;
@@ -220,7 +223,7 @@ export class ChunkedUploadsService {
       const missing = Array.from({ length: session.total_chunks }, (_, n) => n).filter((n) => !have.has(n));
       if (missing.length > 0) {
         throw new AppError('UPLOAD_INCOMPLETE', `${missing.length} chunk(s) missing`, {
-          details: missing.slice(0, 50).map((n) => ({ field: 'chunk_number', message: 'missing', value: String(n) })),
+          details: missing.slice(0, 50).map((n) => fieldIssue('chunk_number', 'missing', String(n))),
         });
       }
       const totalSize = Number(session.total_size);

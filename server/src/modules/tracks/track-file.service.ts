@@ -26,7 +26,7 @@ function audioColumns(
 }
 
 /**
- * ADDENDUM "Versions": PUT /tracks/{id}/file replaces a track's audio (the previous one becomes a
+ * PUT /tracks/{id}/file replaces a track's audio (the previous one becomes a
  * version) and POST /tracks/{id}/versions/{versionId}/restore makes an older one current again;
  * both re-run the media pipeline in the same unit of work.
  */

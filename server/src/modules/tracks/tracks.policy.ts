@@ -8,7 +8,7 @@ type Owned = Pick<TrackRow, 'creator_id'>;
 
 /**
  * Public tracks are everyone's to read; a private one only its owner's (and admins'), or anyone's
- * who presents its secret link (`secret`, ADDENDUM "Track social"): others get 404.
+ * who presents its secret link (`secret`): others get 404.
  */
 export function canReadTrack(
   actor: Actor,

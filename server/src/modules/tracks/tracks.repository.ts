@@ -137,7 +137,7 @@ export class TracksRepository {
       .where('creator_id', '=', userId)
       .where('deleted_at', 'is', null)
       .executeTakeFirstOrThrow();
-    // older versions of live tracks count too (ADDENDUM: versions count against the quota)
+    // older versions of live tracks count too (versions count against the quota)
     const versions = await this.db
       .selectFrom('track_versions')
       .innerJoin('tracks', 'tracks.id', 'track_versions.track_id')

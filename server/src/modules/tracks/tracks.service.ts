@@ -200,7 +200,7 @@ export class TracksService {
     return { ok, failed };
   }
 
-  /** ADDENDUM: owner or admin; anyone else 404, even on a public track (processing is the owner's business). */
+  /** Owner or admin; anyone else 404, even on a public track (processing is the owner's business). */
   status(actor: UserActor, id: string) {
     return this.deps.media.status(actor, id);
   }

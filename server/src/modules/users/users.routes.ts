@@ -6,10 +6,10 @@ import { clearRefreshCookie } from '../../platform/auth/refresh-cookie.js';
 import { ok } from '../../platform/http/envelope.js';
 import type { UsersService } from './users.service.js';
 import { buffer } from 'node:stream/consumers';
-import { AppError } from '../../platform/errors/app-error.js';
+import { validationFailed } from '../../platform/errors/app-error.js';
 import { parseMultipart } from '../../platform/http/multipart.js';
 
-/** ADDENDUM: an avatar upload is at most 10 MiB. */
+/** An avatar upload is at most 10 MiB. */
 const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 
 export function usersRoutes(users: UsersService, options: { secureCookies: boolean }) {
@@ -42,7 +42,7 @@ export function usersRoutes(users: UsersService, options: { secureCookies: boole
         maxFileBytes: AVATAR_MAX_BYTES,
         onFile: (stream) => buffer(stream),
       });
-      if (!file) throw new AppError('VALIDATION_FAILED', 'Send the image in the field "file"');
+      if (!file) throw validationFailed('Send the image in the field "file"');
       return { status: 200, body: ok(await users.setAvatar(actor, file)) };
     },
     removeAvatar: async ({ req }) => ({ status: 200, body: ok(await users.removeAvatar(signedInActor(req))) }),

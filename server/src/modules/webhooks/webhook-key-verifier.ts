@@ -4,7 +4,7 @@ import { sha256Hex } from '../../platform/auth/secure-random.js';
 import type { UserRow } from '../users/users.tables.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 
-/** Resolves a `whk_` key: an active webhook's, its owner active; read scope only (ADDENDUM "Webhooks"). */
+/** Resolves a `whk_` key: an active webhook's, its owner active; read scope only. */
 export function webhookKeyVerifier(deps: {
   webhooks: WebhooksRepository;
   activeUser(id: string): Promise<UserRow | undefined>;

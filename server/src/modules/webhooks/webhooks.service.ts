@@ -17,7 +17,7 @@ import { randomBase62, sha256Hex } from '../../platform/auth/secure-random.js';
 import type { Clock } from '../../platform/clock.js';
 import type { WebhooksTable } from './webhooks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { AppError, notFound } from '../../platform/errors/app-error.js';
+import { AppError, limitReached, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import { messageBody, newMessageId, type WebhookDeliveries } from './webhook-deliveries.service.js';
@@ -51,7 +51,7 @@ const newKey = () => {
   return { key, hash: sha256Hex(key), prefix: key.slice(0, WEBHOOK_KEY_SHOWN_LENGTH) };
 };
 
-/** Registering and managing a user's webhooks, their log, tests and statistics (ADDENDUM "Webhooks"). */
+/** Registering and managing a user's webhooks, their log, tests and statistics. */
 export class WebhooksService {
   constructor(private readonly deps: WebhooksServiceDeps) {}
 
@@ -83,7 +83,7 @@ export class WebhooksService {
     const secret = newSigningSecret();
     const row = await scope.transaction(async () => {
       if ((await webhooks.countForUpdate(actor.id)) >= WEBHOOKS_PER_USER_MAX) {
-        throw new AppError('LIMIT_REACHED', `At most ${WEBHOOKS_PER_USER_MAX} webhooks per user: delete one first`);
+        throw limitReached(`At most ${WEBHOOKS_PER_USER_MAX} webhooks per user: delete one first`);
       }
       const created = await webhooks.insert({
         user_id: actor.id,

@@ -1,5 +1,5 @@
 import type { RiffRequest as Request } from '../http/http-exchange.js';
-import { AppError } from '../errors/app-error.js';
+import { unauthenticated } from '../errors/app-error.js';
 import { anonymousActor, type Actor, type RequestOrigin, type UserActor } from './actor.js';
 
 /** Where the request came from (the address honours TRUST_PROXY). */
@@ -26,6 +26,6 @@ export function actorOf(req: WithActor): Actor {
 /** The caller on a route whose metadata requires one. */
 export function signedInActor(req: WithActor): UserActor {
   const actor = actorOf(req);
-  if (actor.kind !== 'user') throw new AppError('UNAUTHENTICATED', 'Authentication required');
+  if (actor.kind !== 'user') throw unauthenticated('Authentication required');
   return actor;
 }

@@ -2,7 +2,7 @@ import type { UserExport } from '@riff/contract';
 import type { UserActor } from '../access/actor.js';
 
 export interface ErasureOptions {
-  /** SPEC's keep_public_tracks: public tracks stay, credited to the anonymized account. */
+  /** DeleteAccountRequest.keep_public_tracks: public tracks stay, credited to the anonymized account. */
   keepPublicTracks: boolean;
 }
 

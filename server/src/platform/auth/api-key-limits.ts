@@ -6,7 +6,7 @@ import type { RateLimits } from '../rate-limit/rate-limiter.js';
 const HOUR = 3600;
 
 /**
- * The hourly budget of each API key (SPEC "Limits"; ADDENDUM "Developer API keys"): reads and
+ * The hourly budget of each API key: reads and
  * writes counted apart, in Redis when configured so every instance shares one count. Every
  * request counts against its method's counter, refused or not, and every reply says where the
  * key stands.

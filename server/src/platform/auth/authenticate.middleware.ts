@@ -2,7 +2,7 @@ import type { RiffRequest as Request, RiffResponse as Response } from '../http/h
 import type { Middleware } from '../http/middleware-chain.js';
 import type { AppRoute } from '@ts-rest/core';
 import { requiredScope, routeMeta, type ApiKeyScope, type RouteMeta } from '@riff/contract';
-import { AppError } from '../errors/app-error.js';
+import { AppError, unauthenticated } from '../errors/app-error.js';
 import {
   anonymousActor,
   userActor,
@@ -76,7 +76,7 @@ function readCredential(req: Request, allowQueryToken: boolean): Credential | un
   }
   if (hasAuthorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match?.[1]) throw new AppError('UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
+    if (!match?.[1]) throw unauthenticated('Authorization must be "Bearer <token>"');
     return { kind: JWT_SHAPE.test(match[1]) ? 'jwt' : 'api_key', value: match[1] };
   }
   const queryToken = (req.query as Record<string, unknown>)['token'];
@@ -102,7 +102,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
           user.token_version !== claims.tv ||
           (claims.key && !(await keyIsLive(deps.keyVerifiers, claims.key)))
         ) {
-          throw new AppError('UNAUTHENTICATED', 'This token is no longer valid');
+          throw unauthenticated('This token is no longer valid');
         }
         return userActor(user, audience === 'stream' ? 'stream_token' : 'bearer', origin, undefined, claims.key);
       } catch (error) {
@@ -111,7 +111,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
       }
     }
     if (lastError?.expired) throw new AppError('TOKEN_EXPIRED', 'The token has expired');
-    throw new AppError('UNAUTHENTICATED', 'The token is not valid here');
+    throw unauthenticated('The token is not valid here');
   }
 
   // every request of a known key counts and carries the rate headers, refusals included
@@ -140,7 +140,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
     const credential = readCredential(req, meta.auth === 'stream');
     if (!credential) {
       if (meta.auth === 'optional' || meta.auth === 'stream') return;
-      throw new AppError('UNAUTHENTICATED', 'Authentication required');
+      throw unauthenticated('Authentication required');
     }
     if (credential.kind === 'api_key') {
       req.actor = await fromApiKey(credential.value, res, route, origin);

@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 
-/** argon2id, 19 MiB, 2 passes, parallelism 1 (ADDENDUM; OWASP's baseline). */
+/** argon2id, 19 MiB, 2 passes, parallelism 1 (OWASP's baseline). */
 // algorithm 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read)
 const OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 

@@ -1,6 +1,6 @@
 import type { RiffRequest as Request, RiffResponse as Response } from '../http/http-exchange.js';
 import { API_PREFIX } from '@riff/contract';
-import { AppError } from '../errors/app-error.js';
+import { AppError, fieldIssue, validationFailed } from '../errors/app-error.js';
 
 export const REFRESH_COOKIE = 'refresh_token';
 const COOKIE_PATH = `${API_PREFIX}/auth`;
@@ -49,9 +49,9 @@ export function presentedRefreshToken(
   if (fromBody) return fromBody;
   const fromCookie = readCookie(req, REFRESH_COOKIE);
   if (!fromCookie)
-    throw new AppError('VALIDATION_FAILED', 'A refresh token is required in the body or the refresh_token cookie', {
-      details: [{ field: 'refresh_token', message: 'Required', value: '' }],
-    });
+    throw validationFailed('A refresh token is required in the body or the refresh_token cookie', [
+      fieldIssue('refresh_token', 'Required'),
+    ]);
   const origin = req.headers.origin;
   if (typeof origin !== 'string' || !allowedOrigins.includes(origin)) {
     throw new AppError('FORBIDDEN', 'A refresh cookie is only accepted from an allowed Origin');

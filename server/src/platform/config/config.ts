@@ -137,7 +137,7 @@ const EnvSchema = z.object({
   QUOTA_BYTES: integer(10 * GiB, 0),
   UPLOAD_SESSION_TTL_HOURS: integer(24, 1),
   CLEANUP_INTERVAL_SECONDS: integer(600, 0),
-  /** Webhooks (ADDENDUM): plain http receivers, and private addresses (for tests on loopback only). */
+  /** Webhooks go to https on public addresses; these allow plain http, and private addresses (tests on loopback). */
   WEBHOOK_ALLOW_HTTP: flag,
   WEBHOOK_ALLOW_PRIVATE: flag,
   WEBHOOK_RETRY_SCHEDULE: retrySchedule([5, 300, 1800, 7200, 18000, 36000, 36000]),

@@ -16,12 +16,7 @@ export interface DatabaseHandle {
 }
 
 /**
- * PostgreSQL when DATABASE_URL is set, else the embedded PGlite under DATA_DIR. Only the driver in
- * use is loaded. Both read count(*) and other int8 values as numbers, and dates as YYYY-MM-DD
- * strings (not midnight Dates).
- */
-/**
- * The search engine's typo distance (platform/db/text-search.ts): pg_trgm's `<%` matches at word
+ * The search engine's typo distance (platform/search/text-search.ts): pg_trgm's `<%` matches at word
  * similarity 0.5 rather than its default 0.6, so one letter missing from a long word still finds
  * it ("reykavik" is 0.58 from "reykjavik"). A session setting, since the operator reads it.
  */
@@ -33,6 +28,11 @@ const TYPO_DISTANCE = { name: 'pg_trgm.word_similarity_threshold', value: '0.5' 
  */
 const SESSION_OPTIONS = `-c ${TYPO_DISTANCE.name}=${TYPO_DISTANCE.value} -c max_parallel_workers_per_gather=0`;
 
+/**
+ * PostgreSQL when DATABASE_URL is set, else the embedded PGlite under DATA_DIR. Only the driver in
+ * use is loaded. Both read count(*) and other int8 values as numbers, and dates as YYYY-MM-DD
+ * strings (not midnight Dates).
+ */
 export async function openDatabase(options: {
   databaseUrl?: string;
   dataDir: string;

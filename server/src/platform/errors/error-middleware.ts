@@ -3,7 +3,7 @@ import { RequestValidationError } from '../http/request-validation-error.js';
 import { replyBeforeBody } from '../http/request-body.js';
 import type { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../db/db-errors.js';
-import { AppError, unavailable, type ValidationIssue } from './app-error.js';
+import { AppError, badRequest, type ValidationIssue, unavailable, validationFailed } from './app-error.js';
 import { describeIssue, summarize } from './validation-messages.js';
 
 const SECRET_FIELD = /pass|token|secret|code|key/i;
@@ -52,7 +52,7 @@ function fromRequestValidation(error: RequestValidationError, req: RiffRequest):
     ...(error.query ? issuesFrom(error.query, req.query, 'query') : []),
     ...(error.body ? issuesFrom(error.body, req.body) : []),
   ];
-  return new AppError('VALIDATION_FAILED', summarize(details.map((issue) => issue.message)), { details });
+  return validationFailed(summarize(details.map((issue) => issue.message)), details);
 }
 
 interface HttpLikeError {
@@ -65,7 +65,7 @@ interface HttpLikeError {
 function fromHttpError(error: HttpLikeError): AppError | undefined {
   switch (error.type) {
     case 'entity.parse.failed':
-      return new AppError('BAD_REQUEST', 'The body is not valid JSON');
+      return badRequest('The body is not valid JSON');
     case 'entity.too.large':
       return new AppError('PAYLOAD_TOO_LARGE', 'The body is too large');
     case 'encoding.unsupported':
@@ -74,12 +74,12 @@ function fromHttpError(error: HttpLikeError): AppError | undefined {
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
-      return new AppError('BAD_REQUEST', 'The body could not be read');
+      return badRequest('The body could not be read');
   }
   const status = error.status ?? error.statusCode;
   if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The body is too large');
   if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type');
-  if (status !== undefined && status >= 400 && status < 500) return new AppError('BAD_REQUEST', 'Bad request');
+  if (status !== undefined && status >= 400 && status < 500) return badRequest('Bad request');
   return undefined;
 }
 
@@ -89,7 +89,7 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 export function toAppError(error: unknown, req: RiffRequest): AppError | undefined {
   if (error instanceof AppError) return error;
   if (UNSTORABLE_TEXT.has((error as { code?: string } | null)?.code ?? '')) {
-    return new AppError('VALIDATION_FAILED', 'The request contains characters that cannot be stored');
+    return validationFailed('The request contains characters that cannot be stored');
   }
   if (error instanceof RequestValidationError) return fromRequestValidation(error, req);
   const httpError = error && typeof error === 'object' ? fromHttpError(error as HttpLikeError) : undefined;

@@ -12,7 +12,7 @@ import {
   type AppRouter,
 } from '@ts-rest/core';
 import { routeMeta } from '@riff/contract';
-import { AppError } from '../errors/app-error.js';
+import { badRequest } from '../errors/app-error.js';
 import type { RiffRequest, RiffResponse } from './http-exchange.js';
 import type { InFlight } from './in-flight.js';
 import { runChain, type Middleware, type Next } from './middleware-chain.js';
@@ -178,8 +178,7 @@ export function createContractRouter(
       const path = req.path;
       const found = tree.find(req.method as HTTPMethod, path);
       if (!found) {
-        if (path.includes('%') && !decodes(path))
-          throw new AppError('BAD_REQUEST', 'The path is not valid percent-encoding');
+        if (path.includes('%') && !decodes(path)) throw badRequest('The path is not valid percent-encoding');
         return undefined;
       }
       return { endpoint: found.store as Endpoint, params: found.params as Record<string, string> };

@@ -1,2 +1,2 @@
-/** The success envelope of ADDENDUM: `{"success":true,"data":…}`. */
+/** The success envelope: `{"success":true,"data":…}`. */
 export const ok = <T>(data: T) => ({ success: true as const, data });

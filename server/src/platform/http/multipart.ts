@@ -2,7 +2,7 @@ import type { RiffRequest as Request } from './http-exchange.js';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { AppError } from '../errors/app-error.js';
+import { AppError, badRequest, fieldIssue, validationFailed } from '../errors/app-error.js';
 import { issuesFrom } from '../errors/error-middleware.js';
 
 export interface MultipartOptions<T> {
@@ -43,7 +43,7 @@ export function parseFormFields<S extends z.ZodTypeAny>(
   message = 'The form fields are not valid',
 ): z.output<S> {
   const parsed = schema.safeParse(fields);
-  if (!parsed.success) throw new AppError('VALIDATION_FAILED', message, { details: issuesFrom(parsed.error, fields) });
+  if (!parsed.success) throw validationFailed(message, issuesFrom(parsed.error, fields));
   return parsed.data as z.output<S>;
 }
 
@@ -57,7 +57,7 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
     return Promise.reject(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as multipart/form-data'));
   }
   // the client may have gone while the caller awaited its checks: the events that say so are past
-  if (req.destroyed || req.aborted) return Promise.reject(new AppError('BAD_REQUEST', 'The upload was interrupted'));
+  if (req.destroyed || req.aborted) return Promise.reject(badRequest('The upload was interrupted'));
   return new Promise<MultipartResult<T>>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -75,7 +75,7 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
         },
       });
     } catch {
-      reject(new AppError('BAD_REQUEST', 'Malformed multipart/form-data (missing boundary)'));
+      reject(badRequest('Malformed multipart/form-data (missing boundary)'));
       return;
     }
     const fields: Record<string, string> = {};
@@ -106,22 +106,14 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
     parser.on('field', (name: string | undefined, value, info) => {
       // a part whose Content-Disposition has no name: busboy gives it no name (reading one would crash the process)
       if (name === undefined)
-        return fail(
-          new AppError('VALIDATION_FAILED', 'A form part has no name', {
-            details: [{ field: '', message: 'every part needs a name', value: '' }],
-          }),
-        );
+        return fail(validationFailed('A form part has no name', [fieldIssue('', 'every part needs a name')]));
       if (info.valueTruncated)
-        return fail(
-          new AppError('VALIDATION_FAILED', `Field ${name} is too long`, {
-            details: [{ field: name, message: 'too long', value: '' }],
-          }),
-        );
+        return fail(validationFailed(`Field ${name} is too long`, [fieldIssue(name, 'too long')]));
       if (value.includes('\u0000') || name.includes('\u0000')) {
         return fail(
-          new AppError('VALIDATION_FAILED', 'The request contains a NUL character', {
-            details: [{ field: name, message: 'must not contain NUL characters', value: '' }],
-          }),
+          validationFailed('The request contains a NUL character', [
+            fieldIssue(name, 'must not contain NUL characters'),
+          ]),
         );
       }
       fields[name] = value;
@@ -131,9 +123,9 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
         stream.resume();
         if (name !== options.fileField)
           fail(
-            new AppError('VALIDATION_FAILED', `Unexpected file field ${name}; send the file as ${options.fileField}`, {
-              details: [{ field: name, message: 'unexpected file', value: '' }],
-            }),
+            validationFailed(`Unexpected file field ${name}; send the file as ${options.fileField}`, [
+              fieldIssue(name, 'unexpected file'),
+            ]),
           );
         return;
       }
@@ -149,25 +141,25 @@ export function parseMultipart<T>(req: Request, options: MultipartOptions<T>): P
         fail(error);
       });
     });
-    parser.on('filesLimit', () => fail(new AppError('VALIDATION_FAILED', 'Send one file per request')));
-    parser.on('fieldsLimit', () => fail(new AppError('VALIDATION_FAILED', 'Too many fields')));
-    parser.on('partsLimit', () => fail(new AppError('VALIDATION_FAILED', 'Too many parts')));
-    parser.on('error', () => fail(new AppError('BAD_REQUEST', 'Malformed multipart/form-data body')));
+    parser.on('filesLimit', () => fail(validationFailed('Send one file per request')));
+    parser.on('fieldsLimit', () => fail(validationFailed('Too many fields')));
+    parser.on('partsLimit', () => fail(validationFailed('Too many parts')));
+    parser.on('error', () => fail(badRequest('Malformed multipart/form-data body')));
     parser.on('close', () => {
       if (failed) return;
       if (!handling) {
         fail(
-          new AppError('VALIDATION_FAILED', `A file is required in field ${options.fileField}`, {
-            details: [{ field: options.fileField, message: 'Required', value: '' }],
-          }),
+          validationFailed(`A file is required in field ${options.fileField}`, [
+            fieldIssue(options.fileField, 'Required'),
+          ]),
         );
         return;
       }
       handling.then((file) => resolve({ fields, file }), fail);
     });
-    req.on('aborted', () => fail(new AppError('BAD_REQUEST', 'The upload was interrupted')));
+    req.on('aborted', () => fail(badRequest('The upload was interrupted')));
     req.on('close', () => {
-      if (!req.complete) fail(new AppError('BAD_REQUEST', 'The upload was interrupted'));
+      if (!req.complete) fail(badRequest('The upload was interrupted'));
     });
     req.pipe(parser);
   });

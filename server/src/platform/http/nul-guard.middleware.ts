@@ -1,6 +1,6 @@
 import type { Middleware } from './middleware-chain.js';
 import { extractZodObjectShape, isZodObject } from '@ts-rest/core';
-import { AppError, type ValidationIssue } from '../errors/app-error.js';
+import { fieldIssue, type ValidationIssue, validationFailed } from '../errors/app-error.js';
 import { routeOf } from './json-body.middleware.js';
 
 const MAX_REPORTED = 10;
@@ -45,10 +45,6 @@ export const rejectNulCharacters: Middleware = (req, _res, next) => {
   const query = declaredQuery(req.query, route.query);
   const paths = [...nulPaths(req.params, 'params'), ...nulPaths(query, 'query'), ...nulPaths(req.body, '')];
   if (paths.length === 0) return next();
-  const details: ValidationIssue[] = paths.map((field) => ({
-    field,
-    message: 'must not contain NUL characters',
-    value: '',
-  }));
-  next(new AppError('VALIDATION_FAILED', 'The request contains a NUL character', { details }));
+  const details: ValidationIssue[] = paths.map((field) => fieldIssue(field, 'must not contain NUL characters'));
+  next(validationFailed('The request contains a NUL character', details));
 };

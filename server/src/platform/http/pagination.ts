@@ -10,7 +10,7 @@ export function pageWindow(page: number, limit: number, offset?: number): PageWi
   return { page: offset === undefined ? page : Math.floor(offset / limit) + 1, limit, offset: start };
 }
 
-/** The pagination object of ADDENDUM: {page, limit, total, total_pages}. */
+/** The pagination object of every list: {page, limit, total, total_pages}. */
 export function paginate(window: PageWindow, total: number) {
   return { page: window.page, limit: window.limit, total, total_pages: Math.ceil(total / window.limit) };
 }

@@ -16,7 +16,7 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
-/** Without SMTP_URL: one JSON file per message, `<epoch-ms>-<template>.json` (ADDENDUM "Mail outbox"). */
+/** Without SMTP_URL: one JSON file per message, `<epoch-ms>-<template>.json`. */
 export function createOutboxMailer(dir: string, now: () => Date = () => new Date()): Mailer {
   return {
     async send(message) {

@@ -3,7 +3,7 @@ import type { Limiter, LimiterOptions, RateLimits } from './rate-limiter.js';
 const MINUTE = 60;
 
 /**
- * Every named limit and its numbers (SPEC and ADDENDUM fix them), in one place. The request
+ * Every named limit and its numbers, in one place: a number changes here and nowhere else. The request
  * ceiling per address comes from RATE_LIMIT_PER_MINUTE.
  */
 export const LIMIT_POLICIES = {
@@ -21,7 +21,7 @@ export const LIMIT_POLICIES = {
   plays: { points: 120, durationSeconds: MINUTE },
   /** Shares per caller (user, else address): each one is a stored row. */
   shares: { points: 30, durationSeconds: MINUTE },
-  /** Comments (and replies) created per user: 10 a minute (ADDENDUM); refused ones are given back. */
+  /** Comments (and replies) created per user: 10 a minute; refused ones are given back. */
   'comments-created': { points: 10, durationSeconds: MINUTE },
   /** Marketplace products created per seller: 30 a minute; refused ones are given back. */
   'products-created': { points: 30, durationSeconds: MINUTE },

@@ -2,7 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 
 /**
  * The one search engine behind /search, /tracks/search, /users/search, /playlists/search and the
- * product `q` (ADDENDUM "Search, suggestions, trending"), over the functions and indexes of
+ * product `q`, over the functions and indexes of
  * migration 0015. A document is `riff_doc(a, b, c)`: the fields in their normal form (lower case,
  * no accents). It matches a query when
  *   - its tsvector matches websearch_to_tsquery of the query (quotes, `or`, `-word`), or

@@ -5,7 +5,7 @@ import type { DbScope } from '../../../platform/db/transactions.js';
 export const formatInvoiceNumber = (year: number, number: number) => `INV-${year}-${String(number).padStart(6, '0')}`;
 
 /**
- * Invoice numbers, sequential per calendar year (UTC) without gaps (ADDENDUM: `INV-2026-000001`).
+ * Invoice numbers, sequential per calendar year (UTC) without gaps (`INV-2026-000001`).
  * One statement takes the next number: the upsert locks the year's counter row until the unit of
  * work it runs in ends, so concurrent callers queue behind it, and a unit of work that rolls back
  * gives its number back instead of leaving a hole. Call it inside the transaction that stores the

@@ -2,7 +2,7 @@ import type { Invoice, InvoiceParty } from '@riff/contract';
 
 /**
  * Integer cents as major units with two decimals, by integer arithmetic only (19.99, never
- * 19.990000001): the platform keeps every currency in hundredths (ADDENDUM "Money").
+ * 19.990000001): the platform keeps every currency in hundredths.
  */
 export function formatMoney(cents: number, currency: string): string {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`cents must be an integer: ${cents}`);

@@ -27,7 +27,7 @@ const nameOf = (user: Pick<UserRow, 'first_name' | 'last_name' | 'username'>) =>
   [user.first_name, user.last_name].filter(Boolean).join(' ').trim() || user.username;
 
 /**
- * Invoices of completed and refunded orders (ADDENDUM Part 2 "Marketplace"). An order's invoice is
+ * Invoices of completed and refunded orders. An order's invoice is
  * issued the first time the buyer or a seller asks for it: the next number of the year (gapless,
  * invoice-numbers.ts) and the parties as they are then; every later read gives the same document.
  */

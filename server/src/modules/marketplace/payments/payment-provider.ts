@@ -34,8 +34,9 @@ export type PaymentEvent =
   | { id: string; type: 'refund.succeeded'; orderId: string; paymentId: string; refundId: string };
 
 /**
- * A payment provider (ADDENDUM Part 2 "Marketplace": PAYMENT_PROVIDER=sandbox, the default, built in;
- * or stripe). The provider's webhook is the only way an order completes or fails; `parseWebhook`
+ * A payment provider, chosen by PAYMENT_PROVIDER: sandbox (the default, built in, so a newcomer can
+ * buy without an account anywhere) or stripe. The provider's webhook is the only way an order
+ * completes or fails; `parseWebhook`
  * verifies the signature (an UnauthorizedError otherwise) and returns null for event types Riff ignores.
  */
 export interface PaymentProvider {

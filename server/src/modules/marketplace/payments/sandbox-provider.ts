@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
-import { AppError } from '../../../platform/errors/app-error.js';
+import { badRequest, unauthenticated } from '../../../platform/errors/app-error.js';
 import { signCallback, verifyCallback } from '../../media/callback-signature.js';
 import type { Checkout, CheckoutRequest, PaymentEvent, PaymentProvider } from './payment-provider.js';
 
@@ -66,17 +66,17 @@ export function createSandboxProvider(deps: { secret: string; publicBaseUrl: str
           Math.floor(deps.clock.now().getTime() / 1000),
         )
       ) {
-        throw new AppError('UNAUTHENTICATED', 'The payment event’s signature is missing or not valid');
+        throw unauthenticated('The payment event’s signature is missing or not valid');
       }
       let body: SandboxEventBody;
       try {
         body = JSON.parse(rawBody.toString('utf8')) as SandboxEventBody;
       } catch {
-        throw new AppError('BAD_REQUEST', 'The payment event is not JSON');
+        throw badRequest('The payment event is not JSON');
       }
       const data = body?.data;
       if (typeof body?.id !== 'string' || typeof data?.order_id !== 'string' || typeof data.session_id !== 'string') {
-        throw new AppError('BAD_REQUEST', 'The payment event is malformed');
+        throw badRequest('The payment event is malformed');
       }
       if (body.type === 'payment.succeeded') {
         return {

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { AppError } from '../../../platform/errors/app-error.js';
+import { unauthenticated } from '../../../platform/errors/app-error.js';
 import type { Checkout, CheckoutRequest, PaymentEvent, PaymentProvider } from './payment-provider.js';
 
 export interface StripeProviderOptions {
@@ -21,8 +21,6 @@ export interface StripeProviderOptions {
 const MIN_EXPIRY_MS = 30 * 60_000 + 60_000;
 const MAX_EXPIRY_MS = 24 * 3_600_000 - 60_000;
 
-const unauthenticated = (message: string) => new AppError('UNAUTHENTICATED', message);
-
 function endpoint(apiUrl: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
   if (!apiUrl) return {};
   const url = new URL(apiUrl);
@@ -34,7 +32,7 @@ const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
 /**
- * PAYMENT_PROVIDER=stripe (ADDENDUM Part 2 "Marketplace"): one Checkout Session per order (amounts in
+ * PAYMENT_PROVIDER=stripe: one Checkout Session per order (amounts in
  * integer cents, the order id as metadata, client_reference_id and idempotency key), webhooks
  * verified with Stripe's signature, refunds idempotent per order.
  */

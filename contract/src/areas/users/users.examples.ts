@@ -1,0 +1,147 @@
+/** Examples of the users area's named schemas, written as the JSON on the wire (see common/common.examples.ts). */
+import { auditEntry } from '../audit/audit.examples.js';
+import { comment } from '../comments/comments.examples.js';
+import { apiKey } from '../developer/developer.examples.js';
+import { order, product } from '../marketplace/marketplace.examples.js';
+import { OTHER_PLAYLIST_ID, PLAYLIST_ID } from '../playlists/playlists.examples.js';
+import { exportedChat, exportedSession, queue, queueItem } from '../queue/queue.examples.js';
+import { OTHER_TRACK_ID, lyrics, otherTrack, track } from '../tracks/tracks.examples.js';
+import { webhook } from '../webhooks/webhooks.examples.js';
+import { CREATED, OTHER_USER_ID, TRACK_ID, UPDATED, USER_ID, onePage, password } from '../../common/common.examples.js';
+import type { Preferences, Profile, User } from './users.schemas.js';
+
+export const userResponse = { id: USER_ID, username: 'mira.lane', email: 'mira@example.org' };
+
+const user: User = {
+  ...userResponse,
+  slug: 'mira-lane',
+  first_name: 'Mira',
+  last_name: 'Lane',
+  avatar: null,
+  banner_url: null,
+  bio: 'Producer and synth collector from Leeds.',
+  birthdate: '1994-05-17',
+  gender: 'Female',
+  location: 'Leeds, UK',
+  social_links: { bandcamp: 'https://miralane.bandcamp.com' },
+  role: 'creator',
+  is_active: true,
+  is_admin: false,
+  is_banned: false,
+  is_public: true,
+  is_verified: true,
+  login_count: 12,
+  token_version: 1,
+  last_login_at: UPDATED,
+  username_changed_at: null,
+  password_changed_at: null,
+  promoted_to_creator_at: CREATED,
+  created_at: CREATED,
+  updated_at: UPDATED,
+};
+
+export const profile: Profile = {
+  id: OTHER_USER_ID,
+  username: 'theo.marsh',
+  slug: 'theo-marsh',
+  avatar: null,
+  is_public: true,
+  first_name: 'Theo',
+  last_name: 'Marsh',
+  bio: 'Ambient and field recordings.',
+  banner_url: null,
+  location: 'Bristol, UK',
+  social_links: {},
+  role: 'creator',
+  is_verified: true,
+  promoted_to_creator_at: CREATED,
+  follower_count: 42,
+  following_count: 7,
+  is_following: false,
+  created_at: CREATED,
+};
+
+const preferences: Preferences = {
+  notifications: {
+    email_new_follower: true,
+    email_comments: true,
+    email_purchases: true,
+    email_product_updates: false,
+    push_enabled: false,
+  },
+  privacy: { show_activity: true, show_listening_history: false, allow_messages_from: 'followers', do_not_sell: false },
+  playback: { autoplay: true, crossfade_seconds: 4, audio_quality: 'high', normalize_volume: true },
+};
+
+export const USERS_EXAMPLES: Record<string, unknown> = {
+  UserResponse: userResponse,
+  User: user,
+  UserReply: { user },
+  Profile: profile,
+  Gender: 'Female',
+  ProfileReply: { profile },
+  UserPage: { users: [profile], pagination: onePage(1) },
+  UserSuggestions: { users: [profile] },
+  UpdateProfileRequest: {
+    bio: 'Producer and synth collector from Leeds.',
+    location: 'Leeds, UK',
+    social_links: { bandcamp: 'https://miralane.bandcamp.com' },
+  },
+  DeleteAccountRequest: {
+    confirm_text: 'DELETE',
+    password,
+    reason: 'Moving to another service',
+    keep_public_tracks: false,
+  },
+  ProfileCompletion: {
+    percentage: 67,
+    completed_fields: ['bio', 'first_name', 'last_name', 'location', 'birthdate', 'social_links'],
+    missing_fields: ['avatar', 'banner_url', 'gender'],
+  },
+  FollowState: { following: true, follower_count: 43 },
+  BlockState: { blocked: true },
+  PrivacyOptOut: { do_not_sell: true, opted_out_at: UPDATED },
+  Preferences: preferences,
+  PreferencesReply: { preferences },
+  UpdatePreferencesRequest: { playback: { crossfade_seconds: 4, audio_quality: 'high' } },
+  UserExport: {
+    exported_at: UPDATED,
+    profile: user,
+    preferences,
+    following: [{ user_id: OTHER_USER_ID, username: 'theo.marsh', since: CREATED }],
+    followers: [],
+    blocks: [],
+    tracks: [track],
+    lyrics: [lyrics],
+    audit_logs: [auditEntry],
+    likes: [{ track_id: TRACK_ID, liked_at: UPDATED }],
+    reposts: [],
+    shares: [{ track_id: TRACK_ID, platform: 'link', shared_at: UPDATED }],
+    listening_history: [{ track_id: TRACK_ID, played_at: UPDATED, duration_listened: 184.5, source: 'track' }],
+    comments: [comment],
+    // each id once per example (validators of examples read a repeated id as a second schema): the
+    // queue holds another artist's track, not one listed above
+    queue: { ...queue, items: [{ ...queueItem, track_id: OTHER_TRACK_ID, track: otherTrack }] },
+    queue_sessions: [exportedSession],
+    queue_chat_messages: [exportedChat],
+    playlists: [
+      {
+        id: PLAYLIST_ID,
+        title: 'Late drives',
+        description: null,
+        is_public: true,
+        is_default_favorites: false,
+        track_ids: [TRACK_ID],
+        created_at: CREATED,
+      },
+    ],
+    playlist_collaborations: [{ playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED }],
+    playlist_follows: [{ playlist_id: OTHER_PLAYLIST_ID, since: UPDATED }],
+    marketplace_products: [product],
+    marketplace_orders: [order],
+    marketplace_sales: [],
+    api_keys: [apiKey],
+    webhooks: [webhook],
+  },
+  SetAvatarRequest: { file: 'portrait.jpg' },
+};

@@ -1,0 +1,48 @@
+/**
+ * The examples of openapi.json, gathered from each area's <area>.examples.ts (see
+ * common/common.examples.ts). An area adds its file to this list.
+ */
+import { COMMON_EXAMPLES } from '../common/common.examples.js';
+import { AUDIT_EXAMPLES } from '../areas/audit/audit.examples.js';
+import { AUTH_EXAMPLES } from '../areas/auth/auth.examples.js';
+import { COMMENTS_EXAMPLES } from '../areas/comments/comments.examples.js';
+import { DASHBOARD_EXAMPLES } from '../areas/dashboard/dashboard.examples.js';
+import { DEVELOPER_EXAMPLES } from '../areas/developer/developer.examples.js';
+import { FRONTEND_EXAMPLES } from '../areas/frontend/frontend.examples.js';
+import { MARKETPLACE_EXAMPLES } from '../areas/marketplace/marketplace.examples.js';
+import { MEDIA_EXAMPLES } from '../areas/media/media.examples.js';
+import { PLAYLISTS_EXAMPLES } from '../areas/playlists/playlists.examples.js';
+import { QUEUE_EXAMPLES } from '../areas/queue/queue.examples.js';
+import { SEARCH_EXAMPLES } from '../areas/search/search.examples.js';
+import { SOCIAL_EXAMPLES } from '../areas/social/social.examples.js';
+import { SYSTEM_EXAMPLES } from '../areas/system/system.examples.js';
+import { TRACKS_EXAMPLES } from '../areas/tracks/tracks.examples.js';
+import { USERS_EXAMPLES } from '../areas/users/users.examples.js';
+import { WEBHOOKS_EXAMPLES } from '../areas/webhooks/webhooks.examples.js';
+
+/** Every area's examples by component name; a name given twice is a mistake, refused at generation. */
+export const COMPONENT_EXAMPLES: Record<string, unknown> = {};
+for (const examples of [
+  COMMON_EXAMPLES,
+  AUDIT_EXAMPLES,
+  AUTH_EXAMPLES,
+  COMMENTS_EXAMPLES,
+  DASHBOARD_EXAMPLES,
+  DEVELOPER_EXAMPLES,
+  FRONTEND_EXAMPLES,
+  MARKETPLACE_EXAMPLES,
+  MEDIA_EXAMPLES,
+  PLAYLISTS_EXAMPLES,
+  QUEUE_EXAMPLES,
+  SEARCH_EXAMPLES,
+  SOCIAL_EXAMPLES,
+  SYSTEM_EXAMPLES,
+  TRACKS_EXAMPLES,
+  USERS_EXAMPLES,
+  WEBHOOKS_EXAMPLES,
+]) {
+  for (const [name, example] of Object.entries(examples)) {
+    if (name in COMPONENT_EXAMPLES) throw new Error(`Two examples for the schema ${name}`);
+    COMPONENT_EXAMPLES[name] = example;
+  }
+}
