@@ -3,6 +3,7 @@ import type { Profile } from '@riff/contract';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Searcher } from '../../platform/search/searcher.js';
+import { setAdminRole as grantAdminRole } from './admin-role.js';
 import type { MediaService } from '../media/media.service.js';
 import { createPeopleReader, type PeopleReader } from './people-reader.js';
 import { PreferencesRepository } from './preferences.repository.js';
@@ -11,6 +12,16 @@ import { SocialRepository } from './social.repository.js';
 import { UsersRepository } from './users.repository.js';
 import { usersRoutes } from './users.routes.js';
 import { UsersService } from './users.service.js';
+
+/**
+ * Grants (or takes back) admin rights to the live account with this email, as the service itself:
+ * `npm run make-admin`, and tests that need an admin. Built from the platform alone, as the script
+ * builds no HTTP.
+ */
+export function setAdminRole(platform: Pick<Platform, 'scope' | 'events'>, email: string, admin: boolean) {
+  const { scope, events } = platform;
+  return grantAdminRole({ scope, events, users: new UsersRepository(scope) }, email, admin);
+}
 
 /** `users`: the accounts themselves, which the auth module reads and writes (it depends on users, never the reverse). */
 export type UsersModule = RiffModule & {
