@@ -15,6 +15,7 @@ import { InvoicesService } from './invoices/invoices.service.js';
 import { IdempotencyKeys } from './order-idempotency.js';
 import { OrderSettlementRepository } from './order-settlement.repository.js';
 import { OrderSettlement } from './order-settlement.js';
+import './marketplace.jobs.js';
 import './orders.events.js';
 import { OrdersRepository } from './orders.repository.js';
 import { orderRoutes } from './orders.routes.js';

@@ -1,4 +1,5 @@
 import './tracks.events.js';
+import './tracks.jobs.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { TrackRow } from '../../platform/db/database.schema.js';
