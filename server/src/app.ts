@@ -7,6 +7,7 @@ import { createApiKeyLimits } from './platform/auth/api-key-limits.js';
 import { createHttpApp, type HttpHandler } from './platform/http/http-app.js';
 import { createInFlight } from './platform/http/in-flight.js';
 import { socketRouter } from './platform/http/upgrade-router.js';
+import type { PeriodicJobName } from './platform/jobs/job-map.js';
 import type { JobQueue } from './platform/jobs/job-queue.js';
 import type { RiffModule } from './platform/module.js';
 import { openPlatform, type Platform, type PlatformOverrides } from './platform/platform.js';
@@ -37,7 +38,8 @@ function enlist(platform: Platform, modules: RiffModule[]): void {
   for (const module of modules) {
     for (const { everyMs, ...job } of module.jobs ?? []) {
       platform.jobs.define(job);
-      if (everyMs) platform.jobs.every(job.name, everyMs);
+      // only a job that takes nothing may have everyMs (ModuleJob)
+      if (everyMs) platform.jobs.every(job.name as PeriodicJobName, everyMs);
     }
     for (const handler of module.eventHandlers ?? []) platform.events.subscribe(handler);
     if (module.accountData) platform.accounts.join(module.accountData);

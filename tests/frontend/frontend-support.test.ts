@@ -203,7 +203,7 @@ describe('GET /config/webrtc', () => {
     };
     const clock = { now: () => new Date() };
     const config = (overrides: Partial<typeof settings>) =>
-      new WebRtcConfigService({ ...settings, ...overrides }, clock).forCaller(anonymousActor());
+      new WebRtcConfigService({ settings: { ...settings, ...overrides }, clock }).forCaller(anonymousActor());
     expect(config({})).toEqual({
       iceServers: [{ urls: ['stun:s.example.org'] }, { urls: ['turn:t.example.org'], username: 'u', credential: 'c' }],
     });

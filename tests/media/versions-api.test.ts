@@ -147,7 +147,7 @@ describe('versions of a track’s audio', () => {
 
     // a job of the old audio's run that comes late changes nothing
     expect(oldRun).toEqual(expect.any(String));
-    expect(await runJob(suite.server, 'media.hls', { trackId: track.id, runId: oldRun })).toBe('stale');
+    expect(await runJob(suite.server, 'media.hls', { trackId: track.id, runId: oldRun! })).toBe('stale');
     expect(
       expectStatus(await owner.api.tracks.get({ params: { id: track.id } }), 200).body.data.track.stream_status,
     ).toBe('pending');

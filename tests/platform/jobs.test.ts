@@ -10,6 +10,7 @@ import { openDatabase, type DatabaseHandle } from '../../server/src/platform/db/
 import { createDbScope } from '../../server/src/platform/db/transactions.js';
 import { createJobQueue, type JobQueue, type JobType } from '../../server/src/platform/jobs/job-queue.js';
 import { register } from '../support/accounts.js';
+import '../support/test-jobs.js';
 import { runDueJobs } from '../support/jobs.js';
 import { readOutbox, waitForMail } from '../support/mail.js';
 import { startTestServer } from '../support/test-server.js';
@@ -56,7 +57,7 @@ async function open(place: { dataDir: string; schema: string }): Promise<Databas
 function queue(
   database: DatabaseHandle,
   schema: string,
-  types: JobType<{ n: number }>[],
+  types: JobType<`test.${string}`>[],
   concurrency = 2,
   scope = createDbScope(database.db),
 ): JobQueue {
@@ -165,7 +166,7 @@ describe('the job queue', () => {
     const runs: { n: number; instance: string; start: number; end: number }[] = [];
     const active = new Set<number>();
     let overlaps = 0;
-    const instance = (name: string): JobType<{ n: number }> => ({
+    const instance = (name: string): JobType<'test.shared'> => ({
       name: 'test.shared',
       handle: async (data) => {
         if (active.has(data.n)) overlaps++;

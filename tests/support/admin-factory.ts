@@ -1,4 +1,4 @@
-import { setAdminRole } from '../../server/src/modules/users/admin-role.js';
+import { setAdminRole } from '../../server/src/modules/users/users.module.js';
 import { createUser, type TestUser, type UserOverrides } from './factories.js';
 import type { TestServer } from './test-server.js';
 

@@ -1,4 +1,5 @@
 import type { Riff } from '../../server/src/app.js';
+import type { JobArgs, JobName } from '../../server/src/platform/jobs/job-map.js';
 
 /** Anything holding a running app: a TestServer, or `{ riff }` for an app a test built itself. */
 type HasApp = { riff: Pick<Riff, 'jobs'> };
@@ -7,8 +8,12 @@ type HasApp = { riff: Pick<Riff, 'jobs'> };
  * Runs one job's handler here and now, outside the queue, and returns what it returns (e.g. the
  * upload cleanup's counts): the way to test a job without waiting for its schedule.
  */
-export async function runJob<T = unknown>(server: HasApp, name: string, data?: object): Promise<T> {
-  return (await server.riff.jobs.run(name, data)) as T;
+export async function runJob<T = unknown, K extends JobName = JobName>(
+  server: HasApp,
+  name: K,
+  ...data: JobArgs<K>
+): Promise<T> {
+  return (await server.riff.jobs.run(name, ...data)) as T;
 }
 
 /**

@@ -39,7 +39,7 @@ export function createModules(platform: Platform): RiffModule[] {
   // users is made below: playback tokens ask it only when a request comes
   const media = createMediaModule(platform, { activeUser: (id) => users.activeUser!(id) });
   const tracks = createTracksModule(platform, { media: media.media });
-  const users = createUsersModule(platform, { media: media.media });
+  const users = createUsersModule(platform, { avatars: media.avatars });
   const auth = createAuthModule(platform, { users: users.users });
   // the key verifiers are the modules' (developer and webhook keys), listed below
   const queue = createQueueModule(platform, {

@@ -6,11 +6,18 @@ import type { AccountData } from './accounts/account-data.js';
 import type { ApiKeyVerifier } from './auth/authenticate.middleware.js';
 import type { AccountUser } from './access/actor.js';
 import type { EventHandler } from './events/event-bus.js';
+import type { RoutesOf } from './http/contract-routes.js';
 import type { EventType } from './events/event-map.js';
+import type { JobMap, JobName, NoData } from './jobs/job-map.js';
 import type { JobType } from './jobs/job-queue.js';
 
-/** A job a module declares; `everyMs` also runs it periodically on the processes that run workers. */
-export type ModuleJob = JobType<never> & { everyMs?: number };
+/**
+ * A job a module declares, one of JobMap's (its handler typed by its name); `everyMs` also runs
+ * it periodically on the processes that run workers, which only a job that takes nothing can be.
+ */
+export type ModuleJob = {
+  [K in JobName]: JobType<K> & (NoData extends JobMap[K] ? { everyMs?: number } : { everyMs?: never });
+}[JobName];
 
 /** A WebSocket endpoint outside the contract: the HTTP server hands it the upgrade requests for its path. */
 export interface SocketEndpoint {
@@ -27,8 +34,11 @@ export interface SocketEndpoint {
  */
 export interface RiffModule {
   name: string;
-  /** Implementations of contract routers, keyed as in the contract (each built with ts-rest's s.router). */
-  routes?: Partial<Record<keyof RiffContract, unknown>>;
+  /**
+   * Implementations of contract routers, keyed as in the contract: each typed against its router
+   * (contractRoutes), so a route the contract declares and the module does not implement fails to compile.
+   */
+  routes?: { [K in keyof RiffContract]?: RoutesOf<RiffContract[K]> };
   /** Express routers outside the contract (e.g. the account pages). */
   routers?: Router[];
   /** WebSocket endpoints (e.g. the live channel of shared sessions). */

@@ -12,6 +12,7 @@ import { migrateWhenReachable, openDatabase, type DatabaseHandle } from './db/da
 import { createDbScope, type DbScope } from './db/transactions.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
 import { EventsRepository } from './events/events.repository.js';
+import type { NoData } from './jobs/job-map.js';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
 import { createLogger } from './logging/logger.js';
 import { createMailQueue, type MailQueue } from './mail/mail-queue.js';
@@ -19,6 +20,13 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { createRateLimits, type RateLimits } from './rate-limit/rate-limiter.js';
 import type { ObjectStorage } from './storage/object-storage.js';
 import { openStorage } from './storage/open-storage.js';
+
+declare module './jobs/job-map.js' {
+  interface JobMap {
+    /** Removes outbox events older than a week. */
+    'events.prune': NoData;
+  }
+}
 
 const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 

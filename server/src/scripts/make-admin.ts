@@ -5,7 +5,7 @@
 import { ConfigError, loadConfig } from '../platform/config/config.js';
 import { openPlatform } from '../platform/platform.js';
 import { createModules } from '../modules/index.js';
-import { setAdminRole } from '../modules/users/admin-role.js';
+import { setAdminRole } from '../modules/users/users.module.js';
 
 const args = process.argv.slice(2);
 const revoke = args.includes('--revoke');

@@ -8,7 +8,7 @@ import { AuditService } from './audit.service.js';
 /** The audit log: written from domain events, read by its owner (and admins), part of the export. */
 export function createAuditModule(platform: Platform): RiffModule {
   const audit = new AuditRepository(platform.scope);
-  const service = new AuditService(audit);
+  const service = new AuditService({ audit });
   return {
     name: 'audit',
     routes: { audit: auditRoutes(service) },

@@ -20,12 +20,16 @@ function dateRange(start: string | undefined, end: string | undefined): Pick<Aud
   return { from, until };
 }
 
+export interface AuditServiceDeps {
+  audit: AuditRepository;
+}
+
 /** Entries are read-only; a user reads their own, an admin everyone's. */
 export class AuditService {
-  constructor(private readonly audit: AuditRepository) {}
+  constructor(private readonly deps: AuditServiceDeps) {}
 
   async activity(actor: UserActor, limit: number) {
-    const { rows } = await this.audit.list({ userId: actor.id }, limit, 0);
+    const { rows } = await this.deps.audit.list({ userId: actor.id }, limit, 0);
     return { activities: rows.map(toAuditEntryDto) };
   }
 
@@ -40,18 +44,18 @@ export class AuditService {
       ...dateRange(query.start_date, query.end_date),
     };
     const window = pageWindow(query.page, query.limit, query.offset);
-    const { rows, total } = await this.audit.list(filter, window.limit, window.offset);
+    const { rows, total } = await this.deps.audit.list(filter, window.limit, window.offset);
     return { logs: rows.map(toAuditEntryDto), pagination: paginate(window, total) };
   }
 
   /** The owner's whole log, for their data export. */
   async exportFor(owner: UserActor) {
-    return { audit_logs: (await this.audit.allFor(owner.id)).map(toAuditEntryDto) };
+    return { audit_logs: (await this.deps.audit.allFor(owner.id)).map(toAuditEntryDto) };
   }
 
   async stats(actor: UserActor, query: AuditStatsQuery) {
     return {
-      stats: await this.audit.stats({
+      stats: await this.deps.audit.stats({
         userId: readableAuditOwner(actor),
         ...dateRange(query.start_date, query.end_date),
       }),

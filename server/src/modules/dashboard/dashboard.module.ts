@@ -6,6 +6,6 @@ import { DashboardService } from './dashboard.service.js';
 
 /** The caller's dashboard: a read-only view over the other areas' tables. */
 export function createDashboardModule(platform: Platform): RiffModule {
-  const service = new DashboardService(new DashboardRepository(platform.scope), platform.clock);
+  const service = new DashboardService({ dashboard: new DashboardRepository(platform.scope), clock: platform.clock });
   return { name: 'dashboard', routes: { dashboard: dashboardRoutes(service) } };
 }

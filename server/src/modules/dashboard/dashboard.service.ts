@@ -29,12 +29,14 @@ function withChanges(
   };
 }
 
+export interface DashboardServiceDeps {
+  dashboard: DashboardRepository;
+  clock: Clock;
+}
+
 /** The caller's dashboard: counts against the period before, recent activity, and the newest of their library. */
 export class DashboardService {
-  constructor(
-    private readonly dashboard: DashboardRepository,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: DashboardServiceDeps) {}
 
   async forCaller(actor: UserActor, query: DashboardQuery): Promise<DashboardResponse> {
     return {
@@ -45,28 +47,28 @@ export class DashboardService {
   }
 
   private async stats(userId: string, period: DashboardPeriod): Promise<DashboardStats> {
-    const now = this.clock.now().getTime();
+    const now = this.deps.clock.now().getTime();
     const until = new Date(now + 1);
     if (period === 'all') {
-      const counts = await this.dashboard.counts(userId, { from: new Date(0), until });
+      const counts = await this.deps.dashboard.counts(userId, { from: new Date(0), until });
       return withChanges(period, counts, () => '0%');
     }
     const length = PERIOD_DAYS[period] * DAY_MS;
     const from = new Date(now - length);
-    const current = await this.dashboard.counts(userId, { from, until });
-    const previous = await this.dashboard.counts(userId, { from: new Date(from.getTime() - length), until: from });
+    const current = await this.deps.dashboard.counts(userId, { from, until });
+    const previous = await this.deps.dashboard.counts(userId, { from: new Date(from.getTime() - length), until: from });
     return withChanges(period, current, (name) => changeBetween(previous[name], current[name]));
   }
 
   private async recentActivity(userId: string, limit: number) {
-    const own = (await this.dashboard.ownActivity(userId, limit)).map(toOwnActivity);
-    const followers = (await this.dashboard.newFollowers(userId, limit)).map(toFollowerActivity);
+    const own = (await this.deps.dashboard.ownActivity(userId, limit)).map(toOwnActivity);
+    const followers = (await this.deps.dashboard.newFollowers(userId, limit)).map(toFollowerActivity);
     return [...own, ...followers].sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, limit);
   }
 
   private async libraryPreview(userId: string, limit: number) {
-    const items = (await this.dashboard.library(userId, limit)).map(toLibraryItem);
-    const total = await this.dashboard.libraryCount(userId);
+    const items = (await this.deps.dashboard.library(userId, limit)).map(toLibraryItem);
+    const total = await this.deps.dashboard.libraryCount(userId);
     return { items, total_count: total, has_more: total > items.length };
   }
 }

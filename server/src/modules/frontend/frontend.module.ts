@@ -12,9 +12,9 @@ export function createFrontendModule(platform: Platform): RiffModule {
     name: 'frontend',
     routes: {
       frontend: frontendRoutes({
-        logs: new FrontendLogService(policyLimiter(platform.limits, 'frontend-logs')),
+        logs: new FrontendLogService({ perAddress: policyLimiter(platform.limits, 'frontend-logs') }),
         validator: new RequestValidatorService(),
-        webrtc: new WebRtcConfigService(platform.config.webrtc, platform.clock),
+        webrtc: new WebRtcConfigService({ settings: platform.config.webrtc, clock: platform.clock }),
       }),
     },
   };

@@ -1,9 +1,19 @@
 import type { Product } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
-import type { MarketplaceParts } from './marketplace.parts.js';
+import type { Logger } from 'pino';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { toProductDto } from './products.mapper.js';
 import type { ProductsRepository } from './products.repository.js';
 import { productFolder } from './products.service.js';
+
+export interface ProductAccountDataDeps {
+  scope: DbScope;
+  storage: ObjectStorage;
+  logger: Logger;
+  products: ProductsRepository;
+  publicBaseUrl: string;
+}
 
 /**
  * A seller's products in the data export, and their erasure with the account. A product no order
@@ -12,20 +22,21 @@ import { productFolder } from './products.service.js';
  * buyers keep what they paid for. The account row itself is anonymised by the users area.
  */
 export class ProductAccountData {
-  constructor(
-    private readonly parts: MarketplaceParts,
-    private readonly products: ProductsRepository,
-  ) {}
+  constructor(private readonly deps: ProductAccountDataDeps) {}
+
+  private get products() {
+    return this.deps.products;
+  }
 
   async exportFor(owner: UserActor): Promise<{ marketplace_products: Product[] }> {
     const bundles = await this.products.bundles(await this.products.listBySeller(owner.id));
     return {
-      marketplace_products: bundles.map((bundle) => toProductDto(bundle, this.parts.platform.config.publicBaseUrl)),
+      marketplace_products: bundles.map((bundle) => toProductDto(bundle, this.deps.publicBaseUrl)),
     };
   }
 
   async eraseFor(owner: UserActor): Promise<Record<string, number>> {
-    const { scope, storage, logger } = this.parts.platform;
+    const { scope, storage, logger } = this.deps;
     return scope.transaction(async () => {
       let removed = 0;
       let archived = 0;

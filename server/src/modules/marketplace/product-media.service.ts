@@ -18,7 +18,9 @@ import type { Actor, UserActor } from '../../platform/access/actor.js';
 import { AppError, fieldIssue, limitReached, notFound, validationFailed } from '../../platform/errors/app-error.js';
 import type { ByteRange } from '../../platform/storage/object-storage.js';
 import { ImageError, processCover } from '../media/images.js';
-import type { MarketplaceParts } from './marketplace.parts.js';
+import type { Logger } from 'pino';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { cutPreview, deliverableType, displayName, receiveAudio, sniffingCounter } from './product-files.js';
 import { toImageDto, toPreviewDto } from './products.mapper.js';
 import type { ProductsRepository } from './products.repository.js';
@@ -49,21 +51,38 @@ const previewKey = (productId: string, previewId: string) => `${productFolder(pr
 const fileKey = (productId: string, extension: string) =>
   `${productFolder(productId)}file/${randomUUID()}.${extension}`;
 
+export interface ProductMediaServiceDeps {
+  scope: DbScope;
+  storage: ObjectStorage;
+  logger: Logger;
+  products: ProductsRepository;
+  /** Who may edit a product, and the product as the reply shows it. */
+  catalog: ProductsService;
+  /** How many uploads a seller may make in a window. */
+  uploads: Limiter;
+  publicBaseUrl: string;
+  /** Previews are cut with ffmpeg. */
+  ffmpegPath: string;
+}
+
 /** A product's images, previews and deliverable file: stored, served, removed. */
 export class ProductMediaService {
-  constructor(
-    private readonly parts: MarketplaceParts,
-    private readonly products: ProductsRepository,
-    private readonly catalog: ProductsService,
-    private readonly uploads: Limiter,
-  ) {}
-
-  private get platform() {
-    return this.parts.platform;
-  }
+  constructor(private readonly deps: ProductMediaServiceDeps) {}
 
   private get storage() {
-    return this.parts.platform.storage;
+    return this.deps.storage;
+  }
+
+  private get products() {
+    return this.deps.products;
+  }
+
+  private get catalog() {
+    return this.deps.catalog;
+  }
+
+  private get uploads() {
+    return this.deps.uploads;
   }
 
   /** Removes stored objects; a failure is logged, not thrown (the rows are already right). */
@@ -72,7 +91,7 @@ export class ProductMediaService {
       keys.map((key) =>
         this.storage
           .delete(key)
-          .catch((error: unknown) => this.platform.logger.warn({ err: error, key }, 'could not delete a product file')),
+          .catch((error: unknown) => this.deps.logger.warn({ err: error, key }, 'could not delete a product file')),
       ),
     );
   }
@@ -100,7 +119,7 @@ export class ProductMediaService {
     const key = imageKey(id, imageId, image.contentType);
     await this.storage.put(key, Readable.from([image.data]), { contentType: image.contentType });
     try {
-      return await this.platform.scope.transaction(async () => {
+      return await this.deps.scope.transaction(async () => {
         await this.catalog.editable(actor, id);
         const { count, nextOrder } = await this.products.imageStats(id);
         if (count >= PRODUCT_IMAGES_MAX) throw limitReached(`A product has at most ${PRODUCT_IMAGES_MAX} images`);
@@ -115,7 +134,7 @@ export class ProductMediaService {
           sort_order: nextOrder,
         });
         await this.products.update(id, {});
-        return toImageDto(row, this.platform.config.publicBaseUrl);
+        return toImageDto(row, this.deps.publicBaseUrl);
       });
     } catch (error) {
       await this.removeObjects([key]);
@@ -124,12 +143,12 @@ export class ProductMediaService {
   }
 
   async removeImage(actor: UserActor, id: string, imageId: string): Promise<Product> {
-    return this.platform.scope.transaction(async () => {
+    return this.deps.scope.transaction(async () => {
       await this.catalog.editable(actor, id);
       const image = await this.products.findImage(id, imageId);
       if (!image) throw notFound('Image');
       await this.products.deleteImage(image.id);
-      this.platform.scope.afterCommit(() => this.removeObjects([image.storage_key]));
+      this.deps.scope.afterCommit(() => this.removeObjects([image.storage_key]));
       return this.catalog.reply(await this.products.update(id, {}));
     });
   }
@@ -160,11 +179,11 @@ export class ProductMediaService {
       const source = path.join(work, 'upload');
       await receive(PRODUCT_PREVIEW_UPLOAD_MAX_BYTES, (file) => receiveAudio(file, source));
       const output = path.join(work, 'preview.mp3');
-      const duration = await cutPreview(this.platform.config.ffmpegPath, source, output);
+      const duration = await cutPreview(this.deps.ffmpegPath, source, output);
       const size = (await stat(output)).size;
       await this.storage.put(key, createReadStream(output), { contentType: 'audio/mpeg' });
       stored = true;
-      return await this.platform.scope.transaction(async () => {
+      return await this.deps.scope.transaction(async () => {
         await this.catalog.editable(actor, id);
         if ((await this.products.previewCount(id)) >= PRODUCT_PREVIEWS_MAX) {
           throw limitReached(`A product has at most ${PRODUCT_PREVIEWS_MAX} previews`);
@@ -178,7 +197,7 @@ export class ProductMediaService {
           duration_sec: duration,
         });
         await this.products.update(id, {});
-        return toPreviewDto(row, this.platform.config.publicBaseUrl);
+        return toPreviewDto(row, this.deps.publicBaseUrl);
       });
     } catch (error) {
       if (stored) await this.removeObjects([key]);
@@ -189,12 +208,12 @@ export class ProductMediaService {
   }
 
   async removePreview(actor: UserActor, id: string, previewId: string): Promise<Product> {
-    return this.platform.scope.transaction(async () => {
+    return this.deps.scope.transaction(async () => {
       await this.catalog.editable(actor, id);
       const preview = await this.products.findPreview(id, previewId);
       if (!preview) throw notFound('Preview');
       await this.products.deletePreview(preview.id);
-      this.platform.scope.afterCommit(() => this.removeObjects([preview.storage_key]));
+      this.deps.scope.afterCommit(() => this.removeObjects([preview.storage_key]));
       return this.catalog.reply(await this.products.update(id, {}));
     });
   }
@@ -246,7 +265,7 @@ export class ProductMediaService {
       const finalKey = fileKey(id, received.kind.extension);
       await this.storage.move(received.key, finalKey);
       keys.push(finalKey);
-      return await this.platform.scope.transaction(async () => {
+      return await this.deps.scope.transaction(async () => {
         const current = await this.catalog.editable(actor, id);
         const updated = await this.products.update(id, {
           file_key: finalKey,
@@ -255,7 +274,7 @@ export class ProductMediaService {
           file_content_type: received.kind.contentType,
         });
         const previous = current.file_key;
-        if (previous && previous !== finalKey) this.platform.scope.afterCommit(() => this.removeObjects([previous]));
+        if (previous && previous !== finalKey) this.deps.scope.afterCommit(() => this.removeObjects([previous]));
         return this.catalog.reply(updated);
       });
     } catch (error) {

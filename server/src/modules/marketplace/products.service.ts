@@ -25,7 +25,11 @@ import {
 } from '../../platform/errors/app-error.js';
 import type { EventMap } from '../../platform/events/event-map.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
-import type { MarketplaceParts } from './marketplace.parts.js';
+import type { Logger } from 'pino';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import type { ObjectStorage } from '../../platform/storage/object-storage.js';
+import type { TrackReader } from '../tracks/track-reader.js';
 import { priceToCents, toLicenseDto, toProductDto } from './products.mapper.js';
 import { canEditProduct, canMoveProduct, canSeeProduct } from './products.policy.js';
 import type { ProductLicenseRow, ProductRow, ProductsRepository } from './products.repository.js';
@@ -38,20 +42,38 @@ const licenseType = (value: string | null | undefined): LicenseType | null | und
 /** Where a product's stored files live: deleting it removes the folder. */
 export const productFolder = (productId: string) => `products/${productId}/`;
 
+export interface ProductsServiceDeps {
+  scope: DbScope;
+  events: EventBus;
+  /** A deleted product's files are removed after the commit; a failure is logged. */
+  storage: ObjectStorage;
+  logger: Logger;
+  /** A track product links a track of the seller's that they may see. */
+  tracks: TrackReader;
+  products: ProductsRepository;
+  /** How many products a seller may create in a window. */
+  created: Limiter;
+  publicBaseUrl: string;
+}
+
 /** The catalogue: products and their licenses. */
 export class ProductsService {
-  constructor(
-    private readonly parts: MarketplaceParts,
-    private readonly products: ProductsRepository,
-    private readonly created: Limiter,
-  ) {}
+  constructor(private readonly deps: ProductsServiceDeps) {}
 
   private get scope() {
-    return this.parts.platform.scope;
+    return this.deps.scope;
+  }
+
+  private get products() {
+    return this.deps.products;
+  }
+
+  private get created() {
+    return this.deps.created;
   }
 
   private get baseUrl() {
-    return this.parts.platform.config.publicBaseUrl;
+    return this.deps.publicBaseUrl;
   }
 
   /** The product as the reply shows it. */
@@ -115,7 +137,7 @@ export class ProductsService {
       return;
     }
     if (trackId === undefined) throw invalid('track_id', 'A track product needs track_id: one of your tracks');
-    const track = (await this.parts.tracks.visibleTracks(actor, [trackId])).get(trackId);
+    const track = (await this.deps.tracks.visibleTracks(actor, [trackId])).get(trackId);
     if (!track) throw notFound('Track');
     if (!isOwner(actor, track.creator_id)) throw invalid('track_id', 'The track must be one of your own');
   }
@@ -209,10 +231,10 @@ export class ProductsService {
         await this.products.delete(id);
         await this.record(actor, 'product.deleted', id, { title: product.title });
         this.scope.afterCommit(() =>
-          this.parts.platform.storage
+          this.deps.storage
             .deletePrefix(productFolder(id))
             .catch((error: unknown) =>
-              this.parts.platform.logger.warn({ err: error, product: id }, 'could not delete a product’s files'),
+              this.deps.logger.warn({ err: error, product: id }, 'could not delete a product’s files'),
             ),
         );
         return { id, result: 'deleted' as const, product: null };
@@ -237,7 +259,7 @@ export class ProductsService {
     id: string,
     data: EventMap[T],
   ) {
-    return this.parts.platform.events.record(actor, type, { subject: { resource: 'product', id }, data });
+    return this.deps.events.record(actor, type, { subject: { resource: 'product', id }, data });
   }
 
   // licenses

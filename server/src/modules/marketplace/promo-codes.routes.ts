@@ -1,20 +1,12 @@
 import { contract } from '@riff/contract';
 import { signedInActor } from '../../platform/access/request-actor.js';
 import { contractRoute } from '../../platform/http/contract-routes.js';
-import type { MarketplaceParts } from './marketplace.parts.js';
-import { PromoCodesRepository } from './promo-codes.repository.js';
-import { PromoCodesService } from './promo-codes.service.js';
+import type { PromoCodesService } from './promo-codes.service.js';
 
 const routes = contract.marketplace;
 
 /** The promo-codes part of contract.marketplace: replies are the objects themselves, not enveloped. */
-export function promoCodeRoutes(parts: MarketplaceParts) {
-  const { platform } = parts;
-  const service = new PromoCodesService({
-    scope: platform.scope,
-    promoCodes: new PromoCodesRepository(platform.scope),
-    clock: platform.clock,
-  });
+export function promoCodeRoutes(service: PromoCodesService) {
   return {
     createPromoCode: contractRoute(routes.createPromoCode, async ({ body, req }) => ({
       status: 201,

@@ -3,15 +3,19 @@ import type { UserRow } from '../users/users.tables.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { ModuleJob, RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
+import { AvatarsService } from './avatars.service.js';
 import { HlsStreams } from './hls-streams.js';
 import { MediaRepository } from './media.repository.js';
 import { mediaRoutes } from './media.routes.js';
-import { MEDIA_JOB_RETRIES, MEDIA_JOBS, MediaService, type MediaJobData } from './media.service.js';
+import './media.jobs.js';
+import { MEDIA_JOB_RETRIES, MediaService } from './media.service.js';
 import { PlaybackTokens } from './playback-token.js';
 
 export type MediaModule = RiffModule & {
-  /** For the tracks and users modules: recordAudio, restoreVersion, status, versions, waveform, cover, avatars. */
+  /** For the tracks module: recordAudio, restoreVersion, status, versions, waveform, cover. */
   media: MediaService;
+  /** For the users module: the avatars its profiles show. */
+  avatars: AvatarsService;
   /** Reading a track's HLS: who may, which run's files, what the playlists' URIs carry. */
   hls: HlsStreams;
 };
@@ -45,19 +49,26 @@ export function createMediaModule(platform: Platform, deps: MediaModuleDeps): Me
   });
   const jobs: ModuleJob[] = [
     {
-      name: MEDIA_JOBS.hls,
+      name: 'media.hls',
       retryLimit: MEDIA_JOB_RETRIES,
       // a killed transcode runs again once its lease expires: longer than a long track takes
       expireInSeconds: 30 * 60,
-      handle: (data: MediaJobData, job) => media.runHls(data, job.attempt),
+      handle: (data, job) => media.runHls(data, job.attempt),
     },
     {
-      name: MEDIA_JOBS.waveform,
+      name: 'media.waveform',
       retryLimit: MEDIA_JOB_RETRIES,
       expireInSeconds: 15 * 60,
-      handle: (data: MediaJobData, job) => media.runWaveform(data, job.attempt),
+      handle: (data, job) => media.runWaveform(data, job.attempt),
     },
   ];
+  const avatars = new AvatarsService({
+    scope: platform.scope,
+    avatars: repository,
+    storage: platform.storage,
+    logger: platform.logger,
+    publicBaseUrl: platform.config.publicBaseUrl,
+  });
   const trackDeleted: EventHandler<'track.deleted'> = {
     name: 'media.track-deleted',
     types: ['track.deleted'],
@@ -78,8 +89,10 @@ export function createMediaModule(platform: Platform, deps: MediaModuleDeps): Me
     },
     jobs,
     eventHandlers: [trackDeleted as unknown as EventHandler],
-    accountData: { erase: (owner, options) => media.eraseFor(owner, options) },
+    // the avatar; a track's media goes with the track (track.deleted)
+    accountData: { erase: (owner) => avatars.eraseFor(owner) },
     media,
+    avatars,
     hls,
   };
 }

@@ -346,14 +346,12 @@ export class MediaRepository {
       .insertInto('user_avatars')
       .values(avatar)
       .onConflict((conflict) =>
-        conflict
-          .column('user_id')
-          .doUpdateSet({
-            large_key: avatar.large_key,
-            small_key: avatar.small_key,
-            content_type: avatar.content_type,
-            updated_at: new Date(),
-          }),
+        conflict.column('user_id').doUpdateSet({
+          large_key: avatar.large_key,
+          small_key: avatar.small_key,
+          content_type: avatar.content_type,
+          updated_at: new Date(),
+        }),
       )
       .execute();
     return before;

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import type { AvatarSize, MediaTranscoder } from '@riff/contract';
+import type { MediaTranscoder } from '@riff/contract';
 import type { Logger } from 'pino';
 import { systemActor, type Actor, type UserActor } from '../../platform/access/actor.js';
-import type { ErasureOptions } from '../../platform/accounts/account-data.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
@@ -14,23 +13,18 @@ import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { saveCoverArt } from './cover-art.js';
 import { MediaError, type MediaInput } from './ffmpeg-process.js';
 import { transcodeToHls } from './hls-transcoder.js';
-import { ImageError, processAvatar } from './images.js';
 import { mediaKeys, mediaPaths } from './media-keys.js';
+import { committing, removeFiles } from './stored-files.js';
+import type { MediaJobData } from './media.jobs.js';
 import { toVersionDto } from './media.mapper.js';
 import { canManageTrackMedia, canSeeTrackMedia } from './media.policy.js';
 import type { MediaRepository, MediaTrack, NewTrackVersion, TrackVersionRow } from './media.repository.js';
 import { computeWaveform, type Waveform } from './waveform.js';
 
-export const MEDIA_JOBS = { hls: 'media.hls', waveform: 'media.waveform' } as const;
 /** At most 10 versions of a track's audio are kept, the current one included (they count against the quota). */
 export const MAX_VERSIONS = 10;
 /** Attempts of a media job (a storage hiccup is retried; a file ffmpeg cannot read is not). */
 export const MEDIA_JOB_RETRIES = 3;
-
-export interface MediaJobData {
-  trackId: string;
-  runId: string;
-}
 
 export interface MediaServiceDeps {
   scope: DbScope;
@@ -58,18 +52,9 @@ export class MediaService {
     return this.deps.media;
   }
 
-  /**
-   * Runs `work` in a unit of work; what it hands to `later` (file removals) runs once that commits:
-   * awaited here when this call owns the transaction, after the caller's commit when it joins one.
-   */
-  private async committing<T>(work: (later: (removal: () => Promise<void>) => void) => Promise<T>): Promise<T> {
-    const joined = this.deps.scope.inTransaction;
-    const pending: (() => Promise<void>)[] = [];
-    const result = await this.deps.scope.transaction(() =>
-      work((removal) => (joined ? this.deps.scope.afterCommit(() => void removal()) : pending.push(removal))),
-    );
-    for (const removal of pending) await removal();
-    return result;
+  /** A unit of work whose file removals wait for its commit (see stored-files.ts). */
+  private committing<T>(work: (later: (removal: () => Promise<void>) => void) => Promise<T>): Promise<T> {
+    return committing(this.deps.scope, work);
   }
 
   // ---- what the tracks module calls in its units of work
@@ -124,8 +109,8 @@ export class MediaService {
             ),
         );
       }
-      await this.deps.jobs.enqueue<MediaJobData>(MEDIA_JOBS.hls, { trackId, runId });
-      await this.deps.jobs.enqueue<MediaJobData>(MEDIA_JOBS.waveform, { trackId, runId });
+      await this.deps.jobs.enqueue('media.hls', { trackId, runId });
+      await this.deps.jobs.enqueue('media.waveform', { trackId, runId });
       return runId;
     });
   }
@@ -364,62 +349,6 @@ export class MediaService {
     });
   }
 
-  // ---- avatars
-
-  /** PUT /users/me/avatar: both sizes stored; returns the absolute URL for the profile's `avatar`. */
-  async setAvatar(actor: UserActor, bytes: Buffer): Promise<{ url: string }> {
-    let sizes;
-    try {
-      sizes = await processAvatar(bytes);
-    } catch (error) {
-      if (error instanceof ImageError) throw new AppError('INVALID_IMAGE', error.message);
-      throw error;
-    }
-    const imageId = randomUUID();
-    const large = mediaKeys.avatar(actor.id, imageId, 512);
-    const small = mediaKeys.avatar(actor.id, imageId, 128);
-    await this.deps.storage.put(large, Readable.from([sizes[512].data]), { contentType: sizes[512].contentType });
-    await this.deps.storage.put(small, Readable.from([sizes[128].data]), { contentType: sizes[128].contentType });
-    try {
-      await this.committing(async (later) => {
-        const before = await this.repo.setAvatar({
-          user_id: actor.id,
-          large_key: large,
-          small_key: small,
-          content_type: sizes[512].contentType,
-        });
-        if (before) later(() => this.removeFiles([before.large_key, before.small_key]));
-      });
-    } catch (error) {
-      await this.removeFiles([large, small]);
-      throw error;
-    }
-    return { url: this.avatarUrl(actor.id) };
-  }
-
-  avatarUrl(userId: string): string {
-    return `${this.deps.publicBaseUrl}${mediaPaths.avatar(userId)}`;
-  }
-
-  /** DELETE /users/me/avatar: whether there was one. */
-  async removeAvatar(actor: UserActor): Promise<boolean> {
-    return this.committing(async (later) => {
-      const before = await this.repo.removeAvatar(actor.id);
-      if (before) later(() => this.removeFiles([before.large_key, before.small_key]));
-      return before !== undefined;
-    });
-  }
-
-  /** GET /users/{id}/avatar?size=: who may see the profile is the users module's to decide first. */
-  async avatar(userId: string, size: AvatarSize): Promise<{ body: Readable; contentType: string }> {
-    const avatar = await this.repo.avatar(userId);
-    if (!avatar) throw notFound('Avatar');
-    return {
-      body: await this.deps.storage.get(size === 128 ? avatar.small_key : avatar.large_key),
-      contentType: avatar.content_type,
-    };
-  }
-
   // ---- deletion
 
   /** After a track is deleted: every derived file, every run, and every older version with its audio (the current audio is the tracks module's). */
@@ -432,16 +361,7 @@ export class MediaService {
     await this.removeFiles(versions.map((version) => version.file_key));
   }
 
-  /** The account's part the media module holds itself: the avatar (tracks go through track.deleted). */
-  async eraseFor(owner: UserActor, _options: ErasureOptions) {
-    return { removed_avatars: (await this.removeAvatar(owner)) ? 1 : 0 };
-  }
-
-  private async removeFiles(keys: string[]): Promise<void> {
-    for (const key of keys) {
-      await this.deps.storage
-        .delete(key)
-        .catch((error: unknown) => this.deps.logger.warn({ err: error, key }, 'could not delete a media file'));
-    }
+  private removeFiles(keys: string[]): Promise<void> {
+    return removeFiles(this.deps.storage, this.deps.logger, keys);
   }
 }

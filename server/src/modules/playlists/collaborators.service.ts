@@ -9,7 +9,13 @@ import {
 import type { UserActor } from '../../platform/access/actor.js';
 import { badRequest, conflict, forbidden, limitReached, notFound } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
-import type { PlaylistsParts } from './playlists.parts.js';
+import type { Clock } from '../../platform/clock.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import type { PeopleReader } from '../users/people-reader.js';
+import type { CollaboratorsRepository } from './collaborators.repository.js';
+import type { PlaylistReader } from './playlist-reader.js';
+import type { PlaylistsRepository } from './playlists.repository.js';
 import { toCollaboratorDto } from './playlists.mapper.js';
 import { canRemoveCollaborator } from './playlists.policy.js';
 import type { CollaboratorRow } from './collaborators.repository.js';
@@ -19,16 +25,28 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Only the sha256 of a share token is stored: a leaked table hands out no playlist. */
 export const hashShareToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+export interface CollaboratorsServiceDeps {
+  scope: DbScope;
+  clock: Clock;
+  events: EventBus;
+  playlists: PlaylistsRepository;
+  collaborators: CollaboratorsRepository;
+  reader: PlaylistReader;
+  people: PeopleReader;
+  /** Share links are absolute URLs. */
+  publicBaseUrl: string;
+}
+
 /** Who else works on a playlist, and its share link. */
 export class CollaboratorsService {
-  constructor(private readonly parts: PlaylistsParts) {}
+  constructor(private readonly deps: CollaboratorsServiceDeps) {}
 
   private get now() {
-    return this.parts.platform.clock.now();
+    return this.deps.clock.now();
   }
 
   private async toDto(row: CollaboratorRow) {
-    const profiles = await this.parts.people.profiles([row.user_id]);
+    const profiles = await this.deps.people.profiles([row.user_id]);
     return toCollaboratorDto(row, profiles.get(row.user_id));
   }
 
@@ -38,15 +56,15 @@ export class CollaboratorsService {
     id: string,
     change: (view: { id: string; user_id: string; is_default_favorites: boolean }) => Promise<T>,
   ) {
-    return this.parts.platform.scope.transaction(async () => {
-      if (!(await this.parts.playlists.lockRow(id))) throw notFound('Playlist');
-      const { view } = await this.parts.reader.require(actor, id, 'admin');
+    return this.deps.scope.transaction(async () => {
+      if (!(await this.deps.playlists.lockRow(id))) throw notFound('Playlist');
+      const { view } = await this.deps.reader.require(actor, id, 'admin');
       return change(view);
     });
   }
 
   async add(actor: UserActor, id: string, body: AddCollaboratorRequest) {
-    const { collaborators, people, platform } = this.parts;
+    const { collaborators, people, events } = this.deps;
     const row = await this.admin(actor, id, async (view) => {
       if (view.is_default_favorites) throw badRequest('The favorites playlist has no collaborators');
       if (body.user_id === view.user_id) throw badRequest('The owner cannot be a collaborator');
@@ -58,7 +76,7 @@ export class CollaboratorsService {
         throw limitReached(`A playlist has at most ${PLAYLIST_MAX_COLLABORATORS} collaborators`);
       const added = await collaborators.insert(id, body.user_id, body.permission);
       if (!added) throw conflict('This user already collaborates on the playlist');
-      await platform.events.record(actor, 'playlist.collaborator_added', {
+      await events.record(actor, 'playlist.collaborator_added', {
         subject: { resource: 'playlist', id },
         userId: view.user_id,
         data: { user_id: body.user_id, permission: body.permission },
@@ -69,10 +87,10 @@ export class CollaboratorsService {
   }
 
   async list(actor: UserActor, id: string, query: { page: number; limit: number }) {
-    await this.parts.reader.find(actor, id);
+    await this.deps.reader.find(actor, id);
     const window = pageWindow(query.page, query.limit);
-    const { rows, total } = await this.parts.collaborators.page(id, window);
-    const profiles = await this.parts.people.profiles(rows.map((row) => row.user_id));
+    const { rows, total } = await this.deps.collaborators.page(id, window);
+    const profiles = await this.deps.people.profiles(rows.map((row) => row.user_id));
     return {
       collaborators: rows.map((row) => toCollaboratorDto(row, profiles.get(row.user_id))),
       pagination: paginate(window, total),
@@ -80,11 +98,11 @@ export class CollaboratorsService {
   }
 
   async update(actor: UserActor, id: string, userId: string, permission: PlaylistPermission) {
-    const { collaborators, platform } = this.parts;
+    const { collaborators, events } = this.deps;
     const row = await this.admin(actor, id, async (view) => {
       const updated = await collaborators.setPermission(id, userId, permission, this.now);
       if (!updated) throw notFound('Collaborator');
-      await platform.events.record(actor, 'playlist.collaborator_updated', {
+      await events.record(actor, 'playlist.collaborator_updated', {
         subject: { resource: 'playlist', id },
         userId: view.user_id,
         data: { user_id: userId, permission },
@@ -96,14 +114,14 @@ export class CollaboratorsService {
 
   /** An administrator removes anyone; a collaborator may leave. */
   async remove(actor: UserActor, id: string, userId: string) {
-    const { collaborators, reader, platform } = this.parts;
-    await platform.scope.transaction(async () => {
-      if (!(await this.parts.playlists.lockRow(id))) throw notFound('Playlist');
+    const { collaborators, reader, events, scope } = this.deps;
+    await scope.transaction(async () => {
+      if (!(await this.deps.playlists.lockRow(id))) throw notFound('Playlist');
       const { view, role } = await reader.find(actor, id);
       if (!canRemoveCollaborator(actor, role, userId))
         throw forbidden('Only the owner and admin collaborators manage collaborators');
       if (!(await collaborators.remove(id, userId))) throw notFound('Collaborator');
-      await platform.events.record(actor, 'playlist.collaborator_removed', {
+      await events.record(actor, 'playlist.collaborator_removed', {
         subject: { resource: 'playlist', id },
         userId: view.user_id,
         data: { user_id: userId },
@@ -114,14 +132,14 @@ export class CollaboratorsService {
 
   /** A new link replaces the last; the token is shown once. */
   async share(actor: UserActor, id: string, body: SharePlaylistRequest) {
-    const { collaborators, platform } = this.parts;
+    const { collaborators, events, publicBaseUrl } = this.deps;
     const token = randomBytes(32).toString('base64url');
     const expiresAt =
       body.expires_in_days !== undefined ? new Date(this.now.getTime() + body.expires_in_days * DAY_MS) : null;
     await this.admin(actor, id, async (view) => {
       if (view.is_default_favorites) throw badRequest('The favorites playlist cannot be shared');
       await collaborators.setShare(id, hashShareToken(token), expiresAt);
-      await platform.events.record(actor, 'playlist.shared', {
+      await events.record(actor, 'playlist.shared', {
         subject: { resource: 'playlist', id },
         userId: view.user_id,
         data: { expires_at: expiresAt ? expiresAt.toISOString() : null },
@@ -129,16 +147,16 @@ export class CollaboratorsService {
     });
     return {
       token,
-      share_url: `${platform.config.publicBaseUrl}${API_PREFIX}/playlists/shared/${token}`,
+      share_url: `${publicBaseUrl}${API_PREFIX}/playlists/shared/${token}`,
       expires_at: expiresAt ? expiresAt.toISOString() : null,
     };
   }
 
   async revokeShare(actor: UserActor, id: string) {
-    const { collaborators, platform } = this.parts;
+    const { collaborators, events } = this.deps;
     await this.admin(actor, id, async (view) => {
       await collaborators.setShare(id, null, null);
-      await platform.events.record(actor, 'playlist.share_revoked', {
+      await events.record(actor, 'playlist.share_revoked', {
         subject: { resource: 'playlist', id },
         userId: view.user_id,
         data: {},

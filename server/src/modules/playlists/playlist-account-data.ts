@@ -1,12 +1,20 @@
 import type { UserActor } from '../../platform/access/actor.js';
-import type { PlaylistsParts } from './playlists.parts.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { CollaboratorsRepository } from './collaborators.repository.js';
+import type { FavoritesService } from './favorites.service.js';
+
+export interface PlaylistAccountDataDeps {
+  scope: DbScope;
+  collaborators: CollaboratorsRepository;
+  favorites: FavoritesService;
+}
 
 /** The user's part of the data export, and erasure with the account. */
 export class PlaylistAccountData {
-  constructor(private readonly parts: PlaylistsParts) {}
+  constructor(private readonly deps: PlaylistAccountDataDeps) {}
 
   async exportFor(owner: UserActor) {
-    const { collaborators } = this.parts;
+    const { collaborators } = this.deps;
     const [playlists, collaborations, follows] = await Promise.all([
       collaborators.exportOwned(owner.id),
       collaborators.exportCollaborations(owner.id),
@@ -25,9 +33,9 @@ export class PlaylistAccountData {
 
   /** Follows leave the followed playlists' counts, collaborations go, then the likes and the user's playlists. */
   eraseFor(owner: UserActor) {
-    return this.parts.platform.scope.transaction(async () => ({
-      ...(await this.parts.collaborators.eraseParticipation(owner.id)),
-      ...(await this.parts.favorites.eraseFor(owner)),
+    return this.deps.scope.transaction(async () => ({
+      ...(await this.deps.collaborators.eraseParticipation(owner.id)),
+      ...(await this.deps.favorites.eraseFor(owner)),
     }));
   }
 }

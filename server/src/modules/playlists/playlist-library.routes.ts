@@ -3,25 +3,9 @@ import { contract } from '@riff/contract';
 import { signedInActor } from '../../platform/access/request-actor.js';
 import { contractRoute } from '../../platform/http/contract-routes.js';
 import { ok } from '../../platform/http/envelope.js';
-import { PlaylistLibraryRepository } from './playlist-library.repository.js';
-import { PlaylistLibraryService } from './playlist-library.service.js';
-import type { PlaylistsParts } from './playlists.parts.js';
+import type { PlaylistLibraryService } from './playlist-library.service.js';
 
 const routes = contract.playlists;
-
-/** The library part of the area: import, export, search, recommendations and analytics. */
-export function createPlaylistLibrary(parts: PlaylistsParts): PlaylistLibraryService {
-  const { platform } = parts;
-  return new PlaylistLibraryService({
-    scope: platform.scope,
-    library: new PlaylistLibraryRepository(platform.scope),
-    playlists: parts.playlists,
-    reader: parts.reader,
-    events: platform.events,
-    clock: platform.clock,
-    publicBaseUrl: platform.config.publicBaseUrl,
-  });
-}
 
 /** Import, export, search, recommendations and analytics: the library part of contract.playlists. */
 export function playlistLibraryRoutes(library: PlaylistLibraryService) {

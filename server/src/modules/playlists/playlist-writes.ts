@@ -4,7 +4,8 @@ import { PLAYLISTS_PER_USER_MAX } from '@riff/contract';
 import type { PlaylistsRepository } from './playlists.repository.js';
 import { snapshotOf } from './playlists.mapper.js';
 import type { PlaylistAccess, PlaylistNeed } from './playlist-reader.js';
-import type { PlaylistsParts } from './playlists.parts.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { PlaylistReader } from './playlist-reader.js';
 
 /** If-Match as sent: a snapshot_id bare or quoted, weak or not, a list of them, or `*`. */
 export function preconditionHolds(ifMatch: string | undefined, version: number): boolean {
@@ -28,14 +29,14 @@ export async function assertRoomForPlaylist(playlists: PlaylistsRepository, user
  * then If-Match (412): whatever `change` throws rolls the whole write back.
  */
 export async function writePlaylist<T>(
-  deps: Pick<PlaylistsParts, 'platform' | 'playlists' | 'reader'>,
+  deps: { scope: DbScope; playlists: PlaylistsRepository; reader: PlaylistReader },
   actor: UserActor,
   id: string,
   need: PlaylistNeed,
   ifMatch: string | undefined,
   change: (access: PlaylistAccess) => Promise<T>,
 ): Promise<T> {
-  return deps.platform.scope.transaction(async () => {
+  return deps.scope.transaction(async () => {
     if (!(await deps.playlists.lockRow(id))) throw notFound('Playlist');
     const access = await deps.reader.require(actor, id, need);
     if (!preconditionHolds(ifMatch, access.view.version)) {

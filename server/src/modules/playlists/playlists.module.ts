@@ -1,7 +1,8 @@
 import { endCollaborationsOnBlock } from './playlists.events.js';
-import type { Playlist } from '@riff/contract';
+import { contract, type Playlist } from '@riff/contract';
 import type { Platform } from '../../platform/platform.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
+import { contractRoutes } from '../../platform/http/contract-routes.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Searcher } from '../../platform/search/searcher.js';
 import type { Actor } from '../../platform/access/actor.js';
@@ -11,13 +12,14 @@ import type { PeopleReader } from '../users/people-reader.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 import { FavoritesService } from './favorites.service.js';
 import { CollaboratorsService } from './collaborators.service.js';
-import { createPlaylistLibrary, playlistLibraryRoutes } from './playlist-library.routes.js';
+import { PlaylistLibraryRepository } from './playlist-library.repository.js';
+import { playlistLibraryRoutes } from './playlist-library.routes.js';
+import { PlaylistLibraryService } from './playlist-library.service.js';
 import { PlaylistReader } from './playlist-reader.js';
 import { PlaylistTracksService } from './playlist-tracks.service.js';
 import { PlaylistAccountData } from './playlist-account-data.js';
 import { playlistCoreRoutes } from './playlists.routes.js';
 import { PlaylistsService } from './playlists.service.js';
-import type { PlaylistsParts } from './playlists.parts.js';
 import { PlaylistsRepository } from './playlists.repository.js';
 
 export interface PlaylistsModuleDeps {
@@ -41,41 +43,47 @@ export type PlaylistsModule = RiffModule & {
 /**
  * Playlists: the core routes (playlists, their tracks, collaborators, share links, copies,
  * followers, the favorites playlist that likes fill) and the library routes (import, export,
- * search, recommendations, analytics), each part a routes object over the same PlaylistsParts.
+ * search, recommendations, analytics).
  */
 export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleDeps): PlaylistsModule {
-  const playlists = new PlaylistsRepository(platform.scope);
-  const collaborators = new CollaboratorsRepository(platform.scope);
-  const favorites = new FavoritesService({
-    scope: platform.scope,
+  const { scope, clock, events } = platform;
+  const { tracks, people } = deps;
+  const { publicBaseUrl } = platform.config;
+  const playlists = new PlaylistsRepository(scope);
+  const collaborators = new CollaboratorsRepository(scope);
+  const favorites = new FavoritesService({ scope, playlists, events, likes: deps.trackCounters });
+  const reader = new PlaylistReader({ playlists, collaborators, tracks, people });
+  const library = new PlaylistLibraryService({
+    scope,
+    library: new PlaylistLibraryRepository(scope),
     playlists,
-    events: platform.events,
-    likes: deps.trackCounters,
-  });
-  const reader = new PlaylistReader({ playlists, collaborators, tracks: deps.tracks, people: deps.people });
-  const parts: PlaylistsParts = {
-    platform,
-    playlists,
-    collaborators,
-    favorites,
     reader,
-    tracks: deps.tracks,
-    people: deps.people,
-  };
-  const library = createPlaylistLibrary(parts);
-  // each part of the area adds its routes object here (keys as in contract.playlists)
-  const routeParts: object[] = [
-    playlistCoreRoutes({
-      playlists: new PlaylistsService(parts),
-      tracks: new PlaylistTracksService(parts),
-      collaborators: new CollaboratorsService(parts),
-    }),
-    playlistLibraryRoutes(library),
-  ];
-  const accountData = new PlaylistAccountData(parts);
+    events,
+    clock,
+    publicBaseUrl,
+  });
+  const accountData = new PlaylistAccountData({ scope, collaborators, favorites });
   return {
     name: 'playlists',
-    routes: { playlists: Object.assign({}, ...routeParts) as Record<string, unknown> },
+    routes: {
+      playlists: contractRoutes(contract.playlists, {
+        ...playlistCoreRoutes({
+          playlists: new PlaylistsService({ scope, clock, events, playlists, collaborators, reader, people }),
+          tracks: new PlaylistTracksService({ scope, clock, events, playlists, reader, tracks, favorites }),
+          collaborators: new CollaboratorsService({
+            scope,
+            clock,
+            events,
+            playlists,
+            collaborators,
+            reader,
+            people,
+            publicBaseUrl,
+          }),
+        }),
+        ...playlistLibraryRoutes(library),
+      }),
+    },
     eventHandlers: [endCollaborationsOnBlock(collaborators) as unknown as EventHandler],
     accountData: { export: (owner) => accountData.exportFor(owner), erase: (owner) => accountData.eraseFor(owner) },
     favorites,

@@ -7,10 +7,15 @@ import {
 import { anonymousActor, type Actor, type UserActor } from '../../platform/access/actor.js';
 import { badRequest, fieldIssue, forbidden, notFound, validationFailed } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
-import type { PlaylistsParts } from './playlists.parts.js';
+import type { Clock } from '../../platform/clock.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import type { PeopleReader } from '../users/people-reader.js';
+import type { CollaboratorsRepository } from './collaborators.repository.js';
+import type { PlaylistReader } from './playlist-reader.js';
 import { snapshotOf } from './playlists.mapper.js';
 import { canFollow, canSetEditorial, roleOf } from './playlists.policy.js';
-import type { PlaylistRow } from './playlists.repository.js';
+import type { PlaylistRow, PlaylistsRepository } from './playlists.repository.js';
 import type { PlaylistAccess, PlaylistNeed, TrackWindow } from './playlist-reader.js';
 import { assertRoomForPlaylist, writePlaylist } from './playlist-writes.js';
 
@@ -19,12 +24,23 @@ const COPY_SUFFIX = ' (copy)';
 const copyTitle = (title: string) =>
   `${title.slice(0, PLAYLIST_TITLE_MAX - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`;
 
+export interface PlaylistsServiceDeps {
+  scope: DbScope;
+  clock: Clock;
+  events: EventBus;
+  playlists: PlaylistsRepository;
+  collaborators: CollaboratorsRepository;
+  reader: PlaylistReader;
+  /** A list filtered by owner names an active account. */
+  people: PeopleReader;
+}
+
 /** Playlists themselves: lists, creation, details, ownership, deletion, copies and followers. */
 export class PlaylistsService {
-  constructor(private readonly parts: PlaylistsParts) {}
+  constructor(private readonly deps: PlaylistsServiceDeps) {}
 
   private get now() {
-    return this.parts.platform.clock.now();
+    return this.deps.clock.now();
   }
 
   private write<T>(
@@ -34,33 +50,33 @@ export class PlaylistsService {
     ifMatch: string | undefined,
     change: (access: PlaylistAccess) => Promise<T>,
   ) {
-    return writePlaylist(this.parts, actor, id, need, ifMatch, change);
+    return writePlaylist(this.deps, actor, id, need, ifMatch, change);
   }
 
   async list(actor: UserActor, query: { page: number; limit: number; user_id?: string | undefined }) {
     const window = pageWindow(query.page, query.limit);
     const ownerId = query.user_id === 'me' ? actor.id : query.user_id;
-    if (ownerId !== undefined && ownerId !== actor.id && !(await this.parts.people.findActive(ownerId)))
+    if (ownerId !== undefined && ownerId !== actor.id && !(await this.deps.people.findActive(ownerId)))
       throw notFound('User');
     const filter =
       ownerId === undefined
         ? { kind: 'mine' as const, viewerId: actor.id }
         : { kind: 'of' as const, ownerId, viewerId: actor.id };
-    const { rows, total } = await this.parts.playlists.list(filter, this.parts.reader.visible(actor), window);
-    return { playlists: this.parts.reader.summaries(actor, rows), pagination: paginate(window, total) };
+    const { rows, total } = await this.deps.playlists.list(filter, this.deps.reader.visible(actor), window);
+    return { playlists: this.deps.reader.summaries(actor, rows), pagination: paginate(window, total) };
   }
 
   private async recordCreated(actor: UserActor, row: PlaylistRow, copiedFrom: string | null) {
-    await this.parts.platform.events.record(actor, 'playlist.created', {
+    await this.deps.events.record(actor, 'playlist.created', {
       subject: { resource: 'playlist', id: row.id },
       data: { title: row.title, copied_from: copiedFrom },
     });
   }
 
   async create(actor: UserActor, body: CreatePlaylistRequest) {
-    const id = await this.parts.platform.scope.transaction(async () => {
-      await assertRoomForPlaylist(this.parts.playlists, actor.id);
-      const row = await this.parts.playlists.insert({
+    const id = await this.deps.scope.transaction(async () => {
+      await assertRoomForPlaylist(this.deps.playlists, actor.id);
+      const row = await this.deps.playlists.insert({
         user_id: actor.id,
         title: body.title,
         description: body.description ?? null,
@@ -69,17 +85,17 @@ export class PlaylistsService {
       await this.recordCreated(actor, row, null);
       return row.id;
     });
-    return this.parts.reader.detailById(actor, id);
+    return this.deps.reader.detailById(actor, id);
   }
 
   async get(actor: UserActor, id: string, window: TrackWindow) {
-    const { view } = await this.parts.reader.find(actor, id);
-    return { playlist: await this.parts.reader.detail(actor, view, window), version: view.version };
+    const { view } = await this.deps.reader.find(actor, id);
+    return { playlist: await this.deps.reader.detail(actor, view, window), version: view.version };
   }
 
   /** The caller's favorites playlist, made empty on first read. */
   async favorites(actor: UserActor, window: TrackWindow) {
-    const { id } = await this.parts.playlists.favoritesOf(actor.id);
+    const { id } = await this.deps.playlists.favoritesOf(actor.id);
     return this.get(actor, id, window);
   }
 
@@ -102,7 +118,7 @@ export class PlaylistsService {
         fields.push('user_id');
       }
       if (fields.length === 0) return view.version;
-      const row = await this.parts.playlists.update(
+      const row = await this.deps.playlists.update(
         id,
         {
           ...(body.title !== undefined ? { title: body.title } : {}),
@@ -113,26 +129,26 @@ export class PlaylistsService {
         },
         this.now,
       );
-      await this.parts.platform.events.record(actor, 'playlist.updated', {
+      await this.deps.events.record(actor, 'playlist.updated', {
         subject: { resource: 'playlist', id },
         userId: row.user_id,
         data: { fields, snapshot_id: snapshotOf(row) },
       });
       return row.version;
     });
-    return { playlist: await this.parts.reader.detailById(actor, id), version };
+    return { playlist: await this.deps.reader.detailById(actor, id), version };
   }
 
   /** Gives the playlist to one of its collaborators; the old owner stays on as an admin collaborator. */
   private async transfer(view: PlaylistRow, newOwnerId: string) {
     if (view.is_default_favorites) throw badRequest('The favorites playlist cannot be given away');
-    const { collaborators } = this.parts;
+    const { collaborators } = this.deps;
     if (!(await collaborators.find(view.id, newOwnerId))) {
       throw validationFailed('The new owner must be a collaborator of the playlist', [
         fieldIssue('user_id', 'must be a collaborator of the playlist', newOwnerId),
       ]);
     }
-    await assertRoomForPlaylist(this.parts.playlists, newOwnerId);
+    await assertRoomForPlaylist(this.deps.playlists, newOwnerId);
     await collaborators.remove(view.id, newOwnerId);
     await collaborators.upsert(view.id, view.user_id, 'admin', this.now);
   }
@@ -141,41 +157,41 @@ export class PlaylistsService {
     await this.write(actor, id, 'owner', ifMatch, async ({ view }) => {
       if (view.is_default_favorites)
         throw badRequest('The favorites playlist cannot be deleted: unlike its tracks instead');
-      await this.parts.platform.events.record(actor, 'playlist.deleted', {
+      await this.deps.events.record(actor, 'playlist.deleted', {
         subject: { resource: 'playlist', id },
         data: { title: view.title },
       });
-      await this.parts.playlists.delete(id);
+      await this.deps.playlists.delete(id);
     });
     return { message: 'Playlist deleted' };
   }
 
   /** A private copy owned by the caller with the tracks they may see, in order. */
   async duplicate(actor: UserActor, id: string, body: DuplicatePlaylistRequest) {
-    const { view } = await this.parts.reader.find(actor, id);
-    const copyId = await this.parts.platform.scope.transaction(async () => {
-      await assertRoomForPlaylist(this.parts.playlists, actor.id);
-      const row = await this.parts.playlists.insert({
+    const { view } = await this.deps.reader.find(actor, id);
+    const copyId = await this.deps.scope.transaction(async () => {
+      await assertRoomForPlaylist(this.deps.playlists, actor.id);
+      const row = await this.deps.playlists.insert({
         user_id: actor.id,
         title: body.title ?? copyTitle(view.title),
         description: view.description,
         is_public: false,
       });
-      await this.parts.playlists.copyTracks(view.id, row.id, actor.id, this.parts.reader.visible(actor));
+      await this.deps.playlists.copyTracks(view.id, row.id, actor.id, this.deps.reader.visible(actor));
       await this.recordCreated(actor, row, view.id);
       return row.id;
     });
-    return this.parts.reader.detailById(actor, copyId);
+    return this.deps.reader.detailById(actor, copyId);
   }
 
   async follow(actor: UserActor, id: string) {
-    const { view, role } = await this.parts.reader.find(actor, id);
+    const { view, role } = await this.deps.reader.find(actor, id);
     if (role === 'owner') throw badRequest('You cannot follow your own playlist');
     if (!canFollow(role, view)) throw badRequest('Only public playlists can be followed');
-    const followerCount = await this.parts.platform.scope.transaction(async () => {
-      const count = await this.parts.collaborators.follow(id, actor.id);
+    const followerCount = await this.deps.scope.transaction(async () => {
+      const count = await this.deps.collaborators.follow(id, actor.id);
       if (!view.is_following) {
-        await this.parts.platform.events.record(actor, 'playlist.followed', {
+        await this.deps.events.record(actor, 'playlist.followed', {
           subject: { resource: 'playlist', id },
           userId: view.user_id,
           data: {},
@@ -188,12 +204,12 @@ export class PlaylistsService {
 
   /** Works whatever the playlist became: a follower may always leave. */
   async unfollow(actor: UserActor, id: string) {
-    const view = await this.parts.playlists.findView(id, actor.id, this.parts.reader.visible(actor));
+    const view = await this.deps.playlists.findView(id, actor.id, this.deps.reader.visible(actor));
     if (!view || (roleOf(actor, view) === 'none' && !view.is_following)) throw notFound('Playlist');
-    const followerCount = await this.parts.platform.scope.transaction(async () => {
-      const count = await this.parts.collaborators.unfollow(id, actor.id);
+    const followerCount = await this.deps.scope.transaction(async () => {
+      const count = await this.deps.collaborators.unfollow(id, actor.id);
       if (view.is_following) {
-        await this.parts.platform.events.record(actor, 'playlist.unfollowed', {
+        await this.deps.events.record(actor, 'playlist.unfollowed', {
           subject: { resource: 'playlist', id },
           userId: view.user_id,
           data: {},
@@ -208,7 +224,7 @@ export class PlaylistsService {
   async shared(caller: Actor, tokenHash: string, window: TrackWindow) {
     // whoever holds the link sees what anyone may: signed in or not, the reply is the same
     const actor = anonymousActor(caller.origin);
-    const { reader, playlists } = this.parts;
+    const { reader, playlists } = this.deps;
     const view = await playlists.findViewByShare(tokenHash, this.now, reader.visible(actor));
     if (!view) throw notFound('Playlist');
     return { playlist: await reader.detail(actor, view, window, { collaborators: false }) };

@@ -1,5 +1,6 @@
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import { leaveSessionsOnBlock } from './queue.events.js';
+import './queue.jobs.js';
 import type { KeyRef } from '../../platform/auth/token-signer.js';
 import type { UserRow } from '../users/users.tables.js';
 import type { RiffModule } from '../../platform/module.js';

@@ -8,5 +8,5 @@ import { SearchService, type SearchSources } from './search.service.js';
  * asks them all and puts the answers together.
  */
 export function createSearchModule(sources: SearchSources): RiffModule {
-  return { name: 'search', routes: { search: searchRoutes(new SearchService(sources)) } };
+  return { name: 'search', routes: { search: searchRoutes(new SearchService({ sources })) } };
 }

@@ -26,9 +26,13 @@ const nothing: SearchResult<never> = { items: [], total: 0 };
 /** Case and accents aside, as the engine compares (for ordering suggestions of several kinds). */
 const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
+export interface SearchServiceDeps {
+  sources: SearchSources;
+}
+
 /** GET /search and GET /search/suggestions over every area's searcher. */
 export class SearchService {
-  constructor(private readonly sources: SearchSources) {}
+  constructor(private readonly deps: SearchServiceDeps) {}
 
   async search(actor: Actor, query: SearchQuery): Promise<SearchResponse> {
     const wanted = new Set<SearchType>(searchTypesOf(query.type));
@@ -36,10 +40,10 @@ export class SearchService {
     const run = <T>(type: SearchType, searcher: Searcher<T>) =>
       wanted.has(type) ? searcher.search(actor, query.q, page) : Promise.resolve(nothing);
     const [tracks, users, playlists, products] = await Promise.all([
-      run('tracks', this.sources.tracks),
-      run('users', this.sources.users),
-      run('playlists', this.sources.playlists),
-      run('products', this.sources.products),
+      run('tracks', this.deps.sources.tracks),
+      run('users', this.deps.sources.users),
+      run('playlists', this.deps.sources.playlists),
+      run('products', this.deps.sources.products),
     ]);
     return {
       query: query.q.replace(/\s+/g, ' '),
@@ -50,7 +54,7 @@ export class SearchService {
 
   /** Each kind's first matches from its prefix index, merged: what equals q first, then the shortest, then in order. */
   async suggestions(actor: Actor, query: SuggestionsQuery): Promise<{ suggestions: Suggestion[] }> {
-    const { tracks, users, playlists } = this.sources;
+    const { tracks, users, playlists } = this.deps.sources;
     const found = (
       await Promise.all([tracks, users, playlists].map((source) => source.suggest(actor, query.q, query.limit)))
     ).flat();

@@ -12,9 +12,16 @@ import {
   validationFailed,
 } from '../../platform/errors/app-error.js';
 import { CONTENT_TYPES, createUploadInspector, sniffFormat, type InspectedUpload } from './audio-probe.js';
-import { RunningDigests } from './running-digests.js';
+import type { RunningDigests } from './running-digests.js';
 import { toTrackDto } from './track.mapper.js';
-import { chunkPrefix, quotaExceeded, trackKey, type IncomingForm, type UploadPipeline } from './upload-pipeline.js';
+import {
+  chunkPrefix,
+  quotaExceeded,
+  trackKey,
+  type IncomingForm,
+  type UploadPipeline,
+  type UploadPipelineDeps,
+} from './upload-pipeline.js';
 import type { UploadSessionRow } from './upload-sessions.repository.js';
 
 /** Open chunked sessions one user may hold at a time (the next is 400 LIMIT_REACHED). */
@@ -29,24 +36,34 @@ export interface ChunkFields {
   filename: string;
 }
 
-const chunkKey = (uploadId: string, chunkNumber: number) => `uploads/${uploadId}/${chunkNumber}`;
+export const chunkKey = (uploadId: string, chunkNumber: number) => `uploads/${uploadId}/${chunkNumber}`;
 /** Where a chunk lands while its form is still arriving: its fields may come after it. */
 const stagingKey = () => `staging/${randomUUID()}/chunk`;
 const beingCompleted = () => conflict('This upload is being completed');
+
+export type ChunkedUploadsServiceDeps = Pick<
+  UploadPipelineDeps,
+  'scope' | 'tracks' | 'sessions' | 'storage' | 'events' | 'clock' | 'logger' | 'limits'
+> & {
+  /** The quota arithmetic and the commit of a stored file, shared with uploads in one request. */
+  pipeline: UploadPipeline;
+  /** The digest of the chunks received so far, kept as they arrive (stored under chunkKey). */
+  digests: RunningDigests;
+};
 
 /**
  * Resumable uploads: a session reserves its declared size of the quota, chunks arrive in any
  * order (each may be sent again), and completing assembles them into one track.
  */
 export class ChunkedUploadsService {
-  private readonly digests: RunningDigests;
+  constructor(private readonly deps: ChunkedUploadsServiceDeps) {}
 
-  constructor(private readonly pipeline: UploadPipeline) {
-    this.digests = new RunningDigests(pipeline.deps.storage, chunkKey);
+  private get pipeline() {
+    return this.deps.pipeline;
   }
 
-  private get deps() {
-    return this.pipeline.deps;
+  private get digests() {
+    return this.deps.digests;
   }
 
   async initiate(actor: UserActor, input: InitiateChunkedUploadRequest) {

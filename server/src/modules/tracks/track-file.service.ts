@@ -6,7 +6,7 @@ import type { MediaService } from '../media/media.service.js';
 import { createUploadInspector } from './audio-probe.js';
 import { toTrackDto } from './track.mapper.js';
 import { canEditTrack, canReadTrack } from './tracks.policy.js';
-import { quotaExceeded, type IncomingForm, type UploadPipeline } from './upload-pipeline.js';
+import { quotaExceeded, type IncomingForm, type UploadPipeline, type UploadPipelineDeps } from './upload-pipeline.js';
 
 /** Room for multipart framing beside the file. */
 const MULTIPART_OVERHEAD = 16 * 1024;
@@ -25,20 +25,28 @@ function audioColumns(
   return { file_key, format, duration, bitrate, sample_rate, file_size, md5, original_filename };
 }
 
+export type TrackFileServiceDeps = Pick<UploadPipelineDeps, 'limits' | 'tracks' | 'storage' | 'scope' | 'events'> & {
+  /** The quota arithmetic and the commit of a stored file, shared with uploads. */
+  pipeline: UploadPipeline;
+  /** A new audio re-runs the media pipeline; a restore makes a version current. */
+  media: MediaService;
+  publicBaseUrl: string;
+};
+
 /**
  * PUT /tracks/{id}/file replaces a track's audio (the previous one becomes a
  * version) and POST /tracks/{id}/versions/{versionId}/restore makes an older one current again;
  * both re-run the media pipeline in the same unit of work.
  */
 export class TrackFileService {
-  constructor(
-    private readonly pipeline: UploadPipeline,
-    private readonly media: MediaService,
-    private readonly publicBaseUrl: string,
-  ) {}
+  constructor(private readonly deps: TrackFileServiceDeps) {}
+
+  private get pipeline() {
+    return this.deps.pipeline;
+  }
 
   private async editable(actor: UserActor, trackId: string): Promise<TrackRow> {
-    const track = await this.pipeline.deps.tracks.findLive(trackId);
+    const track = await this.deps.tracks.findLive(trackId);
     if (!track || !canReadTrack(actor, track)) throw notFound('Track');
     if (!canEditTrack(actor, track)) throw forbidden('Only the owner or an admin can change this track');
     return track;
@@ -49,7 +57,7 @@ export class TrackFileService {
   }
 
   private async receive(actor: UserActor, trackId: string, form: IncomingForm<object>) {
-    const { limits, tracks, storage, scope, events } = this.pipeline.deps;
+    const { limits, tracks, storage, scope, events } = this.deps;
     const before = await this.editable(actor, trackId);
     const declared = form.declaredBytes;
     if (declared !== undefined && declared > limits.maxFileBytes + MULTIPART_OVERHEAD) {
@@ -85,7 +93,7 @@ export class TrackFileService {
         });
         if (!(await tracks.update(trackId, columns))) throw notFound('Track');
         await tracks.removeIntent(key);
-        await this.media.recordAudio(actor, trackId, { ...columns, file_key: key });
+        await this.deps.media.recordAudio(actor, trackId, { ...columns, file_key: key });
         await events.record(actor, 'track.updated', {
           subject: { resource: 'track', id: trackId },
           data: { fields: ['file'] },
@@ -96,7 +104,7 @@ export class TrackFileService {
         if (!updated) throw notFound('Track');
         return updated;
       });
-      return { track: toTrackDto(track, actor, this.publicBaseUrl) };
+      return { track: toTrackDto(track, actor, this.deps.publicBaseUrl) };
     } catch (error) {
       await this.pipeline.discard(key);
       throw error;
@@ -104,10 +112,10 @@ export class TrackFileService {
   }
 
   async restore(actor: UserActor, trackId: string, versionId: string) {
-    const { tracks, scope, events } = this.pipeline.deps;
+    const { tracks, scope, events } = this.deps;
     const before = await this.editable(actor, trackId);
     const track = await scope.transaction(async () => {
-      const version = await this.media.restoreVersion(actor, trackId, versionId);
+      const version = await this.deps.media.restoreVersion(actor, trackId, versionId);
       const updated = await tracks.update(trackId, audioColumns(version));
       if (!updated) throw notFound('Track');
       await events.record(actor, 'track.updated', {
@@ -117,6 +125,6 @@ export class TrackFileService {
       });
       return updated;
     });
-    return { track: toTrackDto(track, actor, this.publicBaseUrl) };
+    return { track: toTrackDto(track, actor, this.deps.publicBaseUrl) };
   }
 }

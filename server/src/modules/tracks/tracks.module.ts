@@ -1,11 +1,13 @@
 import { countLikes } from './tracks.events.js';
+import './tracks.jobs.js';
 import type { Platform } from '../../platform/platform.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { TrackRow } from './tracks.tables.js';
 import type { MediaService } from '../media/media.service.js';
-import { ChunkedUploadsService } from './chunked-uploads.service.js';
+import { chunkKey, ChunkedUploadsService } from './chunked-uploads.service.js';
 import { RecentTracks } from './recent-tracks.js';
+import { RunningDigests } from './running-digests.js';
 import { TracksRepository } from './tracks.repository.js';
 import { tracksRoutes } from './tracks.routes.js';
 import { TracksService } from './tracks.service.js';
@@ -63,7 +65,7 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
       md5: track.md5,
       original_filename: track.original_filename,
     });
-  const pipeline = new UploadPipeline({
+  const uploading = {
     scope,
     tracks: tracksRepository,
     sessions: new UploadSessionsRepository(scope),
@@ -72,8 +74,8 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
     clock,
     limits: config.uploads,
     logger,
-    media: { recordAudio },
-  });
+  };
+  const pipeline = new UploadPipeline({ ...uploading, media: { recordAudio } });
   return {
     name: 'tracks',
     reader: createTrackReader(tracksRepository, config.publicBaseUrl),
@@ -84,9 +86,13 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
       tracks: tracksRoutes({
         tracks,
         search: searcher,
-        uploads: new UploadsService(pipeline),
-        chunked: new ChunkedUploadsService(pipeline),
-        files: new TrackFileService(pipeline, media, config.publicBaseUrl),
+        uploads: new UploadsService({ ...uploading, pipeline }),
+        chunked: new ChunkedUploadsService({
+          ...uploading,
+          pipeline,
+          digests: new RunningDigests(storage, chunkKey),
+        }),
+        files: new TrackFileService({ ...uploading, pipeline, media, publicBaseUrl: config.publicBaseUrl }),
         storage,
       }),
     },

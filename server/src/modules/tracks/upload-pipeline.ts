@@ -99,7 +99,7 @@ export class UploadPipeline {
   /** Uploads under way, so that a shutdown can wait for them to finish or clean up. */
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(readonly deps: UploadPipelineDeps) {}
+  constructor(private readonly deps: UploadPipelineDeps) {}
 
   /** Counts `work` as under way until it settles. */
   track<T>(work: Promise<T>): Promise<T> {

@@ -4,7 +4,13 @@ import { AppError, forbidden } from '../../platform/errors/app-error.js';
 import { createUploadInspector } from './audio-probe.js';
 import { toTrackDto } from './track.mapper.js';
 import { canSeeQuota } from './tracks.policy.js';
-import { quotaExceeded, trackKey, type IncomingForm, type UploadPipeline } from './upload-pipeline.js';
+import {
+  quotaExceeded,
+  trackKey,
+  type IncomingForm,
+  type UploadPipeline,
+  type UploadPipelineDeps,
+} from './upload-pipeline.js';
 
 /** Room for multipart framing and the small text fields beside the file. */
 const MULTIPART_OVERHEAD = 16 * 1024;
@@ -16,12 +22,21 @@ export interface UploadFields {
   is_public?: boolean | undefined;
 }
 
+export type UploadsServiceDeps = Pick<UploadPipelineDeps, 'tracks' | 'storage' | 'limits'> & {
+  /** The quota arithmetic and the commit of a stored file, shared with chunked uploads. */
+  pipeline: UploadPipeline;
+};
+
 /**
  * Uploads in one request, and the quota they count against. Bytes stream to storage (never whole
  * in memory) under generated keys; a failure leaves neither a file nor a row behind.
  */
 export class UploadsService {
-  constructor(private readonly pipeline: UploadPipeline) {}
+  constructor(private readonly deps: UploadsServiceDeps) {}
+
+  private get pipeline() {
+    return this.deps.pipeline;
+  }
 
   /** Stored bytes of live originals, and the space held by open chunked sessions. `idOrMe`: a user id, or 'me'. */
   async quota(actor: UserActor, idOrMe: string) {
@@ -29,8 +44,8 @@ export class UploadsService {
     if (!canSeeQuota(actor, userId)) throw forbidden('You can only see your own quota');
     // the same figures an upload is checked against: chunks already received are inside their session's reservation
     const { trackBytes, reserved } = await this.pipeline.bytesHeld(userId);
-    const { count } = await this.pipeline.deps.tracks.liveOriginals(userId);
-    const limit = this.pipeline.deps.limits.quotaBytes;
+    const { count } = await this.deps.tracks.liveOriginals(userId);
+    const limit = this.deps.limits.quotaBytes;
     return {
       quota: {
         used_bytes: trackBytes,
@@ -48,8 +63,8 @@ export class UploadsService {
   }
 
   private async receive(actor: UserActor, form: IncomingForm<UploadFields>) {
-    const { maxFileBytes } = this.pipeline.deps.limits;
-    const { tracks, storage } = this.pipeline.deps;
+    const { maxFileBytes } = this.deps.limits;
+    const { tracks, storage } = this.deps;
     const declared = form.declaredBytes;
     // refused before the body is read when what the client declared cannot fit
     if (declared !== undefined && declared > maxFileBytes + MULTIPART_OVERHEAD) {

@@ -1,7 +1,14 @@
 import './users.events.js';
 import { systemActor } from '../../platform/access/actor.js';
-import type { Platform } from '../../platform/platform.js';
-import { UsersRepository } from './users.repository.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import type { UsersRepository } from './users.repository.js';
+
+export interface AdminRoleDeps {
+  scope: DbScope;
+  events: EventBus;
+  users: UsersRepository;
+}
 
 /** The command line's user agent in the audit log, where a request's would be. */
 const CLI_ORIGIN = { ip: null, userAgent: 'riff-cli', requestId: null };
@@ -12,15 +19,14 @@ const CLI_ORIGIN = { ip: null, userAgent: 'riff-cli', requestId: null };
  * account.
  */
 export async function setAdminRole(
-  platform: Platform,
+  { scope, events, users }: AdminRoleDeps,
   email: string,
   admin: boolean,
 ): Promise<{ id: string; username: string } | undefined> {
-  const users = new UsersRepository(platform.scope);
-  return platform.scope.transaction(async () => {
+  return scope.transaction(async () => {
     const user = await users.setAdmin(email, admin);
     if (!user) return undefined;
-    await platform.events.record(systemActor(CLI_ORIGIN), admin ? 'user.admin_granted' : 'user.admin_revoked', {
+    await events.record(systemActor(CLI_ORIGIN), admin ? 'user.admin_granted' : 'user.admin_revoked', {
       subject: { resource: 'user', id: user.id },
       data: { by: 'cli' },
       userId: user.id,

@@ -36,12 +36,10 @@ export class PreferencesRepository {
       .insertInto('user_preferences')
       .values({ user_id: userId, settings: '{}', do_not_sell_at: at })
       .onConflict((oc) =>
-        oc
-          .column('user_id')
-          .doUpdateSet((eb) => ({
-            do_not_sell_at: eb.fn.coalesce('user_preferences.do_not_sell_at', eb.val(at)),
-            updated_at: at,
-          })),
+        oc.column('user_id').doUpdateSet((eb) => ({
+          do_not_sell_at: eb.fn.coalesce('user_preferences.do_not_sell_at', eb.val(at)),
+          updated_at: at,
+        })),
       )
       .returning('do_not_sell_at')
       .executeTakeFirstOrThrow();

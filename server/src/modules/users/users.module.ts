@@ -3,14 +3,28 @@ import type { Profile } from '@riff/contract';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Searcher } from '../../platform/search/searcher.js';
-import type { MediaService } from '../media/media.service.js';
+import { setAdminRole as grantAdminRole } from './admin-role.js';
+import type { AvatarsService } from '../media/avatars.service.js';
+import { AccountLifecycleService } from './account-lifecycle.service.js';
+import { FollowsService } from './follows.service.js';
 import { createPeopleReader, type PeopleReader } from './people-reader.js';
 import { PreferencesRepository } from './preferences.repository.js';
+import { PreferencesService } from './preferences.service.js';
 import { ProfilesRepository } from './profiles.repository.js';
+import { ProfilesService } from './profiles.service.js';
 import { SocialRepository } from './social.repository.js';
 import { UsersRepository } from './users.repository.js';
 import { usersRoutes } from './users.routes.js';
-import { UsersService } from './users.service.js';
+
+/**
+ * Grants (or takes back) admin rights to the live account with this email, as the service itself:
+ * `npm run make-admin`, and tests that need an admin. Built from the platform alone, as the script
+ * builds no HTTP.
+ */
+export function setAdminRole(platform: Pick<Platform, 'scope' | 'events'>, email: string, admin: boolean) {
+  const { scope, events } = platform;
+  return grantAdminRole({ scope, events, users: new UsersRepository(scope) }, email, admin);
+}
 
 /** `users`: the accounts themselves, which the auth module reads and writes (it depends on users, never the reverse). */
 export type UsersModule = RiffModule & {
@@ -22,36 +36,52 @@ export type UsersModule = RiffModule & {
 };
 
 /** Accounts as others see them: profiles, follows, blocks, preferences, export and deletion. */
-export function createUsersModule(platform: Platform, { media }: { media: MediaService }): UsersModule {
+export function createUsersModule(
+  platform: Platform,
+  { avatars }: { avatars: Pick<AvatarsService, 'setAvatar' | 'removeAvatar' | 'avatar'> },
+): UsersModule {
   const { scope, hasher, clock, config, events, accounts } = platform;
   const users = new UsersRepository(scope);
+  const profiles = new ProfilesRepository(scope);
   const social = new SocialRepository(scope);
-  const service = new UsersService({
+  const preferenceRows = new PreferencesRepository(scope);
+  const profileService = new ProfilesService({ scope, users, profiles, events, clock, avatars });
+  const preferences = new PreferencesService({ scope, preferences: preferenceRows, events, clock });
+  const lifecycle = new AccountLifecycleService({
     scope,
     users,
-    profiles: new ProfilesRepository(scope),
     social,
-    preferences: new PreferencesRepository(scope),
+    preferences: preferenceRows,
+    userPreferences: preferences,
     events,
     accounts,
     hasher,
     clock,
-    media,
     revocations: platform.revocations,
   });
   return {
     name: 'users',
-    routes: { users: usersRoutes(service, { secureCookies: config.secureCookies }) },
+    routes: {
+      users: usersRoutes(
+        {
+          profiles: profileService,
+          follows: new FollowsService({ scope, users, profiles, social, events }),
+          preferences,
+          accounts: lifecycle,
+        },
+        { secureCookies: config.secureCookies },
+      ),
+    },
     activeUser: (id) => users.findActiveById(id),
-    accountData: { erase: (owner) => service.eraseOwnData(owner) },
+    accountData: { erase: (owner) => lifecycle.eraseOwnData(owner) },
     users,
     people: createPeopleReader(users, social),
     searcher: {
       search: async (actor, q, page) => {
-        const found = await service.search(actor, { q, ...page });
+        const found = await profileService.search(actor, { q, ...page });
         return { items: found.users, total: found.pagination.total };
       },
-      suggest: (actor, prefix, limit) => service.suggestUsernames(actor, prefix, limit),
+      suggest: (actor, prefix, limit) => profileService.suggestUsernames(actor, prefix, limit),
     },
   };
 }

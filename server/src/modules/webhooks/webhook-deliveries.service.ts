@@ -14,18 +14,7 @@ import { sendOnce, type AttemptResult } from './webhook-sender.js';
 import { signedHeaders } from './webhook-signature.js';
 import { checkWebhookUrl, type Resolve, type WebhookUrlRules } from './webhook-url-guard.js';
 import type { DeliveryRow, WebhookRow, WebhooksRepository } from './webhooks.repository.js';
-
-export const DELIVER_JOB = 'webhooks.deliver';
-
-/**
- * A queued attempt: `attempt` is the delivery's count of attempts when it was queued, so a job
- * overtaken by a later attempt (a retry after a redelivery) finds the count moved on and stops.
- */
-export interface DeliverJob {
-  deliveryId: string;
-  attempt?: number;
-  redelivery?: boolean;
-}
+import './webhooks.jobs.js';
 
 /** How long past the send's timeout an attempt's lease lasts (the guard's DNS lookup, the settling). */
 const LEASE_MARGIN_MS = 30_000;
@@ -83,8 +72,7 @@ export class WebhookDeliveries {
         payload: body,
         next_attempt_at: this.deps.clock.now(),
       });
-      if (delivery)
-        await this.deps.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id, attempt: 0 } satisfies DeliverJob);
+      if (delivery) await this.deps.jobs.enqueue('webhooks.deliver', { deliveryId: delivery.id, attempt: 0 });
       return delivery;
     });
   }
@@ -114,10 +102,10 @@ export class WebhookDeliveries {
       RESUMED_PER_RUN,
     );
     for (const delivery of stalled)
-      await this.deps.jobs.enqueue(DELIVER_JOB, {
+      await this.deps.jobs.enqueue('webhooks.deliver', {
         deliveryId: delivery.id,
         attempt: delivery.attempts,
-      } satisfies DeliverJob);
+      });
     if (stalled.length > 0)
       this.deps.logger.warn({ deliveries: stalled.length }, 'webhook deliveries resumed after their job was lost');
     return stalled.length;
@@ -132,11 +120,11 @@ export class WebhookDeliveries {
         error: null,
       });
       const current = updated ?? delivery;
-      await this.deps.jobs.enqueue(DELIVER_JOB, {
+      await this.deps.jobs.enqueue('webhooks.deliver', {
         deliveryId: delivery.id,
         attempt: current.attempts,
         redelivery: true,
-      } satisfies DeliverJob);
+      });
       return current;
     });
   }
@@ -260,8 +248,8 @@ export class WebhookDeliveries {
       });
       if (retry)
         await this.deps.jobs.enqueue(
-          DELIVER_JOB,
-          { deliveryId: delivery.id, attempt: attempts } satisfies DeliverJob,
+          'webhooks.deliver',
+          { deliveryId: delivery.id, attempt: attempts },
           delay > 0 ? { startAfterSeconds: delay } : {},
         );
       if (counted?.disabled) await this.disabled(webhook, counted.failures);

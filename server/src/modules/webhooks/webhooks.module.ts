@@ -2,7 +2,8 @@ import './webhooks.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { webhookDispatcher, type WebhookSources } from './webhook-dispatcher.js';
-import { DELIVER_JOB, WebhookDeliveries, type DeliverJob } from './webhook-deliveries.service.js';
+import { WebhookDeliveries } from './webhook-deliveries.service.js';
+import './webhooks.jobs.js';
 import { webhookKeyVerifier } from './webhook-key-verifier.js';
 import type { Resolve } from './webhook-url-guard.js';
 import { WebhooksRepository } from './webhooks.repository.js';
@@ -53,10 +54,10 @@ export function createWebhooksModule(
     jobs: [
       // one attempt per job: the retries follow WEBHOOK_RETRY_SCHEDULE, not the queue's backoff
       {
-        name: DELIVER_JOB,
+        name: 'webhooks.deliver',
         retryLimit: 0,
         expireInSeconds: 120,
-        handle: ({ deliveryId, attempt }: DeliverJob) => deliveries.deliver(deliveryId, { retries: true, attempt }),
+        handle: ({ deliveryId, attempt }) => deliveries.deliver(deliveryId, { retries: true, attempt }),
       },
       { name: 'webhooks.resume-deliveries', everyMs: 60_000, retryLimit: 0, handle: () => deliveries.resumeStalled() },
       {

@@ -36,6 +36,13 @@ export interface EventBus {
   record<K extends EventType>(actor: Actor, type: K, input: EventInput<K>): Promise<void>;
 }
 
+declare module '../jobs/job-map.js' {
+  interface JobMap {
+    /** One after-commit handler's delivery of one event of the outbox (the job is named for the handler). */
+    [handlerJob: `event.${string}`]: { eventId: string };
+  }
+}
+
 export function createEventBus(scope: DbScope, jobs: JobQueue, events: EventsRepository): EventBus {
   const inTransaction: EventHandler[] = [];
   const afterCommit: EventHandler[] = [];
@@ -48,7 +55,7 @@ export function createEventBus(scope: DbScope, jobs: JobQueue, events: EventsRep
         inTransaction.push(generic);
         return;
       }
-      jobs.define<{ eventId: string }>({
+      jobs.define({
         name: `event.${handler.name}`,
         handle: async ({ eventId }) => {
           const event = await events.find(eventId);

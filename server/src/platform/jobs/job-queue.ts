@@ -1,12 +1,13 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { DbScope } from '../db/transactions.js';
+import type { JobArgs, JobData, JobName, PeriodicJobName } from './job-map.js';
 import { sqlExecutor } from './sql-executor.js';
 
-/** One kind of job: its name, what it does, and how hard to try. */
-export interface JobType<T extends object = object> {
-  name: string;
-  handle(data: T, job: { id: string; attempt: number }): Promise<unknown>;
+/** One kind of job: its name (a key of JobMap), what it does with its payload, and how hard to try. */
+export interface JobType<K extends JobName = JobName> {
+  name: K;
+  handle(data: JobData<K>, job: { id: string; attempt: number }): Promise<unknown>;
   /** Attempts after the first (default 5), spaced by exponential backoff from `retryDelaySeconds` (default 5). */
   retryLimit?: number;
   retryDelaySeconds?: number;
@@ -39,18 +40,24 @@ export interface JobQueueOptions {
 
 export interface JobQueue {
   /** Declares a job type; only declared types can be enqueued and run. Before start(). */
-  define<T extends object>(job: JobType<T>): void;
-  enqueue<T extends object>(name: string, data: T, options?: EnqueueOptions): Promise<void>;
+  define<K extends JobName>(job: JobType<K>): void;
+  enqueue<K extends JobName>(name: K, data: JobData<K>, options?: EnqueueOptions): Promise<void>;
   /** Enqueues `name` every `intervalMs` from every process running workers; one job per interval across them. */
-  every(name: string, intervalMs: number): void;
+  every(name: PeriodicJobName, intervalMs: number): void;
   /** Creates the queues (and pg-boss's schema on first use) and starts the workers. */
   start(): Promise<void>;
   /** Runs every job of this process's types that is due now, here, until none is left: for tests and scripts. */
   runDue(): Promise<number>;
   /** Runs one job's handler here and now, outside the queue, and returns what it returns: for tests and scripts. */
-  run(name: string, data?: object): Promise<unknown>;
+  run<K extends JobName>(name: K, ...data: JobArgs<K>): Promise<unknown>;
   /** Stops taking jobs and waits up to `timeoutMs` for the running ones; the rest stay queued. */
   stop(timeoutMs: number): Promise<void>;
+}
+
+/** A job type as the queue holds it, whatever its name and payload. */
+interface AnyJobType extends Omit<JobType, 'name' | 'handle'> {
+  name: string;
+  handle(data: object, job: { id: string; attempt: number }): Promise<unknown>;
 }
 
 interface FetchedJob {
@@ -77,7 +84,7 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
   });
   boss.on('error', (error: unknown) => logger.error({ err: error }, 'job queue maintenance failed'));
 
-  const types = new Map<string, JobType>();
+  const types = new Map<string, AnyJobType>();
   const periodic: { name: string; intervalMs: number }[] = [];
   const timers: NodeJS.Timeout[] = [];
   const running = new Set<Promise<void>>();
@@ -102,7 +109,7 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
     return new Set((rows as { name: string }[]).map((row) => row.name));
   }
 
-  async function fetchNext(): Promise<{ type: JobType; job: FetchedJob } | undefined> {
+  async function fetchNext(): Promise<{ type: AnyJobType; job: FetchedJob } | undefined> {
     const due = await dueQueues();
     if (due.size === 0) return undefined;
     const names = [...types.keys()];
@@ -118,7 +125,7 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
     return undefined;
   }
 
-  async function run(type: JobType, job: FetchedJob): Promise<void> {
+  async function run(type: AnyJobType, job: FetchedJob): Promise<void> {
     try {
       await type.handle(job.data, { id: job.id, attempt: job.retryCount + 1 });
       await boss.complete(type.name, job.id);
@@ -132,7 +139,7 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
     }
   }
 
-  function launch(type: JobType, job: FetchedJob): void {
+  function launch(type: AnyJobType, job: FetchedJob): void {
     const work = run(type, job).finally(() => {
       running.delete(work);
       nudge();
@@ -201,10 +208,10 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
     define(type) {
       if (started) throw new Error(`job type ${type.name} declared after the queue started`);
       if (types.has(type.name)) throw new Error(`job type ${type.name} declared twice`);
-      types.set(type.name, type as JobType);
+      types.set(type.name, type as unknown as AnyJobType);
     },
 
-    enqueue,
+    enqueue: (name, data, enqueueOptions) => enqueue(name, data as object, enqueueOptions),
 
     every(name, intervalMs) {
       periodic.push({ name, intervalMs });
@@ -240,10 +247,10 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
       loop = work();
     },
 
-    async run(name, data = {}) {
+    async run(name, ...[data]) {
       const type = types.get(name);
       if (!type) throw new Error(`unknown job type ${name}`);
-      return type.handle(data, { id: 'direct', attempt: 1 });
+      return type.handle(data ?? {}, { id: 'direct', attempt: 1 });
     },
 
     async runDue() {

@@ -12,17 +12,22 @@ export interface MailQueue {
   send(message: MailMessage): Promise<void>;
 }
 
-const JOB = 'mail.send';
+declare module '../jobs/job-map.js' {
+  interface JobMap {
+    /** A message, encrypted while it waits. */
+    'mail.send': { sealed: string };
+  }
+}
 
 export function createMailQueue(jobs: JobQueue, mailer: Mailer, box: SecretBox): MailQueue {
-  jobs.define<{ sealed: string }>({
-    name: JOB,
+  jobs.define({
+    name: 'mail.send',
     retryLimit: 8,
     retryDelaySeconds: 10,
     expireInSeconds: 5 * 60,
     handle: async ({ sealed }) => mailer.send(JSON.parse(box.open(sealed)) as MailMessage),
   });
   return {
-    send: (message) => jobs.enqueue(JOB, { sealed: box.seal(JSON.stringify(message)) }),
+    send: (message) => jobs.enqueue('mail.send', { sealed: box.seal(JSON.stringify(message)) }),
   };
 }

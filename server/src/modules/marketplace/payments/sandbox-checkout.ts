@@ -4,11 +4,11 @@ import type { Clock } from '../../../platform/clock.js';
 import { notFound } from '../../../platform/errors/app-error.js';
 import type { JobQueue } from '../../../platform/jobs/job-queue.js';
 import type { ModuleJob } from '../../../platform/module.js';
+import '../marketplace.jobs.js';
 import { formatMoney } from '../order-mail.js';
 import type { OrdersRepository } from '../orders.repository.js';
 import { sandboxPaymentId, signSandboxDelivery, type SandboxEventBody } from './sandbox-provider.js';
 
-export const SANDBOX_DELIVERY_JOB = 'marketplace.sandbox-deliver';
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 const escapeHtml = (text: string) =>
@@ -77,7 +77,7 @@ export class SandboxCheckout {
             }
           : { order_id: order.id, session_id: sessionId, reason: 'card_declined' },
     };
-    await jobs.enqueue(SANDBOX_DELIVERY_JOB, { eventId: event.id, body: JSON.stringify(event) });
+    await jobs.enqueue('marketplace.sandbox-deliver', { eventId: event.id, body: JSON.stringify(event) });
     return page(
       outcome === 'succeed' ? 'Payment accepted' : 'Payment declined',
       `<p>${outcome === 'succeed' ? `You paid ${escapeHtml(total)}.` : 'The payment was declined.'} You may close this page.</p>`,
@@ -102,11 +102,11 @@ export class SandboxCheckout {
 
   job(): ModuleJob {
     return {
-      name: SANDBOX_DELIVERY_JOB,
+      name: 'marketplace.sandbox-deliver',
       retryLimit: 10,
       retryDelaySeconds: 2,
       expireInSeconds: 60,
-      handle: ((data: { eventId: string; body: string }) => this.deliver(data)) as ModuleJob['handle'],
+      handle: (data) => this.deliver(data),
     };
   }
 }
