@@ -1,18 +1,11 @@
-import {
-  initClient,
-  validateResponse as checkResponse,
-  type ApiFetcher,
-  type ApiFetcherArgs,
-  type ClientInferRequest,
-  type InitClientReturn,
-} from '@ts-rest/core';
-import { contract, routeMeta, TokenResponseSchema, type RiffContract } from '@riff/contract';
+import { initClient, validateResponse as checkResponse, type ApiFetcherArgs } from '@ts-rest/core';
+import { contract, routeMeta, TokenResponseSchema } from '@riff/contract';
+import type { LoginBody, LoginReply, LogoutReply, RiffApi, TwoFactorLoginBody } from './contract-types.js';
 import { crossTabCoordinator, soloCoordinator, type AnnouncedPair, type CrossTabOptions } from './cross-tab.js';
 import { defaultSessionHint, type SessionHint } from './session-hint.js';
 
-export { contract } from '@riff/contract';
-export type * from '@riff/contract';
-export { ResponseValidationError, UnknownStatusError } from '@ts-rest/core';
+// The contract's types and nothing that names @riff/contract or @ts-rest/core: see contract-types.ts.
+export * from './contract-types.js';
 export type { CrossTabOptions, LockManagerLike } from './cross-tab.js';
 export { memorySessionHint, storageSessionHint, type SessionHint } from './session-hint.js';
 export * from './live-messages.js';
@@ -137,17 +130,6 @@ function requestBody(args: ApiFetcherArgs): BodyInit | null {
     if (isFile(value)) form.append(name, value, value instanceof File ? value.name : 'blob');
   return form;
 }
-
-/** One typed function per contract route: `client.auth.me()`, `client.auth.checkUsername({ query })`. */
-export type RiffApi = InitClientReturn<
-  RiffContract,
-  { baseUrl: string; validateResponse: boolean; throwOnUnknownStatus: true; api: ApiFetcher }
->;
-
-type LoginBody = ClientInferRequest<RiffContract['auth']['login']>['body'];
-type TwoFactorLoginBody = ClientInferRequest<RiffContract['auth']['loginTwoFactor']>['body'];
-type LoginReply = Awaited<ReturnType<RiffApi['auth']['login']>>;
-type LogoutReply = Awaited<ReturnType<RiffApi['auth']['logout']>>;
 
 export interface RiffClientHelpers {
   tokens: TokenStore;
@@ -319,5 +301,3 @@ export function createRiffClient(options: RiffClientOptions): RiffClient {
   };
   return Object.assign(client, helpers);
 }
-
-export type { RiffContract };

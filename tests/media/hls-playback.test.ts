@@ -180,4 +180,35 @@ describe('playback of a private track’s HLS', () => {
     for (const uri of revoked.uris)
       expect(await get(uri).then((reply) => [reply.status, reply.code]), uri).toEqual([401, 'UNAUTHENTICATED']);
   });
+
+  it('opened with a stream token minted by an API key, dies with the key: revoking it refuses the child URIs', async () => {
+    const owner = await createUser(suite.server);
+    const track = await createTrack(suite.server, owner, { seconds: 3, isPublic: false });
+    await runDueJobs(suite.server);
+    const created = expectStatus(
+      await owner.api.developer.createApiKey({ body: { name: 'player', scopes: ['read', 'write'] } }),
+      201,
+    ).body.data;
+    const minted = await fetch(`${suite.server.baseUrl}/api/v1/auth/stream-token`, {
+      method: 'POST',
+      headers: { 'x-api-key': created.key },
+    });
+    expect(minted.status).toBe(200);
+    const streamToken = ((await minted.json()) as { token: string }).token;
+    const masterUrl = `${suite.server.baseUrl}/api/v1/tracks/${track.id}/hls/master.m3u8`;
+    const master = await get(`${masterUrl}?token=${streamToken}`);
+    expect(master.status).toBe(200);
+    const { uris } = await childUris(masterUrl, master.body.toString('utf8'));
+    for (const uri of uris) expect((await get(uri)).status, uri).toBe(200);
+
+    expectStatus(await owner.api.developer.revokeApiKey({ params: { id: created.api_key.id } }), 200);
+    for (const uri of uris)
+      expect(await get(uri).then((reply) => [reply.status, reply.code]), uri).toEqual([401, 'UNAUTHENTICATED']);
+    // the user's own stream token still opens the track
+    const own = expectStatus(await owner.api.auth.streamToken(), 200).body.token;
+    const reopened = await get(`${masterUrl}?token=${own}`);
+    expect(reopened.status).toBe(200);
+    for (const uri of (await childUris(masterUrl, reopened.body.toString('utf8'))).uris)
+      expect((await get(uri)).status, uri).toBe(200);
+  });
 });

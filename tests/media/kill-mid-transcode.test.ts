@@ -77,7 +77,10 @@ describe('an HLS job killed with SIGKILL mid-transcode', () => {
         await sql.raw(`drop schema if exists ${jobsSchema} cascade`).execute(handle.platform.database.db);
       await handle.close();
     });
-    const { media: service } = createMediaModule(handle.platform, { activeUser: async () => undefined });
+    const { media: service } = createMediaModule(handle.platform, {
+      activeUser: async () => undefined,
+      keyIsLive: async () => false,
+    });
     expect((await service.status(systemActor(), started.trackId)).stream_status).toBe('processing');
 
     // the queue hands the job out again once its lease expires (tests/platform/jobs.test.ts); this is that run

@@ -33,7 +33,10 @@ async function openMedia(env: Record<string, string> = {}) {
   });
   const jobsSchema = `riff_jobs_test_${randomUUID().replaceAll('-', '')}`;
   const handle: PlatformHandle = await openPlatform(config, { jobsSchema });
-  const module: MediaModule = createMediaModule(handle.platform, { activeUser: async () => undefined });
+  const module: MediaModule = createMediaModule(handle.platform, {
+    activeUser: async () => undefined,
+    keyIsLive: async () => false,
+  });
   for (const { everyMs: _everyMs, ...job } of module.jobs ?? []) handle.platform.jobs.define(job);
   for (const handler of module.eventHandlers ?? []) handle.platform.events.subscribe(handler);
   await handle.platform.jobs.start();

@@ -1,4 +1,5 @@
 import { keyIsLive } from '../platform/auth/authenticate.middleware.js';
+import type { KeyRef } from '../platform/auth/token-signer.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { Platform } from '../platform/platform.js';
 import type { RiffModule } from '../platform/module.js';
@@ -36,21 +37,22 @@ async function unlessRefused<T>(read: Promise<T>): Promise<T | undefined> {
  */
 export function createModules(platform: Platform): RiffModule[] {
   const audit = createAuditModule(platform);
+  // the key verifiers are the modules' (developer and webhook keys), listed below
+  const liveKey = (key: KeyRef) =>
+    keyIsLive(
+      modules.flatMap((module) => module.keyVerifiers ?? []),
+      key,
+    );
   // users is made below: playback tokens ask it only when a request comes
-  const media = createMediaModule(platform, { activeUser: (id) => users.activeUser!(id) });
+  const media = createMediaModule(platform, { activeUser: (id) => users.activeUser!(id), keyIsLive: liveKey });
   const tracks = createTracksModule(platform, { media: media.media });
   const users = createUsersModule(platform, { avatars: media.avatars });
   const auth = createAuthModule(platform, { users: users.users });
-  // the key verifiers are the modules' (developer and webhook keys), listed below
   const queue = createQueueModule(platform, {
     tracks: tracks.reader,
     activeUser: (id) => users.activeUser!(id),
     blockedEitherWay: (a, b) => users.people.blockedEitherWay(a, b),
-    keyIsLive: (key) =>
-      keyIsLive(
-        modules.flatMap((module) => module.keyVerifiers ?? []),
-        key,
-      ),
+    keyIsLive: liveKey,
   });
   const playlists = createPlaylistsModule(platform, {
     tracks: tracks.reader,

@@ -1,4 +1,5 @@
 import { userActor, type Actor } from '../../platform/access/actor.js';
+import type { KeyRef } from '../../platform/auth/token-signer.js';
 import type { UserRow } from '../users/users.tables.js';
 import { AppError, notFound, unauthenticated } from '../../platform/errors/app-error.js';
 import { canSeeTrackMedia } from './media.policy.js';
@@ -31,6 +32,8 @@ export interface HlsStreamsDeps {
   tokens: PlaybackTokens;
   /** The user behind a token, if they may still act (exists, active, verified, not banned). */
   activeUser(id: string): Promise<UserRow | undefined>;
+  /** Whether the API key a token was minted with is still live (not revoked, not expired). */
+  keyIsLive(key: KeyRef): Promise<boolean>;
 }
 
 const notReady = () =>
@@ -74,7 +77,8 @@ export class HlsStreams {
     const query: Record<string, string> = { v: file.generation };
     if (file.track.is_public) return query;
     if (actor.kind === 'user' && actor.via === 'stream_token') {
-      query['playback'] = await this.deps.tokens.issue(actor.user, file.track, file.generation);
+      // a stream token minted with a key hands the key on: the playback token dies with it too
+      query['playback'] = await this.deps.tokens.issue(actor.user, file.track, file.generation, actor.key);
     } else if (access.playback !== undefined) {
       query['playback'] = access.playback;
     }
@@ -82,7 +86,11 @@ export class HlsStreams {
     return query;
   }
 
-  /** The user a playback token speaks for, as revocable as a stream token: 401 when it is not good for this track. */
+  /**
+   * The user a playback token speaks for, as revocable as the stream token it came from (the
+   * user's tokens revoked, or the key that minted it revoked or expired): 401 when it is not good
+   * for this track.
+   */
   private async playbackHolder(
     token: string,
     trackId: string,
@@ -91,7 +99,11 @@ export class HlsStreams {
     const grant = await this.deps.tokens.read(token);
     if (grant.trackId !== trackId) throw unauthenticated('The playback token is not valid for this track');
     const user = await this.deps.activeUser(grant.userId);
-    if (!user || user.token_version !== grant.tokenVersion) throw unauthenticated('This token is no longer valid');
-    return { actor: userActor(user, 'playback_token', actor.origin), generation: grant.generation };
+    if (!user || user.token_version !== grant.tokenVersion || (grant.key && !(await this.deps.keyIsLive(grant.key))))
+      throw unauthenticated('This token is no longer valid');
+    return {
+      actor: userActor(user, 'playback_token', actor.origin, undefined, grant.key),
+      generation: grant.generation,
+    };
   }
 }

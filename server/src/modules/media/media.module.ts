@@ -1,4 +1,5 @@
 import './media.events.js';
+import type { KeyRef } from '../../platform/auth/token-signer.js';
 import type { UserRow } from '../users/users.tables.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { ModuleJob, RiffModule } from '../../platform/module.js';
@@ -23,6 +24,8 @@ export type MediaModule = RiffModule & {
 export interface MediaModuleDeps {
   /** The user behind a playback token, if they may still act (the users area's). */
   activeUser(id: string): Promise<UserRow | undefined>;
+  /** Whether the API key a playback token's stream token was minted with is still live. */
+  keyIsLive(key: KeyRef): Promise<boolean>;
 }
 
 /**
@@ -35,6 +38,7 @@ export function createMediaModule(platform: Platform, deps: MediaModuleDeps): Me
     media: repository,
     tokens: new PlaybackTokens({ signer: platform.signer, clock: platform.clock }),
     activeUser: (id) => deps.activeUser(id),
+    keyIsLive: (key) => deps.keyIsLive(key),
   });
   const media = new MediaService({
     scope: platform.scope,

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import { AppError, unauthenticated } from '../../platform/errors/app-error.js';
-import { TokenInvalidError, type TokenSigner } from '../../platform/auth/token-signer.js';
+import { TokenInvalidError, type KeyRef, type TokenSigner } from '../../platform/auth/token-signer.js';
 
 /**
  * How long a playback token outlives the track's own duration: room for pauses, seeking back and
@@ -17,6 +17,8 @@ export interface PlaybackGrant {
   trackId: string;
   /** The run of the media pipeline whose HLS the token was written into. */
   generation: string;
+  /** The API key the stream token it was exchanged for was minted with: the playback token dies with that key. */
+  key?: KeyRef;
 }
 
 /** Seconds a playback token of a track lasting `durationSeconds` is valid. */
@@ -40,9 +42,15 @@ export class PlaybackTokens {
     user: { id: string; token_version: number },
     track: { id: string; duration: number },
     generation: string,
+    key?: KeyRef,
   ): Promise<string> {
     return this.deps.signer.sign(
-      { sub: user.id, tv: user.token_version, grant: { purpose: 'playback', track: track.id, generation } },
+      {
+        sub: user.id,
+        tv: user.token_version,
+        grant: { purpose: 'playback', track: track.id, generation },
+        ...(key ? { key } : {}),
+      },
       'playback',
       playbackTtlSeconds(track.duration),
       { now: this.deps.clock.now() },
@@ -55,7 +63,13 @@ export class PlaybackTokens {
       const claims = await this.deps.signer.verify(token, 'playback', { now: this.deps.clock.now() });
       const { purpose, track, generation } = claims.grant ?? {};
       if (purpose !== 'playback' || !track || !generation) throw new TokenInvalidError(false);
-      return { userId: claims.sub, tokenVersion: claims.tv, trackId: track, generation };
+      return {
+        userId: claims.sub,
+        tokenVersion: claims.tv,
+        trackId: track,
+        generation,
+        ...(claims.key ? { key: claims.key } : {}),
+      };
     } catch (error) {
       if (!(error instanceof TokenInvalidError)) throw error;
       if (error.expired)

@@ -1,6 +1,6 @@
 import type { PaginationQuery } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
-import type { UserRow } from '../../platform/db/database.schema.js';
+import type { UserRow } from './users.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';

@@ -1,7 +1,7 @@
 import type { AvatarSize, ListUsersQuery, SearchUsersQuery, Suggestion, UpdateProfileRequest } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
-import type { UserUpdate } from '../../platform/db/database.schema.js';
+import type { UserUpdate } from './users.tables.js';
 import { isUniqueViolation } from '../../platform/db/db-errors.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
