@@ -7,7 +7,14 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',
-    testTimeout: 30_000,
+    // Two test files at a time on the project's 2-core machine: each file's server and its queries
+    // run in the file's own process (PGlite included), while the shared Prism runs in another, so
+    // one file at a time left a core idle much of the time. Every file has its own database
+    // (a PGlite copy, or its own rows and job schema on PostgreSQL) and its own rate-limit prefix.
+    maxWorkers: 2,
+    minWorkers: 1,
+    // a file shares the machine with another: a test's budget allows for that
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
   },
