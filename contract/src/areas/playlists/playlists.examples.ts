@@ -59,6 +59,17 @@ const playlistAnalytics = {
   })),
 };
 
+/** A playlist as the account export lists it. */
+export const exportedPlaylist = {
+  id: PLAYLIST_ID,
+  title: 'Late drives',
+  description: null,
+  is_public: true,
+  is_default_favorites: false,
+  track_ids: [TRACK_ID],
+  created_at: CREATED,
+};
+
 export const PLAYLISTS_EXAMPLES: Record<string, unknown> = {
   Playlist: playlist,
   PlaylistTrack: playlistTrack,
@@ -81,15 +92,7 @@ export const PLAYLISTS_EXAMPLES: Record<string, unknown> = {
   UpdateCollaboratorRequest: { permission: 'admin' },
   SharePlaylistRequest: { expires_in_days: 30 },
   DuplicatePlaylistRequest: { title: 'Late drives, my take' },
-  ExportedPlaylist: {
-    id: PLAYLIST_ID,
-    title: 'Late drives',
-    description: null,
-    is_public: true,
-    is_default_favorites: false,
-    track_ids: [TRACK_ID],
-    created_at: CREATED,
-  },
+  ExportedPlaylist: exportedPlaylist,
   ExportedPlaylistCollaboration: { playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED },
   ExportedPlaylistFollow: { playlist_id: OTHER_PLAYLIST_ID, since: UPDATED },
   ImportPlaylistRequest: {

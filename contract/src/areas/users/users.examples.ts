@@ -3,7 +3,7 @@ import { auditEntry } from '../audit/audit.examples.js';
 import { comment } from '../comments/comments.examples.js';
 import { apiKey } from '../developer/developer.examples.js';
 import { order, product } from '../marketplace/marketplace.examples.js';
-import { OTHER_PLAYLIST_ID, PLAYLIST_ID } from '../playlists/playlists.examples.js';
+import { OTHER_PLAYLIST_ID, exportedPlaylist } from '../playlists/playlists.examples.js';
 import { exportedChat, exportedSession, queue, queueItem } from '../queue/queue.examples.js';
 import { OTHER_TRACK_ID, lyrics, otherTrack, track } from '../tracks/tracks.examples.js';
 import { webhook } from '../webhooks/webhooks.examples.js';
@@ -124,17 +124,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     queue: { ...queue, items: [{ ...queueItem, track_id: OTHER_TRACK_ID, track: otherTrack }] },
     queue_sessions: [exportedSession],
     queue_chat_messages: [exportedChat],
-    playlists: [
-      {
-        id: PLAYLIST_ID,
-        title: 'Late drives',
-        description: null,
-        is_public: true,
-        is_default_favorites: false,
-        track_ids: [TRACK_ID],
-        created_at: CREATED,
-      },
-    ],
+    playlists: [exportedPlaylist],
     playlist_collaborations: [{ playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED }],
     playlist_follows: [{ playlist_id: OTHER_PLAYLIST_ID, since: UPDATED }],
     marketplace_products: [product],
