@@ -12,7 +12,7 @@ import type { JobQueue } from './platform/jobs/job-queue.js';
 import type { RiffModule } from './platform/module.js';
 import { openPlatform, type Platform, type PlatformOverrides } from './platform/platform.js';
 import type { ObjectStorage } from './platform/storage/object-storage.js';
-import { createModules } from './modules/index.js';
+import { createAreas, type Areas } from './modules/index.js';
 
 export interface Riff {
   /** The request handler, for an HTTP server made by createHttpServer. */
@@ -52,18 +52,36 @@ function onlyOne<K extends keyof RiffModule>(modules: RiffModule[], key: K): Non
   return providers[0]![key]!;
 }
 
-/** Builds the whole service from configuration: the platform, then every module on it, then HTTP. */
-export async function createRiff(config: Config, overrides: RiffOverrides = {}): Promise<Riff> {
+/** The platform and every area on it, with their jobs and event handlers enlisted, without HTTP. */
+export interface RiffServices {
+  platform: Platform;
+  /** Each area's module by name, with the services and ports it exposes. */
+  areas: Areas;
+  /** Releases the platform (the database, the job queue, connections). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the platform and builds every module on it: what the HTTP app serves, and what scripts and
+ * the service-level tests call directly.
+ */
+export async function openServices(config: Config, overrides: RiffOverrides = {}): Promise<RiffServices> {
   const { platform, close } = await openPlatform(config, overrides);
-  let modules: RiffModule[];
   try {
-    modules = createModules(platform);
-    enlist(platform, modules);
+    const areas = createAreas(platform);
+    enlist(platform, areas.modules);
     await platform.jobs.start();
+    return { platform, areas, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/** Builds the whole service from configuration: the platform, then every module on it, then HTTP. */
+export async function createRiff(config: Config, overrides: RiffOverrides = {}): Promise<Riff> {
+  const { platform, areas, close } = await openServices(config, overrides);
+  const modules: RiffModule[] = areas.modules;
   const inFlight = createInFlight();
   const app = createHttpApp({
     config,

@@ -32,10 +32,10 @@ async function unlessRefused<T>(read: Promise<T>): Promise<T | undefined> {
 }
 
 /**
- * Every area of the service. Each module is built after the modules whose ports it reads, and the
- * list at the end is the order in which account data is exported and erased.
+ * Every area of the service, by name. Each module is built after the modules whose ports it reads;
+ * `modules` is the order in which account data is exported and erased.
  */
-export function createModules(platform: Platform): RiffModule[] {
+export function createAreas(platform: Platform) {
   const audit = createAuditModule(platform);
   // the key verifiers are the modules' (developer and webhook keys), listed below
   const liveKey = (key: KeyRef) =>
@@ -85,6 +85,7 @@ export function createModules(platform: Platform): RiffModule[] {
   });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
+  const developer = createDeveloperModule(platform, { activeUser: (id) => users.activeUser!(id) });
   const modules: RiffModule[] = [
     createSystemModule(platform),
     auth,
@@ -99,10 +100,31 @@ export function createModules(platform: Platform): RiffModule[] {
     marketplace,
     search,
     webhooks,
-    createDeveloperModule(platform, { activeUser: (id) => users.activeUser!(id) }),
+    developer,
     createFrontendModule(platform),
     createDashboardModule(platform),
     createAccountPagesModule(platform),
   ];
-  return modules;
+  return {
+    auth,
+    users,
+    audit,
+    media,
+    tracks,
+    comments,
+    queue,
+    social,
+    playlists,
+    marketplace,
+    webhooks,
+    developer,
+    modules,
+  };
+}
+
+export type Areas = ReturnType<typeof createAreas>;
+
+/** Every module of the service, in the order account data is exported and erased. */
+export function createModules(platform: Platform): RiffModule[] {
+  return createAreas(platform).modules;
 }

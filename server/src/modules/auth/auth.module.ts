@@ -14,7 +14,12 @@ import { TwoFactorService } from './two-factor.service.js';
  * Registration, login (with two-factor), sessions and refresh tokens, e-mail verification, passwords.
  * Accounts themselves belong to the users module: auth reads and writes them through its repository.
  */
-export function createAuthModule(platform: Platform, deps: { users: UsersRepository }): RiffModule {
+export type AuthModule = RiffModule & {
+  /** The area's service, for the service-level tests (routes are the only other caller). */
+  services: { auth: AuthService };
+};
+
+export function createAuthModule(platform: Platform, deps: { users: UsersRepository }): AuthModule {
   const { config, scope, events, signer, clock, hasher, limits, keys, mail } = platform;
   const { users } = deps;
   const authRepository = new AuthRepository(scope);
@@ -66,5 +71,6 @@ export function createAuthModule(platform: Platform, deps: { users: UsersReposit
     routes: { auth: authRoutes({ auth, twoFactor, trustedOrigins, secureCookies: config.secureCookies }) },
     eventHandlers: [signOutDeactivated((userId) => auth.signOutEverywhere(userId))],
     accountData: { erase: (owner) => auth.eraseAccountData(owner) },
+    services: { auth },
   };
 }

@@ -32,6 +32,13 @@ export interface PlaylistsModuleDeps {
 }
 
 export type PlaylistsModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes are the only other caller). */
+  services: {
+    playlists: PlaylistsService;
+    tracks: PlaylistTracksService;
+    collaborators: CollaboratorsService;
+    library: PlaylistLibraryService;
+  };
   /** For the social module: likes are the favorites playlist. */
   favorites: FavoritesService;
   /** For GET /search and its suggestions: the playlists' part. */
@@ -63,27 +70,30 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
     publicBaseUrl,
   });
   const accountData = new PlaylistAccountData({ scope, collaborators, favorites });
+  const services = {
+    playlists: new PlaylistsService({ scope, clock, events, playlists, collaborators, reader, people }),
+    tracks: new PlaylistTracksService({ scope, clock, events, playlists, reader, tracks, favorites }),
+    collaborators: new CollaboratorsService({
+      scope,
+      clock,
+      events,
+      playlists,
+      collaborators,
+      reader,
+      people,
+      publicBaseUrl,
+    }),
+    library,
+  };
   return {
     name: 'playlists',
     routes: {
       playlists: contractRoutes(contract.playlists, {
-        ...playlistCoreRoutes({
-          playlists: new PlaylistsService({ scope, clock, events, playlists, collaborators, reader, people }),
-          tracks: new PlaylistTracksService({ scope, clock, events, playlists, reader, tracks, favorites }),
-          collaborators: new CollaboratorsService({
-            scope,
-            clock,
-            events,
-            playlists,
-            collaborators,
-            reader,
-            people,
-            publicBaseUrl,
-          }),
-        }),
+        ...playlistCoreRoutes(services),
         ...playlistLibraryRoutes(library),
       }),
     },
+    services,
     eventHandlers: [endCollaborationsOnBlock(collaborators) as unknown as EventHandler],
     accountData: { export: (owner) => accountData.exportFor(owner), erase: (owner) => accountData.eraseFor(owner) },
     favorites,
