@@ -11,6 +11,8 @@ import { CommentsService } from './comments.service.js';
 
 /** Timestamped comments on tracks with one level of replies; a deleted track's comments go with it. */
 export type CommentsModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes are the only other caller). */
+  services: { comments: CommentsService };
   count: (trackId: string, since: Date | null) => Promise<number>;
   /** For webhooks: a comment as this caller reads it, if they may. */
   commentFor(actor: Actor, id: string): Promise<Comment | undefined>;
@@ -34,6 +36,7 @@ export function createCommentsModule(platform: Platform): CommentsModule {
   };
   return {
     name: 'comments',
+    services: { comments: service },
     count: (trackId, since) => comments.liveCountSince(trackId, since),
     commentFor: (actor, id) => service.commentFor(actor, id),
     routes: { comments: commentsRoutes(service) },

@@ -45,6 +45,12 @@ export interface MarketplaceModuleDeps {
 }
 
 export type MarketplaceModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes are the only other caller). */
+  services: {
+    products: ProductsService;
+    orders: OrdersService;
+    promoCodes: PromoCodesService;
+  };
   /** For GET /search: the products' part. */
   searcher: Searcher<Product>;
   /** For webhooks: a product and an order as this caller reads them (GET /marketplace/products/{id}, /orders/{id}). */
@@ -111,6 +117,7 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
     webhookUrl: `${publicBaseUrl}/api/v1/marketplace/payments/webhook`,
   });
   const orders = new OrdersService({ scope, clock, events, orders: orderRows, settlement, provider });
+  const promoCodes = new PromoCodesService({ scope, clock, promoCodes: new PromoCodesRepository(scope) });
 
   return {
     name: 'marketplace',
@@ -143,9 +150,10 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
           }),
           sellerStats: new SellerStatsService({ clock, stats: new SellerStatsRepository(scope) }),
         }),
-        ...promoCodeRoutes(new PromoCodesService({ scope, clock, promoCodes: new PromoCodesRepository(scope) })),
+        ...promoCodeRoutes(promoCodes),
       }),
     },
+    services: { products: catalog, orders, promoCodes },
     jobs: [
       sandbox.job(),
       // a minute's product changes folded into one count row per (status, type): the list's total reads a handful of rows

@@ -22,6 +22,8 @@ import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
 
 export type TracksModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes are the only other caller). */
+  services: { uploads: UploadsService };
   /** For track social: who may see a track, read through the streaming cache (plays are as hot as streams). */
   tracks: TracksService;
   /** For other areas (queue, playlists): which tracks a caller may see, as they see them. */
@@ -76,8 +78,10 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
     logger,
   };
   const pipeline = new UploadPipeline({ ...uploading, media: { recordAudio } });
+  const uploads = new UploadsService({ ...uploading, pipeline });
   return {
     name: 'tracks',
+    services: { uploads },
     reader: createTrackReader(tracksRepository, config.publicBaseUrl),
     counters: createTrackCounters(tracksRepository),
     secretLinks: createTrackSecretLinks(tracksRepository),
@@ -86,7 +90,7 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
       tracks: tracksRoutes({
         tracks,
         search: searcher,
-        uploads: new UploadsService({ ...uploading, pipeline }),
+        uploads,
         chunked: new ChunkedUploadsService({
           ...uploading,
           pipeline,

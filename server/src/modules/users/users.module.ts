@@ -28,6 +28,8 @@ export function setAdminRole(platform: Pick<Platform, 'scope' | 'events'>, email
 
 /** `users`: the accounts themselves, which the auth module reads and writes (it depends on users, never the reverse). */
 export type UsersModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes are the only other caller). */
+  services: { follows: FollowsService; profiles: ProfilesService };
   users: UsersRepository;
   /** For other areas (playlists' collaborators): accounts, blocks and profiles as others see them. */
   people: PeopleReader;
@@ -59,19 +61,21 @@ export function createUsersModule(
     clock,
     revocations: platform.revocations,
   });
+  const follows = new FollowsService({ scope, users, profiles, social, events });
   return {
     name: 'users',
     routes: {
       users: usersRoutes(
         {
           profiles: profileService,
-          follows: new FollowsService({ scope, users, profiles, social, events }),
+          follows,
           preferences,
           accounts: lifecycle,
         },
         { secureCookies: config.secureCookies },
       ),
     },
+    services: { follows, profiles: profileService },
     activeUser: (id) => users.findActiveById(id),
     accountData: { erase: (owner) => lifecycle.eraseOwnData(owner) },
     users,
