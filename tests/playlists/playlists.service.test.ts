@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLAYLIST_TITLE_MAX } from '@riff/contract';
-import { AppError } from '../../server/src/platform/errors/app-error.js';
+import { refusal } from '../support/refusal.js';
 import { serviceUser } from '../support/service-factories.js';
 import { useServices } from '../support/services.js';
 
@@ -8,16 +8,6 @@ import { useServices } from '../support/services.js';
 // the matrices) hold the routes and replies to the contract; these hold what the service decides.
 const suite = useServices();
 const window = { offset: 0, limit: 50 };
-
-/** The AppError a call is refused with (fails the test when the call succeeds or throws anything else). */
-async function refusal(call: Promise<unknown>): Promise<{ code: string; status: number; fields: string[] }> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected a refusal, got ${String(error)}`);
-  return { code: error.code, status: error.status, fields: (error.details ?? []).map((issue) => issue.field) };
-}
 
 describe('playlists (service)', () => {
   it('a new playlist is private unless asked otherwise, and another user cannot find a private one', async () => {
