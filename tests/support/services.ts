@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
-import { openServices, type RiffServices } from '../../server/src/app.js';
+import { openServices, type RiffOverrides, type RiffServices } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
 import { seedDataDir } from './test-database.js';
 
@@ -20,7 +20,7 @@ export interface ServiceSuite extends RiffServices {
  * on PostgreSQL with a job schema of the file's own. Jobs run only when the test asks
  * (`suite.platform.jobs.runDue()`), so nothing happens behind a test's back.
  */
-export function useServices(env: Record<string, string> = {}): ServiceSuite {
+export function useServices(env: Record<string, string> = {}, overrides: RiffOverrides = {}): ServiceSuite {
   const suite = {} as ServiceSuite;
   let dataDir = '';
   const jobsSchema = process.env.DATABASE_URL ? `riff_jobs_test_${randomUUID().replaceAll('-', '')}` : 'riff_jobs';
@@ -36,7 +36,7 @@ export function useServices(env: Record<string, string> = {}): ServiceSuite {
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
       ...env,
     });
-    const services = await openServices(config, { rateLimitPrefix: `test-${randomUUID()}`, jobsSchema });
+    const services = await openServices(config, { rateLimitPrefix: `test-${randomUUID()}`, jobsSchema, ...overrides });
     Object.assign(suite, services, { outboxDir: config.mail.outboxDir });
   });
   afterAll(async () => {
