@@ -142,7 +142,7 @@ function problemsWith(operation: Operation, built: BuiltRequest, reply: HttpRepl
   if (!declared.includes(reply.status))
     problems.push([`undeclared status ${reply.status}`, `declared: ${declared.join(', ')}`]);
   if (!reply.headers.get('x-request-id'))
-    problems.push(['no X-Request-Id', 'every reply carries X-Request-Id (ADDENDUM)']);
+    problems.push(['no X-Request-Id', 'every reply carries X-Request-Id']);
   let code: string | undefined;
   if (reply.status >= 400) {
     const envelope = ErrorEnvelopeSchema.safeParse(reply.body);

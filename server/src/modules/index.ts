@@ -83,9 +83,9 @@ export function createAreas(platform: Platform) {
     playlists: playlists.searcher,
     products: marketplace.searcher,
   });
+  const developer = createDeveloperModule(platform, { activeUser: (id) => users.activeUser!(id) });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
-  const developer = createDeveloperModule(platform, { activeUser: (id) => users.activeUser!(id) });
   const modules: RiffModule[] = [
     createSystemModule(platform),
     auth,
