@@ -141,8 +141,7 @@ function problemsWith(operation: Operation, built: BuiltRequest, reply: HttpRepl
   if (reply.status >= 500) problems.push([`5xx ${reply.status}`, `status ${reply.status}`]);
   if (!declared.includes(reply.status))
     problems.push([`undeclared status ${reply.status}`, `declared: ${declared.join(', ')}`]);
-  if (!reply.headers.get('x-request-id'))
-    problems.push(['no X-Request-Id', 'every reply carries X-Request-Id']);
+  if (!reply.headers.get('x-request-id')) problems.push(['no X-Request-Id', 'every reply carries X-Request-Id']);
   let code: string | undefined;
   if (reply.status >= 400) {
     const envelope = ErrorEnvelopeSchema.safeParse(reply.body);
