@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,13 +10,10 @@ import { createMediaModule, type MediaModule } from '../../server/src/modules/me
 import type { NewAudio } from '../../server/src/modules/media/media.service.js';
 import { systemActor, userActor, type UserActor } from '../../server/src/platform/access/actor.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
-import { ffmpegPathFrom } from '../../server/src/platform/media/ffmpeg-path.js';
 import { openPlatform, type PlatformHandle } from '../../server/src/platform/platform.js';
-import { makeAudio, md5 } from '../support/audio.js';
+import { makeAudio, md5, mp3WithCover } from '../support/audio.js';
 import { parsePlaylist, readObject } from '../support/media.js';
 import { seedDataDir } from '../support/test-database.js';
-
-const run = promisify(execFile);
 
 /** A platform of its own (no HTTP, no workers: jobs run on demand) with the media module enlisted. */
 async function openMedia(env: Record<string, string> = {}) {
@@ -135,35 +130,7 @@ describe('the media pipeline', () => {
     context = await openMedia();
     owner = await createOwner(context);
     stranger = await createOwner(context);
-    const work = await mkdtemp(path.join(tmpdir(), 'riff-media-cover-'));
-    await writeFile(path.join(work, 'a.mp3'), await makeAudio('mp3', { seconds: 8 }));
-    await writeFile(
-      path.join(work, 'c.png'),
-      await sharp({ create: { width: 64, height: 64, channels: 3, background: 'red' } })
-        .png()
-        .toBuffer(),
-    );
-    await run(ffmpegPathFrom(), [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-i',
-      path.join(work, 'a.mp3'),
-      '-i',
-      path.join(work, 'c.png'),
-      '-map',
-      '0:a',
-      '-map',
-      '1:v',
-      '-c',
-      'copy',
-      '-id3v2_version',
-      '3',
-      path.join(work, 't.mp3'),
-    ]);
-    tagged = await readFile(path.join(work, 't.mp3'));
-    await rm(work, { recursive: true, force: true });
+    tagged = await mp3WithCover(8);
   });
 
   afterAll(async () => {

@@ -3,21 +3,13 @@
  * embedded picture becomes the cover, and without ffmpeg the stream fails in words while the
  * original still streams.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ffmpegPathFrom } from '../../server/src/platform/media/ffmpeg-path.js';
 import { login, register, verify } from '../support/accounts.js';
-import { makeAudio, md5, uploadForm, uploadTrack } from '../support/audio.js';
+import { makeAudio, md5, mp3WithCover, uploadForm, uploadTrack } from '../support/audio.js';
 import { runDueJobs } from '../support/jobs.js';
 import { useTestServer, type Suite } from '../support/suite.js';
 import { expectStatus, typedApi } from '../support/typed-api.js';
-
-const run = promisify(execFile);
 
 async function createUser(suite: Suite) {
   const user = await register(suite.server);
@@ -25,42 +17,6 @@ async function createUser(suite: Suite) {
   await verify(suite.server, user.email);
   const { accessToken } = await login(suite.server, user);
   return { ...user, token: accessToken, api: typedApi(suite.server, { token: accessToken }) };
-}
-
-/** An MP3 with a red PNG embedded as its picture (ID3 APIC). */
-async function taggedMp3(): Promise<Buffer> {
-  const work = await mkdtemp(path.join(tmpdir(), 'riff-media-api-cover-'));
-  try {
-    await writeFile(path.join(work, 'a.mp3'), await makeAudio('mp3', { seconds: 3 }));
-    await writeFile(
-      path.join(work, 'c.png'),
-      await sharp({ create: { width: 64, height: 64, channels: 3, background: 'red' } })
-        .png()
-        .toBuffer(),
-    );
-    await run(ffmpegPathFrom(), [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-i',
-      path.join(work, 'a.mp3'),
-      '-i',
-      path.join(work, 'c.png'),
-      '-map',
-      '0:a',
-      '-map',
-      '1:v',
-      '-c',
-      'copy',
-      '-id3v2_version',
-      '3',
-      path.join(work, 't.mp3'),
-    ]);
-    return await readFile(path.join(work, 't.mp3'));
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
 }
 
 describe('with ffmpeg', () => {
@@ -101,7 +57,7 @@ describe('with ffmpeg', () => {
 
   it('an embedded picture becomes the cover: GET /cover serves it re-encoded, cover_art_path names it', async () => {
     const owner = await createUser(suite);
-    const track = await uploadTrack(suite.server.baseUrl, owner.token, await taggedMp3(), 'covered.mp3');
+    const track = await uploadTrack(suite.server.baseUrl, owner.token, await mp3WithCover(), 'covered.mp3');
     expectStatus(await suite.api.media.cover({ params: { id: track.id } }), 404);
     await runDueJobs(suite.server);
     const shown = expectStatus(await suite.api.tracks.get({ params: { id: track.id } }), 200).body.data.track;

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TrackFormat } from '@riff/contract';
+import sharp from 'sharp';
 import { ffmpegPathFrom } from '../../server/src/platform/media/ffmpeg-path.js';
 
 const run = promisify(execFile);
@@ -152,4 +153,22 @@ export async function uploadTrack(
   const reply = await uploadForm(baseUrl, token, audioForm(bytes, filename, fields));
   if (reply.status !== 201) throw new Error(`upload failed: ${reply.status} ${reply.text}`);
   return reply.body.data.track as { id: string; [key: string]: any };
+}
+
+/** An MP3 tone of `seconds` with a red 64×64 PNG embedded as its picture (ID3v2.3 APIC). */
+export async function mp3WithCover(seconds = 3): Promise<Buffer> {
+  const work = await mkdtemp(path.join(tmpdir(), 'riff-cover-'));
+  try {
+    await writeFile(path.join(work, 'a.mp3'), await makeAudio('mp3', { seconds }));
+    const cover = { width: 64, height: 64, channels: 3, background: 'red' } as const;
+    await writeFile(path.join(work, 'c.png'), await sharp({ create: cover }).png().toBuffer());
+    const [audio, picture, output] = ['a.mp3', 'c.png', 't.mp3'].map((name) => path.join(work, name));
+    await promisify(execFile)(ffmpegPathFrom(), [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-i', audio!, '-i', picture!],
+      ...['-map', '0:a', '-map', '1:v', '-c', 'copy', '-id3v2_version', '3', output!],
+    ]);
+    return await readFile(output!);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }
