@@ -41,6 +41,13 @@ function photoWithLocation(): Promise<Buffer> {
 /** A zip archive's bytes as far as recognising it goes: the local file header, then data. */
 const zipLike = (bytes: number) => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), randomBytes(bytes - 4)]);
 
+/** Gives a product an image (201) and its file (200), as its seller. */
+async function giveImageAndFile(token: string, productId: string, photo: Buffer, file: Buffer): Promise<void> {
+  const base = `/marketplace/products/${productId}`;
+  expect((await sendFile(suite.server, token, 'POST', `${base}/images`, photo, 'p.jpg')).status).toBe(201);
+  expect((await sendFile(suite.server, token, 'PUT', `${base}/file`, file, 'p.zip')).status).toBe(200);
+}
+
 describe('images', () => {
   it('are re-encoded without EXIF or GPS, served with their type, limited, and removed', async () => {
     const seller = await createUser(suite.server);
@@ -405,32 +412,7 @@ describe('the deliverable file', () => {
     const photo = await photoWithLocation();
     const lonely = await createProduct(seller);
     const sold = await createProduct(seller, {}, 'active');
-    for (const product of [lonely, sold]) {
-      expect(
-        (
-          await sendFile(
-            suite.server,
-            seller.token,
-            'POST',
-            `/marketplace/products/${product.id}/images`,
-            photo,
-            'p.jpg',
-          )
-        ).status,
-      ).toBe(201);
-      expect(
-        (
-          await sendFile(
-            suite.server,
-            seller.token,
-            'PUT',
-            `/marketplace/products/${product.id}/file`,
-            zipLike(4096),
-            'p.zip',
-          )
-        ).status,
-      ).toBe(200);
-    }
+    for (const product of [lonely, sold]) await giveImageAndFile(seller.token, product.id, photo, zipLike(4096));
     const lonelyFile = (await catalog().deliverable(lonely.id))!.storageKey;
     expectStatus(await seller.api.marketplace.deleteProduct({ params: { id: lonely.id } }), 200);
     expect(await exists(lonelyFile)).toBe(false);
@@ -451,32 +433,7 @@ describe('account data', () => {
     const photo = await photoWithLocation();
     const draft = await createProduct(seller, { title: 'Unsold draft' });
     const sold = await createProduct(seller, { title: 'Sold pack' }, 'active');
-    for (const product of [draft, sold]) {
-      expect(
-        (
-          await sendFile(
-            suite.server,
-            seller.token,
-            'POST',
-            `/marketplace/products/${product.id}/images`,
-            photo,
-            'p.jpg',
-          )
-        ).status,
-      ).toBe(201);
-      expect(
-        (
-          await sendFile(
-            suite.server,
-            seller.token,
-            'PUT',
-            `/marketplace/products/${product.id}/file`,
-            zipLike(2048),
-            'p.zip',
-          )
-        ).status,
-      ).toBe(200);
-    }
+    for (const product of [draft, sold]) await giveImageAndFile(seller.token, product.id, photo, zipLike(2048));
     const exported = expectStatus(await seller.api.users.exportData(), 200).body;
     expect(exported.marketplace_products.map((product) => [product.title, product.status])).toEqual([
       ['Unsold draft', 'draft'],
