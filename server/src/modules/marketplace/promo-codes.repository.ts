@@ -5,16 +5,8 @@ import type { DbScope } from '../../platform/db/transactions.js';
 /** A promo code with the products it is limited to (none: all of its seller's). */
 export type PromoCodeRow = Selectable<Database['promo_codes']> & { product_ids: string[] };
 
-export interface NewPromoCode {
-  seller_id: string;
-  code: string;
-  code_key: string;
-  percent_off: number | null;
-  amount_off_cents: number | null;
-  currency: string | null;
-  max_redemptions: number | null;
-  expires_at: Date | null;
-}
+/** A code as its seller creates it: every column but those the database fills. */
+export type NewPromoCode = Omit<Selectable<Database['promo_codes']>, 'id' | 'redemption_count' | 'created_at'>;
 
 /** The key codes are compared by: case does not matter. */
 export const promoCodeKey = (code: string) => code.trim().toLowerCase();
