@@ -16,6 +16,12 @@ export interface PeopleReader {
   blockedEitherWay(a: string, b: string): Promise<boolean>;
   /** The profiles of these users as others see them (never an email); unknown ids are missing. */
   profiles(ids: readonly string[]): Promise<Map<string, Profile>>;
+  /**
+   * Locks the user's account row until the current transaction ends (FOR UPDATE), so that work
+   * counted per user (keys, products, playlists, uploads, subscriptions under a limit) runs one at
+   * a time for that user; a no-op for a missing user.
+   */
+  lockAccount(userId: string): Promise<void>;
 }
 
 export function createPeopleReader(users: UsersRepository, social: SocialRepository): PeopleReader {
@@ -23,6 +29,7 @@ export function createPeopleReader(users: UsersRepository, social: SocialReposit
   return {
     findActive: (id) => users.findActiveById(id),
     blockedEitherWay: (a, b) => social.blockedEitherWay(a, b),
+    lockAccount: (userId) => users.lockAccount(userId),
     async profiles(ids) {
       const unique = [...new Set(ids)];
       if (unique.length === 0) return new Map();

@@ -34,6 +34,11 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
+  /** Holds the account row's lock until the transaction ends; callers serialise per-user limits on it. */
+  async lockAccount(id: string): Promise<void> {
+    await this.db.selectFrom('users').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+  }
+
   /** Emails are compared ignoring case (citext). */
   findByEmail(email: string): Promise<UserRow | undefined> {
     return this.db

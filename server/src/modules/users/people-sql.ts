@@ -1,0 +1,25 @@
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+
+/**
+ * SQL fragments over the users area's tables for reads of other areas that filter or page in one
+ * query (a feed, a comment thread, a list of playlists). The rules stay here, beside the tables they
+ * read; the caller names only its own column holding a user id.
+ */
+
+/** An account others may deal with: live, active, not banned, email verified (as PeopleReader.findActive). */
+export function activeUserSql(userIdColumn: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from users active_user where active_user.id = ${sql.ref(userIdColumn)}
+    and active_user.deleted_at is null and active_user.is_active and not active_user.is_banned and active_user.is_verified)`;
+}
+
+/** True when the viewer blocked the user in `userIdColumn` or was blocked by them. */
+export function blockedEitherWaySql(viewerId: string, userIdColumn: string): RawBuilder<SqlBool> {
+  const other = sql.ref(userIdColumn);
+  return sql<SqlBool>`exists (select 1 from blocks blk where (blk.blocker_id = ${viewerId} and blk.blocked_id = ${other})
+    or (blk.blocker_id = ${other} and blk.blocked_id = ${viewerId}))`;
+}
+
+/** Neither the viewer nor the user in `userIdColumn` blocks the other. */
+export function notBlockedSql(viewerId: string, userIdColumn: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`not ${blockedEitherWaySql(viewerId, userIdColumn)}`;
+}
