@@ -13,6 +13,10 @@ export default defineConfig({
     // (a PGlite copy, or its own rows and job schema on PostgreSQL) and its own rate-limit prefix.
     maxWorkers: 2,
     minWorkers: 1,
+    // A worker keeps the modules it has loaded from one test file to the next: every file builds its
+    // own app (createRiff) on its own database, so nothing a test can see lives in module state, and
+    // loading the server's few hundred modules again for each file cost a fifth of the suite's CPU.
+    isolate: false,
     // a file shares the machine with another: a test's budget allows for that
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -18,6 +18,8 @@ export interface Riff {
   /** The request handler, for an HTTP server made by createHttpServer. */
   app: HttpHandler;
   platform: Platform;
+  /** Each area's module by name, with the services and ports it exposes (as openServices gives them). */
+  areas: Areas;
   database: DatabaseHandle;
   logger: Logger;
   storage: ObjectStorage;
@@ -105,6 +107,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     ...sockets,
     app,
     platform,
+    areas,
     database: platform.database,
     logger: platform.logger,
     storage: platform.storage,

@@ -4,6 +4,7 @@ import { api } from '../support/http.js';
 import { register, signedInUser } from '../support/accounts.js';
 import { tokenFromMail, waitForMail } from '../support/mail.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { createPasswordHasher } from '../../server/src/platform/auth/password-hasher.js';
 import { createLogger } from '../../server/src/platform/logging/logger.js';
 import { createLocalStorage } from '../../server/src/platform/storage/local-storage.js';
 import { audioForm, makeAudio, uploadForm } from '../support/audio.js';
@@ -19,7 +20,8 @@ beforeAll(async () => {
       done();
     },
   });
-  server = await startTestServer({}, { logger: createLogger('trace', sink) });
+  // the deployment's hasher: the timing test below is about its cost
+  server = await startTestServer({}, { logger: createLogger('trace', sink), hasher: createPasswordHasher() });
   http = api(server.baseUrl);
 });
 afterAll(async () => {
@@ -75,6 +77,16 @@ describe('failed logins', () => {
     // the fastest of several runs is the least disturbed by other work on the machine; both paths run
     // one argon2id verification (tens of ms), without which an unknown email answers in about 1 ms
     expect(Math.min(...unknown)).toBeGreaterThan(Math.min(...known) * 0.5);
+  });
+
+  it('are hashed as a deployment hashes them: argon2id, 19 MiB, 2 passes', async () => {
+    const user = await register(server);
+    const row = await server.riff.database.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
   it('are recorded in the audit log', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { api, request } from '../support/http.js';
-import { signedInUser } from '../support/accounts.js';
+import { signedInOverHttp, signedInUser } from '../support/accounts.js';
 import { startTestServer } from '../support/test-server.js';
 import { useTestServer } from '../support/suite.js';
 
@@ -82,7 +82,7 @@ describe('refresh rotation', () => {
   it('sets a Secure cookie when PUBLIC_BASE_URL is https', async () => {
     const secure = await startTestServer({ PUBLIC_BASE_URL: 'https://riff.example' });
     try {
-      const user = await signedInUser(secure);
+      const user = await signedInOverHttp(secure);
       expect(user.reply.headers.get('set-cookie')).toContain('Secure');
     } finally {
       await secure.close();
@@ -90,7 +90,7 @@ describe('refresh rotation', () => {
   });
 
   it('remember_me makes the refresh cookie live 30 days instead of 7', async () => {
-    const user = await signedInUser(suite.server);
+    const user = await signedInOverHttp(suite.server);
     const short = user.reply.headers.get('set-cookie') ?? '';
     const long = await suite.http.post('/auth/login', {
       body: { email: user.email, password: user.password, remember_me: true },

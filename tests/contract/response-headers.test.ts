@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RESPONSE_HEADERS } from '../../contract/src/openapi/response-headers.js';
-import { newIdentity, register, signedInUser } from '../support/accounts.js';
+import { newIdentity, register, signedInOverHttp, signedInUser } from '../support/accounts.js';
 import { silentWav, uploadTrack } from '../support/audio.js';
 import { request } from '../support/http.js';
 import { tokenFromMail, waitForMail } from '../support/mail.js';
@@ -31,7 +31,7 @@ function undocumented(method: string, path: string, reply: { status: number; hea
 
 describe('response headers in openapi.json', () => {
   it('cover what login, streaming and errors send', async () => {
-    const user = await signedInUser(suite.server);
+    const user = await signedInOverHttp(suite.server);
     const base = suite.server.baseUrl;
     const found: string[] = [];
     const check = (method: string, path: string, reply: { status: number; headers: Headers }, expected: string[]) => {

@@ -1,7 +1,6 @@
 import type { Track } from '@riff/contract';
-import { login, newIdentity, register, verify } from './accounts.js';
+import { signedInUser } from './accounts.js';
 import { makeAudio, type AudioFormat } from './audio.js';
-import { runDueJobs } from './jobs.js';
 import type { TestServer } from './test-server.js';
 import { expectStatus, typedApi, type TypedApi } from './typed-api.js';
 
@@ -25,14 +24,10 @@ export interface UserOverrides {
   password?: string;
 }
 
-/** A registered, verified and logged-in user, made through the API as a person would. */
+/** A registered, verified and logged-in user (see signedInUser), with typed calls made as them. */
 export async function createUser(server: TestServer, overrides: UserOverrides = {}): Promise<TestUser> {
-  const user = await register(server, { ...newIdentity(), ...overrides });
-  // an API-only app (WORKERS=0) sends the verification mail only when the test runs the queue
-  if (server.riff.platform.config.workerConcurrency === 0) await runDueJobs(server);
-  await verify(server, user.email);
-  const { accessToken, refreshToken } = await login(server, user);
-  return { ...user, token: accessToken, accessToken, refreshToken, api: typedApi(server, { token: accessToken }) };
+  const user = await signedInUser(server, overrides);
+  return { ...user, token: user.accessToken, api: typedApi(server, { token: user.accessToken }) };
 }
 
 export interface TrackOptions {

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { openServices, type RiffOverrides, type RiffServices } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
+import { testHasher } from './test-hasher.js';
 import { seedDataDir } from './test-database.js';
 
 /** The service tier's handle: every area's module on a real database, with no HTTP in front. */
@@ -36,7 +37,12 @@ export function useServices(env: Record<string, string> = {}, overrides: RiffOve
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
       ...env,
     });
-    const services = await openServices(config, { rateLimitPrefix: `test-${randomUUID()}`, jobsSchema, ...overrides });
+    const services = await openServices(config, {
+      rateLimitPrefix: `test-${randomUUID()}`,
+      hasher: testHasher,
+      jobsSchema,
+      ...overrides,
+    });
     Object.assign(suite, services, { outboxDir: config.mail.outboxDir });
   });
   afterAll(async () => {

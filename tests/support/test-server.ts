@@ -11,6 +11,7 @@ import { loadConfig } from '../../server/src/platform/config/config.js';
 import { createHttpServer } from '../../server/src/platform/http/http-server.js';
 import { prismProxyEnabled } from './prism-switch.js';
 import { startPrismGate, type PrismGate } from './prism.js';
+import { testHasher } from './test-hasher.js';
 
 export { prismProxyEnabled };
 
@@ -70,7 +71,12 @@ export async function startTestServer(
   starting?.catch(() => undefined);
   let riff: Riff;
   try {
-    riff = await createRiff(config, { rateLimitPrefix: `test-${randomUUID()}`, jobsSchema, ...overrides });
+    riff = await createRiff(config, {
+      rateLimitPrefix: `test-${randomUUID()}`,
+      hasher: testHasher,
+      jobsSchema,
+      ...overrides,
+    });
   } catch (error) {
     await (await starting?.catch(() => undefined))?.close();
     server.close();

@@ -60,6 +60,8 @@ export interface PlatformOverrides {
   clock?: Clock;
   mailer?: Mailer;
   storage?: ObjectStorage;
+  /** The password hasher: tests pass one of lower cost (configuration cannot). */
+  hasher?: PasswordHasher;
   /** Prefix for rate-limit keys, so several apps can share one Redis without sharing counters. */
   rateLimitPrefix?: string;
   /** Schema of the job queue's tables, so several apps can share one database without sharing jobs. */
@@ -122,7 +124,7 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
     jobs,
     events: createEventBus(scope, jobs, events),
     limits,
-    hasher: createPasswordHasher(),
+    hasher: overrides.hasher ?? createPasswordHasher(),
     signer,
     keys,
     broadcaster,
