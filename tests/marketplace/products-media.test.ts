@@ -11,6 +11,8 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProductCatalog } from '../../server/src/modules/marketplace/product-catalog.js';
 import { ProductsRepository } from '../../server/src/modules/marketplace/products.repository.js';
+import { createTrackReader } from '../../server/src/modules/tracks/track-reader.js';
+import { TracksRepository } from '../../server/src/modules/tracks/tracks.repository.js';
 import { makeAudio } from '../support/audio.js';
 import { createTrack, createUser } from '../support/factories.js';
 import { probeDuration } from '../support/media.js';
@@ -23,7 +25,13 @@ const work = await mkdtemp(path.join(tmpdir(), 'riff-products-media-'));
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 const storage = () => suite.server.riff.platform.storage;
-const catalog = () => new ProductCatalog(new ProductsRepository(suite.server.riff.platform.scope));
+const catalog = () => {
+  const { scope, config } = suite.server.riff.platform;
+  return new ProductCatalog(
+    new ProductsRepository(scope),
+    createTrackReader(new TracksRepository(scope), config.publicBaseUrl),
+  );
+};
 /** The stored objects under a product's folder (local storage in tests). */
 const exists = async (key: string) => (await storage().size(key)) !== undefined;
 

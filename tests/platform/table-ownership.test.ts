@@ -62,17 +62,6 @@ const READ_MODELS: Exception[] = [
  */
 const NOT_YET_MOVED: Exception[] = [
   {
-    file: 'comments/comments.repository.ts',
-    reads: ['blocks', 'tracks', 'users'],
-    reason: 'blocks and authors through PeopleReader, the track rule through TrackReader.visibleSql',
-  },
-  { file: 'developer/api-keys.repository.ts', reads: ['users'], reason: 'the key owner through PeopleReader' },
-  {
-    file: 'marketplace/products.repository.ts',
-    reads: ['tracks', 'users'],
-    reason: 'sellers through PeopleReader, a product’s track through TrackReader',
-  },
-  {
     file: 'media/media.repository.ts',
     reads: ['tracks'],
     writes: ['tracks'],
@@ -89,7 +78,6 @@ const NOT_YET_MOVED: Exception[] = [
     reads: ['tracks', 'users'],
     reason: 'track counts and covers through TrackReader.visibleSql, owners through PeopleReader',
   },
-  { file: 'queue/sessions.repository.ts', reads: ['users'], reason: 'participants through PeopleReader' },
   {
     file: 'social/plays.repository.ts',
     reads: ['playlist_tracks', 'playlists', 'track_downloads', 'tracks', 'user_preferences'],
@@ -102,12 +90,6 @@ const NOT_YET_MOVED: Exception[] = [
     reads: ['blocks', 'follows', 'playlist_tracks', 'playlists', 'tracks', 'users'],
     reason: 'likes lists, reposts and the feed: blocks and people through PeopleReader, tracks through TrackReader',
   },
-  {
-    file: 'tracks/tracks.repository.ts',
-    reads: ['track_versions', 'users'],
-    reason: 'the current version through the media area, the creator through PeopleReader',
-  },
-  { file: 'webhooks/webhooks.repository.ts', reads: ['users'], reason: 'the subscriber through PeopleReader' },
 ];
 
 type Access = 'read' | 'write';

@@ -45,13 +45,18 @@ export function createAreas(platform: Platform) {
     );
   // users is made below: playback tokens ask it only when a request comes
   const media = createMediaModule(platform, { activeUser: (id) => users.activeUser!(id), keyIsLive: liveKey });
-  const tracks = createTracksModule(platform, { media: media.media });
+  // users is made below: its account lock is asked only when an upload comes
+  const tracks = createTracksModule(platform, {
+    media: media.media,
+    people: { lockAccount: (id) => users.people.lockAccount(id) },
+  });
   const users = createUsersModule(platform, { avatars: media.avatars });
   const auth = createAuthModule(platform, { users: users.users });
   const queue = createQueueModule(platform, {
     tracks: tracks.reader,
     activeUser: (id) => users.activeUser!(id),
     blockedEitherWay: (a, b) => users.people.blockedEitherWay(a, b),
+    names: (ids) => users.people.names(ids),
     keyIsLive: liveKey,
   });
   const playlists = createPlaylistsModule(platform, {
@@ -59,7 +64,7 @@ export function createAreas(platform: Platform) {
     trackCounters: tracks.counters,
     people: users.people,
   });
-  const comments = createCommentsModule(platform);
+  const comments = createCommentsModule(platform, { tracks: tracks.reader, people: users.people });
   const social = createSocialModule(platform, {
     favorites: playlists.favorites,
     tracks: tracks.tracks,
@@ -72,6 +77,7 @@ export function createAreas(platform: Platform) {
     activeUser: (id) => users.activeUser!(id),
     tracks: (actor, ids) => tracks.reader.visibleTracks(actor, ids),
     profiles: (ids) => users.people.profiles(ids),
+    people: users.people,
     playlist: (actor, id) => playlists.playlistFor(actor, id),
     comment: (actor, id) => comments.commentFor(actor, id),
     order: (actor, id) => unlessRefused(marketplace.orderFor(actor, id)),
@@ -83,7 +89,10 @@ export function createAreas(platform: Platform) {
     playlists: playlists.searcher,
     products: marketplace.searcher,
   });
-  const developer = createDeveloperModule(platform, { activeUser: (id) => users.activeUser!(id) });
+  const developer = createDeveloperModule(platform, {
+    activeUser: (id) => users.activeUser!(id),
+    people: users.people,
+  });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
   const modules: RiffModule[] = [

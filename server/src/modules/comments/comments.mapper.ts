@@ -1,12 +1,17 @@
 import type { Comment } from '@riff/contract';
+import type { PersonName } from '../users/people-reader.js';
 import type { CommentRow } from './comments.repository.js';
 
-/** A comment as every reader sees it; a deleted one shows neither its content nor its author. */
-export function toCommentDto(row: CommentRow): Comment {
+/**
+ * A comment as every reader sees it; a deleted one shows neither its content nor its author, nor
+ * does one whose author's account is gone. `authors`: PeopleReader.names of the comments' user ids.
+ */
+export function toCommentDto(row: CommentRow, authors: ReadonlyMap<string, PersonName>): Comment {
   const deleted = row.deleted_at !== null;
+  const person = !deleted && row.user_id ? authors.get(row.user_id) : undefined;
   const author =
-    !deleted && row.user_id && row.author_username !== null && row.author_deleted_at === null
-      ? { id: row.user_id, username: row.author_username, slug: row.author_slug ?? '', avatar: row.author_avatar }
+    row.user_id && person && person.deleted_at === null
+      ? { id: row.user_id, username: person.username, slug: person.slug, avatar: person.avatar }
       : null;
   return {
     id: row.id,

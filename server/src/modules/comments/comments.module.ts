@@ -5,6 +5,8 @@ import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import type { TrackReader } from '../tracks/track-reader.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import { CommentsRepository } from './comments.repository.js';
 import { commentsRoutes } from './comments.routes.js';
 import { CommentsService } from './comments.service.js';
@@ -18,11 +20,20 @@ export type CommentsModule = RiffModule & {
   commentFor(actor: Actor, id: string): Promise<Comment | undefined>;
 };
 
-export function createCommentsModule(platform: Platform): CommentsModule {
+export interface CommentsModuleDeps {
+  /** The tracks area's read port: the track commented on (who may see it, how long it is). */
+  tracks: TrackReader;
+  /** The users area's read port: blocks, and the authors' names. */
+  people: PeopleReader;
+}
+
+export function createCommentsModule(platform: Platform, deps: CommentsModuleDeps): CommentsModule {
   const comments = new CommentsRepository(platform.scope);
   const service = new CommentsService({
     scope: platform.scope,
     comments,
+    tracks: deps.tracks,
+    people: deps.people,
     events: platform.events,
     clock: platform.clock,
     created: policyLimiter(platform.limits, 'comments-created'),

@@ -1,7 +1,11 @@
 import type { Actor } from '../../platform/access/actor.js';
 import { isOwner, isOwnerOrAdmin } from '../../platform/access/ownership.js';
+import type { TrackRow } from '../tracks/tracks.tables.js';
 import { canReadTrack } from '../tracks/tracks.policy.js';
-import type { CommentedTrack, CommentRow } from './comments.repository.js';
+import type { CommentRow } from './comments.repository.js';
+
+/** The part of a track comments depend on: who owns it, who may see it, how long it is. */
+export type CommentedTrack = Pick<TrackRow, 'id' | 'creator_id' | 'is_public' | 'duration' | 'deleted_at'>;
 
 /** Comments are seen wherever their track is: a live track the caller may see. */
 export function canSeeComments(actor: Actor, track: CommentedTrack): boolean {

@@ -3,17 +3,9 @@ import type { ExpressionBuilder, Insertable, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { PageWindow } from '../../platform/http/pagination.js';
+import { liveTrackSql } from '../tracks/live-track-sql.js';
 
-/** The part of a track comments depend on: who owns it, who may see it, how long it is. */
-export interface CommentedTrack {
-  id: string;
-  creator_id: string;
-  is_public: boolean;
-  duration: number;
-  deleted_at: Date | null;
-}
-
-/** A comment with what a reader sees of its author. */
+/** A comment; what a reader sees of its author comes from the users area (PeopleReader.names). */
 export interface CommentRow {
   id: string;
   track_id: string;
@@ -26,10 +18,6 @@ export interface CommentRow {
   deleted_at: Date | null;
   created_at: Date;
   updated_at: Date;
-  author_username: string | null;
-  author_slug: string | null;
-  author_avatar: string | null;
-  author_deleted_at: Date | null;
 }
 
 export type NewComment = Pick<
@@ -51,10 +39,6 @@ const COLUMNS = [
   'c.deleted_at',
   'c.created_at',
   'c.updated_at',
-  'u.username as author_username',
-  'u.slug as author_slug',
-  'u.avatar as author_avatar',
-  'u.deleted_at as author_deleted_at',
 ] as const;
 
 /** Leaves out the comments of the given authors (a tombstone has none and stays). */
@@ -78,46 +62,12 @@ export class CommentsRepository {
     return this.scope.db;
   }
 
-  async track(id: string): Promise<CommentedTrack | undefined> {
-    return this.db
-      .selectFrom('tracks')
-      .select(['id', 'creator_id', 'is_public', 'duration', 'deleted_at'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-  }
-
-  /** Holds the track (it cannot be deleted meanwhile) while a comment is added: none lands after its comments were removed. */
-  async shareTrack(id: string): Promise<Pick<CommentedTrack, 'deleted_at'> | undefined> {
-    return this.db.selectFrom('tracks').select('deleted_at').where('id', '=', id).forShare().executeTakeFirst();
-  }
-
-  async isBlockedBy(blockerId: string, blockedId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('blocks')
-      .select('blocker_id')
-      .where('blocker_id', '=', blockerId)
-      .where('blocked_id', '=', blockedId)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
-  /** Users the viewer blocked and users who blocked the viewer. */
-  async blockedEitherWay(viewerId: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('blocks')
-      .select('blocked_id as id')
-      .where('blocker_id', '=', viewerId)
-      .union(this.db.selectFrom('blocks').select('blocker_id as id').where('blocked_id', '=', viewerId))
-      .execute();
-    return rows.map((row) => row.id);
-  }
-
-  private withAuthor() {
-    return this.db.selectFrom('comments as c').leftJoin('users as u', 'u.id', 'c.user_id').select(COLUMNS);
+  private selected() {
+    return this.db.selectFrom('comments as c').select(COLUMNS);
   }
 
   async find(id: string): Promise<CommentRow | undefined> {
-    return this.withAuthor().where('c.id', '=', id).executeTakeFirst();
+    return this.selected().where('c.id', '=', id).executeTakeFirst();
   }
 
   /** Locks the comment's row for the rest of the unit of work (reply counts, deletion). */
@@ -222,9 +172,9 @@ export class CommentsRepository {
   }
 
   /**
-   * One page of `total` rows: the ids come from the index alone, then only those rows are read
-   * with their authors. A page in the second half is read from the other end of the index, so
-   * the last page costs what the first does and the deepest is the middle one.
+   * One page of `total` rows: the ids come from the index alone, then only those rows are read. A
+   * page in the second half is read from the other end of the index, so the last page costs what
+   * the first does and the deepest is the middle one.
    */
   private async page(
     ids: CommentsQuery,
@@ -238,7 +188,7 @@ export class CommentsRepository {
     const limit = reverse ? Math.min(window.limit, total - window.offset) : window.limit;
     const offset = reverse ? Math.max(0, total - window.offset - window.limit) : window.offset;
     const slice = ordered(filtered.select('comments.id'), sort, reverse).limit(limit).offset(offset);
-    let rows = this.withAuthor().where('c.id', 'in', slice);
+    let rows = this.selected().where('c.id', 'in', slice);
     if (sort === 'timestamp') rows = rows.orderBy('c.position_seconds');
     const direction = sort === 'newest' ? 'desc' : 'asc';
     return rows.orderBy('c.created_at', direction).orderBy('c.id', direction).execute();
@@ -276,11 +226,10 @@ export class CommentsRepository {
 
   /** The user's own comments that a reader can still see (not deleted, on a live track), for the export. */
   async liveOf(userId: string): Promise<CommentRow[]> {
-    return this.withAuthor()
-      .innerJoin('tracks as t', 't.id', 'c.track_id')
+    return this.selected()
       .where('c.user_id', '=', userId)
       .where('c.deleted_at', 'is', null)
-      .where('t.deleted_at', 'is', null)
+      .where(liveTrackSql('c.track_id'))
       .orderBy('c.created_at')
       .orderBy('c.id')
       .execute();

@@ -6,13 +6,25 @@ import { forbidden, invalidField, notFound, rateLimited } from '../../platform/e
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
+import type { TrackReader } from '../tracks/track-reader.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import { toCommentDto } from './comments.mapper.js';
-import { canDeleteComment, canEditComment, canSeeComments, deletionRole } from './comments.policy.js';
-import type { CommentedTrack, CommentRow, CommentsRepository } from './comments.repository.js';
+import {
+  canDeleteComment,
+  canEditComment,
+  canSeeComments,
+  deletionRole,
+  type CommentedTrack,
+} from './comments.policy.js';
+import type { CommentRow, CommentsRepository } from './comments.repository.js';
 
 export interface CommentsServiceDeps {
   scope: DbScope;
   comments: CommentsRepository;
+  /** The tracks area's read port: the track commented on, and its row held while a comment is added. */
+  tracks: Pick<TrackReader, 'findLive' | 'holdLive'>;
+  /** The users area's read port: blocks, and the authors' names. */
+  people: Pick<PeopleReader, 'blocks' | 'blockedEitherWayWith' | 'names'>;
   events: EventBus;
   clock: Clock;
   /** Comments created per user per minute. */
@@ -29,7 +41,7 @@ export class CommentsService {
 
   /** A live track the actor may see; anything else is 404, as if it did not exist. */
   private async visibleTrack(actor: Actor, id: string): Promise<CommentedTrack> {
-    const track = await this.comments.track(id);
+    const track = await this.deps.tracks.findLive(id);
     if (!track || !canSeeComments(actor, track)) throw notFound('Track');
     return track;
   }
@@ -48,19 +60,30 @@ export class CommentsService {
   ): Promise<{ comment: CommentRow; track: CommentedTrack } | undefined> {
     const comment = await this.comments.find(id);
     if (!comment || (comment.deleted_at !== null && !options.deleted)) return undefined;
-    const track = await this.comments.track(comment.track_id);
+    const track = await this.deps.tracks.findLive(comment.track_id);
     return track && canSeeComments(actor, track) ? { comment, track } : undefined;
   }
 
   /** One live comment as the actor reads it (webhooks' comment.created), or undefined where they may not. */
   async commentFor(actor: Actor, id: string): Promise<Comment | undefined> {
     const readable = await this.readable(actor, id, { deleted: false });
-    return readable && toCommentDto(readable.comment);
+    return readable && (await this.dto(readable.comment));
+  }
+
+  /** The comments as readers see them, their authors named in one read. */
+  private async dtos(rows: readonly CommentRow[]): Promise<Comment[]> {
+    const authorIds = rows.flatMap((row) => (row.user_id && row.deleted_at === null ? [row.user_id] : []));
+    const authors = await this.deps.people.names(authorIds);
+    return rows.map((row) => toCommentDto(row, authors));
+  }
+
+  private async dto(row: CommentRow): Promise<Comment> {
+    return (await this.dtos([row]))[0]!;
   }
 
   /** Authors the viewer does not see: those they blocked and those who blocked them. */
   private hiddenFor(actor: Actor): Promise<string[]> {
-    return actor.kind === 'user' ? this.comments.blockedEitherWay(actor.id) : Promise.resolve([]);
+    return actor.kind === 'user' ? this.deps.people.blockedEitherWayWith(actor.id) : Promise.resolve([]);
   }
 
   async list(actor: Actor, trackId: string, query: ListCommentsQuery) {
@@ -70,7 +93,7 @@ export class CommentsService {
     const total = await this.comments.topLevelCount(track.id, hidden);
     const rows =
       window.offset < total ? await this.comments.topLevelPage(track.id, query.sort, window, hidden, total) : [];
-    return { comments: rows.map(toCommentDto), pagination: paginate(window, total) };
+    return { comments: await this.dtos(rows), pagination: paginate(window, total) };
   }
 
   async replies(actor: Actor, commentId: string, query: ListRepliesQuery) {
@@ -81,7 +104,7 @@ export class CommentsService {
     const hidden = await this.hiddenFor(actor);
     const total = hidden.length > 0 ? await this.comments.replyCount(comment.id, hidden) : comment.reply_count;
     const rows = window.offset < total ? await this.comments.repliesPage(comment.id, window, hidden, total) : [];
-    return { replies: rows.map(toCommentDto), pagination: paginate(window, total) };
+    return { replies: await this.dtos(rows), pagination: paginate(window, total) };
   }
 
   /**
@@ -103,12 +126,13 @@ export class CommentsService {
 
   private async insert(actor: UserActor, trackId: string, body: CreateCommentRequest) {
     const track = await this.visibleTrack(actor, trackId);
-    if (await this.comments.isBlockedBy(track.creator_id, actor.id))
+    if (await this.deps.people.blocks(track.creator_id, actor.id))
       throw forbidden('The track’s owner has blocked you from commenting');
     if (body.timestamp > track.duration)
       throw invalidField('timestamp', `must be at most the track’s duration (${track.duration} s)`, body.timestamp);
     return this.deps.scope.transaction(async () => {
-      if ((await this.comments.shareTrack(track.id))?.deleted_at !== null) throw notFound('Track');
+      // the track's row is held until commit: no comment lands after its comments were removed
+      if (!(await this.deps.tracks.holdLive(track.id))) throw notFound('Track');
       const parentId = body.parent_id === undefined ? null : await this.topLevelParent(track.id, body.parent_id);
       const id = await this.comments.insert({
         track_id: track.id,
@@ -123,7 +147,7 @@ export class CommentsService {
         subject: { resource: 'comment', id },
         data: { track_id: track.id, parent_id: parentId, timestamp: body.timestamp },
       });
-      return { comment: toCommentDto(await this.found(id)) };
+      return { comment: await this.dto(await this.found(id)) };
     });
   }
 
@@ -146,7 +170,7 @@ export class CommentsService {
     const { comment } = await this.visibleComment(actor, id, { deleted: false });
     if (!canEditComment(actor, comment)) throw forbidden('Only its author can edit a comment');
     // saving the same words again is not an edit
-    if (comment.content === content) return { comment: toCommentDto(comment) };
+    if (comment.content === content) return { comment: await this.dto(comment) };
     return this.deps.scope.transaction(async () => {
       const locked = await this.comments.lock(id);
       if (!locked || locked.deleted_at !== null) throw notFound('Comment');
@@ -155,7 +179,7 @@ export class CommentsService {
         subject: { resource: 'comment', id },
         data: { track_id: comment.track_id },
       });
-      return { comment: toCommentDto(await this.found(id)) };
+      return { comment: await this.dto(await this.found(id)) };
     });
   }
 
@@ -208,7 +232,7 @@ export class CommentsService {
 
   /** The owner's comments and replies that readers still see, for their data export. */
   async exportFor(owner: UserActor) {
-    return { comments: (await this.comments.liveOf(owner.id)).map(toCommentDto) };
+    return { comments: await this.dtos(await this.comments.liveOf(owner.id)) };
   }
 
   /**

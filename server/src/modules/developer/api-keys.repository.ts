@@ -13,11 +13,6 @@ export class ApiKeysRepository {
     return this.scope.db;
   }
 
-  /** Holds the owner's row until the transaction ends, so two creations cannot both take the last place. */
-  async lockOwner(userId: string): Promise<void> {
-    await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
-  }
-
   async countOfUser(userId: string): Promise<number> {
     const row = await this.db
       .selectFrom('api_keys')

@@ -23,6 +23,8 @@ export interface ApiKeysServiceDeps {
   events: EventBus;
   clock: Clock;
   revocations: Revocations;
+  /** The users area's account lock (PeopleReader.lockAccount), held until the transaction ends. */
+  people: { lockAccount(userId: string): Promise<void> };
 }
 
 /** Creating, listing and revoking a user's developer keys. Using a key is api-key-verifier.ts. */
@@ -34,14 +36,15 @@ export class ApiKeysService {
   }
 
   async create(actor: UserActor, body: CreateApiKeyRequest): Promise<{ api_key: ApiKey; key: string }> {
-    const { scope, keys, events, clock } = this.deps;
+    const { scope, keys, events, clock, people } = this.deps;
     const expiresAt = body.expires_at === undefined ? null : new Date(body.expires_at);
     if (expiresAt !== null && expiresAt.getTime() <= clock.now().getTime())
       throw invalidField('expires_at', 'must be in the future', body.expires_at);
     const key = API_KEY_PREFIX + randomBase62(API_KEY_RANDOM_LENGTH);
     const prefix = key.slice(0, API_KEY_SHOWN_LENGTH);
     const row = await scope.transaction(async () => {
-      await keys.lockOwner(actor.id);
+      // the owner's account row is held until commit, so two creations cannot both take the last place
+      await people.lockAccount(actor.id);
       if ((await keys.countOfUser(actor.id)) >= API_KEYS_PER_USER_MAX) {
         throw limitReached(`At most ${API_KEYS_PER_USER_MAX} API keys per user: revoke one first`);
       }

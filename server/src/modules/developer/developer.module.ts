@@ -1,6 +1,7 @@
 import './api-keys.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import type { UserRow } from '../users/users.tables.js';
 import { developerKeyVerifier } from './api-key-verifier.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
@@ -10,7 +11,7 @@ import { ApiKeysService } from './api-keys.service.js';
 /** Developer API keys: managed with a bearer token, used in its place on the routes that allow it. */
 export function createDeveloperModule(
   platform: Platform,
-  deps: { activeUser(id: string): Promise<UserRow | undefined> },
+  deps: { activeUser(id: string): Promise<UserRow | undefined>; people: Pick<PeopleReader, 'lockAccount'> },
 ): RiffModule {
   const keys = new ApiKeysRepository(platform.scope);
   const service = new ApiKeysService({
@@ -19,6 +20,7 @@ export function createDeveloperModule(
     events: platform.events,
     clock: platform.clock,
     revocations: platform.revocations,
+    people: deps.people,
   });
   return {
     name: 'developer',

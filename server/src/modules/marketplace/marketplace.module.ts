@@ -75,6 +75,7 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
     storage,
     logger,
     tracks,
+    people,
     products,
     created: policyLimiter(limits, 'products-created'),
     publicBaseUrl,

@@ -1,4 +1,4 @@
-import { CONTENT_TYPES } from '../tracks/audio-probe.js';
+import type { TrackReader } from '../tracks/track-reader.js';
 import type { ProductsRepository } from './products.repository.js';
 
 /** What a product delivers to a buyer: a stored object and how to name it. */
@@ -17,7 +17,11 @@ export interface Deliverable {
  * product delivers.
  */
 export class ProductCatalog {
-  constructor(private readonly products: ProductsRepository) {}
+  constructor(
+    private readonly products: ProductsRepository,
+    /** The tracks area's read port: a track product's original audio. */
+    private readonly tracks: Pick<TrackReader, 'originalFile'>,
+  ) {}
 
   /**
    * What a buyer of the product downloads: the uploaded file of a pack or service, the original
@@ -28,14 +32,13 @@ export class ProductCatalog {
     const product = await this.products.find(productId);
     if (!product) return null;
     if (product.product_type === 'track') {
-      const track = product.track_id ? await this.products.trackOriginal(product.track_id) : undefined;
-      if (!track?.file_key) return null;
-      const name = `${track.title}.${track.format}`.replace(/[\r\n"\\/]/g, '_');
+      const original = product.track_id ? await this.tracks.originalFile(product.track_id) : undefined;
+      if (!original) return null;
       return {
-        storageKey: track.file_key,
-        filename: name,
-        contentType: CONTENT_TYPES[track.format],
-        size: Number(track.file_size),
+        storageKey: original.key,
+        filename: original.filename.replace(/[\r\n"\\/]/g, '_'),
+        contentType: original.contentType,
+        size: original.size,
       };
     }
     if (!product.file_key) return null;

@@ -62,11 +62,6 @@ export class ProductsRepository {
     return this.db.selectFrom('products').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
   }
 
-  /** Serialises a seller's creations, so the per-seller cap holds under concurrent requests. */
-  async lockSeller(sellerId: string): Promise<void> {
-    await this.db.selectFrom('users').select('id').where('id', '=', sellerId).forUpdate().executeTakeFirst();
-  }
-
   async countBySeller(sellerId: string): Promise<number> {
     const row = await this.db
       .selectFrom('products')
@@ -351,15 +346,5 @@ export class ProductsRepository {
   async deleteShowcase(productId: string): Promise<void> {
     await this.db.deleteFrom('product_images').where('product_id', '=', productId).execute();
     await this.db.deleteFrom('product_previews').where('product_id', '=', productId).execute();
-  }
-
-  /** A track's original, for a track product's deliverable (read only; the tracks area owns the table). */
-  trackOriginal(trackId: string) {
-    return this.db
-      .selectFrom('tracks')
-      .select(['id', 'title', 'format', 'file_key', 'file_size'])
-      .where('id', '=', trackId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
   }
 }

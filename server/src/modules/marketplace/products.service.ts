@@ -30,6 +30,7 @@ import type { DbScope } from '../../platform/db/transactions.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import type { TrackReader } from '../tracks/track-reader.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import { priceToCents, toLicenseDto, toProductDto } from './products.mapper.js';
 import { canEditProduct, canMoveProduct, canSeeProduct } from './products.policy.js';
 import type { ProductLicenseRow, ProductRow, ProductsRepository } from './products.repository.js';
@@ -50,6 +51,8 @@ export interface ProductsServiceDeps {
   logger: Logger;
   /** A track product links a track of the seller's that they may see. */
   tracks: TrackReader;
+  /** The users area's account lock (PeopleReader.lockAccount): a seller's creations run one at a time. */
+  people: Pick<PeopleReader, 'lockAccount'>;
   products: ProductsRepository;
   /** How many products a seller may create in a window. */
   created: Limiter;
@@ -149,7 +152,8 @@ export class ProductsService {
   private async insert(actor: UserActor, body: CreateProductRequest): Promise<Product> {
     await this.checkTrack(actor, body.product_type, body.track_id);
     return this.scope.transaction(async () => {
-      await this.products.lockSeller(actor.id);
+      // the seller's account row is held until commit, so the per-seller cap holds under concurrent requests
+      await this.deps.people.lockAccount(actor.id);
       if ((await this.products.countBySeller(actor.id)) >= PRODUCTS_PER_SELLER_MAX) {
         throw limitReached(`A seller may have at most ${PRODUCTS_PER_SELLER_MAX} products`);
       }

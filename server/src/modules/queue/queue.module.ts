@@ -2,6 +2,7 @@ import type { EventHandler } from '../../platform/events/event-bus.js';
 import { leaveSessionsOnBlock } from './queue.events.js';
 import './queue.jobs.js';
 import type { KeyRef } from '../../platform/auth/token-signer.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import type { UserRow } from '../users/users.tables.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
@@ -22,6 +23,8 @@ export interface QueueModuleDeps {
   activeUser(id: string): Promise<UserRow | undefined>;
   /** The users area's read port for blocks: who blocks whom (either way). */
   blockedEitherWay(a: string, b: string): Promise<boolean>;
+  /** The users area's read port for names: the host, and who added items or wrote in the chat. */
+  names: PeopleReader['names'];
   /** Whether the key a token was minted from is still live (the areas that issue keys answer). */
   keyIsLive(key: KeyRef): Promise<boolean>;
 }
@@ -44,6 +47,7 @@ export function createQueueModule(platform: Platform, deps: QueueModuleDeps): Ri
     clock,
     live: hub,
     blockedEitherWay: deps.blockedEitherWay,
+    names: deps.names,
     publicBaseUrl: config.publicBaseUrl,
   });
   return {

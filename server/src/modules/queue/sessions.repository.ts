@@ -4,9 +4,8 @@ import type { QueueSessionItemsTable, QueueSessionMessagesTable, QueueSessionsTa
 import type { DbScope } from '../../platform/db/transactions.js';
 
 export type SessionRow = Selectable<QueueSessionsTable>;
-export type SessionItemRow = Selectable<QueueSessionItemsTable> & { added_by_username: string | null };
-export type ChatMessageRow = Selectable<QueueSessionMessagesTable> & { username: string | null };
-export type SessionWithHost = SessionRow & { host_username: string };
+export type SessionItemRow = Selectable<QueueSessionItemsTable>;
+export type ChatMessageRow = Selectable<QueueSessionMessagesTable>;
 
 /** All SQL of shared sessions: the session, its items, participants and chat. */
 export class SessionsRepository {
@@ -17,25 +16,21 @@ export class SessionsRepository {
   }
 
   /** A live session by the sha256 of its token; `lock` holds its row until the unit of work ends. */
-  findLive(tokenHash: string, now: Date, lock = false): Promise<SessionWithHost | undefined> {
+  findLive(tokenHash: string, now: Date, lock = false): Promise<SessionRow | undefined> {
     let query = this.db
       .selectFrom('queue_sessions')
-      .innerJoin('users', 'users.id', 'queue_sessions.host_id')
-      .selectAll('queue_sessions')
-      .select('users.username as host_username')
+      .selectAll()
       .where('token_hash', '=', tokenHash)
       .where('expires_at', '>', now);
-    if (lock) query = query.forUpdate('queue_sessions');
+    if (lock) query = query.forUpdate();
     return query.executeTakeFirst();
   }
 
-  findLiveById(id: string, now: Date): Promise<SessionWithHost | undefined> {
+  findLiveById(id: string, now: Date): Promise<SessionRow | undefined> {
     return this.db
       .selectFrom('queue_sessions')
-      .innerJoin('users', 'users.id', 'queue_sessions.host_id')
-      .selectAll('queue_sessions')
-      .select('users.username as host_username')
-      .where('queue_sessions.id', '=', id)
+      .selectAll()
+      .where('id', '=', id)
       .where('expires_at', '>', now)
       .executeTakeFirst();
   }
@@ -74,9 +69,7 @@ export class SessionsRepository {
   items(sessionId: string): Promise<SessionItemRow[]> {
     return this.db
       .selectFrom('queue_session_items')
-      .leftJoin('users', 'users.id', 'queue_session_items.added_by')
-      .selectAll('queue_session_items')
-      .select('users.username as added_by_username')
+      .selectAll()
       .where('session_id', '=', sessionId)
       .orderBy('position')
       .execute();
@@ -114,11 +107,9 @@ export class SessionsRepository {
   findItem(sessionId: string, itemId: string): Promise<SessionItemRow | undefined> {
     return this.db
       .selectFrom('queue_session_items')
-      .leftJoin('users', 'users.id', 'queue_session_items.added_by')
-      .selectAll('queue_session_items')
-      .select('users.username as added_by_username')
+      .selectAll()
       .where('session_id', '=', sessionId)
-      .where('queue_session_items.id', '=', itemId)
+      .where('id', '=', itemId)
       .executeTakeFirst();
   }
 
@@ -178,12 +169,10 @@ export class SessionsRepository {
   async lastMessages(sessionId: string, limit: number): Promise<ChatMessageRow[]> {
     const rows = await this.db
       .selectFrom('queue_session_messages')
-      .leftJoin('users', 'users.id', 'queue_session_messages.user_id')
-      .selectAll('queue_session_messages')
-      .select('users.username')
+      .selectAll()
       .where('session_id', '=', sessionId)
       .orderBy('created_at', 'desc')
-      .orderBy('queue_session_messages.id', 'desc')
+      .orderBy('id', 'desc')
       .limit(limit)
       .execute();
     return rows.reverse();

@@ -15,10 +15,10 @@ import { fieldIssue, forbidden, limitReached, notFound, validationFailed } from 
 import type { EventBus } from '../../platform/events/event-bus.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { LiveEvent, LiveHub } from './live-hub.js';
-import { toChatMessageDto, toSessionDto, toSessionItemDto } from './queue.mapper.js';
+import { toChatMessageDto, toSessionDto, toSessionItemDto, type Usernames } from './queue.mapper.js';
 import { canEndSession, canRemoveSessionItem, canSteerSession } from './queue.policy.js';
 import type { QueueService } from './queue.service.js';
-import type { SessionsRepository, SessionWithHost } from './sessions.repository.js';
+import type { SessionRow, SessionsRepository } from './sessions.repository.js';
 
 /** Live sessions one user may host at once. */
 export const MAX_LIVE_SESSIONS_PER_HOST = 10;
@@ -38,6 +38,8 @@ export interface SessionsServiceDeps {
   live: LiveHub;
   /** Whether either user blocks the other (the users area's read port). */
   blockedEitherWay(a: string, b: string): Promise<boolean>;
+  /** How these accounts are named, deleted ones included (the users area's read port). */
+  names(ids: readonly string[]): Promise<Usernames>;
   publicBaseUrl: string;
 }
 
@@ -60,19 +62,19 @@ export class SessionsService {
     this.deps.scope.afterCommit(() => this.deps.live.publish(event));
   }
 
-  private async live(token: string, lock = false): Promise<SessionWithHost> {
+  private async live(token: string, lock = false): Promise<SessionRow> {
     const session = await this.deps.sessions.findLive(hashToken(token), this.now, lock);
     if (!session) throw gone();
     return session;
   }
 
   /** Whoever joins (adds, listens, chats) must not block the host nor be blocked by them: 403. */
-  private async admit(actor: UserActor, session: SessionWithHost): Promise<void> {
+  private async admit(actor: UserActor, session: SessionRow): Promise<void> {
     if (actor.id !== session.host_id && (await this.deps.blockedEitherWay(actor.id, session.host_id)))
       throw forbidden('You cannot join this session');
   }
 
-  private async render(actor: Actor, session: SessionWithHost, token: string) {
+  private async render(actor: Actor, session: SessionRow, token: string) {
     return (await this.viewOf(session)).render(actor, token);
   }
 
@@ -80,15 +82,24 @@ export class SessionsService {
    * Reads what a session shows once; rendering it for a viewer needs no database. Two viewers with
    * the same viewerKey (and token) get the same rendering.
    */
-  private async viewOf(session: SessionWithHost) {
+  private async viewOf(session: SessionRow) {
     const items = await this.deps.sessions.items(session.id);
     const participants = await this.deps.sessions.participantsCount(session.id, session.host_id);
     const tracks = await this.deps.tracks.lookup(items.map((item) => item.track_id));
+    const usernames = await this.deps.names([
+      session.host_id,
+      ...items.flatMap((item) => (item.added_by === null ? [] : [item.added_by])),
+    ]);
+    // the host's account row is there as long as the session is (deleting it deletes the session)
+    const hostUsername = usernames.get(session.host_id)?.username;
+    if (hostUsername === undefined) throw gone();
     return {
       render: (actor: Actor, token: string) =>
         toSessionDto({
           session,
+          hostUsername,
           items,
+          usernames,
           participants,
           tracks: tracks.visibleTo(actor),
           token,
@@ -126,7 +137,7 @@ export class SessionsService {
       });
       return row;
     });
-    return { session: await this.render(actor, { ...session, host_username: actor.user.username }, token) };
+    return { session: await this.render(actor, session, token) };
   }
 
   async get(actor: Actor, token: string) {
@@ -197,7 +208,13 @@ export class SessionsService {
       this.announce({ kind: 'items_changed', sessionId: session.id });
       return (await this.deps.sessions.findItem(session.id, id!))!;
     });
-    return { item: toSessionItemDto(item, await this.deps.tracks.visibleTracks(actor, [trackId])) };
+    return {
+      item: toSessionItemDto(
+        item,
+        await this.deps.tracks.visibleTracks(actor, [trackId]),
+        new Map([[actor.id, actor.user]]),
+      ),
+    };
   }
 
   async removeItem(actor: UserActor, token: string, itemId: string) {
@@ -235,10 +252,11 @@ export class SessionsService {
     await this.admit(actor, session);
     await this.deps.sessions.join(session.id, actor.id, this.now);
     const chat = await this.deps.sessions.lastMessages(session.id, CHAT_HISTORY_LIMIT);
+    const usernames = await this.deps.names(chat.flatMap((row) => (row.user_id === null ? [] : [row.user_id])));
     return {
       sessionId: session.id,
       session: await this.render(actor, session, token),
-      chat: chat.map(toChatMessageDto),
+      chat: chat.map((row) => toChatMessageDto(row, usernames)),
     };
   }
 
@@ -275,7 +293,7 @@ export class SessionsService {
       });
       await this.deps.sessions.join(session.id, actor.id, now);
       await this.deps.sessions.touch(session.id, { updated_at: now, expires_at: this.expiry(now) });
-      const message = toChatMessageDto({ ...row, username: actor.user.username });
+      const message = toChatMessageDto(row, new Map([[actor.id, actor.user]]));
       this.announce({ kind: 'chat', sessionId: session.id, data: { message } });
       return message;
     });

@@ -43,7 +43,7 @@ const beingCompleted = () => conflict('This upload is being completed');
 
 export type ChunkedUploadsServiceDeps = Pick<
   UploadPipelineDeps,
-  'scope' | 'tracks' | 'sessions' | 'storage' | 'events' | 'clock' | 'logger' | 'limits'
+  'scope' | 'tracks' | 'sessions' | 'storage' | 'events' | 'clock' | 'logger' | 'limits' | 'people'
 > & {
   /** The quota arithmetic and the commit of a stored file, shared with uploads in one request. */
   pipeline: UploadPipeline;
@@ -68,7 +68,7 @@ export class ChunkedUploadsService {
 
   async initiate(actor: UserActor, input: InitiateChunkedUploadRequest) {
     const { maxChunks, maxChunkBytes, sessionTtlMs, quotaBytes } = this.deps.limits;
-    const { scope, tracks, sessions, events, clock } = this.deps;
+    const { scope, sessions, events, clock } = this.deps;
     const invalid = (field: string, message: string) =>
       validationFailed(message, [fieldIssue(field, message, String(input[field as keyof typeof input]))]);
     if (input.total_chunks > maxChunks) throw invalid('total_chunks', `at most ${maxChunks} chunks`);
@@ -77,7 +77,7 @@ export class ChunkedUploadsService {
     if (input.total_size < input.total_chunks) throw invalid('total_size', 'every chunk needs at least one byte');
     const id = randomUUID();
     await scope.transaction(async () => {
-      await tracks.lockUser(actor.id);
+      await this.deps.people.lockAccount(actor.id);
       if ((await sessions.openCount(actor.id, this.pipeline.idleSince())) >= MAX_OPEN_SESSIONS) {
         throw limitReached(
           `At most ${MAX_OPEN_SESSIONS} chunked uploads may be open at once: complete or cancel one first`,

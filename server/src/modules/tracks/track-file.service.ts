@@ -25,7 +25,10 @@ function audioColumns(
   return { file_key, format, duration, bitrate, sample_rate, file_size, md5, original_filename };
 }
 
-export type TrackFileServiceDeps = Pick<UploadPipelineDeps, 'limits' | 'tracks' | 'storage' | 'scope' | 'events'> & {
+export type TrackFileServiceDeps = Pick<
+  UploadPipelineDeps,
+  'limits' | 'tracks' | 'storage' | 'scope' | 'events' | 'people'
+> & {
   /** The quota arithmetic and the commit of a stored file, shared with uploads. */
   pipeline: UploadPipeline;
   /** A new audio re-runs the media pipeline; a restore makes a version current. */
@@ -78,7 +81,7 @@ export class TrackFileService {
       });
       const metadata = await this.pipeline.probe(key, file.bytes);
       const track = await scope.transaction(async () => {
-        await tracks.lockUser(owner);
+        await this.deps.people.lockAccount(owner);
         const held = await this.pipeline.bytesHeld(owner);
         if (held.trackBytes + held.reserved + file.bytes > limits.quotaBytes) throw quotaExceeded();
         const columns = audioColumns({

@@ -31,6 +31,11 @@ export interface TrackReader {
    * itself (canReadTrack with a secret link, canRepost); undefined for a missing or deleted track.
    */
   findLive(id: string): Promise<TrackRow | undefined>;
+  /**
+   * Holds the track's row until the current transaction ends, so that it cannot be deleted meanwhile
+   * (a comment added while the track's comments are being removed); false for a missing or deleted track.
+   */
+  holdLive(id: string): Promise<boolean>;
   /** The live tracks among `ids`, in no particular order. */
   findLiveMany(ids: readonly string[]): Promise<TrackRow[]>;
   /** A live track's original audio (the marketplace delivers it to a track product's buyers); undefined without one. */
@@ -62,6 +67,7 @@ export function createTrackReader(tracks: TracksRepository, publicBaseUrl: strin
     visibleSql: trackVisibleSql,
     findLive: (id) => tracks.findLive(id),
     findLiveMany: liveRows,
+    holdLive: (id) => tracks.holdLive(id),
     toTrack: (row, actor) => toTrackDto(row, actor, publicBaseUrl),
     async originalFile(id) {
       const row = await tracks.findLive(id);

@@ -5,6 +5,7 @@ import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { TrackRow } from './tracks.tables.js';
 import type { MediaService } from '../media/media.service.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import { chunkKey, ChunkedUploadsService } from './chunked-uploads.service.js';
 import { RecentTracks } from './recent-tracks.js';
 import { RunningDigests } from './running-digests.js';
@@ -37,7 +38,17 @@ export type TracksModule = RiffModule & {
 };
 
 /** Tracks: uploads (one request or chunked), the catalog, lyrics, streaming and downloads. */
-export function createTracksModule(platform: Platform, { media }: { media: MediaService }): TracksModule {
+export function createTracksModule(
+  platform: Platform,
+  {
+    media,
+    people,
+  }: {
+    media: MediaService;
+    /** The users area's account lock: uploads are counted against a user's quota one at a time. */
+    people: Pick<PeopleReader, 'lockAccount'>;
+  },
+): TracksModule {
   const { config, scope, storage, events, clock, logger } = platform;
   const tracksRepository = new TracksRepository(scope);
   const recent = new RecentTracks();
@@ -76,6 +87,7 @@ export function createTracksModule(platform: Platform, { media }: { media: Media
     clock,
     limits: config.uploads,
     logger,
+    people,
   };
   const pipeline = new UploadPipeline({ ...uploading, media: { recordAudio } });
   const uploads = new UploadsService({ ...uploading, pipeline });

@@ -5,6 +5,7 @@ import type { TrackRow, TracksTable } from './tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import { QueryTemplates } from '../../platform/db/query-templates.js';
+import { olderVersionsBytesSql } from '../media/track-versions-sql.js';
 
 export interface TrackListFilter {
   viewerId: string | null;
@@ -29,6 +30,17 @@ export class TracksRepository {
     return templates.first(this.db, 'tracks.findLive', [id], (trackId) =>
       this.db.selectFrom('tracks').selectAll().where('id', '=', trackId).where('deleted_at', 'is', null),
     );
+  }
+
+  /** Holds the track's row (FOR SHARE) until the transaction ends, so it cannot be deleted meanwhile; true when it is live. */
+  async holdLive(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('tracks')
+      .select('deleted_at')
+      .where('id', '=', id)
+      .forShare()
+      .executeTakeFirst();
+    return row !== undefined && row.deleted_at === null;
   }
 
   findLiveMany(ids: string[]): Promise<TrackRow[]> {
@@ -126,27 +138,20 @@ export class TracksRepository {
     });
   }
 
-  /** Bytes and number of a user's live (not deleted) originals. */
+  /** Bytes and number of a user's live (not deleted) originals; their older versions' bytes count too (the quota). */
   async liveOriginals(userId: string): Promise<{ bytes: number; count: number }> {
     const row = await this.db
       .selectFrom('tracks')
       .select((eb) => [
         eb.fn.coalesce(eb.fn.sum<number>('file_size'), eb.lit(0)).as('bytes'),
         eb.fn.countAll<number>().as('count'),
+        // the media area keeps the versions: it says how much a track's older ones hold
+        sql<number>`coalesce(sum(${olderVersionsBytesSql('tracks.id')}), 0)`.as('version_bytes'),
       ])
       .where('creator_id', '=', userId)
       .where('deleted_at', 'is', null)
       .executeTakeFirstOrThrow();
-    // older versions of live tracks count too (versions count against the quota)
-    const versions = await this.db
-      .selectFrom('track_versions')
-      .innerJoin('tracks', 'tracks.id', 'track_versions.track_id')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('track_versions.file_size'), eb.lit(0)).as('bytes'))
-      .where('tracks.creator_id', '=', userId)
-      .where('tracks.deleted_at', 'is', null)
-      .where('track_versions.is_current', '=', false)
-      .executeTakeFirstOrThrow();
-    return { bytes: Number(row.bytes) + Number(versions.bytes), count: Number(row.count) };
+    return { bytes: Number(row.bytes) + Number(row.version_bytes), count: Number(row.count) };
   }
 
   /** Whether a live track still stores its file under this key. */
@@ -158,11 +163,6 @@ export class TracksRepository {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return row !== undefined;
-  }
-
-  /** Serializes quota decisions per user (a row lock until the transaction ends). */
-  async lockUser(userId: string): Promise<void> {
-    await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
   }
 
   tracksOf(userId: string): Promise<TrackRow[]> {

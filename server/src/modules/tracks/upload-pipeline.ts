@@ -49,6 +49,11 @@ export interface UploadPipelineDeps {
   clock: Clock;
   limits: UploadLimits;
   logger: Logger;
+  /**
+   * The users area's account lock (PeopleReader.lockAccount): quota decisions run one at a time per
+   * user, the lock held until the transaction ends.
+   */
+  people: { lockAccount(userId: string): Promise<void> };
   /** The media pipeline: the new audio becomes the track's current version and its jobs are queued. */
   media?: { recordAudio(actor: UserActor, track: TrackRow): Promise<unknown> };
 }
@@ -197,7 +202,7 @@ export class UploadPipeline {
     const { metadata } = input;
     const { scope, tracks, limits, events } = this.deps;
     return scope.transaction(async () => {
-      await tracks.lockUser(actor.id);
+      await this.deps.people.lockAccount(actor.id);
       const held = await this.bytesHeld(actor.id);
       if (held.trackBytes + held.reserved - releaseReservation + input.bytes > limits.quotaBytes) throw quotaExceeded();
       const track = await tracks.insert({

@@ -22,6 +22,31 @@ export interface PeopleReader {
    * a time for that user; a no-op for a missing user.
    */
   lockAccount(userId: string): Promise<void>;
+  /** True when `blockerId` blocks `blockedId` (one way: a track's owner who blocked a would-be commenter). */
+  blocks(blockerId: string, blockedId: string): Promise<boolean>;
+  /** The users this one blocked and those who blocked them (whose words a reader does not see). */
+  blockedEitherWayWith(userId: string): Promise<string[]>;
+  /**
+   * How these accounts are named beside their words and items (comment authors, shared sessions),
+   * in one read; deleted accounts are included, with their deleted_at. Unknown ids are missing.
+   */
+  names(ids: readonly string[]): Promise<Map<string, PersonName>>;
+  /** Where mail reaches a live (not deleted) account, and its username; undefined for a missing or deleted one. */
+  contact(userId: string): Promise<AccountContact | undefined>;
+}
+
+/** An account's name, handle and picture as its row holds them, deleted or not. */
+export interface PersonName {
+  id: string;
+  username: string;
+  slug: string;
+  avatar: string | null;
+  deleted_at: Date | null;
+}
+
+export interface AccountContact {
+  email: string | null;
+  username: string;
 }
 
 export function createPeopleReader(users: UsersRepository, social: SocialRepository): PeopleReader {
@@ -30,6 +55,14 @@ export function createPeopleReader(users: UsersRepository, social: SocialReposit
     findActive: (id) => users.findActiveById(id),
     blockedEitherWay: (a, b) => social.blockedEitherWay(a, b),
     lockAccount: (userId) => users.lockAccount(userId),
+    blocks: (blockerId, blockedId) => social.blocks(blockerId, blockedId),
+    blockedEitherWayWith: (userId) => social.blockedEitherWayWith(userId),
+    contact: (userId) => users.contactOf(userId),
+    async names(ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return new Map();
+      return new Map((await users.namesByIds(unique)).map((row) => [row.id, row]));
+    },
     async profiles(ids) {
       const unique = [...new Set(ids)];
       if (unique.length === 0) return new Map();

@@ -56,6 +56,28 @@ export class SocialRepository {
     return row !== undefined;
   }
 
+  /** True when `blockerId` blocks `blockedId` (one way). */
+  async blocks(blockerId: string, blockedId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('blocks')
+      .select('blocker_id')
+      .where('blocker_id', '=', blockerId)
+      .where('blocked_id', '=', blockedId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The users this one blocked and those who blocked them. */
+  async blockedEitherWayWith(userId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('blocks')
+      .select('blocked_id as id')
+      .where('blocker_id', '=', userId)
+      .union(this.db.selectFrom('blocks').select('blocker_id as id').where('blocked_id', '=', userId))
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** Blocking also removes follows both ways, in one transaction. */
   async block(blockerId: string, blockedId: string): Promise<void> {
     await this.scope.transaction(async () => {

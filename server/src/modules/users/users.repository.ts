@@ -1,4 +1,5 @@
 import type { DbScope } from '../../platform/db/transactions.js';
+import type { AccountContact, PersonName } from './people-reader.js';
 import type { NewUser, UserRow, UserUpdate } from './users.tables.js';
 
 export class UsersRepository {
@@ -19,6 +20,25 @@ export class UsersRepository {
 
   findManyById(ids: string[]): Promise<UserRow[]> {
     return this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  }
+
+  /** How the accounts are named where their words show, deleted accounts included (PeopleReader.names). */
+  namesByIds(ids: string[]): Promise<PersonName[]> {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'slug', 'avatar', 'deleted_at'])
+      .where('id', 'in', ids)
+      .execute();
+  }
+
+  /** Where mail reaches a live (not deleted) account, and how to greet it. */
+  contactOf(id: string): Promise<AccountContact | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(['email', 'username'])
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   /** A user whose tokens may act: verified, active, not banned, not deleted. */

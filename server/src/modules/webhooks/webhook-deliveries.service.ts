@@ -13,6 +13,7 @@ import { disabledMail } from './webhook-mail.js';
 import { sendOnce, type AttemptResult } from './webhook-sender.js';
 import { signedHeaders } from './webhook-signature.js';
 import { checkWebhookUrl, type Resolve, type WebhookUrlRules } from './webhook-url-guard.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import type { DeliveryRow, WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 import './webhooks.jobs.js';
 
@@ -39,6 +40,8 @@ export interface WebhookDeliveriesDeps {
   logger: Logger;
   config: WebhookDeliveryConfig;
   appBaseUrl: string;
+  /** The users area's read port: where a disabled webhook's owner is mailed. */
+  people: Pick<PeopleReader, 'contact'>;
   /** The resolver the URL guard asks (tests give one that answers what they need). */
   resolve?: Resolve;
 }
@@ -264,7 +267,7 @@ export class WebhookDeliveries {
       data: { reason, consecutive_failures: failures },
       userId: webhook.user_id,
     });
-    const owner = await this.deps.webhooks.ownerContact(webhook.user_id);
+    const owner = await this.deps.people.contact(webhook.user_id);
     if (owner?.email)
       await this.deps.mail.send(disabledMail(owner.email, owner.username, webhook, reason, this.deps.appBaseUrl));
     this.deps.logger.warn({ webhookId: webhook.id, failures }, 'webhook disabled');

@@ -1,6 +1,7 @@
 import './webhooks.events.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import { webhookDispatcher, type WebhookSources } from './webhook-dispatcher.js';
 import { WebhookDeliveries } from './webhook-deliveries.service.js';
 import './webhooks.jobs.js';
@@ -19,7 +20,10 @@ const KEPT_DAYS = 30;
  */
 export function createWebhooksModule(
   platform: Platform,
-  sources: WebhookSources,
+  sources: WebhookSources & {
+    /** The users area's read port: the owner's account lock (creation) and contact (a disabled webhook's mail). */
+    people: Pick<PeopleReader, 'lockAccount' | 'contact'>;
+  },
   options: { resolve?: Resolve } = {},
 ): RiffModule {
   const { scope, config, clock, events, jobs, mail, logger, keys } = platform;
@@ -36,6 +40,7 @@ export function createWebhooksModule(
     logger,
     config: config.webhooks,
     appBaseUrl: config.appBaseUrl,
+    people: sources.people,
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });
   const service = new WebhooksService({
@@ -46,6 +51,7 @@ export function createWebhooksModule(
     events,
     clock,
     rules: config.webhooks,
+    people: sources.people,
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });
   return {

@@ -14,9 +14,7 @@ export class WebhooksRepository {
     return this.scope.db;
   }
 
-  /** Serializes the per-user count (a row lock on the user until the transaction ends). */
-  async countForUpdate(userId: string): Promise<number> {
-    await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  async countOfUser(userId: string): Promise<number> {
     const row = await this.db
       .selectFrom('webhooks')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -241,15 +239,6 @@ export class WebhooksRepository {
       ),
     ]);
     return { webhooks, deliveries: deliveries.rows[0]!, byEvent: byEvent.rows };
-  }
-
-  ownerContact(userId: string): Promise<{ email: string | null; username: string } | undefined> {
-    return this.db
-      .selectFrom('users')
-      .select(['email', 'username'])
-      .where('id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
   }
 
   // whom an event concerns (reads of other areas' tables, deleted rows included)

@@ -25,6 +25,7 @@ import { newSigningSecret } from './webhook-signature.js';
 import { checkWebhookUrl, type Resolve, type WebhookUrlRules } from './webhook-url-guard.js';
 import { toDeliveryDto, toWebhookDto } from './webhooks.mapper.js';
 import { canUseWebhook } from './webhooks.policy.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 
 export interface WebhooksServiceDeps {
@@ -36,6 +37,8 @@ export interface WebhooksServiceDeps {
   clock: Clock;
   rules: WebhookUrlRules;
   resolve?: Resolve;
+  /** The users area's account lock (PeopleReader.lockAccount): a user's creations are counted one at a time. */
+  people: Pick<PeopleReader, 'lockAccount'>;
 }
 
 const HOUR_MS = 3_600_000;
@@ -82,7 +85,9 @@ export class WebhooksService {
     const key = newKey();
     const secret = newSigningSecret();
     const row = await scope.transaction(async () => {
-      if ((await webhooks.countForUpdate(actor.id)) >= WEBHOOKS_PER_USER_MAX) {
+      // the owner's account row is held until commit, so two creations cannot both take the last place
+      await this.deps.people.lockAccount(actor.id);
+      if ((await webhooks.countOfUser(actor.id)) >= WEBHOOKS_PER_USER_MAX) {
         throw limitReached(`At most ${WEBHOOKS_PER_USER_MAX} webhooks per user: delete one first`);
       }
       const created = await webhooks.insert({
