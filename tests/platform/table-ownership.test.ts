@@ -79,16 +79,6 @@ const NOT_YET_MOVED: Exception[] = [
     reason:
       'the pipeline keeps the track’s stream columns (stream_status, manifest, waveform, cover): a tracks port for them, which needs media built after tracks (today tracks is built from media)',
   },
-  {
-    file: 'playlists/playlist-library.repository.ts',
-    reads: ['blocks', 'track_plays', 'tracks'],
-    reason: 'blocks through PeopleReader, tracks through TrackReader.visibleSql, play counts from the social area',
-  },
-  {
-    file: 'playlists/playlists.repository.ts',
-    reads: ['tracks', 'users'],
-    reason: 'track counts and covers through TrackReader.visibleSql, owners through PeopleReader',
-  },
   { file: 'queue/sessions.repository.ts', reads: ['users'], reason: 'participants through PeopleReader' },
   {
     file: 'social/plays.repository.ts',
