@@ -81,18 +81,6 @@ const NOT_YET_MOVED: Exception[] = [
   },
   { file: 'queue/sessions.repository.ts', reads: ['users'], reason: 'participants through PeopleReader' },
   {
-    file: 'social/plays.repository.ts',
-    reads: ['playlist_tracks', 'playlists', 'track_downloads', 'tracks', 'user_preferences'],
-    writes: ['tracks'],
-    reason:
-      'a play is counted in one statement (play_count included) so that it is atomic in one round trip; moving play_count to the tracks area needs an event or a second statement in a transaction on the hottest path',
-  },
-  {
-    file: 'social/social.repository.ts',
-    reads: ['blocks', 'follows', 'playlist_tracks', 'playlists', 'tracks', 'users'],
-    reason: 'likes lists, reposts and the feed: blocks and people through PeopleReader, tracks through TrackReader',
-  },
-  {
     file: 'tracks/tracks.repository.ts',
     reads: ['track_versions', 'users'],
     reason: 'the current version through the media area, the creator through PeopleReader',

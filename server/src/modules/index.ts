@@ -65,6 +65,8 @@ export function createAreas(platform: Platform) {
     tracks: tracks.tracks,
     reader: tracks.reader,
     secretLinks: tracks.secretLinks,
+    trackCounters: tracks.counters,
+    people: users.people,
     comments: comments.count,
   });
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });
