@@ -72,13 +72,6 @@ const NOT_YET_MOVED: Exception[] = [
     reads: ['tracks', 'users'],
     reason: 'sellers through PeopleReader, a product’s track through TrackReader',
   },
-  {
-    file: 'media/media.repository.ts',
-    reads: ['tracks'],
-    writes: ['tracks'],
-    reason:
-      'the pipeline keeps the track’s stream columns (stream_status, manifest, waveform, cover): a tracks port for them, which needs media built after tracks (today tracks is built from media)',
-  },
   { file: 'queue/sessions.repository.ts', reads: ['users'], reason: 'participants through PeopleReader' },
   {
     file: 'tracks/tracks.repository.ts',

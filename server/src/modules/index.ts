@@ -43,8 +43,13 @@ export function createAreas(platform: Platform) {
       modules.flatMap((module) => module.keyVerifiers ?? []),
       key,
     );
-  // users is made below: playback tokens ask it only when a request comes
-  const media = createMediaModule(platform, { activeUser: (id) => users.activeUser!(id), keyIsLive: liveKey });
+  // users and tracks are made below (tracks records each new audio through media): playback tokens
+  // ask users, and the pipeline reads and sets a track's stream columns, only when a request or job comes
+  const media = createMediaModule(platform, {
+    activeUser: (id) => users.activeUser!(id),
+    keyIsLive: liveKey,
+    tracks: { find: (id) => tracks.streams.find(id), set: (id, columns) => tracks.streams.set(id, columns) },
+  });
   const tracks = createTracksModule(platform, { media: media.media });
   const users = createUsersModule(platform, { avatars: media.avatars });
   const auth = createAuthModule(platform, { users: users.users });
