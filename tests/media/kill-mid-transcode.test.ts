@@ -6,6 +6,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMediaModule } from '../../server/src/modules/media/media.module.js';
+import { StreamStateRepository } from '../../server/src/modules/tracks/stream-state.repository.js';
+import { createTrackStreamState } from '../../server/src/modules/tracks/track-stream-state.js';
 import { systemActor } from '../../server/src/platform/access/actor.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
 import { openPlatform, type PlatformHandle } from '../../server/src/platform/platform.js';
@@ -80,6 +82,7 @@ describe('an HLS job killed with SIGKILL mid-transcode', () => {
     const { media: service } = createMediaModule(handle.platform, {
       activeUser: async () => undefined,
       keyIsLive: async () => false,
+      tracks: createTrackStreamState(new StreamStateRepository(handle.platform.scope)),
     });
     expect((await service.status(systemActor(), started.trackId)).stream_status).toBe('processing');
 

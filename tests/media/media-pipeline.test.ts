@@ -7,6 +7,8 @@ import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMediaModule, type MediaModule } from '../../server/src/modules/media/media.module.js';
+import { StreamStateRepository } from '../../server/src/modules/tracks/stream-state.repository.js';
+import { createTrackStreamState } from '../../server/src/modules/tracks/track-stream-state.js';
 import type { NewAudio } from '../../server/src/modules/media/media.service.js';
 import { systemActor, userActor, type UserActor } from '../../server/src/platform/access/actor.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
@@ -31,6 +33,7 @@ async function openMedia(env: Record<string, string> = {}) {
   const module: MediaModule = createMediaModule(handle.platform, {
     activeUser: async () => undefined,
     keyIsLive: async () => false,
+    tracks: createTrackStreamState(new StreamStateRepository(handle.platform.scope)),
   });
   for (const { everyMs: _everyMs, ...job } of module.jobs ?? []) handle.platform.jobs.define(job);
   for (const handler of module.eventHandlers ?? []) handle.platform.events.subscribe(handler);

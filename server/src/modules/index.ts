@@ -43,8 +43,13 @@ export function createAreas(platform: Platform) {
       modules.flatMap((module) => module.keyVerifiers ?? []),
       key,
     );
-  // users is made below: playback tokens ask it only when a request comes
-  const media = createMediaModule(platform, { activeUser: (id) => users.activeUser!(id), keyIsLive: liveKey });
+  // users and tracks are made below (tracks records each new audio through media): playback tokens
+  // ask users, and the pipeline reads and sets a track's stream columns, only when a request or job comes
+  const media = createMediaModule(platform, {
+    activeUser: (id) => users.activeUser!(id),
+    keyIsLive: liveKey,
+    tracks: { find: (id) => tracks.streams.find(id), set: (id, columns) => tracks.streams.set(id, columns) },
+  });
   // users is made below: its account lock is asked only when an upload comes
   const tracks = createTracksModule(platform, {
     media: media.media,
@@ -70,6 +75,8 @@ export function createAreas(platform: Platform) {
     tracks: tracks.tracks,
     reader: tracks.reader,
     secretLinks: tracks.secretLinks,
+    trackCounters: tracks.counters,
+    people: users.people,
     comments: comments.count,
   });
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });

@@ -3,6 +3,7 @@ import type { KeyRef } from '../../platform/auth/token-signer.js';
 import type { UserRow } from '../users/users.tables.js';
 import { AppError, notFound, unauthenticated } from '../../platform/errors/app-error.js';
 import { canSeeTrackMedia } from './media.policy.js';
+import type { TrackStreamState } from '../tracks/track-stream-state.js';
 import type { MediaRepository, MediaTrack } from './media.repository.js';
 import type { PlaybackTokens } from './playback-token.js';
 
@@ -29,6 +30,8 @@ export interface HlsFile {
 
 export interface HlsStreamsDeps {
   media: MediaRepository;
+  /** The tracks area's: who may read the track's media, and its stream's state. */
+  tracks: Pick<TrackStreamState, 'find'>;
   tokens: PlaybackTokens;
   /** The user behind a token, if they may still act (exists, active, verified, not banned). */
   activeUser(id: string): Promise<UserRow | undefined>;
@@ -56,7 +59,7 @@ export class HlsStreams {
       access.playback === undefined ? undefined : await this.playbackHolder(access.playback, trackId, actor);
     const viewer = holder?.actor ?? actor;
     // visibility is read on every request: a track made private or deleted stops at once
-    const track = await this.deps.media.track(trackId);
+    const track = await this.deps.tracks.find(trackId);
     if (!track || !canSeeTrackMedia(viewer, track, access.secret)) throw notFound('Track');
     // one read of the pipeline's row: its run and published prefix belong together
     const media = await this.deps.media.media(trackId);

@@ -1,6 +1,7 @@
 import './media.events.js';
 import type { KeyRef } from '../../platform/auth/token-signer.js';
 import type { UserRow } from '../users/users.tables.js';
+import type { TrackStreamState } from '../tracks/track-stream-state.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { ModuleJob, RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
@@ -26,6 +27,8 @@ export interface MediaModuleDeps {
   activeUser(id: string): Promise<UserRow | undefined>;
   /** Whether the API key a playback token's stream token was minted with is still live. */
   keyIsLive(key: KeyRef): Promise<boolean>;
+  /** The tracks area's: a track's stream columns, read by every HLS request and set by the pipeline. */
+  tracks: TrackStreamState;
 }
 
 /**
@@ -36,6 +39,7 @@ export function createMediaModule(platform: Platform, deps: MediaModuleDeps): Me
   const repository = new MediaRepository(platform.scope);
   const hls = new HlsStreams({
     media: repository,
+    tracks: deps.tracks,
     tokens: new PlaybackTokens({ signer: platform.signer, clock: platform.clock }),
     activeUser: (id) => deps.activeUser(id),
     keyIsLive: (key) => deps.keyIsLive(key),
@@ -43,6 +47,7 @@ export function createMediaModule(platform: Platform, deps: MediaModuleDeps): Me
   const media = new MediaService({
     scope: platform.scope,
     media: repository,
+    tracks: deps.tracks,
     storage: platform.storage,
     jobs: platform.jobs,
     events: platform.events,

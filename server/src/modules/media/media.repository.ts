@@ -1,35 +1,16 @@
-import type { MediaTranscoder, StreamStatus } from '@riff/contract';
+import type { MediaTranscoder } from '@riff/contract';
 import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import type { TrackStreamRow } from '../tracks/track-stream-state.js';
 
 export type TrackVersionRow = Selectable<Database['track_versions']>;
 export type TrackMediaRow = Selectable<Database['track_media']>;
 export type UserAvatarRow = Selectable<Database['user_avatars']>;
 export type NewTrackVersion = Insertable<Database['track_versions']>;
 
-/** The part of a track the media pipeline reads: who owns it, who may see it, its current audio. */
-export interface MediaTrack {
-  id: string;
-  creator_id: string;
-  is_public: boolean;
-  file_key: string | null;
-  duration: number;
-  status: Database['tracks']['status'];
-  stream_status: StreamStatus;
-  status_message: string | null;
-  deleted_at: Date | null;
-  share_secret_hash: string | null;
-}
-
-/** The media columns of tracks that the pipeline keeps: the media module is their only writer. */
-interface TrackMediaColumns {
-  stream_status?: StreamStatus;
-  status_message?: string | null;
-  stream_manifest_url?: string | null;
-  waveform_path?: string | null;
-  cover_art_path?: string | null;
-}
+/** The part of a track the media pipeline reads (through the tracks area's TrackStreamState). */
+export type MediaTrack = TrackStreamRow;
 
 /** Every query of the media pipeline: versions, derived files and their jobs' state, avatars. */
 export class MediaRepository {
@@ -39,42 +20,6 @@ export class MediaRepository {
     return this.scope.db;
   }
 
-  async track(trackId: string): Promise<MediaTrack | undefined> {
-    return this.db
-      .selectFrom('tracks')
-      .select([
-        'id',
-        'creator_id',
-        'is_public',
-        'file_key',
-        'duration',
-        'status',
-        'stream_status',
-        'status_message',
-        'deleted_at',
-        'share_secret_hash',
-      ])
-      .where('id', '=', trackId)
-      .executeTakeFirst();
-  }
-
-  async tracksOf(userId: string): Promise<Pick<MediaTrack, 'id' | 'is_public'>[]> {
-    return this.db
-      .selectFrom('tracks')
-      .select(['id', 'is_public'])
-      .where('creator_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .execute();
-  }
-
-  private async setTrackColumns(trackId: string, columns: TrackMediaColumns): Promise<void> {
-    await this.db
-      .updateTable('tracks')
-      .set({ ...columns, updated_at: new Date() })
-      .where('id', '=', trackId)
-      .execute();
-  }
-
   // ---- the pipeline's state
 
   async media(trackId: string): Promise<TrackMediaRow | undefined> {
@@ -82,7 +27,8 @@ export class MediaRepository {
   }
 
   /**
-   * A new run for the track's current audio: both jobs pending, stream_status pending. The HLS of
+   * A new run for the track's current audio: both jobs pending (the caller sets the track's
+   * stream_status pending through TrackStreamState, in the same unit of work). The HLS of
    * the previous run is another audio's: it is no longer named here (never served for this one)
    * and its prefix is returned, for its files to be removed once this commits. The waveform and
    * cover stay named until the new ones replace them, unserved meanwhile (waveform_state pending).
@@ -112,7 +58,6 @@ export class MediaRepository {
       .values({ track_id: trackId, ...fresh })
       .onConflict((conflict) => conflict.column('track_id').doUpdateSet({ ...fresh, updated_at: new Date() }))
       .execute();
-    await this.setTrackColumns(trackId, { stream_status: 'pending', status_message: null, stream_manifest_url: null });
     return { replacedHls: before?.hls_prefix ?? null };
   }
 
@@ -125,9 +70,7 @@ export class MediaRepository {
       .where('run_id', '=', runId)
       .where('hls_state', 'in', ['pending', 'processing'])
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
-    await this.setTrackColumns(trackId, { stream_status: 'processing' });
-    return true;
+    return Number(updated.numUpdatedRows) > 0;
   }
 
   async hlsProgress(trackId: string, runId: string, percent: number): Promise<void> {
@@ -145,7 +88,6 @@ export class MediaRepository {
     trackId: string,
     runId: string,
     prefix: string | null,
-    manifestUrl: string | null,
   ): Promise<{ replaced: string | null } | false> {
     const before = await this.db
       .selectFrom('track_media')
@@ -159,7 +101,6 @@ export class MediaRepository {
       .set({ hls_state: 'ready', hls_progress: 100, hls_prefix: prefix, updated_at: new Date() })
       .where('track_id', '=', trackId)
       .execute();
-    await this.setTrackColumns(trackId, { stream_status: 'ready', stream_manifest_url: manifestUrl });
     return { replaced: before.hls_prefix !== prefix ? before.hls_prefix : null };
   }
 
@@ -170,9 +111,7 @@ export class MediaRepository {
       .where('track_id', '=', trackId)
       .where('run_id', '=', runId)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
-    await this.setTrackColumns(trackId, { stream_status: 'error', status_message: message });
-    return true;
+    return Number(updated.numUpdatedRows) > 0;
   }
 
   async startWaveform(trackId: string, runId: string): Promise<boolean> {
@@ -192,8 +131,7 @@ export class MediaRepository {
     runId: string,
     files: {
       waveformKey: string;
-      waveformPath: string;
-      cover?: { key: string; contentType: string; path: string } | undefined;
+      cover?: { key: string; contentType: string } | undefined;
     },
   ): Promise<{ replaced: string[] } | false> {
     const before = await this.db
@@ -214,10 +152,6 @@ export class MediaRepository {
       })
       .where('track_id', '=', trackId)
       .execute();
-    await this.setTrackColumns(trackId, {
-      waveform_path: files.waveformPath,
-      cover_art_path: files.cover?.path ?? null,
-    });
     const replaced = [before.waveform_key, before.cover_key].filter(
       (key): key is string => key !== null && key !== files.waveformKey && key !== files.cover?.key,
     );

@@ -18,6 +18,7 @@ import { committing, removeFiles } from './stored-files.js';
 import type { MediaJobData } from './media.jobs.js';
 import { toVersionDto } from './media.mapper.js';
 import { canManageTrackMedia, canSeeTrackMedia } from './media.policy.js';
+import type { TrackStreamState } from '../tracks/track-stream-state.js';
 import type { MediaRepository, MediaTrack, NewTrackVersion, TrackVersionRow } from './media.repository.js';
 import { computeWaveform, type Waveform } from './waveform.js';
 
@@ -29,6 +30,8 @@ export const MEDIA_JOB_RETRIES = 3;
 export interface MediaServiceDeps {
   scope: DbScope;
   media: MediaRepository;
+  /** The tracks area's: the track's stream columns, set in the unit of work that moves a run on. */
+  tracks: TrackStreamState;
   storage: ObjectStorage;
   jobs: JobQueue;
   events: EventBus;
@@ -100,6 +103,11 @@ export class MediaService {
         versionId: version?.id ?? null,
         transcoder: this.deps.transcoder,
       });
+      await this.deps.tracks.set(trackId, {
+        stream_status: 'pending',
+        status_message: null,
+        stream_manifest_url: null,
+      });
       if (replacedHls) {
         this.deps.scope.afterCommit(() =>
           this.deps.storage
@@ -115,16 +123,44 @@ export class MediaService {
     });
   }
 
+  // ---- the track's stream columns, kept with the run's state (in the caller's unit of work)
+
+  /** The run's HLS job started, unless the run is stale: the stream is processing. */
+  private async startHls(trackId: string, runId: string): Promise<boolean> {
+    if (!(await this.repo.startHls(trackId, runId))) return false;
+    await this.deps.tracks.set(trackId, { stream_status: 'processing' });
+    return true;
+  }
+
+  /** The run's HLS failed, unless the run is stale: the stream is in error, with the message. */
+  private async failHls(trackId: string, runId: string, message: string): Promise<boolean> {
+    if (!(await this.repo.failHls(trackId, runId, message))) return false;
+    await this.deps.tracks.set(trackId, { stream_status: 'error', status_message: message });
+    return true;
+  }
+
+  /** The run's HLS is published, unless the run is stale: the stream is ready at the track's master playlist. */
+  private async publishHls(trackId: string, runId: string, prefix: string) {
+    const done = await this.repo.publishHls(trackId, runId, prefix);
+    if (done) {
+      await this.deps.tracks.set(trackId, {
+        stream_status: 'ready',
+        stream_manifest_url: `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`,
+      });
+    }
+    return done;
+  }
+
   // ---- reads
 
   private async visible(actor: Actor, trackId: string, secret?: string): Promise<MediaTrack> {
-    const track = await this.repo.track(trackId);
+    const track = await this.deps.tracks.find(trackId);
     if (!track || !canSeeTrackMedia(actor, track, secret)) throw notFound('Track');
     return track;
   }
 
   private async manageable(actor: Actor, trackId: string): Promise<MediaTrack> {
-    const track = await this.repo.track(trackId);
+    const track = await this.deps.tracks.find(trackId);
     if (!track || !canManageTrackMedia(actor, track)) throw notFound('Track');
     return track;
   }
@@ -198,14 +234,14 @@ export class MediaService {
   }
 
   private async audioKey(trackId: string): Promise<{ track: MediaTrack; key: string } | undefined> {
-    const track = await this.repo.track(trackId);
+    const track = await this.deps.tracks.find(trackId);
     const key = (await this.repo.currentVersion(trackId))?.file_key ?? track?.file_key;
     return track && key && !track.deleted_at ? { track, key } : undefined;
   }
 
   /** The HLS job: encode, publish, then point the track at the new rendition (the previous one goes). */
   async runHls({ trackId, runId }: MediaJobData, attempt = 1): Promise<'ready' | 'error' | 'stale' | 'waiting'> {
-    if (!(await this.deps.scope.transaction(() => this.repo.startHls(trackId, runId)))) return 'stale';
+    if (!(await this.deps.scope.transaction(() => this.startHls(trackId, runId)))) return 'stale';
     const audio = await this.audioKey(trackId);
     if (!audio) return 'stale';
     if (this.deps.transcoder === 'external') return 'waiting';
@@ -232,17 +268,12 @@ export class MediaService {
         error instanceof MediaError ? error.message : 'The audio could not be converted for streaming: storage failed';
       this.deps.logger.warn({ err: error, trackId, detail: (error as MediaError).detail }, 'HLS job failed');
       await this.deps.scope.transaction(async () => {
-        if (await this.repo.failHls(trackId, runId, message)) await this.processed(trackId, 'error');
+        if (await this.failHls(trackId, runId, message)) await this.processed(trackId, 'error');
       });
       return 'error';
     }
     const published = await this.deps.scope.transaction(async () => {
-      const done = await this.repo.publishHls(
-        trackId,
-        runId,
-        prefix,
-        `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`,
-      );
+      const done = await this.publishHls(trackId, runId, prefix);
       if (done) await this.processed(trackId, 'ready');
       return done;
     });
@@ -289,9 +320,16 @@ export class MediaService {
       // tags that cannot be read cost the track its cover, nothing else
       this.deps.logger.warn({ err: error, trackId }, 'could not read the cover art');
     }
-    const published = await this.deps.scope.transaction(() =>
-      this.repo.publishAnalysis(trackId, runId, { waveformKey, waveformPath: mediaPaths.waveform(trackId), cover }),
-    );
+    const published = await this.deps.scope.transaction(async () => {
+      const done = await this.repo.publishAnalysis(trackId, runId, { waveformKey, cover });
+      if (done) {
+        await this.deps.tracks.set(trackId, {
+          waveform_path: mediaPaths.waveform(trackId),
+          cover_art_path: cover?.path ?? null,
+        });
+      }
+      return done;
+    });
     if (!published) {
       await this.removeFiles([waveformKey, ...(cover ? [cover.key] : [])]);
       return 'stale';
@@ -307,7 +345,7 @@ export class MediaService {
    */
   async completeExternal(trackId: string, result: { status: 'ready' | 'error'; message?: string | undefined }) {
     return this.committing(async (later) => {
-      const track = await this.repo.track(trackId);
+      const track = await this.deps.tracks.find(trackId);
       if (!track || track.deleted_at) throw notFound('Track');
       const media = await this.repo.media(trackId);
       if (!media || media.transcoder !== 'external' || media.hls_state !== 'processing') {
@@ -315,7 +353,7 @@ export class MediaService {
       }
       if (result.status === 'error') {
         if (
-          await this.repo.failHls(
+          await this.failHls(
             trackId,
             media.run_id,
             result.message?.trim() || 'The audio could not be converted for streaming',
@@ -324,12 +362,7 @@ export class MediaService {
           await this.processed(trackId, 'error');
         return { message: 'Stream marked failed' };
       }
-      const published = await this.repo.publishHls(
-        trackId,
-        media.run_id,
-        mediaKeys.hls(trackId, media.run_id),
-        `${this.deps.publicBaseUrl}${mediaPaths.master(trackId)}`,
-      );
+      const published = await this.publishHls(trackId, media.run_id, mediaKeys.hls(trackId, media.run_id));
       if (published) await this.processed(trackId, 'ready');
       if (published && published.replaced) {
         const replaced = published.replaced;
@@ -341,7 +374,7 @@ export class MediaService {
 
   /** track.processed for the track's owner, in the unit of work that set stream_status. */
   private async processed(trackId: string, status: 'ready' | 'error') {
-    const track = await this.repo.track(trackId);
+    const track = await this.deps.tracks.find(trackId);
     await this.deps.events.record(systemActor(), 'track.processed', {
       subject: { resource: 'track', id: trackId },
       data: { stream_status: status },

@@ -2,13 +2,15 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import {
   normalForm,
-  notBlockedEitherWay,
   searchDoc,
   startsWith,
   withTypoFallback,
   type TextQuery,
 } from '../../platform/search/text-search.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { countedPlaysSql } from '../social/plays-sql.js';
+import { liveTracksSql } from '../tracks/track-sql.js';
+import { notBlockedSql } from '../users/people-sql.js';
 import type { VisibleTracks } from './playlists.repository.js';
 
 /** Combining marks stripped after NFD, in JavaScript and in SQL alike: "Björk" and "BJORK" fold the same. */
@@ -52,7 +54,7 @@ export class PlaylistLibraryRepository {
   }
 
   /**
-   * Tracks the caller may see (`visible`: the tracks area's rule over `t`) whose folded title and
+   * Tracks the caller may see (`visible`: the tracks area's derived table) whose folded title and
    * artist equal one of the pairs (already folded), a batch of pairs per statement.
    */
   async matchByName(
@@ -64,24 +66,23 @@ export class PlaylistLibraryRepository {
       const batch = pairs.slice(start, start + BATCH);
       const { rows } = await sql<TitleMatch>`
         select t.id, w.title_key, w.artist_key, t.creator_id, t.play_count
-        from tracks t
+        from ${visible} t
         join unnest(${batch.map((pair) => pair.title)}::text[], ${batch.map((pair) => pair.artist)}::text[]) as w(title_key, artist_key)
-          on ${foldSql(sql`t.title`)} = w.title_key and ${foldSql(sql`coalesce(t.artist, '')`)} = w.artist_key
-        where ${visible}`.execute(this.db);
+          on ${foldSql(sql`t.title`)} = w.title_key and ${foldSql(sql`coalesce(t.artist, '')`)} = w.artist_key`.execute(
+        this.db,
+      );
       found.push(...rows);
     }
     return found;
   }
 
-  /** Which of these track ids the caller may see (`visible` over `t`), a batch per statement. */
+  /** Which of these track ids the caller may see (among `visible`), a batch per statement. */
   async visibleIds(visible: VisibleTracks, ids: readonly string[]): Promise<Set<string>> {
     const seen = new Set<string>();
     for (let start = 0; start < ids.length; start += BATCH) {
       const { rows } = await sql<{
         id: string;
-      }>`select t.id from tracks t where t.id = any(${ids.slice(start, start + BATCH)}::uuid[]) and ${visible}`.execute(
-        this.db,
-      );
+      }>`select t.id from ${visible} t where t.id = any(${ids.slice(start, start + BATCH)}::uuid[])`.execute(this.db);
       for (const row of rows) seen.add(row.id);
     }
     return seen;
@@ -118,7 +119,7 @@ export class PlaylistLibraryRepository {
     const doc = searchDoc(sql`p.title`, sql`p.description`);
     const seen =
       actor.kind === 'user'
-        ? sql`(p.is_public or p.user_id = ${actor.id}) and ${notBlockedEitherWay(sql`p.user_id`, actor.id)}`
+        ? sql`(p.is_public or p.user_id = ${actor.id}) and ${notBlockedSql(actor.id, 'p.user_id')}`
         : sql`p.is_public`;
     const where = sql`not p.is_default_favorites and ${seen} and ${text.matches(doc)}`;
     const [{ rows }, { rows: counted }] = await Promise.all([
@@ -133,7 +134,7 @@ export class PlaylistLibraryRepository {
   /** Public playlist titles starting with the prefix, through playlists_suggest_title; owners blocked either way left out. */
   async titlesStartingWith(actor: Actor, prefix: string, limit: number): Promise<{ id: string; text: string }[]> {
     const range = startsWith(sql`p.title`, prefix);
-    const unblocked = actor.kind === 'user' ? notBlockedEitherWay(sql`p.user_id`, actor.id) : sql`true`;
+    const unblocked = actor.kind === 'user' ? notBlockedSql(actor.id, 'p.user_id') : sql`true`;
     const { rows } = await sql<{ id: string; text: string }>`select p.id, p.title as text from playlists p
       where p.is_public and not p.is_default_favorites and ${range.where} and ${unblocked}
       order by ${range.order} limit ${limit}`.execute(this.db);
@@ -153,14 +154,14 @@ export class PlaylistLibraryRepository {
     const where = sql`p.is_public and not p.is_default_favorites and p.user_id <> ${me}
       and exists (select 1 from playlist_tracks any_track where any_track.playlist_id = p.id)
       and not exists (select 1 from playlist_followers f where f.playlist_id = p.id and f.user_id = ${me})
-      and not exists (select 1 from blocks b where (b.blocker_id = ${me} and b.blocked_id = p.user_id) or (b.blocker_id = p.user_id and b.blocked_id = ${me}))`;
+      and ${notBlockedSql(me, 'p.user_id')}`;
     const [{ rows }, { rows: counted }] = await Promise.all([
       sql<{ id: string }>`
         with known as (
           select pt.track_id from playlist_tracks pt join playlists fav on fav.id = pt.playlist_id
           where fav.user_id = ${me} and fav.is_default_favorites
           union
-          select tp.track_id from track_plays tp where tp.user_id = ${me} and tp.counted
+          select play.track_id from ${countedPlaysSql()} play where play.user_id = ${me}
         )
         select p.id, (select count(*) from playlist_tracks pt where pt.playlist_id = p.id and pt.track_id in (select track_id from known)) as overlap
         from playlists p where ${where}
@@ -175,8 +176,8 @@ export class PlaylistLibraryRepository {
   async trackTotals(playlistId: string): Promise<{ count: number; duration: number }> {
     const { rows } = await sql<{ n: string; seconds: string | number | null }>`
       select count(*) as n, coalesce(sum(t.duration), 0) as seconds
-      from playlist_tracks pt join tracks t on t.id = pt.track_id
-      where pt.playlist_id = ${playlistId} and t.deleted_at is null`.execute(this.db);
+      from playlist_tracks pt join ${liveTracksSql()} t on t.id = pt.track_id
+      where pt.playlist_id = ${playlistId}`.execute(this.db);
     return { count: Number(rows[0]?.n ?? 0), duration: Number(rows[0]?.seconds ?? 0) };
   }
 
@@ -185,13 +186,13 @@ export class PlaylistLibraryRepository {
     const [{ rows: totals }, { rows: top }] = await Promise.all([
       sql<{
         n: string;
-      }>`select count(*) as n from track_plays where playlist_id = ${playlistId} and source = 'playlist' and counted`.execute(
+      }>`select count(*) as n from ${countedPlaysSql()} play where play.playlist_id = ${playlistId} and play.source = 'playlist'`.execute(
         this.db,
       ),
       sql<{ track_id: string; plays: string }>`
-        select track_id, count(*) as plays from track_plays
-        where playlist_id = ${playlistId} and source = 'playlist' and counted
-        group by track_id order by count(*) desc, track_id limit 10`.execute(this.db),
+        select play.track_id, count(*) as plays from ${countedPlaysSql()} play
+        where play.playlist_id = ${playlistId} and play.source = 'playlist'
+        group by play.track_id order by count(*) desc, play.track_id limit 10`.execute(this.db),
     ]);
     return {
       total: Number(totals[0]?.n ?? 0),

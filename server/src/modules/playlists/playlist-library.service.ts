@@ -25,12 +25,15 @@ import { fold, type PlaylistLibraryRepository, type TitleMatch } from './playlis
 import { assertRoomForPlaylist } from './playlist-writes.js';
 import type { PlaylistReader } from './playlist-reader.js';
 import type { PlaylistsRepository } from './playlists.repository.js';
+import type { PeopleReader } from '../users/people-reader.js';
 
 export interface PlaylistLibraryDeps {
   scope: DbScope;
   library: PlaylistLibraryRepository;
   playlists: PlaylistsRepository;
   reader: PlaylistReader;
+  /** The users area's: an importer's account is locked while their playlists are counted. */
+  people: Pick<PeopleReader, 'lockAccount'>;
   events: EventBus;
   clock: Clock;
   publicBaseUrl: string;
@@ -78,7 +81,7 @@ export class PlaylistLibraryService {
       body.title ?? (parsed.title?.replace(/\s+/g, ' ').trim().slice(0, PLAYLIST_TITLE_MAX).trim() || DEFAULT_TITLE);
     const { scope, library, playlists, events, reader } = this.deps;
     const id = await scope.transaction(async () => {
-      await assertRoomForPlaylist(playlists, actor.id);
+      await assertRoomForPlaylist(this.deps, actor.id);
       const row = await playlists.insert({ user_id: actor.id, title, description: null, is_public: false });
       await library.insertTracks(row.id, trackIds, actor.id);
       await events.record(actor, 'playlist.created', {

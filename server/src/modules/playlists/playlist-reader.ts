@@ -3,6 +3,7 @@ import type { Actor } from '../../platform/access/actor.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
 import type { TrackRow } from '../tracks/tracks.tables.js';
 import type { TrackReader } from '../tracks/track-reader.js';
+import { visibleTracksSql } from '../tracks/track-sql.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import type { CollaboratorsRepository } from './collaborators.repository.js';
 import {
@@ -57,7 +58,7 @@ const FIRST_PAGE: TrackWindow = { offset: 0, limit: PLAYLIST_TRACKS_PAGE_DEFAULT
  * Reads of playlists for every route of the area (the core routes and the library ones: import,
  * export, search, analytics): who may see a playlist and what they are to it (playlists.policy),
  * and the contract shapes of a playlist as that caller sees it. Tracks the caller may not see are
- * left out of tracks and track_count, by the tracks area's own rule (TrackReader.visibleSql).
+ * left out of tracks and track_count, by the tracks area's own rule (visibleTracksSql).
  */
 export class PlaylistReader {
   constructor(
@@ -69,9 +70,9 @@ export class PlaylistReader {
     },
   ) {}
 
-  /** The caller's view of tracks, as SQL over `tracks as t`. */
+  /** The tracks the caller may see, as the tracks area's derived table (joined as `t`). */
   visible(actor: Actor): VisibleTracks {
-    return this.deps.tracks.visibleSql(actor, 't');
+    return visibleTracksSql(actor);
   }
 
   /** The playlist with the caller's role; 404 when it does not exist for them. */

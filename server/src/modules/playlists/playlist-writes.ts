@@ -1,6 +1,7 @@
 import type { UserActor } from '../../platform/access/actor.js';
 import { AppError, limitReached, notFound } from '../../platform/errors/app-error.js';
 import { PLAYLISTS_PER_USER_MAX } from '@riff/contract';
+import type { PeopleReader } from '../users/people-reader.js';
 import type { PlaylistsRepository } from './playlists.repository.js';
 import { snapshotOf } from './playlists.mapper.js';
 import type { PlaylistAccess, PlaylistNeed } from './playlist-reader.js';
@@ -16,9 +17,17 @@ export function preconditionHolds(ifMatch: string | undefined, version: number):
   });
 }
 
-/** Inside a unit of work: refuses a new playlist to a user who has the most one may have (locked, so concurrent creations count). */
-export async function assertRoomForPlaylist(playlists: PlaylistsRepository, userId: string): Promise<void> {
-  if ((await playlists.lockOwnerAndCount(userId)) >= PLAYLISTS_PER_USER_MAX) {
+/**
+ * Inside a unit of work: refuses a new playlist to a user who has the most one may have. Their
+ * account is locked until the unit of work ends, so creations of one user run one after the other
+ * and the limit holds under concurrency.
+ */
+export async function assertRoomForPlaylist(
+  deps: { playlists: PlaylistsRepository; people: Pick<PeopleReader, 'lockAccount'> },
+  userId: string,
+): Promise<void> {
+  await deps.people.lockAccount(userId);
+  if ((await deps.playlists.countOf(userId)) >= PLAYLISTS_PER_USER_MAX) {
     throw limitReached(`You have ${PLAYLISTS_PER_USER_MAX} playlists, the most one may have: delete one first`);
   }
 }

@@ -65,6 +65,7 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
     library: new PlaylistLibraryRepository(scope),
     playlists,
     reader,
+    people,
     events,
     clock,
     publicBaseUrl,

@@ -38,10 +38,10 @@ export type PlaylistEntryRow = TrackRow & {
 };
 
 /**
- * Which tracks of a playlist the caller may see: the tracks area's rule as SQL over `t`
- * (TrackReader.visibleSql(actor, 't')), so counts and pages are computed in the database.
+ * The tracks the caller may see: the tracks area's derived table of them (visibleTracksSql), joined
+ * as `t`, so counts and pages are computed in the database.
  */
-export type VisibleTracks = RawBuilder<SqlBool>;
+export type VisibleTracks = RawBuilder<TrackRow>;
 
 type PlaylistsEb = ExpressionBuilder<Database & { p: PlaylistsTable }, 'p'>;
 
@@ -81,11 +81,11 @@ export class PlaylistsRepository {
               .where('f.user_id', '=', viewerId ?? '00000000-0000-0000-0000-000000000000'),
           )
           .as('is_following'),
-        sql<number>`(select count(*) from playlist_tracks pt join tracks t on t.id = pt.track_id where pt.playlist_id = p.id and ${visible})`.as(
+        sql<number>`(select count(*) from playlist_tracks pt join ${visible} t on t.id = pt.track_id where pt.playlist_id = p.id)`.as(
           'track_count',
         ),
-        sql<string | null>`(select t.cover_art_path from playlist_tracks pt join tracks t on t.id = pt.track_id
-                           where pt.playlist_id = p.id and ${visible} order by pt.position limit 1)`.as('cover'),
+        sql<string | null>`(select t.cover_art_path from playlist_tracks pt join ${visible} t on t.id = pt.track_id
+                           where pt.playlist_id = p.id order by pt.position limit 1)`.as('cover'),
       ]);
   }
 
@@ -167,7 +167,7 @@ export class PlaylistsRepository {
   ): Promise<PlaylistEntryRow[]> {
     return this.db
       .selectFrom('playlist_tracks as pt')
-      .innerJoin('tracks as t', 't.id', 'pt.track_id')
+      .innerJoin(visible.as('t'), 't.id', 'pt.track_id')
       .selectAll('t')
       .select([
         'pt.id as entry_id',
@@ -176,7 +176,6 @@ export class PlaylistsRepository {
         'pt.added_at as entry_added_at',
       ])
       .where('pt.playlist_id', '=', playlistId)
-      .where(visible)
       .orderBy('pt.position')
       .offset(page.offset)
       .limit(page.limit)
@@ -203,12 +202,8 @@ export class PlaylistsRepository {
     return Number(row.n);
   }
 
-  /**
-   * The user's playlists, counted while their account row is locked until the unit of work ends:
-   * creations of one user run one after the other, so the per-user limit holds under concurrency.
-   */
-  async lockOwnerAndCount(userId: string): Promise<number> {
-    await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  /** How many playlists the user has (counted under PeopleReader.lockAccount for the per-user limit). */
+  async countOf(userId: string): Promise<number> {
     const row = await this.db
       .selectFrom('playlists')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -280,8 +275,8 @@ export class PlaylistsRepository {
   async copyTracks(from: string, to: string, addedBy: string, visible: VisibleTracks): Promise<number> {
     const result = await sql`insert into playlist_tracks (playlist_id, track_id, added_by, position)
               select ${to}, pt.track_id, ${addedBy}, row_number() over (order by pt.position) - 1
-              from playlist_tracks pt join tracks t on t.id = pt.track_id
-              where pt.playlist_id = ${from} and ${visible}`.execute(this.db);
+              from playlist_tracks pt join ${visible} t on t.id = pt.track_id
+              where pt.playlist_id = ${from}`.execute(this.db);
     return Number(result.numAffectedRows ?? 0);
   }
 

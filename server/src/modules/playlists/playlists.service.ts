@@ -75,7 +75,7 @@ export class PlaylistsService {
 
   async create(actor: UserActor, body: CreatePlaylistRequest) {
     const id = await this.deps.scope.transaction(async () => {
-      await assertRoomForPlaylist(this.deps.playlists, actor.id);
+      await assertRoomForPlaylist(this.deps, actor.id);
       const row = await this.deps.playlists.insert({
         user_id: actor.id,
         title: body.title,
@@ -148,7 +148,7 @@ export class PlaylistsService {
         fieldIssue('user_id', 'must be a collaborator of the playlist', newOwnerId),
       ]);
     }
-    await assertRoomForPlaylist(this.deps.playlists, newOwnerId);
+    await assertRoomForPlaylist(this.deps, newOwnerId);
     await collaborators.remove(view.id, newOwnerId);
     await collaborators.upsert(view.id, view.user_id, 'admin', this.now);
   }
@@ -170,7 +170,7 @@ export class PlaylistsService {
   async duplicate(actor: UserActor, id: string, body: DuplicatePlaylistRequest) {
     const { view } = await this.deps.reader.find(actor, id);
     const copyId = await this.deps.scope.transaction(async () => {
-      await assertRoomForPlaylist(this.deps.playlists, actor.id);
+      await assertRoomForPlaylist(this.deps, actor.id);
       const row = await this.deps.playlists.insert({
         user_id: actor.id,
         title: body.title ?? copyTitle(view.title),

@@ -1,8 +1,13 @@
 import { sql } from 'kysely';
 import type { PlaySource } from '@riff/contract';
 import { PLAY_WINDOW_MINUTES } from '@riff/contract';
+import type { UserActor } from '../../platform/access/actor.js';
 import type { TrackRow } from '../tracks/tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { likesSql } from '../playlists/likes-sql.js';
+import type { TrackCounters } from '../tracks/track-counters.js';
+import { trackDownloadsSql, visibleTracksSql } from '../tracks/track-sql.js';
+import { keepsListeningHistorySql } from '../users/people-sql.js';
 import type { Page } from './social.repository.js';
 
 export interface PlayInput {
@@ -41,6 +46,8 @@ export class PlaysRepository {
   constructor(
     private readonly scope: DbScope,
     private readonly bound: AddressBound,
+    /** The tracks area's step of the statement: a counted play raises play_count. */
+    private readonly counters: Pick<TrackCounters, 'countPlaySql'>,
   ) {}
 
   private get db() {
@@ -56,7 +63,7 @@ export class PlaysRepository {
    * bound is not); only then play_count goes up. A play refused by the address bound still moves
    * its listener's window: that listener could not have counted in it anyway. The play itself is
    * recorded for the stats, and the history entry unless the user turned the history off
-   * (privacy.show_listening_history false).
+   * (privacy.show_listening_history false). play_count is the tracks area's step of the statement.
    */
   async record(play: PlayInput): Promise<boolean> {
     const period = this.bound.periodHours;
@@ -82,9 +89,7 @@ export class PlaysRepository {
         union all
         select track_id from addr
       ),
-      bump as (
-        update tracks set play_count = play_count + 1 where id = (select track_id from counted) returning id
-      ),
+      bump as (${this.counters.countPlaySql(sql`select track_id from counted`)}),
       played as (
         insert into track_plays (track_id, user_id, listener, source, playlist_id, duration_listened, completed, counted, played_at)
         select ${play.trackId}::uuid, ${play.userId}::uuid, ${play.listener}, ${play.source}, ${play.playlistId}::uuid,
@@ -93,9 +98,7 @@ export class PlaysRepository {
       history as (
         insert into listening_history (user_id, track_id, source, duration_listened, played_at)
         select ${play.userId}::uuid, ${play.trackId}::uuid, ${play.source}, ${play.duration}::double precision, ${play.now}::timestamptz
-        where ${play.forHistory}::boolean and not exists (
-          select 1 from user_preferences
-           where user_id = ${play.userId}::uuid and settings -> 'privacy' ->> 'show_listening_history' = 'false')
+        where ${play.forHistory}::boolean and ${keepsListeningHistorySql(play.userId)}
       )
       select exists (select 1 from counted) as counted`.execute(this.db);
     return result.rows[0]?.counted === true;
@@ -103,8 +106,9 @@ export class PlaysRepository {
 
   // ---- history
 
+  /** The user's history of tracks they may still see as a listener (live, public or their own, whatever their role). */
   async history(
-    userId: string,
+    actor: UserActor,
     page: Page,
   ): Promise<{
     rows: { track: TrackRow; played_at: Date; duration_listened: number; source: PlaySource }[];
@@ -112,10 +116,8 @@ export class PlaysRepository {
   }> {
     const base = this.db
       .selectFrom('listening_history as h')
-      .innerJoin('tracks as t', 't.id', 'h.track_id')
-      .where('h.user_id', '=', userId)
-      .where('t.deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('t.is_public', '=', true), eb('t.creator_id', '=', userId)]));
+      .innerJoin(visibleTracksSql({ ...actor, isAdmin: false }).as('t'), 't.id', 'h.track_id')
+      .where('h.user_id', '=', actor.id);
     const rows = await base
       .selectAll('t')
       .select(['h.played_at as h_played_at', 'h.duration_listened as h_duration', 'h.source as h_source'])
@@ -207,9 +209,9 @@ export class PlaysRepository {
 
   async dailyLikes(trackId: string, since: Date | null): Promise<Map<string, number>> {
     const rows = await sql<{ day: string; n: number }>`
-      select to_char(pt.added_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as n
-        from playlist_tracks pt join playlists p on p.id = pt.playlist_id and p.is_default_favorites
-       where pt.track_id = ${trackId} and (${since}::timestamptz is null or pt.added_at >= ${since}::timestamptz)
+      select to_char(l.liked_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as n
+        from ${likesSql()} l
+       where l.track_id = ${trackId} and (${since}::timestamptz is null or l.liked_at >= ${since}::timestamptz)
        group by 1`.execute(this.db);
     return new Map(rows.rows.map((row) => [row.day, Number(row.n)]));
   }
@@ -222,7 +224,7 @@ export class PlaysRepository {
     const result = await sql<{ reposts: number; shares: number; downloads: number }>`
       select (select count(*) from track_reposts where track_id = ${trackId} and (${since}::timestamptz is null or created_at >= ${since}::timestamptz)) as reposts,
              (select count(*) from track_shares where track_id = ${trackId} and (${since}::timestamptz is null or created_at >= ${since}::timestamptz)) as shares,
-             (select count(*) from track_downloads where track_id = ${trackId} and (${since}::timestamptz is null or downloaded_at >= ${since}::timestamptz)) as downloads`.execute(
+             (select count(*) from ${trackDownloadsSql()} d where d.track_id = ${trackId} and (${since}::timestamptz is null or d.downloaded_at >= ${since}::timestamptz)) as downloads`.execute(
       this.db,
     );
     const row = result.rows[0];

@@ -85,7 +85,7 @@ export class PlaysService {
 
   async history(actor: UserActor, query: PaginationQuery) {
     const window = pageWindow(query.page, query.limit);
-    const { rows, total } = await this.deps.plays.history(actor.id, window);
+    const { rows, total } = await this.deps.plays.history(actor, window);
     return {
       history: rows.map((row) => ({
         track: this.deps.social.dto(row.track, actor),

@@ -3,9 +3,11 @@ import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
 import type { FavoritesService } from '../playlists/favorites.service.js';
+import type { TrackCounters } from '../tracks/track-counters.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { TrackSecretLinks } from '../tracks/track-secret.js';
 import type { TracksService } from '../tracks/tracks.service.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import { PlaysRepository } from './plays.repository.js';
 import { PlaysService, type CommentCounter } from './plays.service.js';
 import { RecommendationsRepository } from './recommendations.repository.js';
@@ -22,6 +24,10 @@ export interface SocialModuleDeps {
   reader: TrackReader;
   /** The tracks area's store of secret links. */
   secretLinks: TrackSecretLinks;
+  /** The tracks area's counters: a counted play raises play_count in the statement that counts it. */
+  trackCounters: TrackCounters;
+  /** The users area's read port: whom a caller may see, blocks, profiles. */
+  people: PeopleReader;
   /** The comments area's count for the stats. */
   comments: CommentCounter;
 }
@@ -32,7 +38,7 @@ export interface SocialModuleDeps {
  */
 export function createSocialModule(
   platform: Platform,
-  { favorites, tracks, reader, secretLinks, comments }: SocialModuleDeps,
+  { favorites, tracks, reader, secretLinks, trackCounters, people, comments }: SocialModuleDeps,
 ): RiffModule {
   const { scope, events, keys, limits, clock, config } = platform;
   const social = new SocialService({
@@ -40,6 +46,7 @@ export function createSocialModule(
     social: new SocialRepository(scope),
     favorites,
     tracks: reader,
+    people,
     secretLinks,
     events,
     shares: policyLimiter(limits, 'shares'),
@@ -49,10 +56,14 @@ export function createSocialModule(
   });
   const plays = new PlaysService({
     scope,
-    plays: new PlaysRepository(scope, {
-      max: config.plays.anonymousPerAddress,
-      periodHours: config.plays.anonymousPeriodHours,
-    }),
+    plays: new PlaysRepository(
+      scope,
+      {
+        max: config.plays.anonymousPerAddress,
+        periodHours: config.plays.anonymousPeriodHours,
+      },
+      trackCounters,
+    ),
     social,
     tracks,
     events,

@@ -13,9 +13,9 @@ import { toTrackDto } from '../tracks/track.mapper.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import { hashTrackSecret, type TrackSecretLinks } from '../tracks/track-secret.js';
 import { canReadTrack } from '../tracks/tracks.policy.js';
-import { toProfileDto } from '../users/user.mapper.js';
+import type { PeopleReader } from '../users/people-reader.js';
 import { canRepost, canRevokeSecret, canSeeTrackAudience, canShareSecretly } from './social.policy.js';
-import type { SocialRepository, Viewer } from './social.repository.js';
+import type { SocialRepository } from './social.repository.js';
 
 export interface SocialServiceDeps {
   scope: DbScope;
@@ -23,6 +23,8 @@ export interface SocialServiceDeps {
   favorites: FavoritesService;
   /** The tracks area's read port: live tracks' rows, to which the track rules apply. */
   tracks: Pick<TrackReader, 'findLive' | 'findLiveMany'>;
+  /** The users area's read port: who may be seen, who blocks whom, profiles as the caller sees them. */
+  people: Pick<PeopleReader, 'findActive' | 'blockedEitherWay' | 'profiles'>;
   /** The tracks area keeps a private track's secret link; sharing makes it, revoking clears it. */
   secretLinks: TrackSecretLinks;
   events: EventBus;
@@ -36,8 +38,6 @@ export interface SocialServiceDeps {
 
 /** A user id, or `me`. */
 type UserIdOrMe = string;
-
-export const viewerOf = (actor: Actor): Viewer => ({ id: actor.id, isAdmin: actor.isAdmin });
 
 /** Likes (through the favorites playlist), reposts, the feed, shares and secret links. */
 export class SocialService {
@@ -58,9 +58,13 @@ export class SocialService {
     return track;
   }
 
+  /** Whether either user blocks the other; nobody blocks themselves (no query then). */
+  private async blocked(a: string, b: string): Promise<boolean> {
+    return a !== b && this.deps.people.blockedEitherWay(a, b);
+  }
+
   private async notBlocked(actor: UserActor, track: TrackRow): Promise<void> {
-    if (await this.repo.blockedEitherWay(actor.id, track.creator_id))
-      throw forbidden('You cannot interact with this user’s tracks');
+    if (await this.blocked(actor.id, track.creator_id)) throw forbidden('You cannot interact with this user’s tracks');
   }
 
   private resolveUser(actor: Actor, idOrMe: UserIdOrMe): string {
@@ -91,22 +95,24 @@ export class SocialService {
     const track = await this.visibleTrack(actor, trackId);
     if (!canSeeTrackAudience(actor, track)) throw forbidden('Only the owner sees who liked a track');
     const window = pageWindow(query.page, query.limit);
-    const { rows, total } = await this.repo.likers(track.id, window);
-    return { users: rows.map((row) => toProfileDto(row, actor)), pagination: paginate(window, total) };
+    const { ids, total } = await this.repo.likers(track.id, window);
+    const profiles = await this.deps.people.profiles(ids, actor);
+    return { users: ids.flatMap((id) => profiles.get(id) ?? []), pagination: paginate(window, total) };
   }
 
   async userLikes(actor: Actor, idOrMe: UserIdOrMe, query: PaginationQuery) {
     const userId = await this.visibleUser(actor, idOrMe);
     const window = pageWindow(query.page, query.limit);
-    const { rows, total } = await this.repo.likedTracks(userId, viewerOf(actor), window);
+    const { rows, total } = await this.repo.likedTracks(userId, actor, window);
     return { tracks: rows.map((row) => this.dto(row, actor)), pagination: paginate(window, total) };
   }
 
   private async visibleUser(actor: Actor, idOrMe: UserIdOrMe): Promise<string> {
     const userId = this.resolveUser(actor, idOrMe);
-    if (!(await this.repo.visibleUser(userId, actor.isAdmin ? null : actor.id))) throw notFound('User');
-    if (actor.kind === 'user' && !actor.isAdmin && (await this.repo.blockedEitherWay(actor.id, userId)))
-      throw notFound('User');
+    // others' accounts only while active (as GET /users/{id}); a user always finds their own, an admin only active ones
+    const own = !actor.isAdmin && actor.id === userId;
+    if (!own && !(await this.deps.people.findActive(userId))) throw notFound('User');
+    if (actor.kind === 'user' && !actor.isAdmin && (await this.blocked(actor.id, userId))) throw notFound('User');
     return userId;
   }
 
@@ -148,7 +154,7 @@ export class SocialService {
   async userReposts(actor: Actor, idOrMe: UserIdOrMe, query: PaginationQuery) {
     const userId = await this.visibleUser(actor, idOrMe);
     const window = pageWindow(query.page, query.limit);
-    const { rows, total } = await this.repo.repostedTracks(userId, viewerOf(actor), window);
+    const { rows, total } = await this.repo.repostedTracks(userId, actor, window);
     return { tracks: rows.map((row) => this.dto(row, actor)), pagination: paginate(window, total) };
   }
 
@@ -158,8 +164,9 @@ export class SocialService {
     const tracks = new Map(
       (await this.deps.tracks.findLiveMany([...new Set(rows.map((row) => row.track_id))])).map((row) => [row.id, row]),
     );
-    const users = new Map(
-      (await this.repo.usersByIds([...new Set(rows.map((row) => row.actor_id))])).map((row) => [row.id, row]),
+    const users = await this.deps.people.profiles(
+      rows.map((row) => row.actor_id),
+      actor,
     );
     const items = rows.flatMap((row) => {
       const track = tracks.get(row.track_id);
@@ -169,7 +176,7 @@ export class SocialService {
         {
           type: row.type,
           track: this.dto(track, actor),
-          actor: toProfileDto(user, actor),
+          actor: user,
           created_at: new Date(row.at).toISOString(),
         },
       ];

@@ -16,6 +16,8 @@ import { TrackFileService } from './track-file.service.js';
 import { createTrackCounters, type TrackCounters } from './track-counters.js';
 import { createTrackReader, type TrackReader } from './track-reader.js';
 import { createTrackSecretLinks, type TrackSecretLinks } from './track-secret.js';
+import { createTrackStreamState, type TrackStreamState } from './track-stream-state.js';
+import { StreamStateRepository } from './stream-state.repository.js';
 import { TrackSearchRepository } from './track-search.repository.js';
 import { TrackSearchService } from './track-search.service.js';
 import { UploadPipeline } from './upload-pipeline.js';
@@ -35,6 +37,8 @@ export type TracksModule = RiffModule & {
   secretLinks: TrackSecretLinks;
   /** For GET /search and its suggestions: the tracks' part. */
   searcher: TrackSearchService;
+  /** For the media pipeline: the stream columns it reads and keeps. */
+  streams: TrackStreamState;
 };
 
 /** Tracks: uploads (one request or chunked), the catalog, lyrics, streaming and downloads. */
@@ -97,6 +101,7 @@ export function createTracksModule(
     reader: createTrackReader(tracksRepository, config.publicBaseUrl),
     counters: createTrackCounters(tracksRepository),
     secretLinks: createTrackSecretLinks(tracksRepository),
+    streams: createTrackStreamState(new StreamStateRepository(scope)),
     searcher,
     routes: {
       tracks: tracksRoutes({

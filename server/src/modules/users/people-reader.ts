@@ -1,5 +1,5 @@
 import type { Profile } from '@riff/contract';
-import { anonymousActor } from '../../platform/access/actor.js';
+import { type Actor, anonymousActor } from '../../platform/access/actor.js';
 import type { UserRow } from './users.tables.js';
 import { toProfileDto } from './user.mapper.js';
 import type { SocialRepository } from './social.repository.js';
@@ -14,8 +14,11 @@ export interface PeopleReader {
   findActive(id: string): Promise<UserRow | undefined>;
   /** True when either user blocks the other. */
   blockedEitherWay(a: string, b: string): Promise<boolean>;
-  /** The profiles of these users as others see them (never an email); unknown ids are missing. */
-  profiles(ids: readonly string[]): Promise<Map<string, Profile>>;
+  /**
+   * The profiles of these users as `viewer` sees them (by default as others do; never an email),
+   * whatever their account's state; unknown ids are missing.
+   */
+  profiles(ids: readonly string[], viewer?: Actor): Promise<Map<string, Profile>>;
   /**
    * Locks the user's account row until the current transaction ends (FOR UPDATE), so that work
    * counted per user (keys, products, playlists, uploads, subscriptions under a limit) runs one at
@@ -63,10 +66,10 @@ export function createPeopleReader(users: UsersRepository, social: SocialReposit
       if (unique.length === 0) return new Map();
       return new Map((await users.namesByIds(unique)).map((row) => [row.id, row]));
     },
-    async profiles(ids) {
+    async profiles(ids, viewer = others) {
       const unique = [...new Set(ids)];
       if (unique.length === 0) return new Map();
-      return new Map((await users.findManyById(unique)).map((row) => [row.id, toProfileDto(row, others)]));
+      return new Map((await users.findManyById(unique)).map((row) => [row.id, toProfileDto(row, viewer)]));
     },
   };
 }

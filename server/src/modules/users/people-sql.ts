@@ -23,3 +23,17 @@ export function blockedEitherWaySql(viewerId: string, userIdColumn: string): Raw
 export function notBlockedSql(viewerId: string, userIdColumn: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`not ${blockedEitherWaySql(viewerId, userIdColumn)}`;
 }
+
+/** The ids of the users `userId` follows, as a subquery: `author_id in ${followeesSql(me)}`. */
+export function followeesSql(userId: string): RawBuilder<unknown> {
+  return sql`(select followed.followee_id from follows followed where followed.follower_id = ${userId})`;
+}
+
+/**
+ * True unless the user turned their listening history off (privacy.show_listening_history false);
+ * true for no user (null). The default is on, so a user without preferences keeps it.
+ */
+export function keepsListeningHistorySql(userId: string | null): RawBuilder<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from user_preferences prefs where prefs.user_id = ${userId}::uuid
+    and prefs.settings -> 'privacy' ->> 'show_listening_history' = 'false')`;
+}
