@@ -6,15 +6,10 @@ import type {
   ProductPreviewsTable,
   ProductsTable,
 } from './marketplace.tables.js';
-import {
-  normalForm,
-  notBlockedEitherWay,
-  searchDoc,
-  withTypoFallback,
-  type TextQuery,
-} from '../../platform/search/text-search.js';
+import { normalForm, searchDoc, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { notBlockedSql } from '../users/people-sql.js';
 
 export type ProductRow = Selectable<ProductsTable>;
 export type ProductLicenseRow = Selectable<ProductLicensesTable>;
@@ -120,7 +115,7 @@ export class ProductsRepository {
     if (filter.maxCents !== undefined) query = query.where('price_cents', '<=', filter.maxCents);
     if (text) {
       query = query.where(text.matches(PRODUCT_DOC));
-      if (filter.viewerId) query = query.where(notBlockedEitherWay(sql`seller_id`, filter.viewerId));
+      if (filter.viewerId) query = query.where(notBlockedSql(filter.viewerId, 'seller_id'));
     }
     return query;
   }

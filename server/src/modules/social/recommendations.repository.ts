@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { TrackRow } from '../tracks/tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { notBlockedEitherWay } from '../../platform/search/text-search.js';
+import { notBlockedSql } from '../users/people-sql.js';
 
 /** How many candidates the statement ranks before the tempo and key bonuses are added (in the service). */
 export const CANDIDATES = 500;
@@ -136,7 +136,7 @@ export class RecommendationsRepository {
       select t.*, s.score from scored s join tracks t on t.id = s.track_id
        where t.is_public and t.deleted_at is null
          ${genre ? sql`and (lower(t.genre) = lower(${genre}) or t.genres @> ${JSON.stringify([genre.toLowerCase()])}::jsonb)` : sql``}
-         ${viewerId ? sql`and ${notBlockedEitherWay(sql`t.creator_id`, viewerId)}` : sql``}
+         ${viewerId ? sql`and ${notBlockedSql(viewerId, 't.creator_id')}` : sql``}
        order by s.score desc, t.play_count desc, t.created_at desc, t.id limit ${limit}`.execute(this.db);
     return rows.rows.map((row) => ({ ...row, score: Number(row.score) }));
   }

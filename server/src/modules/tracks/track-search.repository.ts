@@ -3,14 +3,9 @@ import type { Actor } from '../../platform/access/actor.js';
 import type { TrackRow } from './tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal } from '../../platform/db/page-total.js';
-import {
-  notBlockedEitherWay,
-  searchDoc,
-  startsWith,
-  withTypoFallback,
-  type TextQuery,
-} from '../../platform/search/text-search.js';
+import { searchDoc, startsWith, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
 import { trackVisibleSql } from './tracks.policy.js';
+import { notBlockedSql } from '../users/people-sql.js';
 
 export interface TrackSearchFilter {
   q?: string | undefined;
@@ -114,6 +109,6 @@ export class TrackSearchRepository {
   }
 
   private unblocked(actor: Actor): RawBuilder<SqlBool> {
-    return actor.kind === 'user' ? notBlockedEitherWay(sql`t.creator_id`, actor.id) : sql<SqlBool>`true`;
+    return actor.kind === 'user' ? notBlockedSql(actor.id, 't.creator_id') : sql<SqlBool>`true`;
   }
 }

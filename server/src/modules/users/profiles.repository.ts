@@ -6,7 +6,6 @@ import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import { QueryTemplates } from '../../platform/db/query-templates.js';
 import {
   normalForm,
-  notBlockedEitherWay,
   searchDoc,
   startsWith,
   textQuery,
@@ -14,6 +13,7 @@ import {
   type TextQuery,
 } from '../../platform/search/text-search.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { notBlockedSql } from './people-sql.js';
 
 type ProfileDb = Database & { u: Database['users'] };
 type ProfileEb = ExpressionBuilder<ProfileDb, 'u'>;
@@ -175,7 +175,7 @@ export class ProfilesRepository {
     viewerId: string | null,
   ): Promise<{ id: string; username: string }[]> {
     const range = startsWith(sql`u.username::text`, prefix);
-    const unblocked = viewerId ? notBlockedEitherWay(sql`u.id`, viewerId) : sql<SqlBool>`true`;
+    const unblocked = viewerId ? notBlockedSql(viewerId, 'u.id') : sql<SqlBool>`true`;
     const { rows } = await sql<{ id: string; username: string }>`select u.id, u.username from users u
       where u.deleted_at is null and u.is_active and not u.is_banned and u.is_verified and ${range.where} and ${unblocked}
       order by ${range.order} limit ${limit}`.execute(this.db);

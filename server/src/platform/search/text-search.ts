@@ -147,9 +147,3 @@ export function textQuery(q: string, options: { typos: boolean } = { typos: true
     },
   };
 }
-
-/** Search never shows a user who blocked the viewer or whom the viewer blocked, nor what they own. */
-export function notBlockedEitherWay(owner: RawBuilder<unknown>, viewerId: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`not exists (select 1 from blocks b
-    where (b.blocker_id = ${owner} and b.blocked_id = ${viewerId}) or (b.blocker_id = ${viewerId} and b.blocked_id = ${owner}))`;
-}
