@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { anonymousActor } from '../../server/src/platform/access/actor.js';
 import { refusal } from '../support/refusal.js';
-import { serviceFollows, serviceLikes, serviceTrack, serviceUser } from '../support/service-factories.js';
+import {
+  serviceComment,
+  serviceFollows,
+  serviceLikes,
+  serviceReposts,
+  serviceTrack,
+  serviceUser,
+} from '../support/service-factories.js';
 import { useServices } from '../support/services.js';
 
 // The rules of likes, reposts, the feed and plays, called on the services with an Actor:
@@ -101,8 +108,7 @@ describe('reposts and the feed (service)', () => {
     await serviceTrack(suite, artist, { isPublic: false, title: 'Private' });
     const mine = await serviceTrack(suite, reader, { title: 'Mine' });
     await serviceFollows(suite, reader, [artist, curator]);
-    await social.repost(curator, upload.id);
-    await social.repost(curator, mine.id);
+    await serviceReposts(suite, curator, [upload, mine]);
     const { items } = await social.feed(reader, page);
     expect(items.map((item) => [item.type, item.track.title, item.actor.username]).sort()).toEqual(
       [
@@ -182,8 +188,10 @@ describe('plays (service)', () => {
     const track = await serviceTrack(suite, owner, { seconds: 3 });
     await plays.play(fan, track.id, { duration_listened: 3, source: 'playlist' });
     await serviceLikes(suite, fan, [track]);
+    await serviceComment(suite, fan, track, { content: 'Nice' });
     const { stats } = await plays.stats(owner, track.id, 'all');
     expect(stats).toMatchObject({
+      comment_count: 1,
       play_count: 1,
       unique_listeners: 1,
       like_count: 1,

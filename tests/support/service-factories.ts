@@ -127,7 +127,7 @@ export async function servicePlaylist(
     is_public: options.isPublic ?? false,
   });
   for (const track of options.tracks ?? []) await tracks.add(owner, created.id, undefined, { track_id: track.id });
-  return (await playlists.get(owner, created.id, { offset: 0, limit: 1 })).playlist;
+  return (await playlists.get(owner, created.id, { offset: 0, limit: 50 })).playlist;
 }
 
 /** A comment of the author's on the track (at its start unless told otherwise), or a reply to `parent`. */
