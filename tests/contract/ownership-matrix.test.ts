@@ -421,12 +421,18 @@ beforeAll(async () => {
   }
   otherParams.imageId = '00000000-0000-4000-8000-000000000001';
   otherParams.previewId = '00000000-0000-4000-8000-000000000002';
-  // an order of the owner's, for a product of the friend's (products are inserted as rows until their API exists)
-  const product = await server.riff.database.db
-    .insertInto('products')
-    .values({ seller_id: friend.id, title: 'Sold', price_cents: 0, product_type: 'pack', status: 'active' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  // an order of the owner's, for a product the friend put on sale
+  const draft = await request(server.baseUrl, 'POST', '/api/v1/marketplace/products', {
+    token: friend.accessToken,
+    body: { title: 'Sold', price: 0, product_type: 'pack' },
+  });
+  expect(draft.status).toBe(201);
+  const product = { id: draft.body.id as string };
+  const onSale = await request(server.baseUrl, 'PUT', `/api/v1/marketplace/products/${product.id}`, {
+    token: friend.accessToken,
+    body: { status: 'active' },
+  });
+  expect(onSale.status).toBe(200);
   ids.product = product.id;
   const order = await request(server.baseUrl, 'POST', '/api/v1/marketplace/orders', {
     token: owner.accessToken,

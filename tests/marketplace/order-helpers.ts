@@ -1,10 +1,10 @@
 /**
- * Test factories of the orders part. Products and promo codes are inserted as rows here (the
- * products and promo-code APIs are another part): once those exist, these switch to the API, and
- * the tests that use them stay as they are.
+ * Test factories of the orders part: products and promo codes made through their APIs, as a seller
+ * makes them.
  */
 import { Readable } from 'node:stream';
-import type { Order, ProductLicenseType } from '@riff/contract';
+import type { CreateProductRequest, Order, ProductLicenseType } from '@riff/contract';
+import type { TestUser } from '../support/factories.js';
 import { runDueJobs } from '../support/jobs.js';
 import type { TestServer } from '../support/test-server.js';
 import { expectStatus, type TypedApi } from '../support/typed-api.js';
@@ -30,26 +30,31 @@ export interface TestProduct {
 
 const db = (server: TestServer) => server.riff.database.db;
 
+/** A product of the seller's (on sale unless `status` says otherwise), created and moved through the API. */
 export async function createProduct(
   server: TestServer,
-  seller: { id: string },
+  seller: TestUser,
   options: ProductOptions = {},
 ): Promise<TestProduct> {
-  const product = await db(server)
-    .insertInto('products')
-    .values({
-      seller_id: seller.id,
-      title: options.title ?? 'Beat pack',
-      price_cents: options.priceCents ?? 1999,
-      currency: options.currency ?? 'USD',
-      product_type: options.productType ?? (options.trackId ? 'track' : 'pack'),
-      license_type: options.licenseType ?? null,
-      status: options.status ?? 'active',
-      track_id: options.trackId ?? null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const body: CreateProductRequest = {
+    title: options.title ?? 'Beat pack',
+    price: (options.priceCents ?? 1999) / 100,
+    currency: options.currency ?? 'USD',
+    product_type: options.productType ?? (options.trackId ? 'track' : 'pack'),
+    ...(options.licenseType ? { license_type: options.licenseType } : {}),
+    ...(options.trackId ? { track_id: options.trackId } : {}),
+    ...(options.licenses ? { licenses: options.licenses } : {}),
+  };
+  let product = expectStatus(await seller.api.marketplace.createProduct({ body }), 201).body;
+  const status = options.status ?? 'active';
+  if (status !== 'draft')
+    product = expectStatus(
+      await seller.api.marketplace.updateProduct({ params: { id: product.id }, body: { status } }),
+      200,
+    ).body;
   if (options.file) {
+    // written to storage and the row: the upload route takes only a real zip archive or audio (it
+    // sniffs the bytes), and these tests hand small byte strings they read back from the download
     const key = `marketplace/products/${product.id}/file`;
     await server.riff.storage.put(key, Readable.from([options.file.bytes]), { contentType: options.file.contentType });
     await db(server)
@@ -63,21 +68,20 @@ export async function createProduct(
       .where('id', '=', product.id)
       .execute();
   }
-  const licenses = new Map<ProductLicenseType, string>();
-  for (const license of options.licenses ?? []) {
-    const row = await db(server)
-      .insertInto('product_licenses')
-      .values({ product_id: product.id, ...license })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    licenses.set(license.license_type, row.id);
-  }
-  return { id: product.id, licenses };
+  return {
+    id: product.id,
+    licenses: new Map(product.licenses.map((license) => [license.license_type, license.id])),
+  };
 }
 
+/**
+ * A promo code of the seller's, created through the API. An expiry in the past (an expired code)
+ * is refused there, so such a code is created to expire in a minute and its expiry is then moved
+ * back in its row: nothing else makes a code expire without waiting.
+ */
 export async function createPromoCode(
   server: TestServer,
-  seller: { id: string },
+  seller: TestUser,
   options: {
     code: string;
     percent_off?: number;
@@ -88,26 +92,29 @@ export async function createPromoCode(
     product_ids?: string[];
   },
 ): Promise<string> {
-  const row = await db(server)
-    .insertInto('promo_codes')
-    .values({
-      seller_id: seller.id,
-      code: options.code,
-      code_key: options.code.toLowerCase(),
-      percent_off: options.percent_off ?? null,
-      amount_off_cents: options.amount_off_cents ?? null,
-      currency: options.currency ?? null,
-      max_redemptions: options.max_redemptions ?? null,
-      expires_at: options.expires_at ?? null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  for (const productId of options.product_ids ?? [])
+  const expired = options.expires_at !== undefined && options.expires_at.getTime() <= Date.now();
+  const expiresAt = expired ? new Date(Date.now() + 60_000) : options.expires_at;
+  const created = expectStatus(
+    await seller.api.marketplace.createPromoCode({
+      body: {
+        code: options.code,
+        ...(options.percent_off !== undefined ? { percent_off: options.percent_off } : {}),
+        ...(options.amount_off_cents !== undefined ? { amount_off_cents: options.amount_off_cents } : {}),
+        ...(options.currency !== undefined ? { currency: options.currency } : {}),
+        ...(options.max_redemptions !== undefined ? { max_redemptions: options.max_redemptions } : {}),
+        ...(expiresAt ? { expires_at: expiresAt.toISOString() } : {}),
+        ...(options.product_ids ? { product_ids: options.product_ids } : {}),
+      },
+    }),
+    201,
+  ).body;
+  if (expired)
     await db(server)
-      .insertInto('promo_code_products')
-      .values({ promo_code_id: row.id, product_id: productId })
+      .updateTable('promo_codes')
+      .set({ expires_at: options.expires_at! })
+      .where('id', '=', created.id)
       .execute();
-  return row.id;
+  return created.id;
 }
 
 export async function productRow(server: TestServer, id: string) {

@@ -56,11 +56,7 @@ describe('creating an order', () => {
     expect(created.payment.checkout_url).toMatch(/\/api\/v1\/marketplace\/sandbox\/checkout\/sbx_[a-f0-9]{32}$/);
     expect(new Date(created.payment.expires_at!).getTime()).toBeGreaterThan(Date.now());
     // a later price change does not touch the order
-    await suite.server.riff.database.db
-      .updateTable('products')
-      .set({ price_cents: 1 })
-      .where('id', '=', plain.id)
-      .execute();
+    expectStatus(await seller.api.marketplace.updateProduct({ params: { id: plain.id }, body: { price: 0.01 } }), 200);
     const read = expectStatus(await buyer.api.marketplace.getOrder({ params: { id: created.id } }), 200).body;
     expect(read.items[1]!.price_cents).toBe(1250);
     expect(read.total_cents).toBe(7248);

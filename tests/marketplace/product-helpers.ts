@@ -50,31 +50,7 @@ export async function getBytes(url: string, token?: string, headers: Record<stri
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
-/**
- * An order naming the product, written straight into the tables: the orders part (built apart)
- * is the only way an order exists through the API, and these tests need only that one exists.
- */
-export async function recordOrderFor(server: TestServer, buyerId: string, product: Product): Promise<void> {
-  const db = server.riff.platform.scope.db;
-  const order = await db
-    .insertInto('orders')
-    .values({
-      buyer_id: buyerId,
-      currency: product.currency,
-      subtotal_cents: 1999,
-      total_cents: 1999,
-      payment_provider: 'sandbox',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('order_items')
-    .values({
-      order_id: order.id,
-      product_id: product.id,
-      seller_id: product.seller_id,
-      title: product.title,
-      price_cents: 1999,
-    })
-    .execute();
+/** An order of the buyer's naming the product, placed through the API (pending payment: it names the product all the same). */
+export async function orderProduct(buyer: TestUser, product: Product): Promise<void> {
+  expectStatus(await buyer.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }] } }), 201);
 }

@@ -18,7 +18,7 @@ import { createTrack, createUser } from '../support/factories.js';
 import { probeDuration } from '../support/media.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { createProduct, getBytes, recordOrderFor, sendFile } from './product-helpers.js';
+import { createProduct, getBytes, orderProduct, sendFile } from './product-helpers.js';
 
 const suite = useTestServer();
 const work = await mkdtemp(path.join(tmpdir(), 'riff-products-media-'));
@@ -426,7 +426,7 @@ describe('the deliverable file', () => {
     expect(await exists(lonelyFile)).toBe(false);
     expect(await storage().size(`products/${lonely.id}`)).toBeUndefined();
 
-    await recordOrderFor(suite.server, buyer.id, sold);
+    await orderProduct(buyer, sold);
     expect(expectStatus(await seller.api.marketplace.deleteProduct({ params: { id: sold.id } }), 200).body.result).toBe(
       'archived',
     );
@@ -460,7 +460,7 @@ describe('account data', () => {
       ]),
     );
 
-    await recordOrderFor(suite.server, buyer.id, sold);
+    await orderProduct(buyer, sold);
     const soldFile = (await catalog().deliverable(sold.id))!.storageKey;
     const soldImage = (
       await suite.server.riff.platform.scope.db

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createTrack, createUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { createProduct, recordOrderFor } from './product-helpers.js';
+import { createProduct, orderProduct } from './product-helpers.js';
 
 const suite = useTestServer();
 
@@ -442,7 +442,7 @@ describe('deleting a product', () => {
     expect((await seller.api.marketplace.getProduct({ params: { id: lonely.id } })).status).toBe(404);
 
     const sold = await createProduct(seller, {}, 'active');
-    await recordOrderFor(suite.server, buyer.id, sold);
+    await orderProduct(buyer, sold);
     const archived = expectStatus(await seller.api.marketplace.deleteProduct({ params: { id: sold.id } }), 200).body;
     expect([archived.result, archived.product?.status]).toEqual(['archived', 'archived']);
     expect((await buyer.api.marketplace.getProduct({ params: { id: sold.id } })).status).toBe(404);

@@ -8,7 +8,7 @@ import type { PromoCode } from '@riff/contract';
 import { createUser, type TestUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { insertProduct } from './promo-helpers.js';
+import { createProduct } from './product-helpers.js';
 
 const suite = useTestServer({ WORKERS: '0' });
 
@@ -67,10 +67,7 @@ describe('creating promo codes', () => {
 
   it('an amount-off code keeps integer cents and its currency (USD by default), limits, expiry and the seller’s products', async () => {
     const seller = await createUser(suite.server);
-    const [first, second] = [
-      await insertProduct(suite.server, seller.id),
-      await insertProduct(suite.server, seller.id, { status: 'draft' }),
-    ];
+    const [first, second] = [await createProduct(seller, {}, 'active'), await createProduct(seller)];
     const expires = new Date(Date.now() + 86_400_000).toISOString();
     const code = await create(seller, {
       code: 'TAKE-200',
@@ -115,8 +112,8 @@ describe('creating promo codes', () => {
   it('refuses bad input with 400 and creates nothing', async () => {
     const seller = await createUser(suite.server);
     const stranger = await createUser(suite.server);
-    const theirs = await insertProduct(suite.server, stranger.id);
-    const mine = await insertProduct(suite.server, seller.id);
+    const theirs = await createProduct(stranger, {}, 'active');
+    const mine = await createProduct(seller, {}, 'active');
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ code: 'AB', percent_off: 10 }, 'code'],
       [{ code: 'X'.repeat(51), percent_off: 10 }, 'code'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLAYLIST_TITLE_MAX } from '@riff/contract';
 import { refusal } from '../support/refusal.js';
-import { serviceUser } from '../support/service-factories.js';
+import { servicePlaylist, serviceTrack, serviceUser } from '../support/service-factories.js';
 import { useServices } from '../support/services.js';
 
 // The rules of playlists, called on the service with an Actor: the HTTP tests (playlists-crud and
@@ -20,6 +20,19 @@ describe('playlists (service)', () => {
     expect(shown.is_public).toBe(true);
     expect(await refusal(playlists.get(other, hidden.id, window))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect((await playlists.get(other, shown.id, window)).playlist.title).toBe('Live set');
+  });
+
+  it('a public playlist shows each reader the tracks they may see, and counts only those', async () => {
+    const { playlists } = suite.areas.playlists.services;
+    const owner = await serviceUser(suite);
+    const reader = await serviceUser(suite);
+    const shown = await serviceTrack(suite, owner, { title: 'Shown' });
+    const hidden = await serviceTrack(suite, owner, { title: 'Hidden', isPublic: false });
+    const playlist = await servicePlaylist(suite, owner, { isPublic: true, tracks: [shown, hidden] });
+    expect(playlist).toMatchObject({ is_public: true, track_count: 2 });
+    expect(playlist.tracks).toHaveLength(2);
+    const seen = (await playlists.get(reader, playlist.id, window)).playlist;
+    expect(seen.track_count).toBe(1);
   });
 
   it('the favorites playlist stays private, is never deleted and never given away', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTrack, createUser } from '../support/factories.js';
 import { runJob } from '../support/jobs.js';
 import { useTestServer } from '../support/suite.js';
+import { createProduct } from '../marketplace/product-helpers.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 const suite = useTestServer({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0' });
@@ -121,11 +122,7 @@ describe('domain events become webhook events for the user they concern', () => 
     await subscribe(seller.token, sellerHook.url, ['product.sold', 'user.followed']);
     await subscribe(buyer.token, buyerHook.url, ['order.created', 'order.completed', 'order.refunded']);
     // a free product: its order completes at once
-    const product = await suite.server.riff.database.db
-      .insertInto('products')
-      .values({ seller_id: seller.id, title: 'Free pack', price_cents: 0, product_type: 'pack', status: 'active' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const product = await createProduct(seller, { title: 'Free pack', price: 0 }, 'active');
     const order = await suite.http.post('/marketplace/orders', {
       token: buyer.token,
       body: { items: [{ product_id: product.id }] },

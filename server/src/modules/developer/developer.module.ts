@@ -8,11 +8,16 @@ import { ApiKeysRepository } from './api-keys.repository.js';
 import { apiKeysRoutes } from './api-keys.routes.js';
 import { ApiKeysService } from './api-keys.service.js';
 
+export type DeveloperModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes are the only other caller). */
+  services: { apiKeys: ApiKeysService };
+};
+
 /** Developer API keys: managed with a bearer token, used in its place on the routes that allow it. */
 export function createDeveloperModule(
   platform: Platform,
   deps: { activeUser(id: string): Promise<UserRow | undefined>; people: Pick<PeopleReader, 'lockAccount'> },
-): RiffModule {
+): DeveloperModule {
   const keys = new ApiKeysRepository(platform.scope);
   const service = new ApiKeysService({
     scope: platform.scope,
@@ -24,6 +29,7 @@ export function createDeveloperModule(
   });
   return {
     name: 'developer',
+    services: { apiKeys: service },
     routes: { developer: apiKeysRoutes(service) },
     keyVerifiers: [developerKeyVerifier({ keys, clock: platform.clock, activeUser: deps.activeUser })],
     accountData: { export: (owner) => service.exportFor(owner) },

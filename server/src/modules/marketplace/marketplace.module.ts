@@ -50,6 +50,8 @@ export type MarketplaceModule = RiffModule & {
     products: ProductsService;
     orders: OrdersService;
     promoCodes: PromoCodesService;
+    /** Applies a verified payment provider event, as the payment webhook route does after checking its signature. */
+    settlement: OrderSettlement;
   };
   /** For GET /search: the products' part. */
   searcher: Searcher<Product>;
@@ -154,7 +156,7 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
         ...promoCodeRoutes(promoCodes),
       }),
     },
-    services: { products: catalog, orders, promoCodes },
+    services: { products: catalog, orders, promoCodes, settlement },
     jobs: [
       sandbox.job(),
       // a minute's product changes folded into one count row per (status, type): the list's total reads a handful of rows

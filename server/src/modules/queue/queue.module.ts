@@ -29,11 +29,16 @@ export interface QueueModuleDeps {
   keyIsLive(key: KeyRef): Promise<boolean>;
 }
 
+export type QueueModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes and the live socket are the only other callers). */
+  services: { queue: QueueService; sessions: SessionsService };
+};
+
 /**
  * The play queue (one per user, versioned) and shared listening sessions, with their live channel:
  * a WebSocket at /api/v1/ws, fanned out across instances through Redis when REDIS_URL is set.
  */
-export function createQueueModule(platform: Platform, deps: QueueModuleDeps): RiffModule {
+export function createQueueModule(platform: Platform, deps: QueueModuleDeps): QueueModule {
   const { scope, events, clock, config, logger, signer } = platform;
   const queue = new QueueService({ scope, queues: new QueueRepository(scope), tracks: deps.tracks, events, clock });
   const sessionRows = new SessionsRepository(scope);
@@ -52,6 +57,7 @@ export function createQueueModule(platform: Platform, deps: QueueModuleDeps): Ri
   });
   return {
     name: 'queue',
+    services: { queue, sessions },
     routes: { queue: queueRoutes(queue, sessions) },
     sockets: [
       createLiveSocket({

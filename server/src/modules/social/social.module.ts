@@ -32,6 +32,11 @@ export interface SocialModuleDeps {
   comments: CommentCounter;
 }
 
+export type SocialModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes are the only other caller). */
+  services: { social: SocialService; plays: PlaysService };
+};
+
 /**
  * Track social: likes (the favorites playlist, through the playlists module), reposts and the
  * feed, shares and secret links, plays and the listening history, stats, recommendations, tags.
@@ -39,7 +44,7 @@ export interface SocialModuleDeps {
 export function createSocialModule(
   platform: Platform,
   { favorites, tracks, reader, secretLinks, trackCounters, people, comments }: SocialModuleDeps,
-): RiffModule {
+): SocialModule {
   const { scope, events, keys, limits, clock, config } = platform;
   const social = new SocialService({
     scope,
@@ -79,6 +84,7 @@ export function createSocialModule(
   });
   return {
     name: 'social',
+    services: { social, plays },
     routes: { social: socialRoutes({ social, plays, recommendations }) },
     accountData: {
       export: async (owner) => ({ ...(await social.exportFor(owner)), ...(await plays.exportFor(owner)) }),

@@ -26,7 +26,7 @@ import { UploadsService } from './uploads.service.js';
 
 export type TracksModule = RiffModule & {
   /** The area's services, for the service-level tests (routes are the only other caller). */
-  services: { uploads: UploadsService };
+  services: { uploads: UploadsService; tracks: TracksService };
   /** For track social: who may see a track, read through the streaming cache (plays are as hot as streams). */
   tracks: TracksService;
   /** For other areas (queue, playlists): which tracks a caller may see, as they see them. */
@@ -97,7 +97,7 @@ export function createTracksModule(
   const uploads = new UploadsService({ ...uploading, pipeline });
   return {
     name: 'tracks',
-    services: { uploads },
+    services: { uploads, tracks },
     reader: createTrackReader(tracksRepository, config.publicBaseUrl),
     counters: createTrackCounters(tracksRepository),
     secretLinks: createTrackSecretLinks(tracksRepository),

@@ -29,7 +29,12 @@ export function setAdminRole(platform: Pick<Platform, 'scope' | 'events'>, email
 /** `users`: the accounts themselves, which the auth module reads and writes (it depends on users, never the reverse). */
 export type UsersModule = RiffModule & {
   /** The area's services, for the service-level tests (routes are the only other caller). */
-  services: { follows: FollowsService; profiles: ProfilesService };
+  services: {
+    follows: FollowsService;
+    profiles: ProfilesService;
+    preferences: PreferencesService;
+    accounts: AccountLifecycleService;
+  };
   users: UsersRepository;
   /** For other areas (playlists' collaborators): accounts, blocks and profiles as others see them. */
   people: PeopleReader;
@@ -75,7 +80,7 @@ export function createUsersModule(
         { secureCookies: config.secureCookies },
       ),
     },
-    services: { follows, profiles: profileService },
+    services: { follows, profiles: profileService, preferences, accounts: lifecycle },
     activeUser: (id) => users.findActiveById(id),
     accountData: { erase: (owner) => lifecycle.eraseOwnData(owner) },
     users,

@@ -14,6 +14,11 @@ import { WebhooksService } from './webhooks.service.js';
 const DAY_MS = 86_400_000;
 const KEPT_DAYS = 30;
 
+export type WebhooksModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes are the only other caller). */
+  services: { webhooks: WebhooksService };
+};
+
 /**
  * Outgoing webhooks: registration and management, delivery from the event bus through the job
  * queue, and `whk_` keys that read the API as the webhook's owner.
@@ -25,7 +30,7 @@ export function createWebhooksModule(
     people: Pick<PeopleReader, 'lockAccount' | 'contact'>;
   },
   options: { resolve?: Resolve } = {},
-): RiffModule {
+): WebhooksModule {
   const { scope, config, clock, events, jobs, mail, logger, keys } = platform;
   const webhooks = new WebhooksRepository(scope);
   const box = keys.secretBox('webhook-secret');
@@ -56,6 +61,7 @@ export function createWebhooksModule(
   });
   return {
     name: 'webhooks',
+    services: { webhooks: service },
     routes: { webhooks: webhooksRoutes(service) },
     jobs: [
       // one attempt per job: the retries follow WEBHOOK_RETRY_SCHEDULE, not the queue's backoff
