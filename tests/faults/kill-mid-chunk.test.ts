@@ -13,11 +13,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRiff } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/platform/config/config.js';
-import { signedInUser } from '../support/accounts.js';
+import { signedInOverHttp } from '../support/accounts.js';
 import { makeAudio, md5, uploadForm } from '../support/audio.js';
 import { api } from '../support/http.js';
 import { runJob } from '../support/jobs.js';
-import type { TestServer } from '../support/test-server.js';
 import { createPgCluster, faultSuiteEnabled, freePort, waitFor, type PgCluster } from './fault-services.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -92,7 +91,7 @@ describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
 
     const port = await freePort();
     const first = await startServer(port);
-    const user = await signedInUser({ baseUrl: first.baseUrl, outboxDir: path.join(dataDir, 'mail') } as TestServer);
+    const user = await signedInOverHttp({ baseUrl: first.baseUrl, outboxDir: path.join(dataDir, 'mail') });
     const initiated = await api(first.baseUrl).post('/tracks/initiate', {
       token: user.accessToken,
       body: { filename: 'killed.wav', total_chunks: chunks.length, total_size: audio.length },

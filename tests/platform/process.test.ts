@@ -4,9 +4,8 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signedInUser } from '../support/accounts.js';
+import { signedInOverHttp } from '../support/accounts.js';
 import { wavHeader } from '../support/audio.js';
-import type { TestServer } from '../support/test-server.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let child: ChildProcess | undefined;
@@ -123,7 +122,7 @@ describe('the server process', () => {
     const { exited } = await start(port, { SHUTDOWN_TIMEOUT_MS: '300', LOG_LEVEL: 'warn' });
     await waitForHealth(port, 30_000, '/readyz');
     const baseUrl = `http://127.0.0.1:${port}`;
-    const user = await signedInUser({ baseUrl, outboxDir: path.join(dataDir!, 'mail') } as TestServer);
+    const user = await signedInOverHttp({ baseUrl, outboxDir: path.join(dataDir!, 'mail') });
 
     const total = 25 * 1024 * 1024;
     const boundary = 'riffsigterm';

@@ -4,6 +4,9 @@ import { api } from './http.js';
 import { tokenFromMail, waitForMail } from './mail.js';
 import type { TestServer } from './test-server.js';
 
+/** Where a running service answers and writes its mail: a test server, or a process a test started. */
+export type ServiceAddress = Pick<TestServer, 'baseUrl' | 'outboxDir'>;
+
 export const PASSWORD = 'correct horse battery staple';
 
 export function newIdentity() {
@@ -11,7 +14,7 @@ export function newIdentity() {
   return { email: `user-${id}@example.test`, username: `user_${id}`, password: PASSWORD };
 }
 
-export async function register(server: TestServer, identity = newIdentity()) {
+export async function register(server: ServiceAddress, identity = newIdentity()) {
   const reply = await api(server.baseUrl).post('/auth/register', {
     body: { ...identity, password_confirmation: identity.password },
   });
@@ -19,7 +22,7 @@ export async function register(server: TestServer, identity = newIdentity()) {
   return { ...identity, id: reply.body.user.id as string };
 }
 
-export async function verify(server: TestServer, email: string) {
+export async function verify(server: ServiceAddress, email: string) {
   const mail = await waitForMail(server.outboxDir, email, 'verify-email');
   const reply = await api(server.baseUrl).post('/auth/verify-email', {
     headers: { 'x-verify-token': tokenFromMail(mail) },
@@ -27,7 +30,7 @@ export async function verify(server: TestServer, email: string) {
   if (reply.status !== 200) throw new Error(`verify failed: ${reply.status} ${reply.text}`);
 }
 
-export async function login(server: TestServer, identity: { email: string; password: string }) {
+export async function login(server: ServiceAddress, identity: { email: string; password: string }) {
   const reply = await api(server.baseUrl).post('/auth/login', {
     body: { email: identity.email, password: identity.password },
   });
@@ -40,7 +43,7 @@ export async function login(server: TestServer, identity: { email: string; passw
 }
 
 /** A registered, verified and logged-in user, every step over HTTP (for tests of those steps' replies). */
-export async function signedInOverHttp(server: TestServer) {
+export async function signedInOverHttp(server: ServiceAddress) {
   const user = await register(server);
   await verify(server, user.email);
   const tokens = await login(server, user);
