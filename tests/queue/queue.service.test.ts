@@ -1,3 +1,4 @@
+import type { Track } from '@riff/contract';
 import { describe, expect, it } from 'vitest';
 import { refusal } from '../support/refusal.js';
 import { serviceTrack, serviceUser, type ServiceUser } from '../support/service-factories.js';
@@ -10,6 +11,13 @@ const suite = useServices();
 const stale = { status: 412, code: 'PRECONDITION_FAILED' };
 
 /** The titles in the user's queue, in order, and the current index. */
+/** The user's tracks with these titles, uploaded one after the other (in this order). */
+async function tracksTitled<const T extends readonly string[]>(user: ServiceUser, ...titles: T) {
+  const tracks: Track[] = [];
+  for (const title of titles) tracks.push(await serviceTrack(suite, user, { title }));
+  return tracks as { [K in keyof T]: Track };
+}
+
 async function queueOf(user: ServiceUser) {
   const { queue } = await suite.areas.queue.services.queue.get(user);
   return { titles: queue.items.map((item) => item.track?.title ?? null), current: queue.current_index };
@@ -33,12 +41,7 @@ describe('play queue (service)', () => {
   it('play_next puts a track right after the current one; otherwise it goes last', async () => {
     const { queue } = suite.areas.queue.services;
     const user = await serviceUser(suite);
-    const [a, b, c, next] = [
-      await serviceTrack(suite, user, { title: 'A' }),
-      await serviceTrack(suite, user, { title: 'B' }),
-      await serviceTrack(suite, user, { title: 'C' }),
-      await serviceTrack(suite, user, { title: 'Next' }),
-    ];
+    const [a, b, c, next] = await tracksTitled(user, 'A', 'B', 'C', 'Next');
     await queue.update(user, undefined, { track_ids: [a.id, b.id, c.id], current_index: 0 });
     await queue.addItem(user, undefined, { track_id: next.id, play_next: true });
     await queue.addItem(user, undefined, { track_id: a.id });
@@ -65,11 +68,7 @@ describe('play queue (service)', () => {
   it('the current index names an item of the queue: past the end is refused; a shorter replacement pulls it in', async () => {
     const { queue } = suite.areas.queue.services;
     const user = await serviceUser(suite);
-    const [a, b, c] = [
-      await serviceTrack(suite, user, { title: 'A' }),
-      await serviceTrack(suite, user, { title: 'B' }),
-      await serviceTrack(suite, user, { title: 'C' }),
-    ];
+    const [a, b, c] = await tracksTitled(user, 'A', 'B', 'C');
     await queue.update(user, undefined, { track_ids: [a.id, b.id, c.id], current_index: 2 });
     expect(await refusal(queue.update(user, undefined, { current_index: 3 }))).toEqual({
       status: 400,
@@ -83,11 +82,7 @@ describe('play queue (service)', () => {
   it('removing an item before the current one keeps the same track current; removing the current one restarts it', async () => {
     const { queue } = suite.areas.queue.services;
     const user = await serviceUser(suite);
-    const [a, b, c] = [
-      await serviceTrack(suite, user, { title: 'A' }),
-      await serviceTrack(suite, user, { title: 'B' }),
-      await serviceTrack(suite, user, { title: 'C' }),
-    ];
+    const [a, b, c] = await tracksTitled(user, 'A', 'B', 'C');
     const { queue: filled } = await queue.update(user, undefined, {
       track_ids: [a.id, b.id, c.id],
       current_index: 1,
