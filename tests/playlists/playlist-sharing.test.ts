@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { PLAYLIST_TITLE_MAX } from '@riff/contract';
 import { expireShareLink } from '../support/backdate.js';
 import { createUser } from '../support/factories.js';
