@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { register, signedInUser } from '../support/accounts.js';
+import { expirePasswordResetTokens } from '../support/backdate.js';
 import { readOutbox, tokenFromMail, waitForMail } from '../support/mail.js';
 import { useTestServer } from '../support/suite.js';
 
@@ -102,12 +103,7 @@ describe('password reset', () => {
     expect(stored.every((row) => /^[0-9a-f]{64}$/.test(row.token_hash))).toBe(true);
 
     // an hour passes
-    await suite.server.riff.database.db
-      .updateTable('email_tokens')
-      .set({ expires_at: new Date(Date.now() - 1000) })
-      .where('user_id', '=', user.id)
-      .where('purpose', '=', 'password_reset')
-      .execute();
+    await expirePasswordResetTokens(suite.server, user.id);
     const expired = await suite.http.post('/auth/password/reset', {
       body: { token: first, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { login, newIdentity, register, signedInUser, verify } from '../support/accounts.js';
+import { expireEmailToken } from '../support/backdate.js';
 import { readOutbox, tokenFromMail, waitForMail } from '../support/mail.js';
 import { useTestServer } from '../support/suite.js';
 
@@ -135,11 +136,7 @@ describe('email verification', () => {
     const lifetimeHours = (row.expires_at.getTime() - row.created_at.getTime()) / 3_600_000;
     expect(Math.round(lifetimeHours)).toBe(24);
     expect(row.token_hash).not.toBe(token);
-    await suite.server.riff.database.db
-      .updateTable('email_tokens')
-      .set({ expires_at: new Date(Date.now() - 1000) })
-      .where('id', '=', row.id)
-      .execute();
+    await expireEmailToken(suite.server, row.id);
     const reply = await suite.http.post('/auth/verify-email', { headers: { 'x-verify-token': token } });
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('INVALID_TOKEN');

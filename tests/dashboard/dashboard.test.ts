@@ -1,25 +1,15 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { changeBetween } from '../../server/src/modules/dashboard/dashboard.service.js';
+import { pastPlays } from '../support/backdate.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
+import { auditStreamReady } from '../support/row-states.js';
 import { useTestServer } from '../support/suite.js';
 
 const suite = useTestServer();
-const DAY_MS = 86_400_000;
 
 const dashboard = (user: TestUser, query = '') => suite.http.get(`/dashboard${query}`, { token: user.accessToken });
 const play = (user: TestUser, trackId: string, seconds: number) =>
   suite.http.post(`/tracks/${trackId}/play`, { token: user.accessToken, body: { duration_listened: seconds } });
-
-/** Plays dated in the past: the API records plays as of now, so earlier periods are written as they would have been. */
-async function pastPlays(userId: string, trackId: string, daysAgo: number, count: number) {
-  const playedAt = new Date(Date.now() - daysAgo * DAY_MS);
-  for (let i = 0; i < count; i += 1) {
-    await sql`insert into listening_history (user_id, track_id, source, duration_listened, played_at) values (${userId}, ${trackId}, 'track', 30, ${playedAt})`.execute(
-      suite.server.riff.database.db,
-    );
-  }
-}
 
 describe('GET /dashboard', () => {
   it('a new account: zeros, "0%" changes, no activity, an empty library', async () => {
@@ -62,7 +52,7 @@ describe('GET /dashboard', () => {
     expect((await play(stranger, track.id, 6)).status).toBe(200);
     expect((await suite.http.post(`/tracks/${track.id}/like`, { token: me.accessToken })).status).toBe(200);
     // the 7 days before this week: 4 plays of mine
-    await pastPlays(me.id, track.id, 10, 4);
+    await pastPlays(suite.server, me.id, track.id, 10, 4);
 
     const week = (await dashboard(me, '?stats_period=7d')).body.data.stats;
     expect(week).toMatchObject({
@@ -124,9 +114,7 @@ describe('GET /dashboard', () => {
     );
     // sign-ins and other security records are not activity, nor what the service did itself (a stream made ready)
     expect(activity.some((entry) => entry.type.startsWith('auth.'))).toBe(false);
-    await sql`insert into audit_logs (user_id, action, resource, resource_id, metadata) values (${me.id}, 'track.processed', 'track', ${first.id}, '{"stream_status":"ready"}')`.execute(
-      suite.server.riff.database.db,
-    );
+    await auditStreamReady(suite.server, me.id, first.id);
     const later = (await dashboard(me, '?activity_limit=50')).body.data.recent_activity as { type: string }[];
     expect(later.some((entry) => entry.type === 'track.processed')).toBe(false);
     expect((await dashboard(me, '?activity_limit=1')).body.data.recent_activity).toHaveLength(1);

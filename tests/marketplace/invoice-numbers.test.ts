@@ -3,9 +3,9 @@
  * (PGlite, or PostgreSQL with DATABASE_URL): INV-<year>-<six digits>, sequential per year, without
  * gaps under concurrent calls and when a unit of work rolls back.
  */
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { InvoiceNumbers, formatInvoiceNumber } from '../../server/src/modules/marketplace/invoices/invoice-numbers.js';
+import { forgetInvoiceYears } from '../support/row-states.js';
 import { useTestServer } from '../support/suite.js';
 
 const suite = useTestServer({ WORKERS: '0' });
@@ -19,9 +19,7 @@ function numbers() {
 }
 
 async function resetYears() {
-  await sql`delete from invoice_counters where year in (${YEAR}, ${NEXT_YEAR})`.execute(
-    suite.server.riff.platform.scope.db,
-  );
+  await forgetInvoiceYears(suite.server, [YEAR, NEXT_YEAR]);
 }
 
 const at = (year: number, rest = '-06-01T12:00:00.000Z') => new Date(`${year}${rest}`);

@@ -4,8 +4,10 @@
  */
 import { Readable } from 'node:stream';
 import type { CreateProductRequest, Order, ProductLicenseType } from '@riff/contract';
+import { backdatePromoCodeExpiry } from '../support/backdate.js';
 import type { TestUser } from '../support/factories.js';
 import { runDueJobs } from '../support/jobs.js';
+import { attachProductFile } from '../support/row-states.js';
 import type { TestServer } from '../support/test-server.js';
 import { expectStatus, type TypedApi } from '../support/typed-api.js';
 
@@ -57,16 +59,7 @@ export async function createProduct(
     // sniffs the bytes), and these tests hand small byte strings they read back from the download
     const key = `marketplace/products/${product.id}/file`;
     await server.riff.storage.put(key, Readable.from([options.file.bytes]), { contentType: options.file.contentType });
-    await db(server)
-      .updateTable('products')
-      .set({
-        file_key: key,
-        file_name: options.file.name,
-        file_size: options.file.bytes.length,
-        file_content_type: options.file.contentType,
-      })
-      .where('id', '=', product.id)
-      .execute();
+    await attachProductFile(server, product.id, key, options.file);
   }
   return {
     id: product.id,
@@ -108,12 +101,7 @@ export async function createPromoCode(
     }),
     201,
   ).body;
-  if (expired)
-    await db(server)
-      .updateTable('promo_codes')
-      .set({ expires_at: options.expires_at! })
-      .where('id', '=', created.id)
-      .execute();
+  if (expired) await backdatePromoCodeExpiry(server, created.id, options.expires_at!);
   return created.id;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { closeRefundWindow } from '../support/backdate.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
@@ -61,11 +62,7 @@ describe('refunds', () => {
   it('after refund_deadline the buyer gets 400 REFUND_WINDOW_CLOSED; the seller may still refund', async () => {
     const [seller, buyer] = await Promise.all([createUser(suite.server), createUser(suite.server)]);
     const { order } = await completedOrder(seller, buyer);
-    await db()
-      .updateTable('orders')
-      .set({ refund_deadline: new Date(Date.now() - 1000) })
-      .where('id', '=', order.id)
-      .execute();
+    await closeRefundWindow(suite.server, order.id);
     expect(errorOf(await buyer.api.marketplace.refundOrder({ params: { id: order.id }, body: {} }))).toEqual([
       400,
       'REFUND_WINDOW_CLOSED',

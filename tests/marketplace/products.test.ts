@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTrack, createUser } from '../support/factories.js';
+import { seedProducts } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
 import { createProduct, orderProduct } from './product-helpers.js';
@@ -128,13 +129,7 @@ describe('creating a product', () => {
 
   it('stops at 500 products per seller with 400 LIMIT_REACHED', async () => {
     const seller = await createUser(suite.server);
-    const rows = Array.from({ length: 499 }, (_, index) => ({
-      seller_id: seller.id,
-      title: `Bulk ${index}`,
-      price_cents: 100,
-      product_type: 'pack' as const,
-    }));
-    await suite.server.riff.platform.scope.db.insertInto('products').values(rows).execute();
+    await seedProducts(suite.server, seller.id, 499);
     await createProduct(seller);
     const over = await suite.http.post('/marketplace/products', {
       token: seller.token,

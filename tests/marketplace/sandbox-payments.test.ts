@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signSandboxDelivery, sandboxSecret } from '../../server/src/modules/marketplace/payments/sandbox-provider.js';
+import { lapsePaymentWindow } from '../support/backdate.js';
 import { createUser } from '../support/factories.js';
 import { runJob } from '../support/jobs.js';
 import { waitForMail } from '../support/mail.js';
@@ -276,11 +277,7 @@ describe('the payment webhook', () => {
     expect(errorOf(await rival.api.marketplace.createOrder({ body: { items: [{ product_id: product.id }] } }))).toEqual(
       [409, 'CONFLICT'],
     );
-    await db()
-      .updateTable('orders')
-      .set({ payment_expires_at: new Date(Date.now() - 1000) })
-      .where('id', '=', order.id)
-      .execute();
+    await lapsePaymentWindow(suite.server, order.id);
     const result = await runJob<{ expired: number }>(suite.server, 'marketplace.orders-expire');
     expect(result.expired).toBeGreaterThanOrEqual(1);
     expect(await orderRow(suite.server, order.id)).toMatchObject({ status: 'failed', payment_status: 'failed' });

@@ -1,13 +1,12 @@
 import { SellerStatsReplySchema, type SellerStats } from '@riff/contract';
 import { describe, expect, it } from 'vitest';
+import { backdateOrderCompletion } from '../support/backdate.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
 import { createProduct, payInSandbox } from './order-helpers.js';
 
 const suite = useTestServer();
-const db = () => suite.server.riff.database.db;
-const DAY_MS = 86_400_000;
 
 async function statsOf(user: TestUser, period?: '7d' | '30d' | '90d' | 'all'): Promise<SellerStats> {
   const body = expectStatus(await user.api.marketplace.sellerStats({ query: period ? { period } : {} }), 200).body;
@@ -52,11 +51,7 @@ describe('seller stats', () => {
     expectStatus(await second.api.marketplace.refundOrder({ params: { id: refunded.id }, body: {} }), 200);
     // an order completed 20 days ago counts in 30d, not in 7d
     const old = await buy(buyer, [pack.id]);
-    await db()
-      .updateTable('orders')
-      .set({ completed_at: new Date(Date.now() - 20 * DAY_MS) })
-      .where('id', '=', old.id)
-      .execute();
+    await backdateOrderCompletion(suite.server, old.id, 20);
 
     const week = await statsOf(seller, '7d');
     expect(week).toMatchObject({

@@ -14,6 +14,7 @@ import { systemActor, userActor, type UserActor } from '../../server/src/platfor
 import { loadConfig } from '../../server/src/platform/config/config.js';
 import { openPlatform, type PlatformHandle } from '../../server/src/platform/platform.js';
 import { makeAudio, md5, mp3WithCover } from '../support/audio.js';
+import { insertBareTrack, insertBareUser } from '../support/bare-rows.js';
 import { parsePlaylist, readObject } from '../support/media.js';
 import { seedDataDir } from '../support/test-database.js';
 
@@ -56,11 +57,7 @@ type Media = Awaited<ReturnType<typeof openMedia>>;
 
 async function createOwner(context: Media): Promise<UserActor> {
   const name = `media${randomUUID().slice(0, 8)}`;
-  const user = await context.platform.database.db
-    .insertInto('users')
-    .values({ username: name, slug: name, email: `${name}@example.com` } as never)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const user = await insertBareUser(context.platform.database.db, name, `${name}@example.com`);
   return userActor(user, 'bearer');
 }
 
@@ -86,23 +83,20 @@ async function createTrackWithAudio(
   };
   await context.platform.scope.transaction(async () => {
     // scope.db: the unit of work's transaction (PGlite has one connection)
-    await context.platform.scope.db
-      .insertInto('tracks')
-      .values({
-        id,
-        creator_id: owner.id,
-        title: 'Tone',
-        genres: '[]',
-        tags: '[]',
-        duration: row.duration,
-        file_size: audio.length,
-        format: 'mp3',
-        file_key: key,
-        md5: row.md5,
-        status: 'completed',
-        is_public: options.isPublic ?? true,
-      })
-      .execute();
+    await insertBareTrack(context.platform.scope.db, {
+      id,
+      creator_id: owner.id,
+      title: 'Tone',
+      genres: '[]',
+      tags: '[]',
+      duration: row.duration,
+      file_size: audio.length,
+      format: 'mp3',
+      file_key: key,
+      md5: row.md5,
+      status: 'completed',
+      is_public: options.isPublic ?? true,
+    });
     await context.media.recordAudio(owner, id, row);
   });
   return { id, key };

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { PLAYLIST_ANALYTICS_DAYS } from '@riff/contract';
+import { backdatePlaylistFollow } from '../support/backdate.js';
 import { createUser, type TestUser } from '../support/factories.js';
+import { markSeededTrackDeleted } from '../support/row-states.js';
+import { seedEntries, seedNamedTracks } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { createPlaylist, errorOf, seedEntries } from './playlist-helpers.js';
-import { seedNamedTracks } from './library-helpers.js';
+import { createPlaylist, errorOf } from './playlist-helpers.js';
 
 const suite = useTestServer();
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,7 +33,7 @@ describe('playlists: analytics', () => {
     ]);
     const playlist = await createPlaylist(owner, { title: 'Stats', is_public: true });
     await seedEntries(suite.server, playlist.id, [a!, b!, c!, gone!], owner.id);
-    await sql`update tracks set deleted_at = now() where id = ${gone}`.execute(suite.server.riff.platform.scope.db);
+    await markSeededTrackDeleted(suite.server, gone!);
 
     for (const listener of listeners.slice(0, 3)) expect(await play(listener, a!, 60, playlist.id)).toBe(true);
     expect(await play(listeners[0]!, b!, 200, playlist.id)).toBe(true);
@@ -43,9 +44,7 @@ describe('playlists: analytics', () => {
     for (const listener of listeners)
       expect((await suite.http.post(`/playlists/${playlist.id}/follow`, { token: listener.token })).status).toBe(200);
     const backdate = (user: TestUser, daysAgo: number) =>
-      sql`update playlist_followers set created_at = now() - ${`${daysAgo} days`}::interval where playlist_id = ${playlist.id} and user_id = ${user.id}`.execute(
-        suite.server.riff.platform.scope.db,
-      );
+      backdatePlaylistFollow(suite.server, playlist.id, user.id, daysAgo);
     await backdate(listeners[0]!, 3);
     await backdate(listeners[1]!, PLAYLIST_ANALYTICS_DAYS - 1);
     await backdate(listeners[2]!, PLAYLIST_ANALYTICS_DAYS);

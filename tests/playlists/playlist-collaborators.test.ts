@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createUser, type TestUser } from '../support/factories.js';
+import { seedTracks } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { addTracks, createPlaylist, errorOf, readPlaylist, seedTracks, trackIdsOf } from './playlist-helpers.js';
+import { addTracks, createPlaylist, errorOf, readPlaylist, trackIdsOf } from './playlist-helpers.js';
 
 const suite = useTestServer();
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Playlist } from '@riff/contract';
 import { createUser, type TestUser } from '../support/factories.js';
+import { setPlaylistFigures } from '../support/row-states.js';
+import { seedEntries, seedNamedTracks } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { createPlaylist, errorOf, seedEntries } from './playlist-helpers.js';
-import { seedNamedTracks } from './library-helpers.js';
+import { createPlaylist, errorOf } from './playlist-helpers.js';
 
 const suite = useTestServer();
 
@@ -17,11 +17,8 @@ async function search(user: TestUser, q: string, page = 1, limit = 20) {
   return expectStatus(await user.api.playlists.search({ query: { q, page, limit } }), 200).body.data;
 }
 
-async function setFigures(id: string, figures: { follower_count?: number; is_editorial?: boolean }) {
-  await sql`update playlists set follower_count = coalesce(${figures.follower_count ?? null}, follower_count),
-                                 is_editorial = coalesce(${figures.is_editorial ?? null}, is_editorial)
-            where id = ${id}`.execute(suite.server.riff.platform.scope.db);
-}
+const setFigures = (id: string, figures: { follower_count?: number; is_editorial?: boolean }) =>
+  setPlaylistFigures(suite.server, id, figures);
 
 /** Every recommendation for the user, page after page (other test files' playlists are in the shared database too). */
 async function allRecommendations(user: TestUser): Promise<Playlist[]> {

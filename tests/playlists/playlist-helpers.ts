@@ -1,7 +1,4 @@
-import { sql } from 'kysely';
-import { onTestFinished } from 'vitest';
 import { PLAYLIST_TRACKS_PAGE_MAX, type Playlist } from '@riff/contract';
-import type { TestServer } from '../support/test-server.js';
 import type { TestUser } from '../support/factories.js';
 import { expectStatus } from '../support/typed-api.js';
 
@@ -44,51 +41,4 @@ export const positionsOf = (playlist: Playlist) => (playlist.tracks ?? []).map((
 
 export function errorOf(reply: { status: number; body: unknown }): [number, string] {
   return [reply.status, (reply.body as { error: { code: string } }).error.code];
-}
-
-/**
- * Many tracks at once, straight into the database (uploading 10,000 files is not what a test of
- * playlists is about): live, completed, owned by `creatorId`. Returns their ids in order.
- */
-export async function seedTracks(
-  server: TestServer,
-  creatorId: string,
-  count: number,
-  isPublic = true,
-): Promise<string[]> {
-  const result = await sql<{ id: string }>`
-    insert into tracks (id, creator_id, title, duration, file_size, format, md5, status, is_public, created_at)
-    select gen_random_uuid(), ${creatorId}, 'Seeded ' || g, 180, 1000, 'mp3', md5(g::text), 'completed', ${isPublic}, now() + g * interval '1 millisecond'
-    from generate_series(1, ${count}) g
-    returning id`.execute(server.riff.platform.scope.db);
-  const ids = result.rows.map((row) => row.id);
-  // thousands of seeded tracks would weigh on every other test sharing the database afterwards
-  onTestFinished(async () => {
-    await sql`delete from tracks where id in (select value::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`.execute(
-      server.riff.platform.scope.db,
-    );
-  });
-  return ids;
-}
-
-/** Appends tracks to a playlist straight in the database, after those it holds. */
-export async function seedEntries(
-  server: TestServer,
-  playlistId: string,
-  trackIds: string[],
-  addedBy: string,
-): Promise<void> {
-  await sql`insert into playlist_tracks (playlist_id, track_id, added_by, position)
-            select ${playlistId}, t.id::uuid, ${addedBy},
-                   (select count(*) from playlist_tracks where playlist_id = ${playlistId}) + t.ord - 1
-            from jsonb_array_elements_text(${JSON.stringify(trackIds)}::jsonb) with ordinality as t(id, ord)`.execute(
-    server.riff.platform.scope.db,
-  );
-}
-
-/** Playlists owned by the user, straight in the database (to reach the per-user cap). */
-export async function seedPlaylists(server: TestServer, userId: string, count: number): Promise<void> {
-  await sql`insert into playlists (user_id, title) select ${userId}, 'Seeded ' || g from generate_series(1, ${count}) g`.execute(
-    server.riff.platform.scope.db,
-  );
 }

@@ -3,10 +3,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { API_PREFIX, PLAYLIST_IMPORT_MAX_BYTES, PLAYLIST_MAX_TRACKS, PLAYLISTS_PER_USER_MAX } from '@riff/contract';
 import { createUser, type TestUser } from '../support/factories.js';
+import { seedEntries, seedNamedTracks, seedPlaylists } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { createPlaylist, errorOf, readPlaylist, seedEntries, seedPlaylists, trackIdsOf } from './playlist-helpers.js';
-import { ownedPlaylists, seedNamedTracks } from './library-helpers.js';
+import { createPlaylist, errorOf, readPlaylist, trackIdsOf } from './playlist-helpers.js';
+import { ownedPlaylists } from './library-helpers.js';
 
 const suite = useTestServer();
 

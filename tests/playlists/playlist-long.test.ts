@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PLAYLIST_MAX_TRACKS, PLAYLIST_TRACKS_PAGE_DEFAULT, PLAYLIST_TRACKS_PAGE_MAX } from '@riff/contract';
 import { createUser } from '../support/factories.js';
+import { seedEntries, seedTracks } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { createPlaylist, readAllTracks, seedEntries, seedTracks } from './playlist-helpers.js';
+import { createPlaylist, readAllTracks } from './playlist-helpers.js';
 
 // replies as production serves them (the other files check every reply against the contract);
 // how fast is measured by `npm run bench:playlists`, not here

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { PLAYLIST_TITLE_MAX } from '@riff/contract';
+import { expireShareLink } from '../support/backdate.js';
 import { createUser } from '../support/factories.js';
+import { seedTracks } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import { addTracks, createPlaylist, errorOf, readPlaylist, seedTracks, trackIdsOf } from './playlist-helpers.js';
+import { addTracks, createPlaylist, errorOf, readPlaylist, trackIdsOf } from './playlist-helpers.js';
 
 const suite = useTestServer();
 
@@ -58,9 +60,7 @@ describe('share links', () => {
     ]);
     expectStatus(await suite.api.playlists.shared({ params: { token: second.token }, query: {} }), 200);
 
-    await sql`update playlists set share_expires_at = now() - interval '1 second' where id = ${playlist.id}`.execute(
-      suite.server.riff.platform.scope.db,
-    );
+    await expireShareLink(suite.server, playlist.id);
     expect(errorOf(await suite.api.playlists.shared({ params: { token: second.token }, query: {} }))).toEqual([
       404,
       'NOT_FOUND',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { PLAYLIST_MAX_TRACKS } from '@riff/contract';
 import { createTrack, createUser } from '../support/factories.js';
+import { seedEntries, seedTracks } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
 import {
@@ -11,8 +12,6 @@ import {
   positionsOf,
   readAllTracks,
   readPlaylist,
-  seedEntries,
-  seedTracks,
   trackIdsOf,
 } from './playlist-helpers.js';
 

@@ -3,17 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { PLAYLISTS_PER_USER_MAX } from '@riff/contract';
 import { createAdmin } from '../support/admin-factory.js';
 import { createTrack, createUser } from '../support/factories.js';
+import { seedPlaylists, seedTracks } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
-import {
-  addTracks,
-  createPlaylist,
-  errorOf,
-  readPlaylist,
-  seedPlaylists,
-  seedTracks,
-  trackIdsOf,
-} from './playlist-helpers.js';
+import { addTracks, createPlaylist, errorOf, readPlaylist, trackIdsOf } from './playlist-helpers.js';
 
 const suite = useTestServer();
 

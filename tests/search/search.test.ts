@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Track, UpdateTrackRequest } from '@riff/contract';
+import { backdateReposts } from '../support/backdate.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
+import { setPlayCount } from '../support/row-states.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
 import { createPlaylist } from '../playlists/playlist-helpers.js';
@@ -193,11 +194,7 @@ describe('GET /tracks/search', () => {
     expect(await page(`bpm_min=139&bpm_max=141&genre=techno`)).toContain(fast.id);
 
     // popular: by play count
-    await suite.server.riff.database.db
-      .updateTable('tracks')
-      .set({ play_count: 50 })
-      .where('id', '=', slow.id)
-      .execute();
+    await setPlayCount(suite.server, slow.id, 50);
     expect((await page(`q=${word}&sort=popular`))[0]).toBe(slow.id);
 
     const refused = await suite.http.get('/tracks/search?bpm_min=130&bpm_max=120');
@@ -250,7 +247,6 @@ describe('GET /search/suggestions', () => {
 });
 
 describe('GET /social/trending', () => {
-  const db = () => suite.server.riff.database.db;
   const trending = async (query = '', user?: TestUser) => {
     const reply = got200(
       await suite.http.get(`/social/trending${query ? `?${query}` : ''}`, user ? { token: user.token } : {}),
@@ -288,7 +284,7 @@ describe('GET /social/trending', () => {
     // three reposts five days ago: 12 at the time, less than a quarter of it now over 7 days (half-life 56 h)
     for (const fan of fans)
       expect((await suite.http.post(`/tracks/${old.id}/repost`, { token: fan.token })).status).toBe(200);
-    await sql`update track_reposts set created_at = now() - interval '5 days' where track_id = ${old.id}`.execute(db());
+    await backdateReposts(suite.server, old.id, 5);
 
     const week = await trending(`genre=${genre.toUpperCase()}`);
     // likes 2 × 3, repost 4, plays 3 × 1, the old reposts 12 × 0.5^(120/56) ≈ 2.72, comment 2 (each a little less for the seconds since)

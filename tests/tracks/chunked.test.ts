@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/http.js';
 import { login, signedInUser } from '../support/accounts.js';
 import { makeAudio, md5, uploadForm } from '../support/audio.js';
+import { idleUploadSession, strandedStorageIntent } from '../support/backdate.js';
 import { runJob } from '../support/jobs.js';
 import { intentKeys, newIntents } from '../support/storage-intents.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -291,11 +292,7 @@ describe('chunked upload', () => {
     await send(server, user.accessToken, session, 0, split(audio)[0]!);
     const chunkDir = path.join(server.dataDir, 'files', 'uploads', session.upload_id);
     expect(await readdir(chunkDir)).toEqual(['0']);
-    await server.riff.database.db
-      .updateTable('upload_sessions')
-      .set({ updated_at: new Date(Date.now() - 25 * 3600 * 1000) })
-      .where('id', '=', session.upload_id)
-      .execute();
+    await idleUploadSession(server, session.upload_id, 25);
     expect((await http.get(`/tracks/resume/${session.upload_id}`, { token: user.accessToken })).status).toBe(404);
     const result = await runJob<{ sessions: number; objects: number }>(server, 'uploads.cleanup');
     expect(result.sessions).toBeGreaterThanOrEqual(1);
@@ -306,10 +303,7 @@ describe('chunked upload', () => {
     const key = 'tracks/11111111-1111-4111-8111-111111111111/original';
     const { Readable } = await import('node:stream');
     await server.riff.storage.put(key, Readable.from([Buffer.from('half an upload')]));
-    await server.riff.database.db
-      .insertInto('storage_intents')
-      .values({ key, created_at: new Date(Date.now() - 25 * 3600 * 1000) })
-      .execute();
+    await strandedStorageIntent(server, key, 25);
     const result = await runJob<{ sessions: number; objects: number }>(server, 'uploads.cleanup');
     expect(result.objects).toBe(1);
     expect(await server.riff.storage.size(key)).toBeUndefined();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signedInUser } from '../support/accounts.js';
+import { demoteToUser } from '../support/row-states.js';
 import { useTestServer } from '../support/suite.js';
 
 const suite = useTestServer();
@@ -205,7 +206,7 @@ describe('creator upgrade', () => {
     const again = await suite.http.post('/users/me/upgrade-creator', { token: alice.accessToken });
     expect(again.body.data.user.promoted_to_creator_at).toBe(promotedAt);
     // even if the role went back to user (e.g. by an admin), the first promotion time stays
-    await suite.server.riff.database.db.updateTable('users').set({ role: 'user' }).where('id', '=', alice.id).execute();
+    await demoteToUser(suite.server, alice.id);
     const third = await suite.http.post('/users/me/upgrade-creator', { token: alice.accessToken });
     expect(third.body.data.user.role).toBe('creator');
     expect(third.body.data.user.promoted_to_creator_at).toBe(promotedAt);

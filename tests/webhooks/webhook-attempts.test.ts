@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createTrack, createUser } from '../support/factories.js';
 import { runJob } from '../support/jobs.js';
+import { breakWebhookSecret, lapseDeliveryLease, strandWebhookDelivery } from '../support/row-states.js';
 import { useTestServer } from '../support/suite.js';
 import { webhookHelpers } from './webhook-helpers.js';
 
@@ -14,7 +15,6 @@ const suite = useTestServer({
   WEBHOOK_RETRY_SCHEDULE: '0,0',
   WEBHOOK_TIMEOUT_MS: '10000',
 });
-const db = () => suite.server.riff.database.db;
 const { register, ownReceiver, deliveries, settled } = webhookHelpers(suite, () => {
   throw new Error('each test here has a receiver of its own');
 });
@@ -79,17 +79,8 @@ describe('one attempt at a time', () => {
       (list) => list.length === 2 && list.every((delivery) => delivery.status === 'succeeded'),
     );
     // as a worker that died in the middle of each send leaves them: pending, due 10 minutes ago, the first one's lease lapsed, the second's not
-    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
-    await db()
-      .updateTable('webhook_deliveries')
-      .set({ status: 'pending', attempts: 0, next_attempt_at: minutesAgo(10), attempting_until: minutesAgo(9) })
-      .where('id', '=', first.id)
-      .execute();
-    await db()
-      .updateTable('webhook_deliveries')
-      .set({ status: 'pending', attempts: 0, next_attempt_at: minutesAgo(10), attempting_until: minutesAgo(-5) })
-      .where('id', '=', second.id)
-      .execute();
+    await strandWebhookDelivery(suite.server, first.id, { dueMinutesAgo: 10, leaseEndsMinutesAgo: 9 });
+    await strandWebhookDelivery(suite.server, second.id, { dueMinutesAgo: 10, leaseEndsMinutesAgo: -5 });
 
     // at least this one: on a database shared with other test files, theirs may be stalled too
     expect(await runJob(suite.server, 'webhooks.resume-deliveries')).toBeGreaterThanOrEqual(1);
@@ -121,11 +112,7 @@ describe('one attempt at a time', () => {
     expect(sending).toMatchObject({ event_type: 'webhook.test', status: 'pending', attempts: 0 });
 
     // the receiver holds the send past its lease; the next job finds the lease lapsed and attempts it again
-    await db()
-      .updateTable('webhook_deliveries')
-      .set({ attempting_until: new Date(Date.now() - 1000) })
-      .where('id', '=', sending.id)
-      .execute();
+    await lapseDeliveryLease(suite.server, sending.id);
     own.answer(204);
     await runJob(suite.server, 'webhooks.deliver', { deliveryId: sending.id, attempt: 0 });
     expect(own.received).toHaveLength(2);
@@ -154,11 +141,7 @@ describe('one attempt at a time', () => {
     const own = await ownReceiver();
     const owner = await createUser(suite.server);
     const { webhook } = await register(owner, { events: ['track.created'] }, own.url);
-    await db()
-      .updateTable('webhooks')
-      .set({ secret_sealed: 'bm90IGEgc2VhbGVkIHNlY3JldA==' })
-      .where('id', '=', webhook.id)
-      .execute();
+    await breakWebhookSecret(suite.server, webhook.id);
 
     const tested = await suite.http.post(`/webhooks/${webhook.id}/test`, { token: owner.token });
     expect(tested.status, tested.text).toBe(200);

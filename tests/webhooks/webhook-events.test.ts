@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backdateWebhookDelivery } from '../support/backdate.js';
 import { createTrack, createUser } from '../support/factories.js';
 import { runJob } from '../support/jobs.js';
 import { useTestServer } from '../support/suite.js';
@@ -170,7 +170,7 @@ describe('the deliveries log is kept 30 days', () => {
     await suite.http.post(`/webhooks/${webhook.id}/test`, { token: owner.token });
     const db = suite.server.riff.database.db;
     const [old] = await db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', webhook.id).execute();
-    await sql`update webhook_deliveries set created_at = now() - interval '31 days' where id = ${old!.id}`.execute(db);
+    await backdateWebhookDelivery(suite.server, old!.id, 31);
     expect(await runJob(suite.server, 'webhooks.prune-deliveries')).toBeGreaterThanOrEqual(1);
     const left = await db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', webhook.id).execute();
     expect(left.map((row) => row.id)).not.toContain(old!.id);

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { checkWebhookUrl, type Resolve } from '../../server/src/modules/webhooks/webhook-url-guard.js';
 import { isPublicAddress } from '../../server/src/platform/net/public-address.js';
 import { createUser } from '../support/factories.js';
+import { storeWebhookUrl } from '../support/row-states.js';
 import { useTestServer } from '../support/suite.js';
 
 // the production rules: https only, public addresses only
@@ -104,9 +104,7 @@ describe('webhook URLs (SSRF rules)', () => {
     });
     expect(created.status).toBe(201);
     // as if registered under an older rule
-    await sql`update webhooks set url = ${'https://[::a9fe:a9fe]/latest/meta-data/'} where id = ${created.body.data.webhook.id}`.execute(
-      suite.server.riff.database.db,
-    );
+    await storeWebhookUrl(suite.server, created.body.data.webhook.id, 'https://[::a9fe:a9fe]/latest/meta-data/');
     const tested = await suite.http.post(`/webhooks/${created.body.data.webhook.id}/test`, { token: owner.token });
     expect(tested.status).toBe(200);
     expect(tested.body.data.delivery).toMatchObject({ status: 'failed', response_status: null });

@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_FAILURES_MAX } from '@riff/contract';
+import { expirePreviousWebhookSecret } from '../support/backdate.js';
 import { createTrack, createUser } from '../support/factories.js';
 import { waitForMail } from '../support/mail.js';
+import { setWebhookFailures } from '../support/row-states.js';
 import { useTestServer } from '../support/suite.js';
 import { createPlaylist } from '../playlists/playlist-helpers.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -253,11 +254,7 @@ describe('deliveries', () => {
     const own = await ownReceiver();
     const owner = await createUser(suite.server);
     const { webhook } = await register(owner, { events: ['track.created'] }, own.url);
-    await db()
-      .updateTable('webhooks')
-      .set({ consecutive_failures: WEBHOOK_FAILURES_MAX - 1 })
-      .where('id', '=', webhook.id)
-      .execute();
+    await setWebhookFailures(suite.server, webhook.id, WEBHOOK_FAILURES_MAX - 1);
     own.answer(503);
     const tested = await suite.http.post(`/webhooks/${webhook.id}/test`, { token: owner.token });
     expect(tested.status).toBe(200);
@@ -305,9 +302,7 @@ describe('deliveries', () => {
     expect(own.verify(overlap!, second).type).toBe('webhook.test');
     expect(String(overlap!.headers['webhook-signature']).split(' ')).toHaveLength(2);
 
-    await sql`update webhooks set previous_secret_expires_at = now() - interval '1 second' where id = ${webhook.id}`.execute(
-      db(),
-    );
+    await expirePreviousWebhookSecret(suite.server, webhook.id);
     await suite.http.post(`/webhooks/${webhook.id}/test`, { token: owner.token });
     const [, after] = await own.waitFor(2);
     expect(own.verify(after!, second).type).toBe('webhook.test');
