@@ -13,7 +13,9 @@ export async function committing<T>(
   const joined = scope.inTransaction;
   const pending: (() => Promise<void>)[] = [];
   const result = await scope.transaction(() =>
-    work((removal) => (joined ? scope.afterCommit(() => void removal()) : pending.push(removal))),
+    // inside a caller's transaction the removal runs after its commit, and the caller's outermost
+    // transaction awaits it: the files are gone when the request that removed them answers
+    work((removal) => (joined ? scope.afterCommit(removal) : pending.push(removal))),
   );
   for (const removal of pending) await removal();
   return result;
