@@ -240,3 +240,25 @@ export async function serviceQueueSession(
   const { session } = await sessions.create(host, options.title !== undefined ? { title: options.title } : {});
   return session;
 }
+
+/**
+ * The owner's new audio for a track (an MP3 tone unless `bytes` or `filename` say otherwise),
+ * handed to the file service as PUT /tracks/{id}/file hands it a form: the previous audio becomes
+ * a version and the media pipeline is queued again. Returns the track as the reply shows it.
+ */
+export async function serviceReplaceAudio(
+  suite: ServiceSuite,
+  owner: UserActor,
+  track: Pick<Track, 'id'>,
+  options: { bytes?: Buffer; filename?: string; seconds?: number } = {},
+): Promise<Track> {
+  const bytes = options.bytes ?? (await makeAudio('mp3', { seconds: options.seconds ?? 2, frequency: 660 }));
+  const { track: replaced } = await suite.areas.tracks.services.files.replace(owner, track.id, {
+    declaredBytes: bytes.length,
+    receive: async (_maxBytes, onFile) => ({
+      fields: {},
+      file: await onFile(Readable.from([bytes]), { filename: options.filename ?? 'take.mp3' }),
+    }),
+  });
+  return replaced;
+}

@@ -26,7 +26,7 @@ import { UploadsService } from './uploads.service.js';
 
 export type TracksModule = RiffModule & {
   /** The area's services, for the service-level tests (routes are the only other caller). */
-  services: { uploads: UploadsService; tracks: TracksService };
+  services: { uploads: UploadsService; tracks: TracksService; files: TrackFileService };
   /** For track social: who may see a track, read through the streaming cache (plays are as hot as streams). */
   tracks: TracksService;
   /** For other areas (queue, playlists): which tracks a caller may see, as they see them. */
@@ -95,9 +95,11 @@ export function createTracksModule(
   };
   const pipeline = new UploadPipeline({ ...uploading, media: { recordAudio } });
   const uploads = new UploadsService({ ...uploading, pipeline });
+  // a track's audio replaced (its versions) and restored
+  const files = new TrackFileService({ ...uploading, pipeline, media, publicBaseUrl: config.publicBaseUrl });
   return {
     name: 'tracks',
-    services: { uploads, tracks },
+    services: { uploads, tracks, files },
     reader: createTrackReader(tracksRepository, config.publicBaseUrl),
     counters: createTrackCounters(tracksRepository),
     secretLinks: createTrackSecretLinks(tracksRepository),
@@ -113,7 +115,7 @@ export function createTracksModule(
           pipeline,
           digests: new RunningDigests(storage, chunkKey),
         }),
-        files: new TrackFileService({ ...uploading, pipeline, media, publicBaseUrl: config.publicBaseUrl }),
+        files,
         storage,
       }),
     },
