@@ -278,6 +278,23 @@ describe('reviews (service)', () => {
     expect(await products.get(seller, product.id)).toMatchObject({ review_count: 0, avg_rating: null });
     expect(await refusal(reviews.remove(buyer, product.id, low.id))).toMatchObject(notFound);
   });
+
+  it('the reviews of a product off sale are its seller’s and admins’ to read, like the product: 404 for others', async () => {
+    const { products, reviews } = suite.areas.marketplace.services;
+    const seller = await serviceUser(suite);
+    const buyer = await serviceUser(suite);
+    const stranger = await serviceUser(suite);
+    const admin = await serviceUser(suite, { admin: true });
+    const product = await serviceProduct(suite, seller);
+    await servicePaidOrder(suite, buyer, [product]);
+    await reviews.upsert(buyer, product.id, { rating: 3 });
+    await products.update(seller, product.id, { status: 'archived' });
+    expect(await refusal(products.get(stranger, product.id))).toMatchObject(notFound);
+    expect(await refusal(reviews.list(stranger, product.id, 1, 20))).toMatchObject(notFound);
+    expect(await refusal(reviews.list(anonymousActor(), product.id, 1, 20))).toMatchObject(notFound);
+    expect((await reviews.list(seller, product.id, 1, 20)).total).toBe(1);
+    expect((await reviews.list(admin, product.id, 1, 20)).total).toBe(1);
+  });
 });
 
 describe('downloads (service)', () => {

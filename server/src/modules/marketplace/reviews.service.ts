@@ -3,6 +3,7 @@ import type { Actor, UserActor } from '../../platform/access/actor.js';
 import { isOwnerOrAdmin } from '../../platform/access/ownership.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
+import { canSeeProduct } from './products.policy.js';
 import type { ReviewRow, ReviewsRepository } from './reviews.repository.js';
 
 const toReview = (row: ReviewRow): Review => ({
@@ -15,11 +16,11 @@ const toReview = (row: ReviewRow): Review => ({
   updated_at: row.updated_at.toISOString(),
 });
 
-/** A product not on sale is seen by its seller (and admins) only. */
-const canSeeProduct = (actor: Actor, product: { seller_id: string; status: string }) =>
-  product.status !== 'draft' || isOwnerOrAdmin(actor, product.seller_id);
-
-/** Reviews by buyers (one per buyer: a second replaces the first); the product's counters follow in the same transaction. */
+/**
+ * Reviews by buyers (one per buyer: a second replaces the first); the product's counters follow in
+ * the same transaction. A product not on sale (a draft or archived) is seen with its reviews by its
+ * seller and admins only, as the catalogue shows it: others get 404.
+ */
 export class ReviewsService {
   constructor(private readonly deps: { scope: DbScope; reviews: ReviewsRepository }) {}
 
