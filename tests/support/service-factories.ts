@@ -262,3 +262,44 @@ export async function serviceReplaceAudio(
   });
   return replaced;
 }
+
+/** What a track's owner may change on it (the tracks service's update). */
+type TrackChanges = Parameters<ServiceSuite['areas']['tracks']['services']['tracks']['update']>[2];
+
+/**
+ * A track of the owner's with these names and tags (public unless told otherwise): uploaded as
+ * serviceTrack uploads it, then described through the tracks service as its owner edits it.
+ */
+export async function serviceTaggedTrack(
+  suite: ServiceSuite,
+  owner: UserActor,
+  options: { title: string; isPublic?: boolean; seconds?: number } & Omit<TrackChanges, 'title' | 'is_public'>,
+): Promise<Track> {
+  const { title, isPublic, seconds, ...tags } = options;
+  const track = await serviceTrack(suite, owner, {
+    title,
+    ...(isPublic !== undefined ? { isPublic } : {}),
+    ...(seconds !== undefined ? { seconds } : {}),
+  });
+  if (Object.keys(tags).length === 0) return track;
+  return (await suite.areas.tracks.services.tracks.update(owner, track.id, tags)).track;
+}
+
+/** The blocker blocks each user, as POST /users/{id}/block does. */
+export async function serviceBlocks(suite: ServiceSuite, blocker: UserActor, users: readonly { id: string }[]) {
+  for (const user of users) await suite.areas.users.services.follows.block(blocker, user.id);
+}
+
+/**
+ * `count` drafts of the seller's at once, straight into the products table: a test of the per-seller
+ * cap needs hundreds, and creating each through the service would meet its rate limit (30 a minute).
+ */
+export async function serviceBulkProducts(suite: ServiceSuite, seller: { id: string }, count: number): Promise<void> {
+  const rows = Array.from({ length: count }, (_, index) => ({
+    seller_id: seller.id,
+    title: `Bulk ${index}`,
+    price_cents: 100,
+    product_type: 'pack' as const,
+  }));
+  await suite.platform.scope.db.insertInto('products').values(rows).execute();
+}

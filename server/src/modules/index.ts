@@ -132,6 +132,7 @@ export function createAreas(platform: Platform) {
     social,
     playlists,
     marketplace,
+    search,
     webhooks,
     developer,
     modules,

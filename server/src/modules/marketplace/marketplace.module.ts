@@ -52,6 +52,8 @@ export type MarketplaceModule = RiffModule & {
     promoCodes: PromoCodesService;
     /** Applies a verified payment provider event, as the payment webhook route does after checking its signature. */
     settlement: OrderSettlement;
+    reviews: ReviewsService;
+    downloads: DownloadsService;
   };
   /** For GET /search: the products' part. */
   searcher: Searcher<Product>;
@@ -121,6 +123,16 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
   });
   const orders = new OrdersService({ scope, clock, events, orders: orderRows, settlement, provider });
   const promoCodes = new PromoCodesService({ scope, clock, promoCodes: new PromoCodesRepository(scope) });
+  const downloads = new DownloadsService({
+    scope,
+    clock,
+    storage,
+    tracks,
+    downloads: new DownloadsRepository(scope),
+    key: keys.key('marketplace-download'),
+    publicBaseUrl,
+  });
+  const reviews = new ReviewsService({ scope, reviews: new ReviewsRepository(scope) });
 
   return {
     name: 'marketplace',
@@ -133,16 +145,8 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
           settlement,
           provider,
           sandbox,
-          downloads: new DownloadsService({
-            scope,
-            clock,
-            storage,
-            tracks,
-            downloads: new DownloadsRepository(scope),
-            key: keys.key('marketplace-download'),
-            publicBaseUrl,
-          }),
-          reviews: new ReviewsService({ scope, reviews: new ReviewsRepository(scope) }),
+          downloads,
+          reviews,
           invoices: new InvoicesService({
             scope,
             clock,
@@ -156,7 +160,7 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
         ...promoCodeRoutes(promoCodes),
       }),
     },
-    services: { products: catalog, orders, promoCodes, settlement },
+    services: { products: catalog, orders, promoCodes, settlement, reviews, downloads },
     jobs: [
       sandbox.job(),
       // a minute's product changes folded into one count row per (status, type): the list's total reads a handful of rows

@@ -3,6 +3,7 @@ import type { Actor, UserActor } from '../../platform/access/actor.js';
 import { isOwnerOrAdmin } from '../../platform/access/ownership.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
+import { canSeeProduct } from './products.policy.js';
 import type { ReviewRow, ReviewsRepository } from './reviews.repository.js';
 
 const toReview = (row: ReviewRow): Review => ({
@@ -15,11 +16,12 @@ const toReview = (row: ReviewRow): Review => ({
   updated_at: row.updated_at.toISOString(),
 });
 
-/** A product not on sale is seen by its seller (and admins) only. */
-const canSeeProduct = (actor: Actor, product: { seller_id: string; status: string }) =>
-  product.status !== 'draft' || isOwnerOrAdmin(actor, product.seller_id);
-
-/** Reviews by buyers (one per buyer: a second replaces the first); the product's counters follow in the same transaction. */
+/**
+ * Reviews by buyers (one per buyer: a second replaces the first); the product's counters follow in
+ * the same transaction. A product not on sale (a draft or archived) is seen with its reviews by its
+ * seller and admins only, as the catalogue shows it: others get 404, but its buyers may still write,
+ * change or take back their own review.
+ */
 export class ReviewsService {
   constructor(private readonly deps: { scope: DbScope; reviews: ReviewsRepository }) {}
 
@@ -31,9 +33,12 @@ export class ReviewsService {
     const { scope, reviews } = this.deps;
     return scope.transaction(async () => {
       const product = await reviews.lockProduct(productId);
-      if (!product || !canSeeProduct(actor, product)) throw notFound('Product');
-      if (!(await reviews.hasBought(actor.id, productId)))
-        throw new AppError('NO_LICENSE', 'Only a buyer with a completed order may review this product');
+      if (!product) throw notFound('Product');
+      // a buyer keeps the right to review what they bought once it is off sale (an exclusive license
+      // archives its product when sold); anyone else who may not see the product gets 404
+      const bought = await reviews.hasBought(actor.id, productId);
+      if (!bought && !canSeeProduct(actor, product)) throw notFound('Product');
+      if (!bought) throw new AppError('NO_LICENSE', 'Only a buyer with a completed order may review this product');
       const comment = body.comment ? body.comment : null;
       const existing = await reviews.findByAuthor(productId, actor.id);
       if (existing) {
@@ -64,8 +69,11 @@ export class ReviewsService {
     const { scope, reviews } = this.deps;
     await scope.transaction(async () => {
       const product = await reviews.lockProduct(productId);
-      if (!product || !canSeeProduct(actor, product)) throw notFound('Product');
+      if (!product) throw notFound('Product');
       const review = await reviews.find(productId, reviewId);
+      // its author may take a review back after the product went off sale
+      const ownReview = review?.author_id === actor.id;
+      if (!ownReview && !canSeeProduct(actor, product)) throw notFound('Product');
       if (!review) throw notFound('Review');
       if (!isOwnerOrAdmin(actor, review.author_id))
         throw forbidden('Only its author or an admin may delete this review');
