@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { concatFiles } from '../../server/src/platform/storage/file-concat.js';
 import { createLocalStorage } from '../../server/src/platform/storage/local-storage.js';
 
 let root: string;
@@ -45,5 +46,34 @@ describe('local storage concat', () => {
     expect(await storage.size('tracks/d/original')).toBeUndefined();
     // not even the folder the copy made for it
     expect(existsSync(path.join(root, 'tracks/d'))).toBe(false);
+  });
+
+  it('the copy without cat never reuses a buffer while its write is still running (a slow disk)', async () => {
+    const target = path.join(root, 'slow-copy');
+    const file = await open(target, 'w');
+    // a write that takes its bytes from the buffer only after a while, as a busy disk does
+    const slow = new Proxy(file, {
+      get(handle, property) {
+        if (property === 'write')
+          return async (buffer: Buffer, offset: number, length: number, position: number) => {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            return handle.write(buffer, offset, length, position);
+          };
+        const value = Reflect.get(handle, property) as unknown;
+        return typeof value === 'function' ? value.bind(handle) : value;
+      },
+    });
+    const pathBefore = process.env.PATH;
+    process.env.PATH = path.join(root, 'no-such-folder');
+    try {
+      await concatFiles(
+        slow,
+        keys.map((key) => path.join(root, ...key.split('/'))),
+      );
+    } finally {
+      process.env.PATH = pathBefore;
+      await file.close();
+    }
+    expect(md5(await readFile(target))).toBe(md5(Buffer.concat(parts)));
   });
 });

@@ -41,14 +41,16 @@ async function copyInto(out: FileHandle, paths: string[]): Promise<void> {
       const input = await open(source, 'r');
       try {
         for (;;) {
-          // this buffer's last write (two blocks ago) has finished: `writing` was awaited since
+          // this buffer's last write (two blocks ago) has finished: `writing` was awaited since. The
+          // turn passes only once a block is written from it: the empty read at a file's end must not
+          // hand the next file the buffer whose write may still be running
           const buffer = buffers[turn]!;
-          turn ^= 1;
           const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
           if (bytesRead === 0) break;
           await writing;
           writing = writeAll(out, buffer.subarray(0, bytesRead), written);
           written += bytesRead;
+          turn ^= 1;
         }
       } finally {
         await input.close();
