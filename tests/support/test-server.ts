@@ -64,9 +64,11 @@ export async function startTestServer(
   // test files share one PostgreSQL database: each app gets its own job queue, so one app's mail is not sent by another
   const jobsSchema =
     overrides.jobsSchema ?? (fromTemplate ? 'riff_jobs' : `riff_jobs_test_${randomUUID().replaceAll('-', '')}`);
-  // Prism starts while the app migrates its database; it forwards only once asked to.
+  // Prism starts while the app migrates its database; it forwards only once asked to. A server that
+  // asks for a Prism of its own (RIFF_TEST_OWN_PRISM=1: the fuzzer) does not share the run's.
+  const shared = env.RIFF_TEST_OWN_PRISM === '1' ? undefined : inject('sharedPrism') || undefined;
   const starting = prismProxyEnabled({ ...process.env, ...env })
-    ? startPrismGate({ upstream: directUrl, shared: inject('sharedPrism') || undefined })
+    ? startPrismGate({ upstream: directUrl, shared })
     : undefined;
   starting?.catch(() => undefined);
   let riff: Riff;
