@@ -19,6 +19,7 @@ import * as productCounts from './0017-product-counts.js';
 import * as webhookAttemptLease from './0018-webhook-attempt-lease.js';
 import * as playAddressWindows from './0019-play-address-windows.js';
 import * as refreshSuccessor from './0020-refresh-successor.js';
+import * as notifications from './0021-notifications.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018-webhook-attempt-lease': webhookAttemptLease,
   '0019-play-address-windows': playAddressWindows,
   '0020-refresh-successor': refreshSuccessor,
+  '0021-notifications': notifications,
 };

@@ -11,6 +11,7 @@ import { queueContract } from './areas/queue/queue.contract.js';
 import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
 import { developerContract } from './areas/developer/developer.contract.js';
+import { notificationsContract } from './areas/notifications/notifications.contract.js';
 import { frontendContract } from './areas/frontend/frontend.contract.js';
 import { dashboardContract } from './areas/dashboard/dashboard.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
@@ -50,6 +51,7 @@ export const frontendRouter = c.router(frontendContract, apiOptions);
 export const dashboardRouter = c.router(dashboardContract, apiOptions);
 export const searchRouter = c.router(searchContract, apiOptions);
 export const webhooksRouter = c.router(webhooksContract, apiOptions);
+export const notificationsRouter = c.router(notificationsContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -72,6 +74,7 @@ export const contract: {
   dashboard: typeof dashboardRouter;
   search: typeof searchRouter;
   webhooks: typeof webhooksRouter;
+  notifications: typeof notificationsRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -89,6 +92,7 @@ export const contract: {
   dashboard: dashboardRouter,
   search: searchRouter,
   webhooks: webhooksRouter,
+  notifications: notificationsRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -127,4 +131,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   webhooks:
     'Outgoing webhooks: events of your tracks, playlists, followers and sales POSTed to your URL, signed (Standard Webhooks), retried, ' +
     'logged; each webhook’s key reads the API as you',
+  notifications:
+    'Your inbox: follows, likes, reposts, comments and replies, collaborations, sales and orders, moderation decisions and announcements, ' +
+    'made from what happens by a job; folded, read and deleted here; per type in the inbox and in a daily mail digest (preferences)',
 };

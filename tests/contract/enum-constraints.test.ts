@@ -16,6 +16,8 @@ import {
   PRODUCT_TYPES,
   MEDIA_JOB_STATES,
   MEDIA_TRANSCODERS,
+  NOTIFICATION_SUBJECT_TYPES,
+  NOTIFICATION_TYPES,
   PLAY_SOURCES,
   PLAYLIST_PERMISSIONS,
   QUEUE_REPEAT_MODES,
@@ -62,6 +64,8 @@ const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][]
   ['webhooks', 'events', ['*', ...WEBHOOK_EVENT_TYPES]],
   ['webhook_deliveries', 'event_type', WEBHOOK_EVENT_TYPES],
   ['webhook_deliveries', 'status', DELIVERY_STATUSES],
+  ['notifications', 'type', NOTIFICATION_TYPES],
+  ['notifications', 'subject_type', NOTIFICATION_SUBJECT_TYPES],
 ];
 
 let database: DatabaseHandle;

@@ -31,7 +31,8 @@ type Owned =
   | 'activeProduct'
   | 'draftProduct'
   | 'product'
-  | 'order';
+  | 'order'
+  | 'notification';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -240,6 +241,8 @@ const matrix: Record<string, Case[]> = {
   'marketplace.invoice': [{ object: 'order', status: 403 }],
   // a review is seen by all; its author (or an admin) deletes it
   'marketplace.deleteReview': [{ object: 'product', status: 403 }],
+  // a notification is its recipient's alone
+  'notifications.remove': [{ object: 'notification', status: 404 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -447,6 +450,16 @@ beforeAll(async () => {
   });
   expect(review.status).toBe(201);
   otherParams.reviewId = review.body.id;
+  // the completed order's notification, made by a job shortly after
+  const deadline = Date.now() + 10_000;
+  while (!ids.notification) {
+    const inbox = await request(server.baseUrl, 'GET', '/api/v1/notifications', { token: owner.accessToken });
+    ids.notification = inbox.body?.data?.notifications?.find(
+      (note: { type: string }) => note.type === 'order_completed',
+    )?.id;
+    if (!ids.notification && Date.now() > deadline) throw new Error('no order_completed notification');
+    if (!ids.notification) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 });
 
 afterAll(async () => {
@@ -527,6 +540,10 @@ async function ownerView() {
       const reply = await as(`/marketplace/orders/${ids.order}`);
       return { status: reply.status, orderStatus: reply.body?.status, total: reply.body?.total_cents };
     })(),
+    notifications: await as('/notifications').then((reply) => ({
+      status: reply.status,
+      ids: reply.body?.data?.notifications?.map((note: { id: string }) => note.id),
+    })),
     reviews: await (async () => {
       const reply = await as(`/marketplace/products/${ids.product}/reviews`);
       return { status: reply.status, reviews: reply.body };
@@ -580,6 +597,7 @@ describe('owned objects refuse another signed-in user', () => {
     expect(before.promoCodes.body).toHaveLength(1);
     expect(before.apiKeys.ids).toEqual([ids.apiKey]);
     expect(before.webhooks.webhooks.map((webhook: { id: string }) => webhook.id)).toEqual([ids.webhook]);
+    expect(before.notifications.ids).toContain(ids.notification);
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {

@@ -46,6 +46,13 @@ describe('account deletion (DELETE /users/me)', () => {
     });
     await suite.http.post(`/users/${bob.id}/follow`, { token: alice.accessToken });
     await suite.http.post(`/users/${alice.id}/follow`, { token: bob.accessToken });
+    // bob's follow reaches alice's inbox (a job makes it), which her erasure then removes
+    for (let tries = 0; ; tries++) {
+      const inbox = await suite.http.get('/notifications', { token: alice.accessToken });
+      if (inbox.body.data.notifications.length === 1) break;
+      if (tries > 200) throw new Error('no follow notification for alice');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     const reply = await suite.http.delete('/users/me', {
       token: alice.accessToken,
@@ -97,7 +104,8 @@ describe('account deletion (DELETE /users/me)', () => {
     // removed_avatars: the media module's part of the erasure (issue 12); removed_comments: the comments module's,
     // removed_queue_*, removed_chat_messages: the queue's (issue 14); removed_likes … removed_history: track social's (issue 13);
     // removed_playlist_follows, removed_collaborations: the playlists area's part in others' playlists;
-    // removed_products, archived_products: the marketplace's products (sold ones stay archived)
+    // removed_products, archived_products: the marketplace's products (sold ones stay archived);
+    // removed_notifications: her inbox
     expect(entry.metadata).toEqual({
       reason: 'moving on',
       keep_public_tracks: true,
@@ -110,6 +118,7 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_reposts: 0,
       removed_history: 0,
       removed_likes: 0,
+      removed_notifications: 1,
       removed_playlists: 0,
       removed_playlist_follows: 0,
       removed_collaborations: 0,

@@ -11,6 +11,7 @@ import { DEVELOPER_EXAMPLES } from '../areas/developer/developer.examples.js';
 import { FRONTEND_EXAMPLES } from '../areas/frontend/frontend.examples.js';
 import { MARKETPLACE_EXAMPLES } from '../areas/marketplace/marketplace.examples.js';
 import { MEDIA_EXAMPLES } from '../areas/media/media.examples.js';
+import { NOTIFICATIONS_EXAMPLES } from '../areas/notifications/notifications.examples.js';
 import { PLAYLISTS_EXAMPLES } from '../areas/playlists/playlists.examples.js';
 import { QUEUE_EXAMPLES } from '../areas/queue/queue.examples.js';
 import { SEARCH_EXAMPLES } from '../areas/search/search.examples.js';
@@ -32,6 +33,7 @@ for (const examples of [
   FRONTEND_EXAMPLES,
   MARKETPLACE_EXAMPLES,
   MEDIA_EXAMPLES,
+  NOTIFICATIONS_EXAMPLES,
   PLAYLISTS_EXAMPLES,
   QUEUE_EXAMPLES,
   SEARCH_EXAMPLES,

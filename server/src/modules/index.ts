@@ -1,3 +1,4 @@
+import { systemActor, type UserActor } from '../platform/access/actor.js';
 import { keyIsLive } from '../platform/auth/authenticate.middleware.js';
 import type { KeyRef } from '../platform/auth/token-signer.js';
 import { AppError } from '../platform/errors/app-error.js';
@@ -12,6 +13,7 @@ import { createDeveloperModule } from './developer/developer.module.js';
 import { createFrontendModule } from './frontend/frontend.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
+import { createNotificationsModule } from './notifications/notifications.module.js';
 import { createPlaylistsModule } from './playlists/playlists.module.js';
 import { createSocialModule } from './social/social.module.js';
 import { createQueueModule } from './queue/queue.module.js';
@@ -100,6 +102,55 @@ export function createAreas(platform: Platform) {
     activeUser: (id) => users.activeUser!(id),
     people: users.people,
   });
+  // each subject as its area shows it to the reader: a subject they may no longer see is left out
+  const visibleSubjects = async (reader: UserActor, subjects: readonly { type: string; id: string }[]) => {
+    const idsOf = (type: string) => [...new Set(subjects.filter((subject) => subject.type === type).map((s) => s.id))];
+    const visible = new Set<string>();
+    const add = (type: string, id: string, seen: unknown) => void (seen && visible.add(`${type}:${id}`));
+    for (const id of (await tracks.reader.visibleTracks(reader, idsOf('track'))).keys()) add('track', id, true);
+    await Promise.all([
+      ...idsOf('comment').map(async (id) => {
+        const comment = await comments.commentFor(reader, id);
+        add('comment', id, comment && !comment.is_deleted);
+      }),
+      ...idsOf('playlist').map(async (id) => add('playlist', id, await playlists.playlistFor(reader, id))),
+      ...idsOf('product').map(async (id) =>
+        add('product', id, await unlessRefused(marketplace.productFor(reader, id))),
+      ),
+      ...idsOf('order').map(async (id) => add('order', id, await unlessRefused(marketplace.orderFor(reader, id)))),
+      ...idsOf('user').map(async (id) => add('user', id, await users.people.findActive(id))),
+    ]);
+    return visible;
+  };
+  const notifications = createNotificationsModule(platform, {
+    sources: {
+      track: async (id) => {
+        const track = await tracks.reader.findLive(id);
+        return track && { ownerId: track.creator_id, title: track.title };
+      },
+      comment: async (id) => {
+        const comment = await comments.commentFor(systemActor(), id);
+        return comment && { authorId: comment.user?.id ?? null, content: comment.content ?? '' };
+      },
+      playlist: async (id) => {
+        const playlist = await playlists.playlistFor(systemActor(), id);
+        return playlist && { title: playlist.title };
+      },
+      product: async (id) => {
+        const product = await unlessRefused(marketplace.productFor(systemActor(), id));
+        return product && { title: product.title };
+      },
+      orderBuyer: (id) => marketplace.orderBuyer(id),
+      name: async (id) => (await users.people.contact(id))?.username,
+      blockedEitherWay: (a, b) => users.people.blockedEitherWay(a, b),
+      profiles: (ids, reader) => users.people.profiles(ids, reader),
+      visibleSubjects,
+    },
+    channels: async (userId, type) =>
+      (await users.activeUser!(userId)) ? (await users.services.preferences.of(userId)).notifications[type] : undefined,
+    blockedWith: (id) => users.people.blockedEitherWayWith(id),
+    contact: (id) => users.people.contact(id),
+  });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
   const modules: RiffModule[] = [
@@ -117,6 +168,7 @@ export function createAreas(platform: Platform) {
     search,
     webhooks,
     developer,
+    notifications,
     createFrontendModule(platform),
     createDashboardModule(platform),
     createAccountPagesModule(platform),
@@ -135,6 +187,7 @@ export function createAreas(platform: Platform) {
     search,
     webhooks,
     developer,
+    notifications,
     modules,
   };
 }

@@ -8,6 +8,11 @@ import { exportedChat, exportedSession, queue, queueItem } from '../queue/queue.
 import { OTHER_TRACK_ID, lyrics, otherTrack, track } from '../tracks/tracks.examples.js';
 import { webhook } from '../webhooks/webhooks.examples.js';
 import { CREATED, OTHER_USER_ID, TRACK_ID, UPDATED, USER_ID, onePage, password } from '../../common/common.examples.js';
+import {
+  NOTIFICATION_TYPES,
+  type NotificationChannels,
+  type NotificationType,
+} from '../notifications/notification-types.js';
 import type { Preferences, Profile, User } from './users.schemas.js';
 
 export const userResponse = { id: USER_ID, username: 'mira.lane', email: 'mira@example.org' };
@@ -68,6 +73,9 @@ const preferences: Preferences = {
     email_purchases: true,
     email_product_updates: false,
     push_enabled: false,
+    ...(Object.fromEntries(
+      NOTIFICATION_TYPES.map((type) => [type, { in_app: type !== 'repost', email: type === 'sale' }]),
+    ) as Record<NotificationType, NotificationChannels>),
   },
   privacy: { show_activity: true, show_listening_history: false, allow_messages_from: 'followers', do_not_sell: false },
   playback: { autoplay: true, crossfade_seconds: 4, audio_quality: 'high', normalize_volume: true },
@@ -103,7 +111,10 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
   PrivacyOptOut: { do_not_sell: true, opted_out_at: UPDATED },
   Preferences: preferences,
   PreferencesReply: { preferences },
-  UpdatePreferencesRequest: { playback: { crossfade_seconds: 4, audio_quality: 'high' } },
+  UpdatePreferencesRequest: {
+    playback: { crossfade_seconds: 4, audio_quality: 'high' },
+    notifications: { sale: { email: true } },
+  },
   UserExport: {
     exported_at: UPDATED,
     profile: user,

@@ -4,6 +4,11 @@ import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
 import { DateSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
+import {
+  NOTIFICATION_TYPES,
+  NotificationChannelsSchema,
+  type NotificationType,
+} from '../notifications/notification-types.js';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
 import { CommentSchema } from '../comments/comments.schemas.js';
 import { ProductSchema } from '../marketplace/products.schemas.js';
@@ -172,6 +177,10 @@ export const DeleteAccountRequestSchema = named(
 
 export type DeleteAccountRequest = z.infer<typeof DeleteAccountRequestSchema>;
 
+/** One entry per notification type: where that type is delivered (every type, so none is forgotten). */
+const channelsByType = <T extends z.ZodTypeAny>(channels: T) =>
+  Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, channels])) as { [K in NotificationType]: T };
+
 export const PreferencesSchema = named(
   'Preferences',
   z.object({
@@ -181,6 +190,7 @@ export const PreferencesSchema = named(
       email_purchases: z.boolean(),
       email_product_updates: z.boolean(),
       push_enabled: z.boolean(),
+      ...channelsByType(NotificationChannelsSchema),
     }),
     privacy: z.object({
       show_activity: z.boolean(),
@@ -202,7 +212,13 @@ export type Preferences = z.infer<typeof PreferencesSchema>;
 export const UpdatePreferencesRequestSchema = named(
   'UpdatePreferencesRequest',
   z.object({
-    notifications: PreferencesSchema.shape.notifications.partial().optional(),
+    notifications: z
+      .object({
+        ...PreferencesSchema.shape.notifications.shape,
+        ...channelsByType(NotificationChannelsSchema.partial()),
+      })
+      .partial()
+      .optional(),
     privacy: PreferencesSchema.shape.privacy.omit({ do_not_sell: true }).partial().optional(),
     playback: PreferencesSchema.shape.playback.partial().optional(),
   }),

@@ -60,6 +60,8 @@ export type MarketplaceModule = RiffModule & {
   /** For webhooks: a product and an order as this caller reads them (GET /marketplace/products/{id}, /orders/{id}). */
   productFor(actor: Actor, id: string): Promise<Product>;
   orderFor(actor: UserActor, id: string): Promise<Order>;
+  /** An order's buyer (null once their account is deleted; undefined for no such order): whom a sale was to. */
+  orderBuyer(id: string): Promise<string | null | undefined>;
 };
 
 /**
@@ -188,5 +190,6 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
     },
     productFor: (actor, id) => catalog.get(actor, id),
     orderFor: (actor, id) => orders.get(actor, id),
+    orderBuyer: async (id) => (await orderRows.find(id))?.buyer_id,
   };
 }

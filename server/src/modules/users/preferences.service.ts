@@ -3,7 +3,7 @@ import type { UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
-import { mergePreferences } from './preferences.defaults.js';
+import { mergePreferences, mergeRecord } from './preferences.defaults.js';
 import type { PreferencesRepository } from './preferences.repository.js';
 import { recordUserEvent } from './user-lookup.js';
 
@@ -40,8 +40,17 @@ export class PreferencesService {
   async updatePreferences(actor: UserActor, changes: UpdatePreferencesRequest) {
     const current = await this.of(actor.id);
     const { do_not_sell: _kept, ...privacy } = { ...current.privacy, ...changes.privacy };
+    const notifications: Record<string, unknown> = { ...current.notifications };
+    // a notification type's channels are merged too: { like: { email: true } } keeps like.in_app
+    for (const [key, value] of Object.entries(changes.notifications ?? {})) {
+      const kept = notifications[key];
+      notifications[key] =
+        typeof value === 'object' && value !== null && typeof kept === 'object' && kept !== null
+          ? mergeRecord(kept as Record<string, unknown>, value)
+          : value;
+    }
     const settings = {
-      notifications: { ...current.notifications, ...changes.notifications },
+      notifications,
       privacy,
       playback: { ...current.playback, ...changes.playback },
     };

@@ -80,9 +80,7 @@ export async function openDatabase(options: {
     parsers: { [types.INT8]: (value: string) => Number(value), [types.DATE]: (value: string) => value },
   });
   await pglite.exec(`set ${TYPO_DISTANCE.name} = ${TYPO_DISTANCE.value}`);
-  // one connection in the process: room for every statement the service runs
-  const statements = options.preparedStatements === false ? undefined : new PreparedStatements(2000);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, statements) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: 'pglite', ping: () => ping(db), close: () => db.destroy() };
 }
 

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 
-/** At most this many statements get a name by default: PostgreSQL keeps each one per connection. */
+/** At most this many statements get a name per process: PostgreSQL keeps each one per connection. */
 const MAX_NAMED = 400;
 /** A statement is named from its second use on, so one-off statements (migrations, rare reports) stay unnamed. */
 const HOT_AFTER = 2;
 /** PostgreSQL's answer when a named statement's result columns changed under it (a migration added a column). */
-export const STALE_PLAN = '0A000';
+const STALE_PLAN = '0A000';
 
 type Query = (config: unknown, values?: unknown, callback?: unknown) => unknown;
 
@@ -21,16 +21,13 @@ export class PreparedStatements {
   private readonly names = new Map<string, string>();
   private readonly retired = new Set<string>();
 
-  /** `maxNamed`: how many statements get a name, each kept by the database per connection. */
-  constructor(private readonly maxNamed = MAX_NAMED) {}
-
   /** The name to run `text` under, or undefined to run it unnamed. */
   nameOf(text: string): string | undefined {
     const name = this.names.get(text);
-    if (name !== undefined || this.names.size >= this.maxNamed || this.retired.has(text)) return name;
+    if (name !== undefined || this.names.size >= MAX_NAMED || this.retired.has(text)) return name;
     const uses = (this.uses.get(text) ?? 0) + 1;
     if (uses < HOT_AFTER) {
-      if (this.uses.size < this.maxNamed * 4) this.uses.set(text, uses);
+      if (this.uses.size < MAX_NAMED * 4) this.uses.set(text, uses);
       return undefined;
     }
     this.uses.delete(text);

@@ -103,8 +103,8 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
   // pg-boss fetches one queue per query: asking every queue in turn would cost one statement per
   // job type on every idle poll. One look over pg-boss's partial index of waiting jobs (state below
   // 'active') says which of this process's queues have a job due, and only those are fetched from.
-  // The queue names are its parameter, so the statement, run on every idle poll, is prepared once
-  // (a text without parameters is planned again each time: ten times the cost on PGlite).
+  // The queue names are its parameter, so on PostgreSQL the statement, run on every idle poll, is
+  // prepared once (a text without parameters runs unnamed and is planned again each time).
   const dueQueuesSql = `select distinct name from ${schema}.job where name = any($1::text[]) and state < 'active' and start_after <= now()`;
   async function dueQueues(): Promise<Set<string>> {
     const { rows } = await executor.executeSql(dueQueuesSql, [[...types.keys()]]);

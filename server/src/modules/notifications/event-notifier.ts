@@ -1,0 +1,228 @@
+import { NOTIFICATION_FOLD_MINUTES, type NotificationSubjectType, type NotificationType } from '@riff/contract';
+import type { Clock } from '../../platform/clock.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { DomainEvent, EventHandler } from '../../platform/events/event-bus.js';
+import type { EventType } from '../../platform/events/event-map.js';
+import type { NotificationChannelsOf, NotificationSources } from './notification-sources.js';
+import type { NotificationsRepository } from './notifications.repository.js';
+
+/** The actors a fold keeps by name; its count goes on beyond them. */
+const FOLD_ACTORS_KEPT = 50;
+const SNIPPET_CHARS = 80;
+
+/** What one event tells one user. */
+interface Notice {
+  recipientId: string;
+  type: NotificationType;
+  actorId: string | null;
+  subject: { type: NotificationSubjectType; id: string; title: string } | null;
+  /** The sentence after the actor's name ("liked your track Night Drive"), or the whole message without an actor. */
+  says: string;
+  /** Folds into the open notification of the same key (likes of one track). */
+  foldKey?: string;
+}
+
+const snippet = (text: string) => (text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS - 1)}…` : text);
+
+/** The events that notify someone. */
+export const NOTIFYING_EVENTS = [
+  'user.followed',
+  'track.liked',
+  'track.reposted',
+  'comment.created',
+  'playlist.collaborator_added',
+  'product.sold',
+  'order.completed',
+  'order.refunded',
+] as const satisfies readonly EventType[];
+
+/**
+ * Turns committed events into notifications (an after-commit handler, so a job, never inline in
+ * the request): finds whom the event concerns, skips the actor themselves and anyone blocked
+ * either way, and files it as the recipient's preferences for its type say (in the inbox, in the
+ * daily digest, or neither). Likes of one track within NOTIFICATION_FOLD_MINUTES fold into one.
+ * Idempotent enough for a redelivered event: a like already folded in is not counted twice.
+ */
+export function eventNotifier(deps: {
+  scope: DbScope;
+  clock: Clock;
+  notifications: NotificationsRepository;
+  sources: NotificationSources;
+  channels: NotificationChannelsOf;
+}): EventHandler<(typeof NOTIFYING_EVENTS)[number]> {
+  const { sources } = deps;
+
+  async function noticesOf(event: DomainEvent): Promise<Notice[]> {
+    const data = event.data as Record<string, unknown>;
+    const actorId = event.actorId;
+    const subjectId = event.subject.id;
+    if (!subjectId) return [];
+    switch (event.type) {
+      case 'user.followed':
+        if (!actorId) return [];
+        return [
+          {
+            recipientId: subjectId,
+            type: 'follow',
+            actorId,
+            subject: { type: 'user', id: actorId, title: (await sources.name(actorId)) ?? '' },
+            says: 'followed you',
+          },
+        ];
+      case 'track.liked':
+      case 'track.reposted': {
+        const track = await sources.track(subjectId);
+        if (!track) return [];
+        const liked = event.type === 'track.liked';
+        return [
+          {
+            recipientId: track.ownerId,
+            type: liked ? 'like' : 'repost',
+            actorId,
+            subject: { type: 'track', id: subjectId, title: track.title },
+            says: `${liked ? 'liked' : 'reposted'} your track ${track.title}`,
+            ...(liked ? { foldKey: `like:${subjectId}` } : {}),
+          },
+        ];
+      }
+      case 'comment.created': {
+        const trackId = String(data['track_id']);
+        const track = await sources.track(trackId);
+        const comment = await sources.comment(subjectId);
+        if (!track || !comment) return [];
+        const subject = { type: 'comment' as const, id: subjectId, title: snippet(comment.content) };
+        const notices: Notice[] = [];
+        const parentId = data['parent_id'] ? String(data['parent_id']) : null;
+        const parentAuthor = parentId ? (await sources.comment(parentId))?.authorId : undefined;
+        if (parentAuthor)
+          notices.push({
+            recipientId: parentAuthor,
+            type: 'reply',
+            actorId,
+            subject,
+            says: `replied to your comment on ${track.title}: “${subject.title}”`,
+          });
+        // the track's owner hears of every comment, unless the reply already told them
+        if (track.ownerId !== parentAuthor)
+          notices.push({
+            recipientId: track.ownerId,
+            type: 'comment',
+            actorId,
+            subject,
+            says: `commented on your track ${track.title}: “${subject.title}”`,
+          });
+        return notices;
+      }
+      case 'playlist.collaborator_added': {
+        const playlist = await sources.playlist(subjectId);
+        if (!playlist) return [];
+        return [
+          {
+            recipientId: String(data['user_id']),
+            type: 'collaborator_added',
+            actorId,
+            subject: { type: 'playlist', id: subjectId, title: playlist.title },
+            says: `added you as a collaborator on the playlist ${playlist.title}`,
+          },
+        ];
+      }
+      case 'product.sold': {
+        const product = await sources.product(subjectId);
+        if (!product || !event.userId) return [];
+        const buyerId = await sources.orderBuyer(String(data['order_id']));
+        return [
+          {
+            recipientId: event.userId,
+            type: 'sale',
+            actorId: buyerId ?? null,
+            subject: { type: 'product', id: subjectId, title: product.title },
+            says: buyerId ? `bought your product ${product.title}` : `Your product ${product.title} was bought`,
+          },
+        ];
+      }
+      case 'order.completed':
+      case 'order.refunded': {
+        if (!event.userId) return [];
+        const completed = event.type === 'order.completed';
+        const title = `Order ${subjectId.slice(0, 8)}`;
+        return [
+          {
+            recipientId: event.userId,
+            type: completed ? 'order_completed' : 'order_refunded',
+            actorId: null,
+            subject: { type: 'order', id: subjectId, title },
+            says: completed
+              ? `Your order ${subjectId.slice(0, 8)} is complete`
+              : `Your order ${subjectId.slice(0, 8)} was refunded`,
+          },
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** "theo liked…", "theo and 2 others liked…", or the sentence alone when nobody is named. */
+  async function messageOf(notice: Notice, actorIds: readonly string[], count: number): Promise<string> {
+    const newest = actorIds[0];
+    const name = newest ? await sources.name(newest) : undefined;
+    if (!name) return notice.says;
+    const others = count - 1;
+    return `${name}${others > 0 ? ` and ${others} other${others === 1 ? '' : 's'}` : ''} ${notice.says}`;
+  }
+
+  async function file(notice: Notice, at: Date): Promise<void> {
+    if (notice.actorId === notice.recipientId) return;
+    if (notice.actorId && (await sources.blockedEitherWay(notice.recipientId, notice.actorId))) return;
+    const channels = await deps.channels(notice.recipientId, notice.type);
+    if (!channels || (!channels.in_app && !channels.email)) return;
+    const { notifications, scope } = deps;
+    await scope.transaction(async () => {
+      if (notice.foldKey) {
+        await notifications.lockFold(notice.recipientId, notice.foldKey);
+        const since = new Date(at.getTime() - NOTIFICATION_FOLD_MINUTES * 60_000);
+        const open = await notifications.openFold(notice.recipientId, notice.foldKey, since);
+        if (open) {
+          const seen = notice.actorId ? open.actor_ids.includes(notice.actorId) : false;
+          const others = open.actor_ids.filter((id) => id !== notice.actorId);
+          const actorIds = notice.actorId ? [notice.actorId, ...others].slice(0, FOLD_ACTORS_KEPT) : open.actor_ids;
+          const count = seen ? open.count : open.count + 1;
+          await notifications.fold(open.id, {
+            actor_ids: actorIds,
+            count,
+            message: await messageOf(notice, actorIds, count),
+            created_at: at,
+            email_due: open.email_due || channels.email,
+          });
+          return;
+        }
+      }
+      const actorIds = notice.actorId ? [notice.actorId] : [];
+      await notifications.insert({
+        user_id: notice.recipientId,
+        type: notice.type,
+        actor_ids: actorIds,
+        count: 1,
+        subject_type: notice.subject?.type ?? null,
+        subject_id: notice.subject?.id ?? null,
+        subject_title: notice.subject?.title ?? null,
+        message: await messageOf(notice, actorIds, 1),
+        fold_key: notice.foldKey ?? null,
+        in_app: channels.in_app,
+        email_due: channels.email,
+        first_at: at,
+        created_at: at,
+      });
+    });
+  }
+
+  return {
+    name: 'notifications',
+    types: NOTIFYING_EVENTS,
+    async handle(event) {
+      // on the service's clock, as the inbox's retention is: the job runs moments after the event
+      const at = deps.clock.now();
+      for (const notice of await noticesOf(event)) await file(notice, at);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import './notifications.jobs.js';
+import type { Platform } from '../../platform/platform.js';
+import type { RiffModule } from '../../platform/module.js';
+import type { AccountContact } from '../users/people-reader.js';
+import { eventNotifier } from './event-notifier.js';
+import { NotificationDigest } from './notification-digest.js';
+import type { NotificationChannelsOf, NotificationSources } from './notification-sources.js';
+import { NotificationsRepository } from './notifications.repository.js';
+import { notificationsRoutes } from './notifications.routes.js';
+import { NotificationsService } from './notifications.service.js';
+
+const DAY_MS = 86_400_000;
+
+export type NotificationsModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes are the only other caller). */
+  services: { notifications: NotificationsService; digest: NotificationDigest };
+};
+
+/**
+ * The notification inbox: made from committed events by a job (the event notifier), read, marked
+ * read and deleted by its owner, mailed as a daily digest for the types the user chose, pruned
+ * after the retention period.
+ */
+export function createNotificationsModule(
+  platform: Platform,
+  deps: {
+    sources: NotificationSources;
+    channels: NotificationChannelsOf;
+    blockedWith(userId: string): Promise<string[]>;
+    contact(userId: string): Promise<AccountContact | undefined>;
+  },
+): NotificationsModule {
+  const { scope, clock, mail, config } = platform;
+  const notifications = new NotificationsRepository(scope);
+  const service = new NotificationsService({
+    clock,
+    notifications,
+    sources: { ...deps.sources, blockedWith: deps.blockedWith },
+  });
+  const digest = new NotificationDigest({
+    scope,
+    notifications,
+    mail,
+    contact: deps.contact,
+    appBaseUrl: config.appBaseUrl,
+  });
+  return {
+    name: 'notifications',
+    services: { notifications: service, digest },
+    routes: { notifications: notificationsRoutes(service) },
+    eventHandlers: [eventNotifier({ scope, clock, notifications, sources: deps.sources, channels: deps.channels })],
+    jobs: [
+      { name: 'notifications.digest', everyMs: DAY_MS, handle: () => digest.run() },
+      { name: 'notifications.prune', everyMs: DAY_MS, handle: () => service.prune() },
+    ],
+    accountData: { erase: (owner) => service.eraseFor(owner) },
+  };
+}
