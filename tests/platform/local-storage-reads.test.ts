@@ -35,6 +35,19 @@ describe('local storage reads (descriptors kept open between ranges)', () => {
     expect((await collect(await storage.get('tracks/a/original'))).equals(bytes)).toBe(true);
   });
 
+  it('a reader that stops early (destroyed: a client hung up) leaves the shared descriptor to the others', async () => {
+    const key = 'tracks/early/original';
+    await storage.put(key, Readable.from([bytes]));
+    const first = await storage.get(key);
+    const second = await storage.get(key);
+    first.destroy();
+    await new Promise((resolve) => first.once('close', resolve));
+    // the other reader of the same descriptor reads on, whole
+    expect((await collect(second)).equals(bytes)).toBe(true);
+    // and a later one too, from the descriptor kept open
+    expect((await collect(await storage.get(key))).equals(bytes)).toBe(true);
+  });
+
   it('an object written again, deleted or moved is read afresh, never from the old descriptor', async () => {
     const range = { start: 10, end: 19 };
     await storage.put('tracks/b/original', Readable.from([Buffer.alloc(100, 1)]));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, read } from 'node:fs';
 import { mkdir, open, rename, rm, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -102,6 +102,11 @@ export function createLocalStorage(
       const stream = createReadStream(file, {
         fd,
         autoClose: false,
+        // the descriptor is shared with other readers and closed by OpenFiles alone: a stream
+        // destroyed early (a client that hung up) must not close it, which autoClose: false does
+        // not prevent. Closed here, the number went to the next file opened in the process (in an
+        // embedded deployment, one of PGlite's), which OpenFiles then closed in its turn.
+        fs: { read, close: (_fd: number, done: (error?: Error | null) => void) => done(null) },
         start: range?.start ?? 0,
         ...(range ? { end: range.end } : {}),
       });
