@@ -20,6 +20,7 @@ import * as webhookAttemptLease from './0018-webhook-attempt-lease.js';
 import * as playAddressWindows from './0019-play-address-windows.js';
 import * as refreshSuccessor from './0020-refresh-successor.js';
 import * as notifications from './0021-notifications.js';
+import * as trustAndSafety from './0022-trust-and-safety.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-play-address-windows': playAddressWindows,
   '0020-refresh-successor': refreshSuccessor,
   '0021-notifications': notifications,
+  '0022-trust-and-safety': trustAndSafety,
 };

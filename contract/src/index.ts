@@ -3,6 +3,7 @@ export * from './common/envelope.schemas.js';
 export * from './common/error-codes.js';
 export * from './common/openapi-meta.js';
 export * from './common/route-meta.js';
+export * from './areas/moderation/moderation-states.js';
 export * from './areas/system/system.schemas.js';
 export * from './areas/system/system.contract.js';
 export * from './areas/auth/auth.schemas.js';

@@ -24,7 +24,15 @@ export interface RouteMeta {
   jsonBodyLimit?: number;
   /** optional auth only: credentials that fail are ignored (the caller is anonymous) instead of refused. */
   lenient?: boolean;
+  /**
+   * user auth only: the route is for staff (role moderator or admin) or for admins alone; anyone
+   * else signed in gets 403 FORBIDDEN before the route runs.
+   */
+  staff?: StaffLevel;
 }
+
+/** Who counts as staff: `staff` is a moderator or an admin, `admin` an admin only. */
+export type StaffLevel = 'staff' | 'admin';
 
 export const API_KEY_SCOPES = ['read', 'write', 'admin'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
@@ -37,6 +45,10 @@ export const userRoute = { auth: 'user', apiKey: true } as const satisfies Route
 /** For account-security operations that a developer key must never perform. */
 export const userOnlyRoute = { auth: 'user', apiKey: false } as const satisfies RouteMeta;
 export const streamRoute = { auth: 'stream', apiKey: true } as const satisfies RouteMeta;
+/** Moderators and admins, signed in with their password (a developer key never acts as staff). */
+export const staffRoute = { auth: 'user', apiKey: false, staff: 'staff' } as const satisfies RouteMeta;
+/** Admins only, signed in with their password. */
+export const adminRoute = { auth: 'user', apiKey: false, staff: 'admin' } as const satisfies RouteMeta;
 
 export function requiredScope(method: string): Exclude<ApiKeyScope, 'admin'> {
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
@@ -59,6 +71,7 @@ export function routeMeta(route: { metadata?: unknown; method?: string; path?: s
     apiKey: meta?.apiKey ?? false,
     refreshCookie: meta?.refreshCookie ?? false,
     lenient: meta?.lenient ?? false,
+    ...(meta?.staff === 'staff' || meta?.staff === 'admin' ? { staff: meta.staff } : {}),
     ...(typeof meta?.jsonBodyLimit === 'number' ? { jsonBodyLimit: meta.jsonBodyLimit } : {}),
   };
 }

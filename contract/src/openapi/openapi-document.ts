@@ -62,6 +62,9 @@ function authenticationNote(route: AppRoute): string {
     case 'optional':
       return `Authentication: optional bearer access token.${key}`;
     case 'user':
+      if (meta.staff === 'admin') return 'Authentication: bearer access token of an admin (others: 403).';
+      if (meta.staff === 'staff')
+        return 'Authentication: bearer access token of a moderator or an admin (others: 403).';
       return `Authentication: bearer access token.${key}`;
     case 'stream':
       return `Authentication: optional; a bearer access token or a stream token (needed for private tracks).${key}`;

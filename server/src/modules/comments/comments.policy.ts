@@ -5,7 +5,7 @@ import { canReadTrack } from '../tracks/tracks.policy.js';
 import type { CommentRow } from './comments.repository.js';
 
 /** The part of a track comments depend on: who owns it, who may see it, how long it is. */
-export type CommentedTrack = Pick<TrackRow, 'id' | 'creator_id' | 'is_public' | 'duration' | 'deleted_at'>;
+export type CommentedTrack = Pick<TrackRow, 'id' | 'creator_id' | 'is_public' | 'duration' | 'deleted_at' | 'moderation_status'>;
 
 /** Comments are seen wherever their track is: a live track the caller may see. */
 export function canSeeComments(actor: Actor, track: CommentedTrack): boolean {

@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely';
 import type { CreatedAt, Timestamp, UpdatedAt } from '../../platform/db/column-types.js';
+import type { ModerationColumns } from '../../platform/access/moderation.js';
 
-export interface CommentsTable {
+export interface CommentsTable extends ModerationColumns {
   id: Generated<string>;
   track_id: string;
   /** Null once the comment is deleted. */

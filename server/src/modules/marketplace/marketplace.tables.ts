@@ -10,13 +10,14 @@ import type {
 } from '@riff/contract';
 import type { Generated } from 'kysely';
 import type { CreatedAt, Json, Timestamp, UpdatedAt } from '../../platform/db/column-types.js';
+import type { ModerationColumns } from '../../platform/access/moderation.js';
 
 /** Integer cents in bigint columns, read as numbers (platform/db/database.ts parses int8). */
 export type Cents = number;
 /** An integer counter that updates may set with an expression. */
 type Counter = Generated<number>;
 
-export interface ProductsTable {
+export interface ProductsTable extends ModerationColumns {
   id: Generated<string>;
   seller_id: string;
   title: string;

@@ -1,8 +1,9 @@
 import type { PlaylistPermission } from '@riff/contract';
 import type { Generated } from 'kysely';
 import type { CreatedAt, Timestamp, UpdatedAt } from '../../platform/db/column-types.js';
+import type { ModerationColumns } from '../../platform/access/moderation.js';
 
-export interface PlaylistsTable {
+export interface PlaylistsTable extends ModerationColumns {
   id: Generated<string>;
   user_id: string;
   title: string;

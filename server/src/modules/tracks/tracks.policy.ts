@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Actor } from '../../platform/access/actor.js';
+import { moderationAllows, moderationAllowsSql } from '../../platform/access/moderation.js';
 import { isOwnerOrAdmin } from '../../platform/access/ownership.js';
 import type { TrackRow } from './tracks.tables.js';
 import { secretOpens } from './track-secret.js';
@@ -8,13 +9,15 @@ type Owned = Pick<TrackRow, 'creator_id'>;
 
 /**
  * Public tracks are everyone's to read; a private one only its owner's (and admins'), or anyone's
- * who presents its secret link (`secret`): others get 404.
+ * who presents its secret link (`secret`): others get 404. A hidden or removed track (moderation) is
+ * its owner's and staff's alone, secret link or not: for everyone else it does not exist.
  */
 export function canReadTrack(
   actor: Actor,
-  track: Owned & Pick<TrackRow, 'is_public'> & Partial<Pick<TrackRow, 'share_secret_hash'>>,
+  track: Owned & Pick<TrackRow, 'is_public' | 'moderation_status'> & Partial<Pick<TrackRow, 'share_secret_hash'>>,
   secret?: string,
 ): boolean {
+  if (!moderationAllows(actor, track.moderation_status, track.creator_id)) return false;
   return track.is_public || isOwnerOrAdmin(actor, track.creator_id) || secretOpens(track.share_secret_hash, secret);
 }
 
@@ -22,8 +25,9 @@ export function canReadTrack(
 export function trackVisibleSql(actor: Actor, alias: string): RawBuilder<SqlBool> {
   const live = sql<SqlBool>`${sql.ref(`${alias}.deleted_at`)} is null`;
   if (actor.isAdmin) return live;
-  if (actor.kind !== 'user') return sql<SqlBool>`(${live} and ${sql.ref(`${alias}.is_public`)})`;
-  return sql<SqlBool>`(${live} and (${sql.ref(`${alias}.is_public`)} or ${sql.ref(`${alias}.creator_id`)} = ${actor.id}))`;
+  const moderated = moderationAllowsSql(actor, alias, 'creator_id');
+  if (actor.kind !== 'user') return sql<SqlBool>`(${live} and ${sql.ref(`${alias}.is_public`)} and ${moderated})`;
+  return sql<SqlBool>`(${live} and (${sql.ref(`${alias}.is_public`)} or ${sql.ref(`${alias}.creator_id`)} = ${actor.id}) and ${moderated})`;
 }
 
 /** Metadata, lyrics and visibility: the owner or an admin. */

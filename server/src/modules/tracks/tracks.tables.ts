@@ -1,8 +1,9 @@
 import type { StreamStatus, TrackFormat, TrackStatus } from '@riff/contract';
 import type { Generated, Selectable } from 'kysely';
 import type { CreatedAt, Json, Timestamp, UpdatedAt } from '../../platform/db/column-types.js';
+import type { ModerationColumns } from '../../platform/access/moderation.js';
 
-export interface TracksTable {
+export interface TracksTable extends ModerationColumns {
   id: string;
   creator_id: string;
   title: string;

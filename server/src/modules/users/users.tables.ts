@@ -35,6 +35,12 @@ export interface UsersTable {
   promoted_to_creator_at: Timestamp | null;
   email_verified_at: Timestamp | null;
   deleted_at: Timestamp | null;
+  /** Suspended since; null when not. */
+  suspended_at: Timestamp | null;
+  /** When a suspension ends by itself; null with suspended_at for one only an admin lifts. */
+  suspended_until: Timestamp | null;
+  /** This user's upload quota in bytes, set by an admin; null for the platform's default. */
+  quota_bytes: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -1,4 +1,4 @@
-import type { ApiKeyScope } from '@riff/contract';
+import type { ApiKeyScope, UserRole } from '@riff/contract';
 import type { KeyRef } from '../auth/token-signer.js';
 
 /**
@@ -22,8 +22,14 @@ export interface RequestOrigin {
 export interface AccountUser {
   id: string;
   is_admin: boolean;
+  /** moderator or admin makes a user staff; an admin's is_admin is true as well. */
+  role: UserRole;
   token_version: number;
 }
+
+/** Staff act on others' reports, content and accounts: moderators and admins. */
+export const isStaffUser = (user: Pick<AccountUser, 'is_admin' | 'role'>): boolean =>
+  user.is_admin || user.role === 'moderator' || user.role === 'admin';
 
 interface ActorBase {
   origin: RequestOrigin;
@@ -35,6 +41,8 @@ export interface UserActor extends ActorBase {
   id: string;
   user: AccountUser;
   isAdmin: boolean;
+  /** A moderator or an admin: sees moderated content and works the moderation queue. */
+  isStaff: boolean;
   via: AuthMethod;
   /** What an API or webhook key may do; undefined for a user's own tokens (everything they may do). */
   scopes?: readonly string[];
@@ -48,6 +56,7 @@ export interface AnonymousActor extends ActorBase {
   id: null;
   user: undefined;
   isAdmin: false;
+  isStaff: false;
 }
 
 /** The service itself: jobs, event handlers and command-line scripts. */
@@ -56,6 +65,7 @@ export interface SystemActor extends ActorBase {
   id: null;
   user: undefined;
   isAdmin: true;
+  isStaff: true;
 }
 
 /**
@@ -78,6 +88,7 @@ export function userActor(
     id: user.id,
     user,
     isAdmin: user.is_admin,
+    isStaff: isStaffUser(user),
     via,
     origin,
     ...(scopes ? { scopes } : {}),
@@ -91,14 +102,14 @@ export function scopeAllows(actor: UserActor, scope: Exclude<ApiKeyScope, 'admin
 }
 
 export function anonymousActor(origin: RequestOrigin = NO_ORIGIN): AnonymousActor {
-  return { kind: 'anonymous', id: null, user: undefined, isAdmin: false, origin };
+  return { kind: 'anonymous', id: null, user: undefined, isAdmin: false, isStaff: false, origin };
 }
 
 export function systemActor(origin: RequestOrigin = NO_ORIGIN): SystemActor {
-  return { kind: 'system', id: null, user: undefined, isAdmin: true, origin };
+  return { kind: 'system', id: null, user: undefined, isAdmin: true, isStaff: true, origin };
 }
 
 /** The same caller acting as they now are (after a change to their own account row). */
 export function withUser(actor: UserActor, user: AccountUser): UserActor {
-  return { ...actor, user, isAdmin: user.is_admin };
+  return { ...actor, user, isAdmin: user.is_admin, isStaff: isStaffUser(user) };
 }

@@ -2,7 +2,7 @@ import type { RiffRequest as Request, RiffResponse as Response } from '../http/h
 import type { Middleware } from '../http/middleware-chain.js';
 import type { AppRoute } from '@ts-rest/core';
 import { requiredScope, routeMeta, type ApiKeyScope, type RouteMeta } from '@riff/contract';
-import { AppError, unauthenticated } from '../errors/app-error.js';
+import { AppError, forbidden, unauthenticated } from '../errors/app-error.js';
 import {
   anonymousActor,
   userActor,
@@ -148,6 +148,9 @@ export function createAuthenticator(deps: AuthenticatorDeps): Middleware {
       const audiences: TokenAudience[] =
         meta.auth !== 'stream' ? ['api'] : credential.fromQuery ? ['stream'] : ['api', 'stream'];
       req.actor = await fromJwt(credential.value, audiences, origin);
+    }
+    if (meta.staff && !(meta.staff === 'admin' ? req.actor.isAdmin : req.actor.isStaff)) {
+      throw forbidden(meta.staff === 'admin' ? 'Only an admin may do this' : 'Only staff may do this');
     }
   }
 
