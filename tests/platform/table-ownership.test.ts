@@ -103,6 +103,8 @@ function owners(): { owner: Map<string, string>; duplicates: string[] } {
 const KYSELY_CALL =
   /\b(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|innerJoinLateral|leftJoinLateral)\(\s*(\[[^\]]*\]|'[^']*'|"[^"]*")/g;
 const WRITES = new Set(['insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto']);
+/** A content area's moderation over its table (platform/access/moderated-table.ts): reads and writes it. */
+const MODERATED_TABLE = /\bmoderatedTable(?:<[^>]*>)?\([^{]*\{\s*table:\s*'([a-z_][a-z0-9_]*)'/g;
 const SQL_TEMPLATE = /\bsql(?:<[^`]*?>)?`((?:[^`\\]|\\.)*)`/g;
 const SQL_TABLE = /\b(delete\s+from|insert\s+into|update|from|join|into)\s+([a-z_][a-z0-9_]*)/gi;
 
@@ -126,6 +128,9 @@ function touches(known: Map<string, string>): Touch[] {
       for (const name of (m[2] as string).matchAll(/['"]([a-z_][a-z0-9_]*)/g)) {
         found.push({ module, table: name[1] as string, access, at: `${rel}:${lineOf(source, m.index)}` });
       }
+    }
+    for (const m of source.matchAll(MODERATED_TABLE)) {
+      found.push({ module, table: m[1] as string, access: 'write', at: `${rel}:${lineOf(source, m.index)}` });
     }
     for (const m of source.matchAll(SQL_TEMPLATE)) {
       for (const t of (m[1] as string).matchAll(SQL_TABLE)) {
@@ -176,6 +181,9 @@ describe('table ownership', () => {
     // a broken pattern must not pass the check by finding nothing
     expect(all.filter((t) => t.module === 'tracks' && t.table === 'tracks').length).toBeGreaterThan(10);
     expect(all.some((t) => t.module === 'social' && t.at.startsWith('social/plays.repository.ts'))).toBe(true);
+    expect(all.some((t) => t.module === 'tracks' && t.table === 'tracks' && t.at.includes('track-moderation'))).toBe(
+      true,
+    );
   });
 
   it('names only tables that exist', () => {

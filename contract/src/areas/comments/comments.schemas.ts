@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TimestampSchema, UuidSchema, pageOf } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
+import { ModerationStateFields } from '../moderation/moderation-states.js';
 
 export const COMMENT_SORTS = ['newest', 'oldest', 'timestamp'] as const;
 export type CommentSort = (typeof COMMENT_SORTS)[number];
@@ -50,6 +51,7 @@ export const CommentSchema = named(
     is_deleted: z
       .boolean()
       .describe('A deleted comment that has replies stays, as {is_deleted: true, content: null, user: null}'),
+    ...ModerationStateFields,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   }),

@@ -9,6 +9,7 @@ import {
   PRODUCT_STATUSES,
   PRODUCT_TYPES,
 } from './marketplace-enums.schemas.js';
+import { ModerationStateFields } from '../moderation/moderation-states.js';
 
 /** Limits: title 3 to 200, description at most 2000, bpm 1 to 300, musical_key at most 10. */
 export const PRODUCT_TITLE_MAX = 200;
@@ -148,6 +149,7 @@ export const ProductSchema = named(
     licenses: z.array(ProductLicenseSchema),
     // the uploaded deliverable (pack or service); a track product delivers its track's original: null here
     file: ProductFileSchema.nullable(),
+    ...ModerationStateFields,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   }),

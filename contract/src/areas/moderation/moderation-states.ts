@@ -52,3 +52,14 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 
 export const SANCTION_KINDS = ['warn', 'suspend', 'ban'] as const;
 export type SanctionKind = (typeof SANCTION_KINDS)[number];
+
+/**
+ * The moderation state of a track, comment, playlist or product, present only when it is hidden or
+ * removed: such an item reaches nobody but its owner and staff, so nobody else ever sees these.
+ */
+export const ModerationStateFields = {
+  moderation_status: ModerationStatusSchema.optional().describe(
+    'Present when moderation hid or removed it (only its owner and staff then see it)',
+  ),
+  moderation_reason: z.string().nullable().optional(),
+};

@@ -12,6 +12,7 @@ import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { TrackSchema } from '../tracks/tracks.schemas.js';
 import { ProfileSchema } from '../users/users.schemas.js';
+import { ModerationStateFields } from '../moderation/moderation-states.js';
 
 /** Playlists. */
 export const PLAYLIST_PERMISSIONS = ['read', 'write', 'admin'] as const;
@@ -115,6 +116,7 @@ export const PlaylistSchema = named(
       .array(PlaylistCollaboratorSchema)
       .optional()
       .describe('Only on replies about one playlist, never in lists'),
+    ...ModerationStateFields,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   }),

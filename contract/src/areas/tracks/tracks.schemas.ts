@@ -9,6 +9,7 @@ import {
 } from '../../common/common.schemas.js';
 import { ErrorCodeSchema, envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
+import { ModerationStateFields } from '../moderation/moderation-states.js';
 
 export const TRACK_STATUSES = ['uploading', 'processing', 'completed', 'failed'] as const;
 export const STREAM_STATUSES = ['pending', 'processing', 'ready', 'error'] as const;
@@ -52,6 +53,7 @@ export const TrackSchema = named(
     stream_manifest_url: z.string().nullable(),
     play_count: z.number().int().optional(),
     like_count: z.number().int().optional(),
+    ...ModerationStateFields,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   }),

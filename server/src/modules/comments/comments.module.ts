@@ -10,9 +10,13 @@ import type { PeopleReader } from '../users/people-reader.js';
 import { CommentsRepository } from './comments.repository.js';
 import { commentsRoutes } from './comments.routes.js';
 import { CommentsService } from './comments.service.js';
+import type { ModeratedContent } from '../../platform/access/moderation.js';
+import { createCommentModeration } from './comment-moderation.js';
 
 /** Timestamped comments on tracks with one level of replies; a deleted track's comments go with it. */
 export type CommentsModule = RiffModule & {
+  /** Its items' moderation state, for the moderation area. */
+  moderation: ModeratedContent;
   /** The area's services, for the service-level tests (routes are the only other caller). */
   services: { comments: CommentsService };
   count: (trackId: string, since: Date | null) => Promise<number>;
@@ -47,6 +51,7 @@ export function createCommentsModule(platform: Platform, deps: CommentsModuleDep
   };
   return {
     name: 'comments',
+    moderation: createCommentModeration(platform.scope, platform.clock),
     services: { comments: service },
     count: (trackId, since) => comments.liveCountSince(trackId, since),
     commentFor: (actor, id) => service.commentFor(actor, id),

@@ -1,5 +1,6 @@
 import type { CommentSort } from '@riff/contract';
-import type { ExpressionBuilder, Insertable, SelectQueryBuilder } from 'kysely';
+import type { ModerationStatus } from '@riff/contract';
+import { sql, type Insertable, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../platform/db/database.schema.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { PageWindow } from '../../platform/http/pagination.js';
@@ -15,6 +16,8 @@ export interface CommentRow {
   position_seconds: number;
   reply_count: number;
   is_edited: boolean;
+  moderation_status: ModerationStatus;
+  moderation_reason: string | null;
   deleted_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -36,16 +39,19 @@ const COLUMNS = [
   'c.position_seconds',
   'c.reply_count',
   'c.is_edited',
+  'c.moderation_status',
+  'c.moderation_reason',
   'c.deleted_at',
   'c.created_at',
   'c.updated_at',
 ] as const;
 
-/** Leaves out the comments of the given authors (a tombstone has none and stays). */
-function withoutAuthors(hidden: readonly string[]) {
-  return (eb: ExpressionBuilder<Database, 'comments'>) =>
-    eb.or([eb('comments.user_id', 'is', null), eb('comments.user_id', 'not in', hidden)]);
-}
+/**
+ * The comments a reader does not see, as a condition over the comments table (unaliased): built by
+ * the policy (commentsUnseenSql) from the reader's blocks and the moderation rule; null when the
+ * reader sees every comment.
+ */
+export type UnseenComments = RawBuilder<SqlBool> | null;
 
 function ordered<Q extends CommentsQuery>(query: Q, sort: CommentSort, reverse: boolean): Q {
   const forward = (sort !== 'newest') !== reverse;
@@ -145,30 +151,34 @@ export class CommentsRepository {
     return Number((await query.executeTakeFirstOrThrow()).count);
   }
 
-  async topLevelCount(trackId: string, hidden: readonly string[]): Promise<number> {
+  /** The track's top-level comments the reader sees: the stored count less those they do not. */
+  async topLevelCount(trackId: string, unseen: UnseenComments): Promise<number> {
     const stored = await this.db
       .selectFrom('track_comment_counts')
       .select('top_level')
       .where('track_id', '=', trackId)
       .executeTakeFirst();
-    if (hidden.length === 0) return stored?.top_level ?? 0;
+    if (!unseen) return stored?.top_level ?? 0;
     const left = await this.db
       .selectFrom('comments')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('track_id', '=', trackId)
       .where('parent_id', 'is', null)
-      .where('user_id', 'in', hidden)
+      .where(unseen)
       .executeTakeFirstOrThrow();
     return Math.max(0, (stored?.top_level ?? 0) - Number(left.n));
   }
 
-  async replyCount(parentId: string, hidden: readonly string[]): Promise<number> {
-    let query = this.db
+  /** A comment's replies the reader sees: `stored` (its reply_count) less those they do not. */
+  async replyCount(parentId: string, stored: number, unseen: UnseenComments): Promise<number> {
+    if (!unseen) return stored;
+    const left = await this.db
       .selectFrom('comments')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('parent_id', '=', parentId);
-    if (hidden.length > 0) query = query.where(withoutAuthors(hidden));
-    return Number((await query.executeTakeFirstOrThrow()).n);
+      .where('parent_id', '=', parentId)
+      .where(unseen)
+      .executeTakeFirstOrThrow();
+    return Math.max(0, stored - Number(left.n));
   }
 
   /**
@@ -180,10 +190,10 @@ export class CommentsRepository {
     ids: CommentsQuery,
     sort: CommentSort,
     window: PageWindow,
-    hidden: readonly string[],
+    unseen: UnseenComments,
     total: number,
   ): Promise<CommentRow[]> {
-    const filtered = hidden.length > 0 ? ids.where(withoutAuthors(hidden)) : ids;
+    const filtered = unseen ? ids.where(sql<SqlBool>`not (${unseen})`) : ids;
     const reverse = window.offset > total - window.offset;
     const limit = reverse ? Math.min(window.limit, total - window.offset) : window.limit;
     const offset = reverse ? Math.max(0, total - window.offset - window.limit) : window.offset;
@@ -194,32 +204,32 @@ export class CommentsRepository {
     return rows.orderBy('c.created_at', direction).orderBy('c.id', direction).execute();
   }
 
-  /** `total`: as topLevelCount gave it for the same `hidden`. */
+  /** `total`: as topLevelCount gave it for the same `unseen`. */
   async topLevelPage(
     trackId: string,
     sort: CommentSort,
     window: PageWindow,
-    hidden: readonly string[],
+    unseen: UnseenComments,
     total: number,
   ): Promise<CommentRow[]> {
     const ids = this.db
       .selectFrom('comments')
       .where('comments.track_id', '=', trackId)
       .where('comments.parent_id', 'is', null);
-    return this.page(ids, sort, window, hidden, total);
+    return this.page(ids, sort, window, unseen, total);
   }
 
   async repliesPage(
     parentId: string,
     window: PageWindow,
-    hidden: readonly string[],
+    unseen: UnseenComments,
     total: number,
   ): Promise<CommentRow[]> {
     return this.page(
       this.db.selectFrom('comments').where('comments.parent_id', '=', parentId),
       'oldest',
       window,
-      hidden,
+      unseen,
       total,
     );
   }

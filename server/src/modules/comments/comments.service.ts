@@ -2,6 +2,7 @@ import type { Comment, CreateCommentRequest, ListCommentsQuery, ListRepliesQuery
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { removedContent } from '../../platform/access/moderation.js';
 import { forbidden, invalidField, notFound, rateLimited } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
@@ -12,7 +13,9 @@ import { toCommentDto } from './comments.mapper.js';
 import {
   canDeleteComment,
   canEditComment,
+  canSeeComment,
   canSeeComments,
+  commentsUnseenSql,
   deletionRole,
   type CommentedTrack,
 } from './comments.policy.js';
@@ -59,7 +62,8 @@ export class CommentsService {
     options: { deleted: boolean },
   ): Promise<{ comment: CommentRow; track: CommentedTrack } | undefined> {
     const comment = await this.comments.find(id);
-    if (!comment || (comment.deleted_at !== null && !options.deleted)) return undefined;
+    if (!comment || (comment.deleted_at !== null && !options.deleted) || !canSeeComment(actor, comment))
+      return undefined;
     const track = await this.deps.tracks.findLive(comment.track_id);
     return track && canSeeComments(actor, track) ? { comment, track } : undefined;
   }
@@ -81,18 +85,19 @@ export class CommentsService {
     return (await this.dtos([row]))[0]!;
   }
 
-  /** Authors the viewer does not see: those they blocked and those who blocked them. */
-  private hiddenFor(actor: Actor): Promise<string[]> {
-    return actor.kind === 'user' ? this.deps.people.blockedEitherWayWith(actor.id) : Promise.resolve([]);
+  /** The comments the viewer does not see: by those they blocked or who blocked them, or moderated. */
+  private async unseenBy(actor: Actor) {
+    const blocked = actor.kind === 'user' ? await this.deps.people.blockedEitherWayWith(actor.id) : [];
+    return commentsUnseenSql(actor, blocked);
   }
 
   async list(actor: Actor, trackId: string, query: ListCommentsQuery) {
     const track = await this.visibleTrack(actor, trackId);
-    const hidden = await this.hiddenFor(actor);
+    const unseen = await this.unseenBy(actor);
     const window = pageWindow(query.page, query.limit);
-    const total = await this.comments.topLevelCount(track.id, hidden);
+    const total = await this.comments.topLevelCount(track.id, unseen);
     const rows =
-      window.offset < total ? await this.comments.topLevelPage(track.id, query.sort, window, hidden, total) : [];
+      window.offset < total ? await this.comments.topLevelPage(track.id, query.sort, window, unseen, total) : [];
     return { comments: await this.dtos(rows), pagination: paginate(window, total) };
   }
 
@@ -101,9 +106,9 @@ export class CommentsService {
     const window = pageWindow(query.page, query.limit);
     // one level: a reply has no replies of its own
     if (comment.parent_id !== null) return { replies: [], pagination: paginate(window, 0) };
-    const hidden = await this.hiddenFor(actor);
-    const total = hidden.length > 0 ? await this.comments.replyCount(comment.id, hidden) : comment.reply_count;
-    const rows = window.offset < total ? await this.comments.repliesPage(comment.id, window, hidden, total) : [];
+    const unseen = await this.unseenBy(actor);
+    const total = await this.comments.replyCount(comment.id, comment.reply_count, unseen);
+    const rows = window.offset < total ? await this.comments.repliesPage(comment.id, window, unseen, total) : [];
     return { replies: await this.dtos(rows), pagination: paginate(window, total) };
   }
 
@@ -169,6 +174,7 @@ export class CommentsService {
   async update(actor: UserActor, id: string, content: string) {
     const { comment } = await this.visibleComment(actor, id, { deleted: false });
     if (!canEditComment(actor, comment)) throw forbidden('Only its author can edit a comment');
+    if (comment.moderation_status === 'removed') throw removedContent();
     // saving the same words again is not an edit
     if (comment.content === content) return { comment: await this.dto(comment) };
     return this.deps.scope.transaction(async () => {

@@ -36,6 +36,8 @@ import { ReviewsRepository } from './reviews.repository.js';
 import { ReviewsService } from './reviews.service.js';
 import { SellerStatsRepository } from './seller-stats.repository.js';
 import { SellerStatsService } from './seller-stats.service.js';
+import type { ModeratedContent } from '../../platform/access/moderation.js';
+import { createProductModeration } from './product-moderation.js';
 
 export interface MarketplaceModuleDeps {
   /** The tracks area's read port: a track product links a track of the seller's and delivers its original. */
@@ -45,6 +47,8 @@ export interface MarketplaceModuleDeps {
 }
 
 export type MarketplaceModule = RiffModule & {
+  /** Its items' moderation state, for the moderation area. */
+  moderation: ModeratedContent;
   /** The area's services, for the service-level tests (routes are the only other caller). */
   services: {
     products: ProductsService;
@@ -138,6 +142,7 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
 
   return {
     name: 'marketplace',
+    moderation: createProductModeration(platform.scope, platform.clock),
     routes: {
       marketplace: contractRoutes(contract.marketplace, {
         ...productRoutes({ products: catalog, media: productMedia, publicBaseUrl }),

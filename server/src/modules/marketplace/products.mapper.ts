@@ -6,6 +6,7 @@ import type {
   ProductPreviewRow,
   ProductRow,
 } from './products.repository.js';
+import { withModerationState } from '../../platform/access/moderation.js';
 
 /** Integer cents to major units (1999 → 19.99): cents are exact, the division is only for display. */
 export const centsToPrice = (cents: number) => Number(cents) / 100;
@@ -62,34 +63,37 @@ export function toPreviewDto(row: ProductPreviewRow, baseUrl: string): ProductPr
 }
 
 export function toProductDto({ product, licenses, images, previews }: ProductBundle, baseUrl: string): Product {
-  return {
-    id: product.id,
-    seller_id: product.seller_id,
-    title: product.title,
-    description: product.description,
-    price: centsToPrice(product.price_cents),
-    currency: product.currency,
-    product_type: product.product_type,
-    category: product.category,
-    bpm: product.bpm,
-    musical_key: product.musical_key,
-    license_type: product.license_type,
-    status: product.status,
-    track_id: product.track_id,
-    avg_rating: averageRating(product),
-    review_count: product.review_count,
-    images: images.map((row) => toImageDto(row, baseUrl)),
-    previews: previews.map((row) => toPreviewDto(row, baseUrl)),
-    licenses: licenses.map(toLicenseDto),
-    file:
-      product.file_key && product.file_name
-        ? {
-            filename: product.file_name,
-            size: Number(product.file_size ?? 0),
-            content_type: product.file_content_type ?? 'application/octet-stream',
-          }
-        : null,
-    created_at: product.created_at.toISOString(),
-    updated_at: product.updated_at.toISOString(),
-  };
+  return withModerationState(
+    {
+      id: product.id,
+      seller_id: product.seller_id,
+      title: product.title,
+      description: product.description,
+      price: centsToPrice(product.price_cents),
+      currency: product.currency,
+      product_type: product.product_type,
+      category: product.category,
+      bpm: product.bpm,
+      musical_key: product.musical_key,
+      license_type: product.license_type,
+      status: product.status,
+      track_id: product.track_id,
+      avg_rating: averageRating(product),
+      review_count: product.review_count,
+      images: images.map((row) => toImageDto(row, baseUrl)),
+      previews: previews.map((row) => toPreviewDto(row, baseUrl)),
+      licenses: licenses.map(toLicenseDto),
+      file:
+        product.file_key && product.file_name
+          ? {
+              filename: product.file_name,
+              size: Number(product.file_size ?? 0),
+              content_type: product.file_content_type ?? 'application/octet-stream',
+            }
+          : null,
+      created_at: product.created_at.toISOString(),
+      updated_at: product.updated_at.toISOString(),
+    },
+    product,
+  );
 }

@@ -1,11 +1,16 @@
 import type { ProductStatus } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
+import { moderationAllows } from '../../platform/access/moderation.js';
 import { isOwner, isOwnerOrAdmin } from '../../platform/access/ownership.js';
 import type { ProductRow } from './products.repository.js';
 
-/** Active products are seen by everyone; drafts and archived ones by their seller (and admins). */
-export const canSeeProduct = (actor: Actor, product: Pick<ProductRow, 'status' | 'seller_id'>) =>
-  product.status === 'active' || isOwnerOrAdmin(actor, product.seller_id);
+/**
+ * Active products are seen by everyone; drafts and archived ones by their seller (and admins). A
+ * product hidden or removed by moderation is its seller's and staff's alone.
+ */
+export const canSeeProduct = (actor: Actor, product: Pick<ProductRow, 'status' | 'seller_id' | 'moderation_status'>) =>
+  moderationAllows(actor, product.moderation_status, product.seller_id) &&
+  (product.status === 'active' || isOwnerOrAdmin(actor, product.seller_id));
 
 /** Only the seller changes a product, its licenses and its media. */
 export const canEditProduct = (actor: Actor, product: Pick<ProductRow, 'seller_id'>) =>

@@ -16,14 +16,18 @@ export class ReviewsRepository {
   lockProduct(id: string) {
     return this.db
       .selectFrom('products')
-      .select(['id', 'seller_id', 'status'])
+      .select(['id', 'seller_id', 'status', 'moderation_status'])
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
   }
 
   findProduct(id: string) {
-    return this.db.selectFrom('products').select(['id', 'seller_id', 'status']).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('products')
+      .select(['id', 'seller_id', 'status', 'moderation_status'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** Whether the user bought the product in an order that completed. */

@@ -1,6 +1,7 @@
 import type { Playlist, PlaylistCollaborator, PlaylistTrack, Profile, Track } from '@riff/contract';
 import type { CollaboratorRow } from './collaborators.repository.js';
 import type { PlaylistEntryRow, PlaylistRow, PlaylistView } from './playlists.repository.js';
+import { withModerationState } from '../../platform/access/moderation.js';
 
 /** The snapshot_id of a playlist: its version. The ETag is this, quoted. */
 export const snapshotOf = (row: Pick<PlaylistRow, 'version'>): string => String(row.version);
@@ -11,22 +12,25 @@ export const etagOf = (row: Pick<PlaylistRow, 'version'>): string => `"${snapsho
  * signed-in caller (`signedIn`), absent through a share link.
  */
 export function toPlaylistSummaryDto(view: PlaylistView, signedIn: boolean): Playlist {
-  return {
-    id: view.id,
-    user_id: view.user_id,
-    title: view.title,
-    description: view.description,
-    cover_url: view.cover,
-    is_public: view.is_public,
-    is_default_favorites: view.is_default_favorites,
-    is_editorial: view.is_editorial,
-    follower_count: view.follower_count,
-    track_count: view.track_count,
-    snapshot_id: snapshotOf(view),
-    ...(signedIn ? { is_following: view.is_following } : {}),
-    created_at: view.created_at.toISOString(),
-    updated_at: view.updated_at.toISOString(),
-  };
+  return withModerationState(
+    {
+      id: view.id,
+      user_id: view.user_id,
+      title: view.title,
+      description: view.description,
+      cover_url: view.cover,
+      is_public: view.is_public,
+      is_default_favorites: view.is_default_favorites,
+      is_editorial: view.is_editorial,
+      follower_count: view.follower_count,
+      track_count: view.track_count,
+      snapshot_id: snapshotOf(view),
+      ...(signedIn ? { is_following: view.is_following } : {}),
+      created_at: view.created_at.toISOString(),
+      updated_at: view.updated_at.toISOString(),
+    },
+    view,
+  );
 }
 
 /** One playlist with a page of its tracks (already mapped for the caller) and its collaborators. */

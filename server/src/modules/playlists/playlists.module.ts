@@ -21,6 +21,8 @@ import { PlaylistAccountData } from './playlist-account-data.js';
 import { playlistCoreRoutes } from './playlists.routes.js';
 import { PlaylistsService } from './playlists.service.js';
 import { PlaylistsRepository } from './playlists.repository.js';
+import type { ModeratedContent } from '../../platform/access/moderation.js';
+import { createPlaylistModeration } from './playlist-moderation.js';
 
 export interface PlaylistsModuleDeps {
   /** The tracks area's read port: which tracks a caller may see, and the Track mapper. */
@@ -32,6 +34,8 @@ export interface PlaylistsModuleDeps {
 }
 
 export type PlaylistsModule = RiffModule & {
+  /** Its items' moderation state, for the moderation area. */
+  moderation: ModeratedContent;
   /** The area's services, for the service-level tests (routes are the only other caller). */
   services: {
     playlists: PlaylistsService;
@@ -88,6 +92,7 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
   };
   return {
     name: 'playlists',
+    moderation: createPlaylistModeration(platform.scope, platform.clock),
     routes: {
       playlists: contractRoutes(contract.playlists, {
         ...playlistCoreRoutes(services),

@@ -1,20 +1,28 @@
 import type { PlaylistPermission } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
+import type { PlaylistRow } from './playlists.repository.js';
+import { moderationAllows } from '../../platform/access/moderation.js';
 import { isOwner } from '../../platform/access/ownership.js';
 
 /**
  * What a caller is to a playlist, from most to least: its owner, a collaborator (admin, write,
  * read), a signed-in reader of a public one, or nobody (404: the playlist does not exist for them).
  * Admins of the service get no more than anyone: private playlists are their owners' business.
+ * A playlist hidden or removed by moderation is nobody's but its owner's (and staff's, who read
+ * a public one): its collaborators and followers lose it as if it were deleted.
  */
 export type PlaylistRole = 'owner' | PlaylistPermission | 'public' | 'none';
 
-type Seen = { user_id: string; is_public: boolean; permission: PlaylistPermission | null };
+type Seen = Pick<PlaylistRow, 'user_id' | 'is_public' | 'moderation_status'> & {
+  permission: PlaylistPermission | null;
+};
 
 const RANK: Record<PlaylistRole, number> = { none: 0, public: 1, read: 2, write: 3, admin: 4, owner: 5 };
 
 export function roleOf(actor: Actor, playlist: Seen): PlaylistRole {
   if (isOwner(actor, playlist.user_id)) return 'owner';
+  if (!moderationAllows(actor, playlist.moderation_status, playlist.user_id)) return 'none';
+  if (playlist.moderation_status !== 'visible') return actor.kind === 'user' && playlist.is_public ? 'public' : 'none';
   if (actor.kind === 'user' && playlist.permission) return playlist.permission;
   if (actor.kind === 'user' && playlist.is_public) return 'public';
   return 'none';

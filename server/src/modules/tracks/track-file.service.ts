@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UserActor } from '../../platform/access/actor.js';
+import { removedContent } from '../../platform/access/moderation.js';
 import type { TrackRow } from './tracks.tables.js';
 import { AppError, forbidden, notFound } from '../../platform/errors/app-error.js';
 import type { MediaService } from '../media/media.service.js';
@@ -52,6 +53,7 @@ export class TrackFileService {
     const track = await this.deps.tracks.findLive(trackId);
     if (!track || !canReadTrack(actor, track)) throw notFound('Track');
     if (!canEditTrack(actor, track)) throw forbidden('Only the owner or an admin can change this track');
+    if (track.moderation_status === 'removed') throw removedContent();
     return track;
   }
 

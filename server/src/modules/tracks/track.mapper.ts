@@ -3,6 +3,7 @@ import { API_PREFIX } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
 import type { TrackRow } from './tracks.tables.js';
 import { canSeeTrackInsights } from './tracks.policy.js';
+import { withModerationState } from '../../platform/access/moderation.js';
 
 /**
  * play_count and like_count only for the owner (and admins). `publicBaseUrl` makes waveform_url
@@ -44,5 +45,5 @@ export function toTrackDto(row: TrackRow, actor: Actor, publicBaseUrl?: string):
     track.play_count = row.play_count;
     track.like_count = row.like_count;
   }
-  return track;
+  return withModerationState(track, row);
 }

@@ -23,8 +23,12 @@ import { TrackSearchService } from './track-search.service.js';
 import { UploadPipeline } from './upload-pipeline.js';
 import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
+import type { ModeratedContent } from '../../platform/access/moderation.js';
+import { createTrackModeration } from './track-moderation.js';
 
 export type TracksModule = RiffModule & {
+  /** Its items' moderation state, for the moderation area. */
+  moderation: ModeratedContent;
   /** The area's services, for the service-level tests (routes are the only other caller). */
   services: { uploads: UploadsService; tracks: TracksService; files: TrackFileService };
   /** For track social: who may see a track, read through the streaming cache (plays are as hot as streams). */
@@ -99,6 +103,7 @@ export function createTracksModule(
   const files = new TrackFileService({ ...uploading, pipeline, media, publicBaseUrl: config.publicBaseUrl });
   return {
     name: 'tracks',
+    moderation: createTrackModeration(platform.scope, platform.clock),
     services: { uploads, tracks, files },
     reader: createTrackReader(tracksRepository, config.publicBaseUrl),
     counters: createTrackCounters(tracksRepository),

@@ -6,6 +6,7 @@ import type { ErasureOptions } from '../../platform/accounts/account-data.js';
 import type { Clock } from '../../platform/clock.js';
 import type { TrackRow, TracksTable } from './tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { removedContent } from '../../platform/access/moderation.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
@@ -88,6 +89,7 @@ export class TracksService {
   private async editable(actor: Actor, id: string): Promise<TrackRow> {
     const track = await this.visible(actor, id);
     if (!canEditTrack(actor, track)) throw forbidden(NOT_YOURS);
+    if (track.moderation_status === 'removed') throw removedContent();
     return track;
   }
 

@@ -3,6 +3,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Generated } from 'kysely';
 import type { Timestamp } from '../db/column-types.js';
 import type { Actor } from './actor.js';
+import { forbidden } from '../errors/app-error.js';
 
 /** The columns every moderated table carries (tracks, comments, playlists, products, …). */
 export interface ModerationColumns {
@@ -33,4 +34,51 @@ export function moderationAllowsSql(actor: Actor, alias: string, ownerColumn: st
 /** Whether the caller sees an item's moderation status and reason: its owner and staff. */
 export function seesModerationState(actor: Actor, ownerId: string | null | undefined): boolean {
   return actor.kind === 'system' || (actor.kind === 'user' && (actor.isStaff || actor.id === ownerId));
+}
+
+/** A moderated item as the moderation area sees it, whoever owns it and whatever its state. */
+export interface ModeratedItem {
+  id: string;
+  owner_id: string | null;
+  moderation_status: ModerationStatus;
+  moderation_reason: string | null;
+  /** When it was last hidden or removed. */
+  moderated_at: Date | null;
+  /** What staff judge: the item's title and text and, for staff, its files' URLs, as it is now. */
+  snapshot: Record<string, unknown>;
+}
+
+/**
+ * What a content area lets the moderation area do to its items (tracks, comments, playlists,
+ * products, …). Each area implements it over its own table: the moderation area never reads them.
+ */
+export interface ModeratedContent {
+  /** A live (not deleted) item, whatever its state; undefined when it does not exist. */
+  find(id: string): Promise<ModeratedItem | undefined>;
+  /** Sets an item's state (in the caller's transaction); the item as it was before, or undefined if gone. */
+  setStatus(id: string, status: ModerationStatus, reason: string | null): Promise<ModeratedItem | undefined>;
+  /** Hides every visible item of an owner with `reason` (a ban): the ids hidden. */
+  hideAllOf(ownerId: string, reason: string): Promise<string[]>;
+  /** Makes visible again the items of an owner that were hidden with `reason` (an unban): the ids restored. */
+  restoreAllOf(ownerId: string, reason: string): Promise<string[]>;
+  /** An owner's items that are hidden or removed (what they may appeal). */
+  moderatedOf(ownerId: string): Promise<ModeratedItem[]>;
+}
+
+/** The refusal of any change to removed content by its owner: it stays as moderation left it. */
+export const removedContent = () =>
+  forbidden('This was removed by moderation and cannot be changed or published again; you may appeal');
+
+/**
+ * The moderation fields of an item's reply: only on hidden or removed items, which reach nobody but
+ * their owner and staff. Set after the object is built, as the mappers do for optional fields.
+ */
+export function withModerationState<T extends object>(
+  dto: T,
+  row: { moderation_status: ModerationStatus; moderation_reason: string | null },
+): T {
+  if (row.moderation_status !== 'visible') {
+    Object.assign(dto, { moderation_status: row.moderation_status, moderation_reason: row.moderation_reason });
+  }
+  return dto;
 }
