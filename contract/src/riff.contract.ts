@@ -12,6 +12,7 @@ import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
 import { developerContract } from './areas/developer/developer.contract.js';
 import { notificationsContract } from './areas/notifications/notifications.contract.js';
+import { moderationContract } from './areas/moderation/moderation.contract.js';
 import { frontendContract } from './areas/frontend/frontend.contract.js';
 import { dashboardContract } from './areas/dashboard/dashboard.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
@@ -52,6 +53,7 @@ export const dashboardRouter = c.router(dashboardContract, apiOptions);
 export const searchRouter = c.router(searchContract, apiOptions);
 export const webhooksRouter = c.router(webhooksContract, apiOptions);
 export const notificationsRouter = c.router(notificationsContract, apiOptions);
+export const moderationRouter = c.router(moderationContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -75,6 +77,7 @@ export const contract: {
   search: typeof searchRouter;
   webhooks: typeof webhooksRouter;
   notifications: typeof notificationsRouter;
+  moderation: typeof moderationRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -93,6 +96,7 @@ export const contract: {
   search: searchRouter,
   webhooks: webhooksRouter,
   notifications: notificationsRouter,
+  moderation: moderationRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -131,6 +135,8 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   webhooks:
     'Outgoing webhooks: events of your tracks, playlists, followers and sales POSTed to your URL, signed (Standard Webhooks), retried, ' +
     'logged; each webhook’s key reads the API as you',
+  moderation:
+    'Reports of abuse by users, and for staff the moderation queue (reports grouped by target), its decisions and actions on content.',
   notifications:
     'Your inbox: follows, likes, reposts, comments and replies, collaborations, sales and orders, moderation decisions and announcements, ' +
     'made from what happens by a job; folded, read and deleted here; per type in the inbox and in a daily mail digest (preferences)',

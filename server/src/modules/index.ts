@@ -13,7 +13,9 @@ import { createDeveloperModule } from './developer/developer.module.js';
 import { createFrontendModule } from './frontend/frontend.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
+import { createModerationModule } from './moderation/moderation.module.js';
 import { createNotificationsModule } from './notifications/notifications.module.js';
+import { StaffLogRepository } from './admin/staff-log.js';
 import { createPlaylistsModule } from './playlists/playlists.module.js';
 import { createSocialModule } from './social/social.module.js';
 import { createQueueModule } from './queue/queue.module.js';
@@ -122,6 +124,39 @@ export function createAreas(platform: Platform) {
     ]);
     return visible;
   };
+  const moderation = createModerationModule(platform, {
+    targets: {
+      content: {
+        track: tracks.moderation,
+        comment: comments.moderation,
+        playlist: playlists.moderation,
+        product: marketplace.moderation,
+      },
+      visibleTo: async (reader, target) => (await visibleSubjects(reader, [target])).has(`${target.type}:${target.id}`),
+      user: async (id) => {
+        const row = await users.people.findAccount(id);
+        return (
+          row && {
+            isAdmin: row.is_admin,
+            snapshot: {
+              username: row.username,
+              bio: row.bio,
+              avatar: row.avatar,
+              location: row.location,
+              social_links: row.social_links,
+            },
+          }
+        );
+      },
+      profiles: (ids) => users.people.profiles(ids),
+    },
+    staffLog: new StaffLogRepository(platform.scope),
+    sanctions: {
+      warn: () => Promise.reject(new AppError('BAD_REQUEST', 'Sanctions are not available yet')),
+      suspend: () => Promise.reject(new AppError('BAD_REQUEST', 'Sanctions are not available yet')),
+      ban: () => Promise.reject(new AppError('BAD_REQUEST', 'Sanctions are not available yet')),
+    },
+  });
   const notifications = createNotificationsModule(platform, {
     sources: {
       track: async (id) => {
@@ -169,6 +204,7 @@ export function createAreas(platform: Platform) {
     webhooks,
     developer,
     notifications,
+    moderation,
     createFrontendModule(platform),
     createDashboardModule(platform),
     createAccountPagesModule(platform),

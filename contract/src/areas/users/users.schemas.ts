@@ -10,6 +10,7 @@ import {
   type NotificationType,
 } from '../notifications/notification-types.js';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
+import { ReportSchema } from '../moderation/report.schemas.js';
 import { CommentSchema } from '../comments/comments.schemas.js';
 import { ProductSchema } from '../marketplace/products.schemas.js';
 import { OrderSchema } from '../marketplace/orders.schemas.js';
@@ -260,6 +261,7 @@ export const UserExportSchema = named(
       .describe('Playlists of others you collaborate on'),
     playlist_follows: z.array(ExportedPlaylistFollowSchema).describe('Playlists you follow'),
     marketplace_products: z.array(ProductSchema).describe('The products you sell, in every status'),
+    reports: z.array(ReportSchema).describe('Your reports and their outcome, newest first'),
     marketplace_orders: z
       .array(OrderSchema)
       .describe('Your orders as a buyer, newest first (kept after an account is deleted, as invoices must be)'),

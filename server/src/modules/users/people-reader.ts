@@ -12,6 +12,8 @@ import type { UsersRepository } from './users.repository.js';
 export interface PeopleReader {
   /** An account others may deal with: live, active, not banned, email verified. */
   findActive(id: string): Promise<UserRow | undefined>;
+  /** An account that was not erased, whatever its state (suspended, banned, unverified): for staff. */
+  findAccount(id: string): Promise<UserRow | undefined>;
   /** True when either user blocks the other. */
   blockedEitherWay(a: string, b: string): Promise<boolean>;
   /**
@@ -56,6 +58,10 @@ export function createPeopleReader(users: UsersRepository, social: SocialReposit
   const others = anonymousActor();
   return {
     findActive: (id) => users.findActiveById(id),
+    findAccount: async (id) => {
+      const row = await users.findById(id);
+      return row && row.deleted_at === null ? row : undefined;
+    },
     blockedEitherWay: (a, b) => social.blockedEitherWay(a, b),
     lockAccount: (userId) => users.lockAccount(userId),
     blocks: (blockerId, blockedId) => social.blocks(blockerId, blockedId),

@@ -1,0 +1,32 @@
+import type { ContentAction, ModeratedContentType } from '@riff/contract';
+import type { UserActor } from '../../platform/access/actor.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import { notFound } from '../../platform/errors/app-error.js';
+import type { EventBus } from '../../platform/events/event-bus.js';
+import type { StaffLog } from '../admin/staff-log.js';
+import { moderateContent } from './moderation-actions.js';
+import { describeTarget, type ModerationTargetPorts } from './moderation-targets.js';
+import { assertMayActOn } from './moderation.policy.js';
+
+export interface ContentModerationDeps {
+  scope: DbScope;
+  events: EventBus;
+  staffLog: StaffLog;
+  targets: ModerationTargetPorts;
+}
+
+/** Staff hide, restore and remove content without a report. */
+export class ContentModerationService {
+  constructor(private readonly deps: ContentModerationDeps) {}
+
+  act(actor: UserActor, type: ModeratedContentType, id: string, action: ContentAction, note: string) {
+    const port = this.deps.targets.content[type];
+    if (!port) throw notFound('Content');
+    return this.deps.scope.transaction(async () => {
+      const described = await describeTarget(this.deps.targets, { type, id });
+      if (!described) throw notFound('Content');
+      assertMayActOn(actor, described.owner);
+      return moderateContent(this.deps, actor, port, { type, id }, { action, note, logAction: `content.${action}` });
+    });
+  }
+}

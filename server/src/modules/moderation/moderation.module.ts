@@ -1,0 +1,51 @@
+import type { Platform } from '../../platform/platform.js';
+import type { RiffModule } from '../../platform/module.js';
+import type { StaffLog } from '../admin/staff-log.js';
+import { CasesService, type CaseSanctions } from './cases.service.js';
+import { ContentModerationService } from './content-moderation.service.js';
+import type { ModerationTargetPorts } from './moderation-targets.js';
+import { ModerationRepository } from './moderation.repository.js';
+import { moderationRoutes } from './moderation.routes.js';
+import { ReportsService } from './reports.service.js';
+import './moderation.events.js';
+
+export type ModerationModule = RiffModule & {
+  /** The area's services, for the service-level tests (routes are the only other caller). */
+  services: { reports: ReportsService; cases: CasesService; content: ContentModerationService };
+  /** Open reports against each user or their content (admin lists). */
+  openReportsAgainst(userIds: readonly string[]): Promise<Map<string, number>>;
+};
+
+/**
+ * Trust and safety's reports and queue: users report what they see, staff work the cases (the
+ * reports of one target) and act on content; the content areas carry the state (their side of
+ * moderation), the sanctions area the sanctions.
+ */
+export function createModerationModule(
+  platform: Platform,
+  deps: { targets: ModerationTargetPorts; staffLog: StaffLog; sanctions: CaseSanctions },
+): ModerationModule {
+  const { scope, clock, events } = platform;
+  const repository = new ModerationRepository(scope);
+  const reports = new ReportsService({ scope, clock, events, repository, targets: deps.targets });
+  const cases = new CasesService({
+    scope,
+    clock,
+    events,
+    repository,
+    targets: deps.targets,
+    staffLog: deps.staffLog,
+    sanctions: deps.sanctions,
+  });
+  const content = new ContentModerationService({ scope, events, staffLog: deps.staffLog, targets: deps.targets });
+  return {
+    name: 'moderation',
+    services: { reports, cases, content },
+    routes: { moderation: moderationRoutes({ reports, cases, content }) },
+    openReportsAgainst: (ids) => repository.openReportsAgainst(ids),
+    accountData: {
+      export: async (owner) => ({ reports: await reports.exportFor(owner) }),
+      erase: (owner) => reports.eraseFor(owner),
+    },
+  };
+}

@@ -1,0 +1,267 @@
+import type { CaseAction, ModerationQueueQuery, ReportOutcome, ReportReason, ReportTargetType } from '@riff/contract';
+import { sql } from 'kysely';
+import type { DbScope } from '../../platform/db/transactions.js';
+import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
+import type { CaseEventRow, CaseRow, ReportRow } from './moderation.tables.js';
+
+export interface Target {
+  type: ReportTargetType;
+  id: string;
+}
+
+/** All SQL of the moderation area's reports and cases. */
+export class ModerationRepository {
+  constructor(private readonly scope: DbScope) {}
+
+  private get db() {
+    return this.scope.db;
+  }
+
+  /** Reports the reporter filed since `since` (the daily limit). */
+  async reportsSince(reporterId: string, since: Date): Promise<number> {
+    const { count } = await this.db
+      .selectFrom('reports')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('reporter_id', '=', reporterId)
+      .where('created_at', '>', since)
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  }
+
+  /** Serialises the reports of one reporter (their daily limit) until the transaction ends. */
+  async lockReporter(reporterId: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`report|${reporterId}`}, 0))`.execute(this.db);
+  }
+
+  /** Serialises everything done to one target's case until the transaction ends. */
+  async lockTarget(target: Target): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`case|${target.type}|${target.id}`}, 0))`.execute(
+      this.db,
+    );
+  }
+
+  async openReportOf(reporterId: string, target: Target): Promise<ReportRow | undefined> {
+    return this.db
+      .selectFrom('reports')
+      .selectAll()
+      .where('reporter_id', '=', reporterId)
+      .where('target_type', '=', target.type)
+      .where('target_id', '=', target.id)
+      .where('status', '=', 'open')
+      .executeTakeFirst();
+  }
+
+  async openCase(target: Target): Promise<CaseRow | undefined> {
+    return this.db
+      .selectFrom('moderation_cases')
+      .selectAll()
+      .where('target_type', '=', target.type)
+      .where('target_id', '=', target.id)
+      .where('status', '=', 'open')
+      .executeTakeFirst();
+  }
+
+  /** The target's open case, else its last closed one. */
+  async latestCase(target: Target): Promise<CaseRow | undefined> {
+    return this.db
+      .selectFrom('moderation_cases')
+      .selectAll()
+      .where('target_type', '=', target.type)
+      .where('target_id', '=', target.id)
+      .orderBy(sql`status = 'open'`, 'desc')
+      .orderBy('first_reported_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  async openNewCase(target: Target, ownerId: string | null, snapshot: Record<string, unknown>, at: Date) {
+    return this.db
+      .insertInto('moderation_cases')
+      .values({
+        target_type: target.type,
+        target_id: target.id,
+        owner_id: ownerId,
+        target_snapshot: JSON.stringify(snapshot),
+        first_reported_at: at,
+        last_reported_at: at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async addReport(
+    caseRow: CaseRow,
+    report: { reporterId: string; reason: ReportReason; details: string | null; at: Date },
+  ): Promise<ReportRow> {
+    await this.db
+      .updateTable('moderation_cases')
+      .set((eb) => ({ report_count: eb('report_count', '+', 1), last_reported_at: report.at }))
+      .where('id', '=', caseRow.id)
+      .execute();
+    return this.db
+      .insertInto('reports')
+      .values({
+        case_id: caseRow.id,
+        reporter_id: report.reporterId,
+        target_type: caseRow.target_type,
+        target_id: caseRow.target_id,
+        reason: report.reason,
+        details: report.details,
+        created_at: report.at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async reportsOf(reporterId: string, limit: number, offset: number) {
+    const query = this.db.selectFrom('reports').where('reporter_id', '=', reporterId);
+    const rows = await query
+      .selectAll()
+      .select(totalCount())
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return pageWithTotal(rows, async () => {
+      const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      return Number(count);
+    });
+  }
+
+  /** The queue: cases most reported first, then oldest. */
+  async queue(filter: ModerationQueueQuery & { staffId: string }, limit: number, offset: number) {
+    let query = this.db.selectFrom('moderation_cases as c').where('c.status', '=', filter.status);
+    if (filter.target_type) query = query.where('c.target_type', '=', filter.target_type);
+    if (filter.assigned === 'me') query = query.where('c.assigned_to', '=', filter.staffId);
+    if (filter.assigned === 'none') query = query.where('c.assigned_to', 'is', null);
+    if (filter.reason) {
+      const reason = filter.reason;
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('reports as r')
+            .select('r.id')
+            .whereRef('r.case_id', '=', 'c.id')
+            .where('r.reason', '=', reason),
+        ),
+      );
+    }
+    const rows = await query
+      .selectAll('c')
+      .select(totalCount())
+      .orderBy('c.report_count', 'desc')
+      .orderBy('c.first_reported_at', 'asc')
+      .orderBy('c.id', 'asc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return pageWithTotal(rows, async () => {
+      const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      return Number(count);
+    });
+  }
+
+  /** Reports per reason of each case. */
+  async reasonCounts(caseIds: readonly string[]): Promise<Map<string, Partial<Record<ReportReason, number>>>> {
+    const counts = new Map<string, Partial<Record<ReportReason, number>>>();
+    if (caseIds.length === 0) return counts;
+    const rows = await this.db
+      .selectFrom('reports')
+      .select(['case_id', 'reason', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('case_id', 'in', [...caseIds])
+      .groupBy(['case_id', 'reason'])
+      .execute();
+    for (const row of rows) {
+      const reasons = counts.get(row.case_id) ?? {};
+      reasons[row.reason] = Number(row.count);
+      counts.set(row.case_id, reasons);
+    }
+    return counts;
+  }
+
+  async reportsOfCase(caseId: string): Promise<ReportRow[]> {
+    return this.db
+      .selectFrom('reports')
+      .selectAll()
+      .where('case_id', '=', caseId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  async eventsOfCase(caseId: string): Promise<CaseEventRow[]> {
+    return this.db
+      .selectFrom('moderation_case_events')
+      .selectAll()
+      .where('case_id', '=', caseId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  async addEvent(caseId: string, event: { actorId: string | null; action: string; note: string | null; at: Date }) {
+    await this.db
+      .insertInto('moderation_case_events')
+      .values({
+        case_id: caseId,
+        actor_id: event.actorId,
+        action: event.action,
+        note: event.note,
+        created_at: event.at,
+      })
+      .execute();
+  }
+
+  async assign(caseId: string, staffId: string): Promise<void> {
+    await this.db.updateTable('moderation_cases').set({ assigned_to: staffId }).where('id', '=', caseId).execute();
+  }
+
+  /** Closes a case and every open report of it; returns the reports closed. */
+  async close(
+    caseId: string,
+    close: {
+      status: 'resolved' | 'dismissed';
+      action: CaseAction | null;
+      by: string;
+      outcome: ReportOutcome;
+      at: Date;
+    },
+  ): Promise<ReportRow[]> {
+    await this.db
+      .updateTable('moderation_cases')
+      .set({ status: close.status, action: close.action, resolved_by: close.by, resolved_at: close.at })
+      .where('id', '=', caseId)
+      .execute();
+    return this.db
+      .updateTable('reports')
+      .set({ status: close.status, outcome: close.outcome, resolved_at: close.at })
+      .where('case_id', '=', caseId)
+      .where('status', '=', 'open')
+      .returningAll()
+      .execute();
+  }
+
+  /** An erased reporter's reports stay in their cases, without them or their words. */
+  async forgetReporter(reporterId: string): Promise<number> {
+    const result = await this.db
+      .updateTable('reports')
+      .set({ reporter_id: null, details: null })
+      .where('reporter_id', '=', reporterId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Open reports against a user or their content, per user (admin lists). */
+  async openReportsAgainst(userIds: readonly string[]): Promise<Map<string, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('moderation_cases')
+      .select(['owner_id', (eb) => eb.fn.sum<number>('report_count').as('count')])
+      .where('owner_id', 'in', [...userIds])
+      .where('status', '=', 'open')
+      .groupBy('owner_id')
+      .execute();
+    return new Map(rows.map((row) => [row.owner_id as string, Number(row.count)]));
+  }
+}
