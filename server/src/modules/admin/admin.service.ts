@@ -276,9 +276,9 @@ export class AdminService {
   }
 
   /** An erased staff member's log entries stay under a pseudonym no account has; the settings forget them. */
-  async eraseFor(owner: UserActor): Promise<{ staff_log_entries: number }> {
+  async eraseFor(owner: UserActor): Promise<{ pseudonymised_staff_log_entries: number }> {
     const entries = await this.deps.staffLog.pseudonymise(owner.id, randomUUID());
     await this.deps.settings.forget(owner.id);
-    return { staff_log_entries: entries };
+    return { pseudonymised_staff_log_entries: entries };
   }
 }
