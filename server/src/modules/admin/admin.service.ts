@@ -86,14 +86,8 @@ export class AdminService {
     this.admin(actor);
     const { scope, settings, staffLog, events } = this.deps;
     return scope.transaction(async () => {
-      const { before, after } = await settings.update((current) => {
-        const next: SettingsValues = { ...current };
-        for (const [key, value] of Object.entries(body) as [keyof SettingsValues, never][]) {
-          if (value !== undefined) next[key] = value;
-        }
-        if (next.announcement === '') next.announcement = null;
-        return next;
-      }, actor.id);
+      const patch = body.announcement === '' ? { ...body, announcement: null } : body;
+      const { before, after } = await settings.update(patch, actor.id);
       const fields: string[] = (Object.keys(after.values) as (keyof SettingsValues)[]).filter(
         (key) => before[key] !== after.values[key],
       );

@@ -53,7 +53,8 @@ export class SettingsRepository {
     return this.db.selectFrom('platform_settings').selectAll().forUpdate().executeTakeFirstOrThrow();
   }
 
-  async save(values: SettingsValues, by: string, at: Date): Promise<void> {
+  /** The values an admin set (the others follow the configuration). */
+  async save(values: Record<string, unknown>, by: string, at: Date): Promise<void> {
     await this.db
       .updateTable('platform_settings')
       .set({ settings: JSON.stringify(values), updated_by: by, updated_at: at })
@@ -119,16 +120,22 @@ export class PlatformSettingsStore implements SettingsReader {
     return (await this.read()).values;
   }
 
-  /** Applies `change` under the row's lock; answers the settings before and after. Call inside a transaction. */
-  async update(
-    change: (before: SettingsValues) => SettingsValues,
-    by: string,
-  ): Promise<{ before: SettingsValues; after: StoredSettings }> {
+  /**
+   * Sets these values under the row's lock; answers the settings before and after. Only the values
+   * an admin set are stored: the others keep following the deployment's configuration. Call inside
+   * a transaction.
+   */
+  async update(patch: Partial<SettingsValues>, by: string): Promise<{ before: SettingsValues; after: StoredSettings }> {
     const row = await this.deps.repository.lock();
     const before = this.resolve(row.settings);
-    const values = change(before);
+    const stored: Record<string, unknown> = {};
+    for (const key of SETTING_KEYS) {
+      if (patch[key] !== undefined) stored[key] = patch[key];
+      else if (row.settings[key] !== undefined) stored[key] = row.settings[key];
+    }
+    const values = this.resolve(stored);
     const at = this.deps.clock.now();
-    await this.deps.repository.save(values, by, at);
+    await this.deps.repository.save(stored, by, at);
     const after = { values, updated_at: at, updated_by: by };
     this.cached = undefined;
     this.deps.scope.afterCommit(() => {
