@@ -395,6 +395,7 @@ describe('the figures and erasure', () => {
     const auditor = await createAdmin(suite.server);
     const target = await createUser(suite.server);
     expectStatus(await admin.api.admin.setQuota({ params: { id: target.id }, body: { limit_bytes: 4321 } }), 200);
+    expect((await setSettings(admin, { announcement: null })).updated_by).toBe(admin.id);
     const deleted = await suite.http.delete('/users/me', {
       token: admin.accessToken,
       body: { confirm_text: 'DELETE', password: admin.password },
@@ -407,5 +408,8 @@ describe('the figures and erasure', () => {
     expect(entries[0]!.actor_id).not.toBe(admin.id);
     const byOld = expectStatus(await auditor.api.admin.audit({ query: { actor_id: admin.id } }), 200);
     expect(byOld.body.data.entries).toEqual([]);
+    // nor is the erased admin named as the last to change the settings
+    const settings = expectStatus(await auditor.api.admin.getSettings(), 200).body.data.settings;
+    expect(settings.updated_by).not.toBe(admin.id);
   });
 });
