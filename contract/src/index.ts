@@ -57,4 +57,6 @@ export * from './areas/search/search.schemas.js';
 export * from './areas/search/search.contract.js';
 export * from './areas/webhooks/webhooks.schemas.js';
 export * from './areas/webhooks/webhooks.contract.js';
+export * from './areas/admin/admin.schemas.js';
+export * from './areas/admin/admin.contract.js';
 export * from './riff.contract.js';

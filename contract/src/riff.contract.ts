@@ -18,6 +18,7 @@ import { dashboardContract } from './areas/dashboard/dashboard.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
 import { searchContract } from './areas/search/search.contract.js';
 import { webhooksContract } from './areas/webhooks/webhooks.contract.js';
+import { adminContract } from './areas/admin/admin.contract.js';
 
 const c = initContract();
 
@@ -54,6 +55,7 @@ export const searchRouter = c.router(searchContract, apiOptions);
 export const webhooksRouter = c.router(webhooksContract, apiOptions);
 export const notificationsRouter = c.router(notificationsContract, apiOptions);
 export const moderationRouter = c.router(moderationContract, apiOptions);
+export const adminRouter = c.router(adminContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -78,6 +80,7 @@ export const contract: {
   webhooks: typeof webhooksRouter;
   notifications: typeof notificationsRouter;
   moderation: typeof moderationRouter;
+  admin: typeof adminRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -97,6 +100,7 @@ export const contract: {
   webhooks: webhooksRouter,
   notifications: notificationsRouter,
   moderation: moderationRouter,
+  admin: adminRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -140,4 +144,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   notifications:
     'Your inbox: follows, likes, reposts, comments and replies, collaborations, sales and orders, moderation decisions and announcements, ' +
     'made from what happens by a job; folded, read and deleted here; per type in the inbox and in a daily mail digest (preferences)',
+  admin:
+    'Administration: the platform’s settings (registration, uploads, quotas, the announcement), accounts as staff see them, ' +
+    'roles, quotas and sign-outs, the platform’s figures, and the append-only staff log',
 };

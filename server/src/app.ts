@@ -73,6 +73,7 @@ export async function openServices(config: Config, overrides: RiffOverrides = {}
     const areas = createAreas(platform);
     enlist(platform, areas.modules);
     await platform.jobs.start();
+    for (const module of areas.modules) await module.start?.();
     return { platform, areas, close };
   } catch (error) {
     await close();

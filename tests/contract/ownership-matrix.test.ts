@@ -243,6 +243,12 @@ const matrix: Record<string, Case[]> = {
   'marketplace.deleteReview': [{ object: 'product', status: 403 }],
   // a notification is its recipient's alone
   'notifications.remove': [{ object: 'notification', status: 404 }],
+  // staff and admin routes: a user who is neither is refused before the route runs
+  'admin.getUser': [{ object: 'user', status: 403 }],
+  'admin.setRole': [{ object: 'user', status: 403, body: { role: 'admin' } }],
+  'admin.verifyEmail': [{ object: 'user', status: 403 }],
+  'admin.setQuota': [{ object: 'user', status: 403, body: { limit_bytes: 1 } }],
+  'admin.revokeSessions': [{ object: 'user', status: 403 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {

@@ -105,7 +105,7 @@ describe('account deletion (DELETE /users/me)', () => {
     // removed_queue_*, removed_chat_messages: the queue's (issue 14); removed_likes … removed_history: track social's (issue 13);
     // removed_playlist_follows, removed_collaborations: the playlists area's part in others' playlists;
     // removed_products, archived_products: the marketplace's products (sold ones stay archived);
-    // removed_notifications: her inbox
+    // removed_notifications: her inbox; pseudonymised_staff_log_entries: what she did as staff (the admin area)
     expect(entry.metadata).toEqual({
       reason: 'moving on',
       keep_public_tracks: true,
@@ -125,6 +125,7 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_products: 0,
       archived_products: 0,
       removed_webhooks: 0,
+      pseudonymised_staff_log_entries: 0,
     });
 
     // the address and the old username are free again

@@ -34,10 +34,17 @@ export const ERROR_CODES = {
   ACCOUNT_DISABLED: 401,
   TOKEN_EXPIRED: 401,
   TOKEN_REUSED: 401,
+  /** A suspended account signing in or refreshing; `details` carries the end (until, null when only an admin lifts it). */
+  ACCOUNT_SUSPENDED: 401,
+  ACCOUNT_BANNED: 401,
   FORBIDDEN: 403,
   INSUFFICIENT_SCOPE: 403,
   QUOTA_EXCEEDED: 403,
   NO_LICENSE: 403,
+  /** Registration is closed by an admin (the platform's settings). */
+  REGISTRATION_CLOSED: 403,
+  /** Uploads are turned off, for everyone (the platform's settings) or for this account. */
+  UPLOADS_DISABLED: 403,
   NOT_FOUND: 404,
   MEDIA_NOT_READY: 404,
   REQUEST_TIMEOUT: 408,

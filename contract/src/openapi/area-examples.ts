@@ -3,6 +3,7 @@
  * common/common.examples.ts). An area adds its file to this list.
  */
 import { COMMON_EXAMPLES } from '../common/common.examples.js';
+import { ADMIN_EXAMPLES } from '../areas/admin/admin.examples.js';
 import { AUDIT_EXAMPLES } from '../areas/audit/audit.examples.js';
 import { AUTH_EXAMPLES } from '../areas/auth/auth.examples.js';
 import { COMMENTS_EXAMPLES } from '../areas/comments/comments.examples.js';
@@ -25,6 +26,7 @@ import { WEBHOOKS_EXAMPLES } from '../areas/webhooks/webhooks.examples.js';
 export const COMPONENT_EXAMPLES: Record<string, unknown> = {};
 for (const examples of [
   COMMON_EXAMPLES,
+  ADMIN_EXAMPLES,
   AUDIT_EXAMPLES,
   AUTH_EXAMPLES,
   COMMENTS_EXAMPLES,

@@ -5,6 +5,9 @@ import { AppError } from '../platform/errors/app-error.js';
 import type { Platform } from '../platform/platform.js';
 import type { RiffModule } from '../platform/module.js';
 import { createAccountPagesModule } from './account-pages/account-pages.module.js';
+import { createAdminModule } from './admin/admin.module.js';
+import { NO_MODERATION_FIGURES, noStanding } from './admin/moderation-placeholders.js';
+import { createPlatformSettings } from './admin/platform-settings.js';
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { createCommentsModule } from './comments/comments.module.js';
@@ -54,13 +57,29 @@ export function createAreas(platform: Platform) {
     keyIsLive: liveKey,
     tracks: { find: (id) => tracks.streams.find(id), set: (id, columns) => tracks.streams.set(id, columns) },
   });
-  // users is made below: its account lock is asked only when an upload comes
+  // the platform's settings (admin area): registration and uploads read them
+  const settings = createPlatformSettings(platform);
+  // users is made below: its account lock and quotas are asked only when an upload comes
   const tracks = createTracksModule(platform, {
     media: media.media,
     people: { lockAccount: (id) => users.people.lockAccount(id) },
+    rules: {
+      allowanceFor: async (userId) => {
+        const [current, own] = await Promise.all([settings.current(), users.staffAccounts.quotaOf(userId)]);
+        return {
+          enabled: current.uploads_enabled,
+          maxFileBytes: current.max_upload_bytes,
+          quotaBytes: own ?? current.default_quota_bytes,
+        };
+      },
+    },
   });
   const users = createUsersModule(platform, { avatars: media.avatars });
-  const auth = createAuthModule(platform, { users: users.users });
+  const auth = createAuthModule(platform, {
+    users: users.users,
+    registration: { isOpen: async () => (await settings.current()).registration_open },
+    listedAdmins: users.listedAdmins,
+  });
   const queue = createQueueModule(platform, {
     tracks: tracks.reader,
     activeUser: (id) => users.activeUser!(id),
@@ -186,6 +205,27 @@ export function createAreas(platform: Platform) {
     blockedWith: (id) => users.people.blockedEitherWayWith(id),
     contact: (id) => users.people.contact(id),
   });
+  const admin = createAdminModule(platform, {
+    settings,
+    accounts: users.staffAccounts,
+    sessions: auth.sessions,
+    // the moderation area's standing of accounts (reports, strikes, sanctions) joins here once it exists
+    standing: noStanding,
+    figures: {
+      accounts: (since, now) => users.staffAccounts.figures(since, now),
+      content: async (since) => ({
+        ...(await tracks.figures(since)),
+        comments_new: await comments.createdSince(since),
+        playlists_new: await playlists.createdSince(since),
+      }),
+      plays: (since) => social.countedPlaysSince(since),
+      marketplace: async (since) => {
+        const { orders, revenue, refunds } = await marketplace.orderFigures(since);
+        return { orders, revenue_cents_by_currency: revenue, refunds };
+      },
+      moderation: async () => NO_MODERATION_FIGURES,
+    },
+  });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
   const modules: RiffModule[] = [
@@ -205,6 +245,7 @@ export function createAreas(platform: Platform) {
     developer,
     notifications,
     moderation,
+    admin,
     createFrontendModule(platform),
     createDashboardModule(platform),
     createAccountPagesModule(platform),
@@ -224,6 +265,7 @@ export function createAreas(platform: Platform) {
     webhooks,
     developer,
     notifications,
+    admin,
     modules,
   };
 }

@@ -50,6 +50,8 @@ export interface RiffModule {
   keyVerifiers?: ApiKeyVerifier[];
   /** Given by the module that owns accounts: the user behind a token, if they may still act. */
   activeUser?(id: string): Promise<AccountUser | undefined>;
+  /** Runs once the modules are built and the job queue started, before the service answers. */
+  start?(): Promise<void>;
   /** Finishes or abandons work in flight at shutdown, before the platform closes. */
   drain?(): Promise<void>;
 }

@@ -30,10 +30,12 @@ export const authContract = c.router({
     method: 'POST',
     path: '/auth/register',
     summary: 'Register an account',
-    description: 'Creates an unverified account and mails a verification link. No tokens are issued.',
+    description:
+      'Creates an unverified account and mails a verification link. No tokens are issued. While an admin has closed ' +
+      'registration: 403 REGISTRATION_CLOSED.',
     metadata: publicRoute,
     body: RegisterRequestSchema,
-    responses: { 201: RegisterResponseSchema, ...errors(400, 409, 413, 415) },
+    responses: { 201: RegisterResponseSchema, ...errors(400, 403, 409, 413, 415) },
   },
   login: {
     method: 'POST',

@@ -6,7 +6,7 @@ import type { UsersRepository } from '../users/users.repository.js';
 import { signOutDeactivated } from './auth.events.js';
 import { AuthRepository } from './auth.repository.js';
 import { authRoutes } from './auth.routes.js';
-import { AuthService } from './auth.service.js';
+import { AuthService, type AuthServiceDeps } from './auth.service.js';
 import { SessionService } from './session.service.js';
 import { TwoFactorService } from './two-factor.service.js';
 
@@ -17,11 +17,20 @@ import { TwoFactorService } from './two-factor.service.js';
 export type AuthModule = RiffModule & {
   /** The area's service, for the service-level tests (routes are the only other caller). */
   services: { auth: AuthService };
+  /** For the admin area: signs an account out everywhere. */
+  sessions: Pick<AuthService, 'revokeAllSessions'>;
 };
 
-export function createAuthModule(platform: Platform, deps: { users: UsersRepository }): AuthModule {
+export function createAuthModule(
+  platform: Platform,
+  deps: {
+    users: UsersRepository;
+    registration: AuthServiceDeps['registration'];
+    listedAdmins: AuthServiceDeps['listedAdmins'];
+  },
+): AuthModule {
   const { config, scope, events, signer, clock, hasher, limits, keys, mail } = platform;
-  const { users } = deps;
+  const { users, registration, listedAdmins } = deps;
   const authRepository = new AuthRepository(scope);
   const sessions = new SessionService({
     scope,
@@ -64,6 +73,8 @@ export function createAuthModule(platform: Platform, deps: { users: UsersReposit
     },
     appBaseUrl: config.appBaseUrl,
     revocations: platform.revocations,
+    registration,
+    listedAdmins,
   });
   const trustedOrigins = [new URL(config.publicBaseUrl).origin, ...config.corsOrigins];
   return {
@@ -72,5 +83,6 @@ export function createAuthModule(platform: Platform, deps: { users: UsersReposit
     eventHandlers: [signOutDeactivated((userId) => auth.signOutEverywhere(userId))],
     accountData: { erase: (owner) => auth.eraseAccountData(owner) },
     services: { auth },
+    sessions: { revokeAllSessions: (userId) => auth.revokeAllSessions(userId) },
   };
 }

@@ -51,6 +51,10 @@ export interface AuthServiceDeps {
   limits: AuthLimits;
   appBaseUrl: string;
   revocations: Revocations;
+  /** The platform's settings: whether anyone may register now. */
+  registration: { isOpen(): Promise<boolean> };
+  /** ADMIN_EMAILS: the account becomes admin once its address is verified, if it is listed. */
+  listedAdmins: { promote(userId: string): Promise<string[]> };
 }
 
 export type LoginResult =
@@ -66,6 +70,8 @@ export class AuthService {
 
   async register(actor: Actor, input: Pick<RegisterRequest, 'email' | 'password' | 'username'>) {
     const { users, clock } = this.deps;
+    if (!(await this.deps.registration.isOpen()))
+      throw new AppError('REGISTRATION_CLOSED', 'Registration is closed for now');
     if (await users.emailTaken(input.email)) throw conflict('An account with this email already exists');
     const username = input.username ?? (await this.usernameFromEmail(input.email));
     if (await users.usernameTaken(username)) throw conflict('This username is taken');
@@ -228,6 +234,7 @@ export class AuthService {
       if (!id) return undefined;
       await this.deps.users.update(id, { is_verified: true, email_verified_at: now });
       await this.deps.events.record(actor, 'auth.email_verified', { subject: onUser(id), data: {}, userId: id });
+      await this.deps.listedAdmins.promote(id);
       return id;
     });
     if (!userId) throw new AppError('INVALID_TOKEN', 'The verification link is invalid, used or expired');
@@ -340,6 +347,18 @@ export class AuthService {
   async eraseAccountData(owner: UserActor): Promise<void> {
     await this.deps.auth.revokeAllForUser(owner.id, this.deps.clock.now());
     await this.deps.auth.removeSecretsFor(owner.id);
+  }
+
+  /**
+   * Signs the account out everywhere, as staff do it: every access token stops working
+   * (token_version), every refresh token is revoked, open connections are told.
+   */
+  async revokeAllSessions(userId: string): Promise<void> {
+    await this.deps.scope.transaction(async () => {
+      await this.deps.users.bumpTokenVersion(userId);
+      await this.deps.auth.revokeAllForUser(userId, this.deps.clock.now());
+      this.deps.revocations.revoke({ userId, reason: 'signed_out' });
+    });
   }
 
   /** A deactivated account is signed out everywhere, in the deactivation's transaction. */

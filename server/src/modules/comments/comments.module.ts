@@ -20,6 +20,8 @@ export type CommentsModule = RiffModule & {
   /** The area's services, for the service-level tests (routes are the only other caller). */
   services: { comments: CommentsService };
   count: (trackId: string, since: Date | null) => Promise<number>;
+  /** For the admin area's figures: comments written since. */
+  createdSince: (since: Date) => Promise<number>;
   /** For webhooks: a comment as this caller reads it, if they may. */
   commentFor(actor: Actor, id: string): Promise<Comment | undefined>;
 };
@@ -54,6 +56,7 @@ export function createCommentsModule(platform: Platform, deps: CommentsModuleDep
     moderation: createCommentModeration(platform.scope, platform.clock),
     services: { comments: service },
     count: (trackId, since) => comments.liveCountSince(trackId, since),
+    createdSince: (since) => comments.createdSince(since),
     commentFor: (actor, id) => service.commentFor(actor, id),
     routes: { comments: commentsRoutes(service) },
     eventHandlers: [trackDeleted as unknown as EventHandler],

@@ -68,6 +68,16 @@ export class CommentsRepository {
     return this.scope.db;
   }
 
+  /** The platform's figures: comments written since (deleted ones too: they were written). */
+  async createdSince(since: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('comments')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   private selected() {
     return this.db.selectFrom('comments as c').select(COLUMNS);
   }

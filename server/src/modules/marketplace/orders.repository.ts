@@ -17,6 +17,26 @@ export class OrdersRepository {
     return this.scope.db;
   }
 
+  /** The platform's figures since then: orders completed, their totals by currency, orders refunded. */
+  async figures(since: Date): Promise<{ orders: number; revenue: Record<string, number>; refunds: number }> {
+    const completed = await this.db
+      .selectFrom('orders')
+      .select((eb) => ['currency', eb.fn.countAll<string>().as('n'), eb.fn.sum<string>('total_cents').as('cents')])
+      .where('completed_at', '>=', since)
+      .groupBy('currency')
+      .execute();
+    const refunded = await this.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('refunded_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return {
+      orders: completed.reduce((sum, row) => sum + Number(row.n), 0),
+      revenue: Object.fromEntries(completed.map((row) => [row.currency, Number(row.cents)])),
+      refunds: Number(refunded.n),
+    };
+  }
+
   findProducts(ids: readonly string[]) {
     if (ids.length === 0) return Promise.resolve([] as ProductRow[]);
     return this.db.selectFrom('products').selectAll().where('id', 'in', ids).execute();

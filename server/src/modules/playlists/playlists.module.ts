@@ -49,6 +49,8 @@ export type PlaylistsModule = RiffModule & {
   searcher: Searcher<Playlist>;
   /** For webhooks: a playlist as this caller reads it (without its tracks), if they may. */
   playlistFor(actor: Actor, id: string): Promise<Playlist | undefined>;
+  /** For the admin area's figures: playlists made since. */
+  createdSince(since: Date): Promise<number>;
 };
 
 /**
@@ -103,6 +105,7 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
     eventHandlers: [endCollaborationsOnBlock(collaborators) as unknown as EventHandler],
     accountData: { export: (owner) => accountData.exportFor(owner), erase: (owner) => accountData.eraseFor(owner) },
     favorites,
+    createdSince: (since) => playlists.createdSince(since),
     playlistFor: async (actor, id) =>
       reader.summaries(actor, await playlists.findViews([id], actor.id, reader.visible(actor)))[0],
     searcher: {

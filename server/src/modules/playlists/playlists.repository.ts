@@ -60,6 +60,17 @@ export class PlaylistsRepository {
     return this.scope.db;
   }
 
+  /** The platform's figures: playlists made since (not the favorites playlists that likes make). */
+  async createdSince(since: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('playlists')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('created_at', '>=', since)
+      .where('is_default_favorites', '=', false)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** playlists as p, with what one viewer sees of it. */
   private views(viewerId: string | null, visible: VisibleTracks) {
     return this.db

@@ -54,6 +54,17 @@ export class PlaysRepository {
     return this.scope.db;
   }
 
+  /** The platform's figures: counted plays since. */
+  async countedSince(since: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('track_plays')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('counted', '=', true)
+      .where('played_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /**
    * One statement, so one round trip and atomic without a transaction: the listener's window row
    * is inserted, or moved when its last counted play is 30 minutes old (the unique key makes

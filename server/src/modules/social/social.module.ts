@@ -35,6 +35,8 @@ export interface SocialModuleDeps {
 export type SocialModule = RiffModule & {
   /** The area's services, for the service-level tests (routes are the only other caller). */
   services: { social: SocialService; plays: PlaysService };
+  /** For the admin area's figures: counted plays since. */
+  countedPlaysSince(since: Date): Promise<number>;
 };
 
 /**
@@ -59,16 +61,17 @@ export function createSocialModule(
     addressKey: keys.key('play-listener'),
     publicBaseUrl: config.publicBaseUrl,
   });
+  const playRows = new PlaysRepository(
+    scope,
+    {
+      max: config.plays.anonymousPerAddress,
+      periodHours: config.plays.anonymousPeriodHours,
+    },
+    trackCounters,
+  );
   const plays = new PlaysService({
     scope,
-    plays: new PlaysRepository(
-      scope,
-      {
-        max: config.plays.anonymousPerAddress,
-        periodHours: config.plays.anonymousPeriodHours,
-      },
-      trackCounters,
-    ),
+    plays: playRows,
     social,
     tracks,
     events,
@@ -85,6 +88,7 @@ export function createSocialModule(
   return {
     name: 'social',
     services: { social, plays },
+    countedPlaysSince: (since) => playRows.countedSince(since),
     routes: { social: socialRoutes({ social, plays, recommendations }) },
     accountData: {
       export: async (owner) => ({ ...(await social.exportFor(owner)), ...(await plays.exportFor(owner)) }),

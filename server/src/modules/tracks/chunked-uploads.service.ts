@@ -67,11 +67,14 @@ export class ChunkedUploadsService {
   }
 
   async initiate(actor: UserActor, input: InitiateChunkedUploadRequest) {
-    const { maxChunks, maxChunkBytes, sessionTtlMs, quotaBytes } = this.deps.limits;
+    const { maxChunks, maxChunkBytes, sessionTtlMs } = this.deps.limits;
     const { scope, sessions, events, clock } = this.deps;
+    const { maxFileBytes } = await this.pipeline.allowed(actor.id);
     const invalid = (field: string, message: string) =>
       validationFailed(message, [fieldIssue(field, message, String(input[field as keyof typeof input]))]);
     if (input.total_chunks > maxChunks) throw invalid('total_chunks', `at most ${maxChunks} chunks`);
+    if (input.total_size > maxFileBytes)
+      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${maxFileBytes} bytes`);
     if (input.total_size > input.total_chunks * maxChunkBytes)
       throw new AppError('PAYLOAD_TOO_LARGE', `Chunks are at most ${maxChunkBytes} bytes: use more chunks`);
     if (input.total_size < input.total_chunks) throw invalid('total_size', 'every chunk needs at least one byte');
@@ -84,6 +87,7 @@ export class ChunkedUploadsService {
         );
       }
       const held = await this.pipeline.bytesHeld(actor.id);
+      const { quotaBytes } = await this.pipeline.allowance(actor.id);
       if (held.trackBytes + held.reserved + input.total_size > quotaBytes) throw quotaExceeded();
       await sessions.create({
         id,
@@ -123,6 +127,7 @@ export class ChunkedUploadsService {
   private async receiveChunk(actor: UserActor, form: IncomingForm<ChunkFields>) {
     const { maxChunkBytes } = this.deps.limits;
     const { scope, tracks, sessions, storage, clock } = this.deps;
+    await this.pipeline.allowed(actor.id);
     const staging = stagingKey();
     await tracks.addIntent(staging);
     try {
@@ -230,6 +235,7 @@ export class ChunkedUploadsService {
   private async assemble(actor: UserActor, uploadId: string) {
     const { sessions, tracks, storage, clock, logger } = this.deps;
     const session = await this.session(actor, uploadId);
+    await this.pipeline.allowed(actor.id);
     if (!(await sessions.claimForAssembly(session.id))) throw conflict('This upload is already being completed');
     const trackId = randomUUID();
     const key = trackKey(trackId);

@@ -62,20 +62,22 @@ export class TrackFileService {
   }
 
   private async receive(actor: UserActor, trackId: string, form: IncomingForm<object>) {
-    const { limits, tracks, storage, scope, events } = this.deps;
+    const { tracks, storage, scope, events } = this.deps;
     const before = await this.editable(actor, trackId);
-    const declared = form.declaredBytes;
-    if (declared !== undefined && declared > limits.maxFileBytes + MULTIPART_OVERHEAD) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${limits.maxFileBytes} bytes`);
-    }
     const owner = before.creator_id;
-    const room = await this.pipeline.room(owner);
+    // the owner's allowance: an admin replacing the audio fills the owner's quota
+    const { maxFileBytes, quotaBytes } = await this.pipeline.allowed(owner);
+    const declared = form.declaredBytes;
+    if (declared !== undefined && declared > maxFileBytes + MULTIPART_OVERHEAD) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${maxFileBytes} bytes`);
+    }
+    const room = await this.pipeline.room(owner, quotaBytes);
     if (declared !== undefined && declared > room + MULTIPART_OVERHEAD) throw quotaExceeded();
 
     const key = versionKey(trackId);
     await tracks.addIntent(key);
     try {
-      const { file } = await form.receive(limits.maxFileBytes, async (stream, info) => {
+      const { file } = await form.receive(maxFileBytes, async (stream, info) => {
         const inspector = createUploadInspector({ maxBytes: room, overLimit: quotaExceeded });
         stream.on('error', (error) => inspector.stream.destroy(error));
         await storage.put(key, stream.pipe(inspector.stream));
@@ -85,7 +87,8 @@ export class TrackFileService {
       const track = await scope.transaction(async () => {
         await this.deps.people.lockAccount(owner);
         const held = await this.pipeline.bytesHeld(owner);
-        if (held.trackBytes + held.reserved + file.bytes > limits.quotaBytes) throw quotaExceeded();
+        const quota = (await this.pipeline.allowance(owner)).quotaBytes;
+        if (held.trackBytes + held.reserved + file.bytes > quota) throw quotaExceeded();
         const columns = audioColumns({
           file_key: key,
           format: metadata.format,

@@ -20,7 +20,7 @@ import { createTrackStreamState, type TrackStreamState } from './track-stream-st
 import { StreamStateRepository } from './stream-state.repository.js';
 import { TrackSearchRepository } from './track-search.repository.js';
 import { TrackSearchService } from './track-search.service.js';
-import { UploadPipeline } from './upload-pipeline.js';
+import { UploadPipeline, type UploadRules } from './upload-pipeline.js';
 import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
 import type { ModeratedContent } from '../../platform/access/moderation.js';
@@ -43,6 +43,8 @@ export type TracksModule = RiffModule & {
   searcher: TrackSearchService;
   /** For the media pipeline: the stream columns it reads and keeps. */
   streams: TrackStreamState;
+  /** For the admin area's figures: live tracks, new ones, the bytes stored. */
+  figures: (since: Date) => ReturnType<TracksRepository['figures']>;
 };
 
 /** Tracks: uploads (one request or chunked), the catalog, lyrics, streaming and downloads. */
@@ -51,10 +53,13 @@ export function createTracksModule(
   {
     media,
     people,
+    rules,
   }: {
     media: MediaService;
     /** The users area's account lock: uploads are counted against a user's quota one at a time. */
     people: Pick<PeopleReader, 'lockAccount'>;
+    /** Whether and how much an account may upload (the platform's settings, the account's quota). */
+    rules: UploadRules;
   },
 ): TracksModule {
   const { config, scope, storage, events, clock, logger } = platform;
@@ -96,6 +101,7 @@ export function createTracksModule(
     limits: config.uploads,
     logger,
     people,
+    rules,
   };
   const pipeline = new UploadPipeline({ ...uploading, media: { recordAudio } });
   const uploads = new UploadsService({ ...uploading, pipeline });
@@ -110,6 +116,7 @@ export function createTracksModule(
     secretLinks: createTrackSecretLinks(tracksRepository),
     streams: createTrackStreamState(new StreamStateRepository(scope)),
     searcher,
+    figures: (since) => tracksRepository.figures(since),
     routes: {
       tracks: tracksRoutes({
         tracks,

@@ -154,6 +154,25 @@ export class TracksRepository {
     return { bytes: Number(row.bytes) + Number(row.version_bytes), count: Number(row.count) };
   }
 
+  /** The platform's figures: live tracks, those uploaded since, and the bytes their audio holds (older versions too). */
+  async figures(since: Date): Promise<{ tracks: number; tracks_new: number; storage_bytes: number }> {
+    const row = await this.db
+      .selectFrom('tracks')
+      .select((eb) => [
+        eb.fn.countAll<string>().as('tracks'),
+        eb.fn.count<string>(sql`1`).filterWhere('created_at', '>=', since).as('tracks_new'),
+        eb.fn.coalesce(eb.fn.sum<string>('file_size'), eb.lit(0)).as('bytes'),
+        sql<string>`coalesce(sum(${olderVersionsBytesSql('tracks.id')}), 0)`.as('version_bytes'),
+      ])
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return {
+      tracks: Number(row.tracks),
+      tracks_new: Number(row.tracks_new),
+      storage_bytes: Number(row.bytes) + Number(row.version_bytes),
+    };
+  }
+
   /** Whether a live track still stores its file under this key. */
   async fileInUse(key: string): Promise<boolean> {
     const row = await this.db

@@ -21,6 +21,21 @@ export interface UploadLimits {
   sessionTtlMs: number;
 }
 
+/** What an account may upload now: whether it may at all, the largest file, and its quota. */
+export interface UploadAllowance {
+  enabled: boolean;
+  maxFileBytes: number;
+  quotaBytes: number;
+}
+
+/**
+ * The rules of uploads that live outside this area: the platform's settings (uploads on or off, the
+ * largest file, the default quota) and the account's own quota.
+ */
+export interface UploadRules {
+  allowanceFor(userId: string): Promise<UploadAllowance>;
+}
+
 /**
  * A form carrying one file, as the uploads receive it (the routes adapt the HTTP request to it).
  * The file may come before its text fields, so it is handed over as a stream as soon as it starts.
@@ -54,6 +69,8 @@ export interface UploadPipelineDeps {
    * user, the lock held until the transaction ends.
    */
   people: { lockAccount(userId: string): Promise<void> };
+  /** Whether and how much an account may upload; without it, the configured limits. */
+  rules?: UploadRules;
   /** The media pipeline: the new audio becomes the track's current version and its jobs are queued. */
   media?: { recordAudio(actor: UserActor, track: TrackRow): Promise<unknown> };
 }
@@ -76,6 +93,7 @@ const READ_BLOCK_BYTES = 4 * 1024 * 1024;
 const INTENT_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const quotaExceeded = () => new AppError('QUOTA_EXCEEDED', 'This upload would exceed your storage quota');
+export const uploadsDisabled = () => new AppError('UPLOADS_DISABLED', 'Uploads are turned off for now');
 export const trackKey = (trackId: string) => `tracks/${trackId}/original`;
 export const chunkPrefix = (uploadId: string) => `uploads/${uploadId}/`;
 /** Every key a failed upload can leave lives alone in a folder named for it: the folder goes with it. */
@@ -144,10 +162,25 @@ export class UploadPipeline {
     return { trackBytes: originals.bytes, reserved: await this.deps.sessions.reservedBytes(userId, this.idleSince()) };
   }
 
-  /** Bytes the user may still upload. */
-  async room(userId: string): Promise<number> {
+  /** What the account may upload now (whether it may at all is the caller's to check: see allowed). */
+  async allowance(userId: string): Promise<UploadAllowance> {
+    const { rules, limits } = this.deps;
+    return rules
+      ? rules.allowanceFor(userId)
+      : { enabled: true, maxFileBytes: limits.maxFileBytes, quotaBytes: limits.quotaBytes };
+  }
+
+  /** The account's allowance for a new upload; 403 UPLOADS_DISABLED when uploads are off. */
+  async allowed(userId: string): Promise<UploadAllowance> {
+    const allowance = await this.allowance(userId);
+    if (!allowance.enabled) throw uploadsDisabled();
+    return allowance;
+  }
+
+  /** Bytes the user may still upload under this quota. */
+  async room(userId: string, quotaBytes: number): Promise<number> {
     const { trackBytes, reserved } = await this.bytesHeld(userId);
-    return Math.max(0, this.deps.limits.quotaBytes - trackBytes - reserved);
+    return Math.max(0, quotaBytes - trackBytes - reserved);
   }
 
   /** Parses what was stored; on S3 by streaming it back, on disk by random access. */
@@ -200,11 +233,12 @@ export class UploadPipeline {
     alongside?: () => Promise<void>,
   ): Promise<TrackRow> {
     const { metadata } = input;
-    const { scope, tracks, limits, events } = this.deps;
+    const { scope, tracks, events } = this.deps;
     return scope.transaction(async () => {
       await this.deps.people.lockAccount(actor.id);
       const held = await this.bytesHeld(actor.id);
-      if (held.trackBytes + held.reserved - releaseReservation + input.bytes > limits.quotaBytes) throw quotaExceeded();
+      const { quotaBytes } = await this.allowance(actor.id);
+      if (held.trackBytes + held.reserved - releaseReservation + input.bytes > quotaBytes) throw quotaExceeded();
       const track = await tracks.insert({
         id: input.trackId,
         creator_id: actor.id,

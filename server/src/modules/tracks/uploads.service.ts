@@ -45,7 +45,7 @@ export class UploadsService {
     // the same figures an upload is checked against: chunks already received are inside their session's reservation
     const { trackBytes, reserved } = await this.pipeline.bytesHeld(userId);
     const { count } = await this.deps.tracks.liveOriginals(userId);
-    const limit = this.deps.limits.quotaBytes;
+    const limit = (await this.pipeline.allowance(userId)).quotaBytes;
     return {
       quota: {
         used_bytes: trackBytes,
@@ -63,14 +63,14 @@ export class UploadsService {
   }
 
   private async receive(actor: UserActor, form: IncomingForm<UploadFields>) {
-    const { maxFileBytes } = this.deps.limits;
     const { tracks, storage } = this.deps;
+    const { maxFileBytes, quotaBytes } = await this.pipeline.allowed(actor.id);
     const declared = form.declaredBytes;
     // refused before the body is read when what the client declared cannot fit
     if (declared !== undefined && declared > maxFileBytes + MULTIPART_OVERHEAD) {
       throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${maxFileBytes} bytes`);
     }
-    const room = await this.pipeline.room(actor.id);
+    const room = await this.pipeline.room(actor.id, quotaBytes);
     if (declared !== undefined && declared > room + MULTIPART_OVERHEAD) throw quotaExceeded();
 
     const trackId = randomUUID();

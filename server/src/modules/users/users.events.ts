@@ -18,7 +18,8 @@ declare module '../../platform/events/event-map.js' {
     'user.privacy_opt_out': Nothing;
     'user.preferences_updated': { sections: string[] };
     'user.data_exported': Nothing;
-    'user.admin_granted': { by: 'cli' };
+    /** cli: npm run make-admin; admin_emails: a verified address listed in ADMIN_EMAILS. */
+    'user.admin_granted': { by: 'cli' | 'admin_emails' };
     'user.admin_revoked': { by: 'cli' };
   }
 }

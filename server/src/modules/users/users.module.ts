@@ -13,6 +13,8 @@ import { PreferencesService } from './preferences.service.js';
 import { ProfilesRepository } from './profiles.repository.js';
 import { ProfilesService } from './profiles.service.js';
 import { SocialRepository } from './social.repository.js';
+import { createStaffAccounts, ListedAdmins, type StaffAccounts } from './staff-accounts.js';
+import { StaffAccountsRepository } from './staff-accounts.repository.js';
 import { UsersRepository } from './users.repository.js';
 import { usersRoutes } from './users.routes.js';
 
@@ -40,6 +42,10 @@ export type UsersModule = RiffModule & {
   people: PeopleReader;
   /** For GET /search and its suggestions: the users' part. */
   searcher: Searcher<Profile>;
+  /** For the admin area: accounts as staff see and manage them, and their figures. */
+  staffAccounts: StaffAccounts;
+  /** For auth: an address of ADMIN_EMAILS becomes admin once verified. */
+  listedAdmins: ListedAdmins;
 };
 
 /** Accounts as others see them: profiles, follows, blocks, preferences, export and deletion. */
@@ -67,8 +73,14 @@ export function createUsersModule(
     revocations: platform.revocations,
   });
   const follows = new FollowsService({ scope, users, profiles, social, events });
+  const staff = new StaffAccountsRepository(scope);
+  const listedAdmins = new ListedAdmins({ scope, events, staff, emails: config.adminEmails });
   return {
     name: 'users',
+    // the addresses of ADMIN_EMAILS verified before they were listed become admins at each start
+    start: async () => void (await listedAdmins.promote()),
+    staffAccounts: createStaffAccounts({ scope, events, clock, staff, listed: listedAdmins }),
+    listedAdmins,
     routes: {
       users: usersRoutes(
         {

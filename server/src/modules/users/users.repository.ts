@@ -1,3 +1,5 @@
+import type { UserRole } from '@riff/contract';
+import { sql } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { AccountContact, PersonName } from './people-reader.js';
 import type { NewUser, UserRow, UserUpdate } from './users.tables.js';
@@ -108,11 +110,28 @@ export class UsersRepository {
       .execute();
   }
 
-  /** Grants or takes back admin rights by email; answers who, or undefined when no live account has it. */
+  /**
+   * Grants or takes back admin rights by email, role and is_admin together (taken back, an admin
+   * is a creator again if they were promoted to one, else a user; a moderator stays one); answers
+   * who, or undefined when no live account has it.
+   */
   setAdmin(email: string, admin: boolean): Promise<{ id: string; username: string } | undefined> {
     return this.db
       .updateTable('users')
-      .set({ is_admin: admin, updated_at: new Date() })
+      .set((eb) => ({
+        is_admin: admin,
+        role: admin
+          ? 'admin'
+          : eb
+              .case()
+              .when('role', '!=', 'admin')
+              .then(eb.ref('role'))
+              .when('promoted_to_creator_at', 'is not', null)
+              .then(sql<UserRole>`'creator'`)
+              .else(sql<UserRole>`'user'`)
+              .end(),
+        updated_at: new Date(),
+      }))
       .where('email', '=', email)
       .where('deleted_at', 'is', null)
       .returning(['id', 'username'])

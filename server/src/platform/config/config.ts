@@ -135,6 +135,12 @@ const EnvSchema = z.object({
   UPLOAD_CHUNK_MAX_BYTES: integer(16 * MiB, 1),
   UPLOAD_MAX_CHUNKS: integer(10_000, 1),
   QUOTA_BYTES: integer(10 * GiB, 0),
+  /** Accounts with one of these addresses become admins once verified (and at each start); removing one demotes nobody. */
+  ADMIN_EMAILS: list
+    .transform((emails) => emails.map((email) => email.toLowerCase()))
+    .refine((emails) => emails.every((email) => z.string().email().safeParse(email).success), {
+      message: 'must be comma-separated email addresses',
+    }),
   UPLOAD_SESSION_TTL_HOURS: integer(24, 1),
   CLEANUP_INTERVAL_SECONDS: integer(600, 0),
   /** Webhooks go to https on public addresses; these allow plain http, and private addresses (tests on loopback). */
@@ -261,6 +267,8 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
       quotaBytes: env.QUOTA_BYTES,
       sessionTtlMs: env.UPLOAD_SESSION_TTL_HOURS * 60 * 60 * 1000,
     },
+    /** Lower-cased: these accounts become admins once their address is verified. */
+    adminEmails: env.ADMIN_EMAILS,
     /** 0 turns the periodic cleanup off (it can still be run on demand). */
     cleanupIntervalMs: env.CLEANUP_INTERVAL_SECONDS * 1000,
     /** Jobs this process runs at once: 0 with WORKERS=0 (an API-only process). */

@@ -1,0 +1,10 @@
+// The admin area's domain events: each becomes an audit entry (resource = its subject).
+declare module '../../platform/events/event-map.js' {
+  interface EventMap {
+    'admin.settings_updated': { fields: string[] };
+    /** Staff signed an account out everywhere (the account's audit log shows it). */
+    'admin.sessions_revoked': Record<string, never>;
+  }
+}
+
+export {};
