@@ -55,4 +55,6 @@ export * from './areas/search/search.schemas.js';
 export * from './areas/search/search.contract.js';
 export * from './areas/webhooks/webhooks.schemas.js';
 export * from './areas/webhooks/webhooks.contract.js';
+export * from './areas/sanctions/sanctions.schemas.js';
+export * from './areas/sanctions/sanctions.contract.js';
 export * from './riff.contract.js';

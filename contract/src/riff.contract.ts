@@ -12,6 +12,7 @@ import { tracksContract } from './areas/tracks/tracks.contract.js';
 import { usersContract } from './areas/users/users.contract.js';
 import { developerContract } from './areas/developer/developer.contract.js';
 import { notificationsContract } from './areas/notifications/notifications.contract.js';
+import { sanctionsContract } from './areas/sanctions/sanctions.contract.js';
 import { frontendContract } from './areas/frontend/frontend.contract.js';
 import { dashboardContract } from './areas/dashboard/dashboard.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
@@ -52,6 +53,7 @@ export const dashboardRouter = c.router(dashboardContract, apiOptions);
 export const searchRouter = c.router(searchContract, apiOptions);
 export const webhooksRouter = c.router(webhooksContract, apiOptions);
 export const notificationsRouter = c.router(notificationsContract, apiOptions);
+export const sanctionsRouter = c.router(sanctionsContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -75,6 +77,7 @@ export const contract: {
   search: typeof searchRouter;
   webhooks: typeof webhooksRouter;
   notifications: typeof notificationsRouter;
+  sanctions: typeof sanctionsRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -93,6 +96,7 @@ export const contract: {
   search: searchRouter,
   webhooks: webhooksRouter,
   notifications: notificationsRouter,
+  sanctions: sanctionsRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -134,4 +138,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   notifications:
     'Your inbox: follows, likes, reposts, comments and replies, collaborations, sales and orders, moderation decisions and announcements, ' +
     'made from what happens by a job; folded, read and deleted here; per type in the inbox and in a daily mail digest (preferences)',
+  sanctions:
+    'Staff’s sanctions of accounts: warnings, suspensions (moderators up to 30 days) and bans (admins), lifted by unsuspend and unban; ' +
+    'a suspended or banned account is signed out everywhere at once and told by a notification and a mail with a one-time appeal link',
 };

@@ -34,6 +34,9 @@ export const ERROR_CODES = {
   ACCOUNT_DISABLED: 401,
   TOKEN_EXPIRED: 401,
   TOKEN_REUSED: 401,
+  /** A suspended account signing in or refreshing; `details` carries the end (until, null when only an admin lifts it). */
+  ACCOUNT_SUSPENDED: 401,
+  ACCOUNT_BANNED: 401,
   FORBIDDEN: 403,
   INSUFFICIENT_SCOPE: 403,
   QUOTA_EXCEEDED: 403,

@@ -17,11 +17,13 @@ import { createNotificationsModule } from './notifications/notifications.module.
 import { createPlaylistsModule } from './playlists/playlists.module.js';
 import { createSocialModule } from './social/social.module.js';
 import { createQueueModule } from './queue/queue.module.js';
+import { createSanctionsModule } from './sanctions/sanctions.module.js';
 import { createSearchModule } from './search/search.module.js';
 import { createWebhooksModule } from './webhooks/webhooks.module.js';
 import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
 import { createUsersModule } from './users/users.module.js';
+import { StaffLogRepository } from './admin/staff-log.js';
 
 /** A read that answers 403 or 404 to this caller, as nothing. */
 async function unlessRefused<T>(read: Promise<T>): Promise<T | undefined> {
@@ -102,6 +104,12 @@ export function createAreas(platform: Platform) {
     activeUser: (id) => users.activeUser!(id),
     people: users.people,
   });
+  const sanctions = createSanctionsModule(platform, {
+    standing: users.standing,
+    people: users.people,
+    staffLog: new StaffLogRepository(platform.scope),
+    content: [tracks.moderation, comments.moderation, playlists.moderation, marketplace.moderation],
+  });
   // each subject as its area shows it to the reader: a subject they may no longer see is left out
   const visibleSubjects = async (reader: UserActor, subjects: readonly { type: string; id: string }[]) => {
     const idsOf = (type: string) => [...new Set(subjects.filter((subject) => subject.type === type).map((s) => s.id))];
@@ -168,6 +176,7 @@ export function createAreas(platform: Platform) {
     search,
     webhooks,
     developer,
+    sanctions,
     notifications,
     createFrontendModule(platform),
     createDashboardModule(platform),
@@ -187,6 +196,7 @@ export function createAreas(platform: Platform) {
     search,
     webhooks,
     developer,
+    sanctions,
     notifications,
     modules,
   };
