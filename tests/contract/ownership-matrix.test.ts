@@ -243,6 +243,12 @@ const matrix: Record<string, Case[]> = {
   'marketplace.deleteReview': [{ object: 'product', status: 403 }],
   // a notification is its recipient's alone
   'notifications.remove': [{ object: 'notification', status: 404 }],
+  // sanctions are staff's: a user who is neither moderator nor admin is refused before the route runs
+  'sanctions.warn': [{ object: 'user', status: 403, body: { reason: 'spam' } }],
+  'sanctions.suspend': [{ object: 'user', status: 403, body: { reason: 'spam', until: '2099-01-01T00:00:00Z' } }],
+  'sanctions.unsuspend': [{ object: 'user', status: 403 }],
+  'sanctions.ban': [{ object: 'user', status: 403, body: { reason: 'spam' } }],
+  'sanctions.unban': [{ object: 'user', status: 403 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {

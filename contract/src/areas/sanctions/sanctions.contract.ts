@@ -78,4 +78,3 @@ export const sanctionsContract = c.router({
     responses: { 200: SanctionEnvelope, ...errors(400, 401, 403, 404, 409) },
   },
 });
-

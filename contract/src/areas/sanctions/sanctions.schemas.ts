@@ -25,7 +25,9 @@ export const SanctionSchema = named(
     ends_at: TimestampSchema.nullable().describe(
       'When a suspension ends by itself; null for a warning, a ban, or a suspension only an admin lifts',
     ),
-    lifted_at: TimestampSchema.nullable().describe('When it was lifted (unsuspended, unbanned, or a suspension ran out)'),
+    lifted_at: TimestampSchema.nullable().describe(
+      'When it was lifted (unsuspended, unbanned, or a suspension ran out)',
+    ),
     lifted_by: UuidSchema.nullable().describe('Who lifted it; null when it ran out by itself'),
   }),
 );

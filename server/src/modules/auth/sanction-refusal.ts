@@ -13,6 +13,10 @@ export function sanctionRefusal(user: Pick<UserRow, 'is_banned' | 'suspended_at'
   return new AppError(
     'ACCOUNT_SUSPENDED',
     until ? `This account is suspended until ${until}` : 'This account is suspended until an admin lifts it',
-    { details: [{ field: 'until', message: until ? 'the suspension ends then' : 'until an admin lifts it', value: until }] },
+    {
+      details: [
+        { field: 'until', message: until ? 'the suspension ends then' : 'until an admin lifts it', value: until },
+      ],
+    },
   );
 }

@@ -118,9 +118,7 @@ export class SanctionsService {
   async unsuspend(actor: SanctioningActor, userId: string): Promise<Sanction> {
     return this.deps.scope.transaction(async () => {
       const target = await this.target(actor, userId);
-      const sanction = newest(
-        await this.deps.sanctions.liftAll(userId, 'suspend', this.deps.clock.now(), actor.id),
-      );
+      const sanction = newest(await this.deps.sanctions.liftAll(userId, 'suspend', this.deps.clock.now(), actor.id));
       if (!sanction) throw conflict('This account is not suspended');
       const after = await this.deps.standing.unsuspend(userId);
       await this.log(actor, 'user.unsuspend', target, after, null);
@@ -289,4 +287,3 @@ const newest = (rows: SanctionRow[]): SanctionRow | undefined =>
     (latest, row) => (!latest || row.created_at > latest.created_at ? row : latest),
     undefined,
   );
-
