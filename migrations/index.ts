@@ -21,6 +21,7 @@ import * as playAddressWindows from './0019-play-address-windows.js';
 import * as refreshSuccessor from './0020-refresh-successor.js';
 import * as notifications from './0021-notifications.js';
 import * as trustAndSafety from './0022-trust-and-safety.js';
+import * as sanctions from './0024-sanctions.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020-refresh-successor': refreshSuccessor,
   '0021-notifications': notifications,
   '0022-trust-and-safety': trustAndSafety,
+  '0024-sanctions': sanctions,
 };

@@ -59,4 +59,6 @@ export * from './areas/webhooks/webhooks.schemas.js';
 export * from './areas/webhooks/webhooks.contract.js';
 export * from './areas/admin/admin.schemas.js';
 export * from './areas/admin/admin.contract.js';
+export * from './areas/sanctions/sanctions.schemas.js';
+export * from './areas/sanctions/sanctions.contract.js';
 export * from './riff.contract.js';

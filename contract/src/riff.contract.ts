@@ -13,6 +13,7 @@ import { usersContract } from './areas/users/users.contract.js';
 import { developerContract } from './areas/developer/developer.contract.js';
 import { notificationsContract } from './areas/notifications/notifications.contract.js';
 import { moderationContract } from './areas/moderation/moderation.contract.js';
+import { sanctionsContract } from './areas/sanctions/sanctions.contract.js';
 import { frontendContract } from './areas/frontend/frontend.contract.js';
 import { dashboardContract } from './areas/dashboard/dashboard.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
@@ -56,6 +57,7 @@ export const webhooksRouter = c.router(webhooksContract, apiOptions);
 export const notificationsRouter = c.router(notificationsContract, apiOptions);
 export const moderationRouter = c.router(moderationContract, apiOptions);
 export const adminRouter = c.router(adminContract, apiOptions);
+export const sanctionsRouter = c.router(sanctionsContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -81,6 +83,7 @@ export const contract: {
   notifications: typeof notificationsRouter;
   moderation: typeof moderationRouter;
   admin: typeof adminRouter;
+  sanctions: typeof sanctionsRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -101,6 +104,7 @@ export const contract: {
   notifications: notificationsRouter,
   moderation: moderationRouter,
   admin: adminRouter,
+  sanctions: sanctionsRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -147,4 +151,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   admin:
     'Administration: the platform’s settings (registration, uploads, quotas, the announcement), accounts as staff see them, ' +
     'roles, quotas and sign-outs, the platform’s figures, and the append-only staff log',
+  sanctions:
+    'Staff’s sanctions of accounts: warnings, suspensions (moderators up to 30 days) and bans (admins), lifted by unsuspend and unban; ' +
+    'a suspended or banned account is signed out everywhere at once and told by a notification and a mail with a one-time appeal link',
 };

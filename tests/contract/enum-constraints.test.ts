@@ -21,6 +21,7 @@ import {
   PLAY_SOURCES,
   PLAYLIST_PERMISSIONS,
   QUEUE_REPEAT_MODES,
+  SANCTION_KINDS,
   SHARE_PLATFORMS,
   STREAM_STATUSES,
   TRACK_FORMATS,
@@ -66,6 +67,7 @@ const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][]
   ['webhook_deliveries', 'status', DELIVERY_STATUSES],
   ['notifications', 'type', NOTIFICATION_TYPES],
   ['notifications', 'subject_type', NOTIFICATION_SUBJECT_TYPES],
+  ['sanctions', 'kind', SANCTION_KINDS],
 ];
 
 let database: DatabaseHandle;

@@ -249,6 +249,12 @@ const matrix: Record<string, Case[]> = {
   'admin.verifyEmail': [{ object: 'user', status: 403 }],
   'admin.setQuota': [{ object: 'user', status: 403, body: { limit_bytes: 1 } }],
   'admin.revokeSessions': [{ object: 'user', status: 403 }],
+  // sanctions are staff's: a user who is neither moderator nor admin is refused before the route runs
+  'sanctions.warn': [{ object: 'user', status: 403, body: { reason: 'spam' } }],
+  'sanctions.suspend': [{ object: 'user', status: 403, body: { reason: 'spam', until: '2099-01-01T00:00:00Z' } }],
+  'sanctions.unsuspend': [{ object: 'user', status: 403 }],
+  'sanctions.ban': [{ object: 'user', status: 403, body: { reason: 'spam' } }],
+  'sanctions.unban': [{ object: 'user', status: 403 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {

@@ -123,3 +123,16 @@ export async function expirePreviousWebhookSecret(server: TestServer, webhookId:
     db(server),
   );
 }
+
+/** The account's running suspension ended a second ago: a suspension must end in the future and no service moves it back. */
+export async function lapseSuspension(server: TestServer, userId: string): Promise<void> {
+  const ended = secondAgo();
+  await db(server).updateTable('users').set({ suspended_until: ended }).where('id', '=', userId).execute();
+  await db(server)
+    .updateTable('sanctions')
+    .set({ ends_at: ended })
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'suspend')
+    .where('lifted_at', 'is', null)
+    .execute();
+}

@@ -34,6 +34,11 @@ export async function demoteToUser(server: TestServer, userId: string): Promise<
   await db(server).updateTable('users').set({ role: 'user' }).where('id', '=', userId).execute();
 }
 
+/** The account made a moderator, as the admin area's role change makes one: that route is not on every branch. */
+export async function makeModerator(server: TestServer, userId: string): Promise<void> {
+  await db(server).updateTable('users').set({ role: 'moderator' }).where('id', '=', userId).execute();
+}
+
 /** The product's deliverable set to the object at `key`: the upload route takes only real zip or audio, not test bytes. */
 export async function attachProductFile(
   server: TestServer,

@@ -15,6 +15,7 @@ import { MEDIA_EXAMPLES } from '../areas/media/media.examples.js';
 import { NOTIFICATIONS_EXAMPLES } from '../areas/notifications/notifications.examples.js';
 import { PLAYLISTS_EXAMPLES } from '../areas/playlists/playlists.examples.js';
 import { QUEUE_EXAMPLES } from '../areas/queue/queue.examples.js';
+import { SANCTIONS_EXAMPLES } from '../areas/sanctions/sanctions.examples.js';
 import { SEARCH_EXAMPLES } from '../areas/search/search.examples.js';
 import { SOCIAL_EXAMPLES } from '../areas/social/social.examples.js';
 import { SYSTEM_EXAMPLES } from '../areas/system/system.examples.js';
@@ -38,6 +39,7 @@ for (const examples of [
   NOTIFICATIONS_EXAMPLES,
   PLAYLISTS_EXAMPLES,
   QUEUE_EXAMPLES,
+  SANCTIONS_EXAMPLES,
   SEARCH_EXAMPLES,
   SOCIAL_EXAMPLES,
   SYSTEM_EXAMPLES,

@@ -6,7 +6,6 @@ import type { Platform } from '../platform/platform.js';
 import type { RiffModule } from '../platform/module.js';
 import { createAccountPagesModule } from './account-pages/account-pages.module.js';
 import { createAdminModule } from './admin/admin.module.js';
-import { NO_MODERATION_FIGURES, noStanding } from './admin/moderation-placeholders.js';
 import { createPlatformSettings } from './admin/platform-settings.js';
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
@@ -18,10 +17,10 @@ import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createModerationModule } from './moderation/moderation.module.js';
 import { createNotificationsModule } from './notifications/notifications.module.js';
-import { StaffLogRepository } from './admin/staff-log.js';
 import { createPlaylistsModule } from './playlists/playlists.module.js';
 import { createSocialModule } from './social/social.module.js';
 import { createQueueModule } from './queue/queue.module.js';
+import { createSanctionsModule } from './sanctions/sanctions.module.js';
 import { createSearchModule } from './search/search.module.js';
 import { createWebhooksModule } from './webhooks/webhooks.module.js';
 import { createSystemModule } from './system/system.module.js';
@@ -123,6 +122,48 @@ export function createAreas(platform: Platform) {
     activeUser: (id) => users.activeUser!(id),
     people: users.people,
   });
+  const admin = createAdminModule(platform, {
+    settings,
+    accounts: users.staffAccounts,
+    sessions: auth.sessions,
+    // moderation and sanctions are made below, and asked only when a request comes
+    standing: {
+      standing: async (ids) => {
+        const [reports, sanctioned] = await Promise.all([
+          moderation.openReportsAgainst(ids),
+          Promise.all(ids.map(async (id) => [id, await sanctions.standingOf(id)] as const)),
+        ]);
+        return new Map(
+          sanctioned.map(([id, list]) => [
+            id,
+            { open_reports: reports.get(id) ?? 0, active_strikes: 0, sanctions: list },
+          ]),
+        );
+      },
+      mostReported: (limit) => moderation.mostReported(limit),
+    },
+    figures: {
+      accounts: (since, now) => users.staffAccounts.figures(since, now),
+      content: async (since) => ({
+        ...(await tracks.figures(since)),
+        comments_new: await comments.createdSince(since),
+        playlists_new: await playlists.createdSince(since),
+      }),
+      plays: (since) => social.countedPlaysSince(since),
+      marketplace: async (since) => {
+        const { orders, revenue, refunds } = await marketplace.orderFigures(since);
+        return { orders, revenue_cents_by_currency: revenue, refunds };
+      },
+      // copyright claims and appeals join these figures when their areas exist
+      moderation: async (since) => ({ ...(await moderation.figures(since)), pending_claims: 0, open_appeals: 0 }),
+    },
+  });
+  const sanctions = createSanctionsModule(platform, {
+    standing: users.standing,
+    people: users.people,
+    staffLog: admin.staffLog,
+    content: [tracks.moderation, comments.moderation, playlists.moderation, marketplace.moderation],
+  });
   // each subject as its area shows it to the reader: a subject they may no longer see is left out
   const visibleSubjects = async (reader: UserActor, subjects: readonly { type: string; id: string }[]) => {
     const idsOf = (type: string) => [...new Set(subjects.filter((subject) => subject.type === type).map((s) => s.id))];
@@ -169,12 +210,8 @@ export function createAreas(platform: Platform) {
       },
       profiles: (ids) => users.people.profiles(ids),
     },
-    staffLog: new StaffLogRepository(platform.scope),
-    sanctions: {
-      warn: () => Promise.reject(new AppError('BAD_REQUEST', 'Sanctions are not available yet')),
-      suspend: () => Promise.reject(new AppError('BAD_REQUEST', 'Sanctions are not available yet')),
-      ban: () => Promise.reject(new AppError('BAD_REQUEST', 'Sanctions are not available yet')),
-    },
+    staffLog: admin.staffLog,
+    sanctions: sanctions.sanctions,
   });
   const notifications = createNotificationsModule(platform, {
     sources: {
@@ -205,27 +242,6 @@ export function createAreas(platform: Platform) {
     blockedWith: (id) => users.people.blockedEitherWayWith(id),
     contact: (id) => users.people.contact(id),
   });
-  const admin = createAdminModule(platform, {
-    settings,
-    accounts: users.staffAccounts,
-    sessions: auth.sessions,
-    // the moderation area's standing of accounts (reports, strikes, sanctions) joins here once it exists
-    standing: noStanding,
-    figures: {
-      accounts: (since, now) => users.staffAccounts.figures(since, now),
-      content: async (since) => ({
-        ...(await tracks.figures(since)),
-        comments_new: await comments.createdSince(since),
-        playlists_new: await playlists.createdSince(since),
-      }),
-      plays: (since) => social.countedPlaysSince(since),
-      marketplace: async (since) => {
-        const { orders, revenue, refunds } = await marketplace.orderFigures(since);
-        return { orders, revenue_cents_by_currency: revenue, refunds };
-      },
-      moderation: async () => NO_MODERATION_FIGURES,
-    },
-  });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists
   const modules: RiffModule[] = [
@@ -243,6 +259,7 @@ export function createAreas(platform: Platform) {
     search,
     webhooks,
     developer,
+    sanctions,
     notifications,
     moderation,
     admin,
@@ -264,6 +281,7 @@ export function createAreas(platform: Platform) {
     search,
     webhooks,
     developer,
+    sanctions,
     notifications,
     admin,
     modules,

@@ -6,6 +6,7 @@ import { order, product } from '../marketplace/marketplace.examples.js';
 import { OTHER_PLAYLIST_ID, exportedPlaylist } from '../playlists/playlists.examples.js';
 import { exportedChat, exportedSession, queue, queueItem } from '../queue/queue.examples.js';
 import { OTHER_TRACK_ID, lyrics, otherTrack, track } from '../tracks/tracks.examples.js';
+import { suspension } from '../sanctions/sanctions.examples.js';
 import { webhook } from '../webhooks/webhooks.examples.js';
 import { CREATED, OTHER_USER_ID, TRACK_ID, UPDATED, USER_ID, onePage, password } from '../../common/common.examples.js';
 import {
@@ -143,6 +144,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     marketplace_sales: [],
     api_keys: [apiKey],
     webhooks: [webhook],
+    sanctions: [suspension],
   },
   SetAvatarRequest: { file: 'portrait.jpg' },
 };

@@ -21,6 +21,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.completed',
   'order.refunded',
   'product.sold',
+  'user.warned',
+  'user.suspended',
+  'user.unsuspended',
+  'user.banned',
+  'user.unbanned',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

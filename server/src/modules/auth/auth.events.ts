@@ -1,5 +1,6 @@
 // The auth area's domain events: each becomes an audit entry (resource = its subject).
 import '../users/users.events.js';
+import '../sanctions/sanctions.events.js';
 import type { EventHandler, EventSubject } from '../../platform/events/event-bus.js';
 
 type Nothing = Record<string, never>;
@@ -27,11 +28,16 @@ declare module '../../platform/events/event-map.js' {
 export const onSession = (familyId: string | null = null): EventSubject => ({ resource: 'session', id: familyId });
 export const onUser = (userId: string): EventSubject => ({ resource: 'user', id: userId });
 
-/** A deactivated account is signed out in the deactivation's own transaction, as part of the same fact. */
-export function signOutDeactivated(signOut: (userId: string) => Promise<void>): EventHandler<'user.deactivated'> {
+/**
+ * A deactivated, suspended or banned account is signed out (its refresh tokens revoked) in the
+ * transaction of that change, as part of the same fact.
+ */
+export function signOutDeactivated(
+  signOut: (userId: string) => Promise<void>,
+): EventHandler<'user.deactivated' | 'user.suspended' | 'user.banned'> {
   return {
     name: 'auth.sign-out-deactivated',
-    types: ['user.deactivated'],
+    types: ['user.deactivated', 'user.suspended', 'user.banned'],
     delivery: 'in-transaction',
     handle: async (event) => {
       if (event.subject.id) await signOut(event.subject.id);

@@ -16,6 +16,7 @@ import { toUserResponse } from '../users/user.mapper.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { uniqueSlug } from '../users/slug.js';
 import { onSession, onUser } from './auth.events.js';
+import { sanctionRefusal } from './sanction-refusal.js';
 import { passwordChangedMail, passwordResetMail, verificationMail } from './auth.mail.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { IssuedSession, SessionService } from './session.service.js';
@@ -143,7 +144,11 @@ export class AuthService {
       });
       throw new AppError('INVALID_CREDENTIALS', 'Wrong email or password');
     }
-    if (!user.is_active || user.is_banned) throw new AppError('ACCOUNT_DISABLED', 'This account is disabled');
+    if (!user.is_active) throw new AppError('ACCOUNT_DISABLED', 'This account is disabled');
+    const refusal = sanctionRefusal(user, this.deps.clock.now());
+    if (refusal) throw refusal;
+    // a suspension that has run out ends here if the job has not ended it yet
+    if (user.suspended_at) await this.deps.users.clearEndedSuspension(user.id, this.deps.clock.now());
     if (!user.is_verified) throw new AppError('EMAIL_NOT_VERIFIED', 'Verify your email address before logging in');
     await limits.loginAccount.reset(accountKey);
 
@@ -169,7 +174,7 @@ export class AuthService {
     const now = this.deps.clock.now();
     const challenge = await this.deps.auth.findLiveChallenge(sha256Hex(input.two_factor_token), now);
     if (!challenge) throw unauthenticated('The two-factor login has expired or was already used; log in again');
-    const user = await this.deps.users.findActiveById(challenge.user_id);
+    const user = await this.deps.users.findActingById(challenge.user_id);
     if (!user || !user.two_factor_enabled) throw unauthenticated('This account cannot sign in');
     await this.deps.twoFactor.checkLoginCode(actor, user, input.code);
     if (!(await this.deps.auth.consumeChallenge(challenge.id, now))) {

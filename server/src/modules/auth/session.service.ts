@@ -11,6 +11,7 @@ import type { EventBus } from '../../platform/events/event-bus.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { onSession } from './auth.events.js';
 import type { AuthRepository, RefreshTokenRow } from './auth.repository.js';
+import { sanctionRefusal } from './sanction-refusal.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const DAY = 24 * 60 * 60 * 1000;
@@ -118,10 +119,11 @@ export class SessionService {
     const now = this.deps.clock.now();
     const row = await this.rowOf(presented);
     if (!row) throw unauthenticated('Invalid refresh token');
+    await this.refuseSanctioned(row.user_id, now);
     if (row.revoked_at) throw unauthenticated('This session has ended');
     if (row.rotated_at) return this.successorWithinGrace(actor, row);
     if (row.expires_at <= now) throw new AppError('TOKEN_EXPIRED', 'The refresh token has expired');
-    const user = await this.deps.users.findActiveById(row.user_id);
+    const user = await this.deps.users.findActingById(row.user_id);
     if (!user) throw unauthenticated('This account cannot sign in');
 
     const next = { id: randomToken(15), secret: randomToken(32) };
@@ -137,6 +139,13 @@ export class SessionService {
     const rotatedMeanwhile = await this.deps.auth.findRefreshToken(row.id);
     if (rotatedMeanwhile?.revoked_at) throw unauthenticated('This session has ended');
     return this.successorWithinGrace(actor, rotatedMeanwhile ?? row);
+  }
+
+  /** A banned or suspended account's refresh says so (its tokens were revoked with the sanction). */
+  private async refuseSanctioned(userId: string, now: Date): Promise<void> {
+    const user = await this.deps.users.findById(userId);
+    const refusal = user && sanctionRefusal(user, now);
+    if (refusal) throw refusal;
   }
 
   /**
@@ -162,7 +171,7 @@ export class SessionService {
     }
     if (!token) return this.revokeForReuse(actor, rotated.family_id, rotated.user_id);
     if (current.expires_at <= now) throw new AppError('TOKEN_EXPIRED', 'The refresh token has expired');
-    const user = await this.deps.users.findActiveById(current.user_id);
+    const user = await this.deps.users.findActingById(current.user_id);
     if (!user) throw unauthenticated('This account cannot sign in');
     return this.pair(user, token, current.expires_at.getTime() - now.getTime());
   }

@@ -38,6 +38,7 @@ import { SellerStatsRepository } from './seller-stats.repository.js';
 import { SellerStatsService } from './seller-stats.service.js';
 import type { ModeratedContent } from '../../platform/access/moderation.js';
 import { createProductModeration } from './product-moderation.js';
+import { archiveBannedSellers, failSanctionedBuyersOrders } from './account-sanctions.js';
 
 export interface MarketplaceModuleDeps {
   /** The tracks area's read port: a track product links a track of the seller's and delivers its original. */
@@ -170,6 +171,7 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
       }),
     },
     services: { products: catalog, orders, promoCodes, settlement, reviews, downloads },
+    eventHandlers: [archiveBannedSellers(catalog), failSanctionedBuyersOrders(settlement)],
     jobs: [
       sandbox.job(),
       // a minute's product changes folded into one count row per (status, type): the list's total reads a handful of rows

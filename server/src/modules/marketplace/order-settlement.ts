@@ -204,6 +204,21 @@ export class OrderSettlement {
     });
   }
 
+  /** A suspended or banned buyer's pending orders fail and release their holds: they cannot pay them now. */
+  async failPendingOf(buyerId: string, reason: string): Promise<{ failed: number }> {
+    const { orders, scope } = this.deps;
+    let failed = 0;
+    for (const { id } of await orders.pendingOfBuyer(buyerId)) {
+      await scope.transaction(async () => {
+        const order = await orders.findForUpdate(id);
+        if (order?.status !== 'pending') return;
+        await this.fail(order, reason);
+        failed++;
+      });
+    }
+    return { failed };
+  }
+
   /** The periodic job: pending orders past their payment window fail and release their holds. */
   async expirePending(): Promise<{ expired: number }> {
     const { orders, scope, clock } = this.deps;

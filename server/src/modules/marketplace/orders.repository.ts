@@ -180,6 +180,17 @@ export class OrdersRepository {
       .execute();
   }
 
+  /** The buyer's pending orders (a sanctioned buyer's end as failed). */
+  pendingOfBuyer(buyerId: string) {
+    return this.db
+      .selectFrom('orders')
+      .select('id')
+      .where('buyer_id', '=', buyerId)
+      .where('status', '=', 'pending')
+      .orderBy('created_at')
+      .execute();
+  }
+
   /** Pending orders whose payment window closed. */
   expiredPending(now: Date, limit: number) {
     return this.db

@@ -10,7 +10,7 @@ import {
   type UpdateLicenseRequest,
   type UpdateProductRequest,
 } from '@riff/contract';
-import type { Actor, UserActor } from '../../platform/access/actor.js';
+import { systemActor, type Actor, type UserActor } from '../../platform/access/actor.js';
 import { isOwner } from '../../platform/access/ownership.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/db-errors.js';
 import {
@@ -255,6 +255,25 @@ export class ProductsService {
       product.status === 'archived' ? product : await this.products.update(product.id, { status: 'archived' });
     await this.record(actor, 'product.archived', product.id, { title: product.title });
     return { id: product.id, result: 'archived', product: await this.reply(archived) };
+  }
+
+  /**
+   * Archives every product of a banned seller that is not archived yet, as the service itself (in
+   * the ban's transaction): off sale for good; orders keep them, and buyers their downloads.
+   */
+  async archiveAllOf(sellerId: string): Promise<number> {
+    let archived = 0;
+    for (const product of await this.products.listBySeller(sellerId)) {
+      if (product.status === 'archived') continue;
+      await this.products.update(product.id, { status: 'archived' });
+      await this.deps.events.record(systemActor(), 'product.archived', {
+        subject: { resource: 'product', id: product.id },
+        data: { title: product.title },
+        userId: sellerId,
+      });
+      archived++;
+    }
+    return archived;
   }
 
   private record<T extends 'product.created' | 'product.updated' | 'product.deleted' | 'product.archived'>(

@@ -1,5 +1,5 @@
 import type { CaseAction, ModerationQueueQuery, ResolveCaseRequest } from '@riff/contract';
-import type { UserActor } from '../../platform/access/actor.js';
+import { onStaffDecision, type UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { badRequest, fieldIssue, notFound, validationFailed } from '../../platform/errors/app-error.js';
@@ -204,7 +204,7 @@ export class CasesService {
     }
     for (const report of closed) {
       if (!report.reporter_id) continue;
-      await events.record(actor, 'report.closed', {
+      await events.record(onStaffDecision(actor), 'report.closed', {
         subject: { resource: 'report', id: report.id },
         userId: report.reporter_id,
         data: { ...target, outcome: close.outcome },

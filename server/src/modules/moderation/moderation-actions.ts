@@ -1,5 +1,5 @@
 import type { ContentAction, ModeratedContentType, ModerationStatus } from '@riff/contract';
-import type { UserActor } from '../../platform/access/actor.js';
+import { onStaffDecision, type UserActor } from '../../platform/access/actor.js';
 import type { ModeratedContent } from '../../platform/access/moderation.js';
 import { notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
@@ -32,7 +32,7 @@ export async function moderateContent(
   });
   if (before.moderation_status !== status) {
     const title = before.snapshot['title'] ?? before.snapshot['text'] ?? null;
-    await deps.events.record(actor, 'content.moderated', {
+    await deps.events.record(onStaffDecision(actor), 'content.moderated', {
       subject: { resource: target.type, id: target.id },
       userId: before.owner_id,
       data: {

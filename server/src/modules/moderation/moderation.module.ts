@@ -14,6 +14,10 @@ export type ModerationModule = RiffModule & {
   services: { reports: ReportsService; cases: CasesService; content: ContentModerationService };
   /** Open reports against each user or their content (admin lists). */
   openReportsAgainst(userIds: readonly string[]): Promise<Map<string, number>>;
+  /** Accounts most reported against, for the admin list sorted by reports. */
+  mostReported(limit: number): Promise<string[]>;
+  /** The queue's figures for the platform's stats. */
+  figures: ModerationRepository['figures'];
 };
 
 /**
@@ -43,6 +47,8 @@ export function createModerationModule(
     services: { reports, cases, content },
     routes: { moderation: moderationRoutes({ reports, cases, content }) },
     openReportsAgainst: (ids) => repository.openReportsAgainst(ids),
+    mostReported: (limit) => repository.mostReported(limit),
+    figures: (since) => repository.figures(since),
     accountData: {
       export: async (owner) => ({ reports: await reports.exportFor(owner) }),
       erase: (owner) => reports.eraseFor(owner),

@@ -264,4 +264,42 @@ export class ModerationRepository {
       .execute();
     return new Map(rows.map((row) => [row.owner_id as string, Number(row.count)]));
   }
+
+  /** Accounts with open reports against them or their content, most reported first. */
+  async mostReported(limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('moderation_cases')
+      .select(['owner_id', (eb) => eb.fn.sum<number>('report_count').as('count')])
+      .where('status', '=', 'open')
+      .where('owner_id', 'is not', null)
+      .groupBy('owner_id')
+      .orderBy('count', 'desc')
+      .orderBy('owner_id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.owner_id as string);
+  }
+
+  /** The queue's figures: open reports and cases now, and the median time to close a case closed since `since`. */
+  async figures(
+    since: Date,
+  ): Promise<{ open_reports: number; open_cases: number; median_hours_to_resolve: number | null }> {
+    const open = await this.db
+      .selectFrom('moderation_cases')
+      .select([
+        (eb) => eb.fn.countAll<number>().as('cases'),
+        (eb) => eb.fn.coalesce(eb.fn.sum<number>('report_count'), sql<number>`0`).as('reports'),
+      ])
+      .where('status', '=', 'open')
+      .executeTakeFirstOrThrow();
+    const median = await sql<{ hours: number | null }>`select percentile_cont(0.5) within group
+      (order by extract(epoch from resolved_at - first_reported_at) / 3600) as hours
+      from moderation_cases where status <> 'open' and resolved_at >= ${since}`.execute(this.db);
+    const hours = median.rows[0]?.hours;
+    return {
+      open_reports: Number(open.reports),
+      open_cases: Number(open.cases),
+      median_hours_to_resolve: hours === null || hours === undefined ? null : Math.round(Number(hours) * 10) / 10,
+    };
+  }
 }

@@ -2,9 +2,10 @@ import { NOTIFICATION_FOLD_MINUTES, type NotificationSubjectType, type Notificat
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { DomainEvent, EventHandler } from '../../platform/events/event-bus.js';
-import type { EventType } from '../../platform/events/event-map.js';
+import type { EventMap, EventType } from '../../platform/events/event-map.js';
 import type { NotificationChannelsOf, NotificationSources } from './notification-sources.js';
 import type { NotificationsRepository } from './notifications.repository.js';
+import '../sanctions/sanctions.events.js';
 
 /** The actors a fold keeps by name; its count goes on beyond them. */
 const FOLD_ACTORS_KEPT = 50;
@@ -20,6 +21,8 @@ interface Notice {
   says: string;
   /** Folds into the open notification of the same key (likes of one track). */
   foldKey?: string;
+  /** Told whatever the recipient's preferences say (a moderation decision about them), in the inbox. */
+  always?: boolean;
 }
 
 const snippet = (text: string) => (text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS - 1)}…` : text);
@@ -34,7 +37,52 @@ export const NOTIFYING_EVENTS = [
   'product.sold',
   'order.completed',
   'order.refunded',
+  'user.warned',
+  'user.suspended',
+  'user.unsuspended',
+  'user.banned',
+  'user.unbanned',
+  'content.moderated',
+  'report.closed',
 ] as const satisfies readonly EventType[];
+
+const CONTENT_NAMES: Record<string, string> = {
+  track: 'track',
+  comment: 'comment',
+  playlist: 'playlist',
+  product: 'product',
+};
+const SUBJECT_TYPES = new Set<string>(['track', 'comment', 'playlist', 'product', 'user']);
+
+/** What staff's change to someone's content tells its owner: what happened and why, never who did it. */
+function contentMessage(data: EventMap['content.moderated']): string {
+  const what = `Your ${CONTENT_NAMES[data.target_type] ?? data.target_type}${data.title ? ` ${snippet(data.title)}` : ''}`;
+  const why = data.reason ? `: ${data.reason}` : '';
+  if (data.status === 'visible') return `${what} was restored by the moderators`;
+  return `${what} was ${data.status === 'hidden' ? 'hidden' : 'removed'} by the moderators${why}. You may appeal.`;
+}
+
+const utc = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
+
+/** What a sanction (or its end) tells the account: the decision and its reason, never who took it. */
+function sanctionMessage(event: DomainEvent): string {
+  const data = event.data as Record<string, unknown>;
+  const reason = typeof data['reason'] === 'string' ? data['reason'] : '';
+  switch (event.type) {
+    case 'user.warned':
+      return `You received a warning from the moderators: ${reason}`;
+    case 'user.suspended': {
+      const until = typeof data['until'] === 'string' ? `until ${utc(data['until'])}` : 'until an admin lifts it';
+      return `Your account was suspended ${until}: ${reason}`;
+    }
+    case 'user.unsuspended':
+      return 'Your account’s suspension has ended';
+    case 'user.banned':
+      return `Your account was banned: ${reason}`;
+    default:
+      return 'Your account’s ban was lifted';
+  }
+}
 
 /**
  * Turns committed events into notifications (an after-commit handler, so a job, never inline in
@@ -157,6 +205,57 @@ export function eventNotifier(deps: {
           },
         ];
       }
+      case 'user.warned':
+      case 'user.suspended':
+      case 'user.unsuspended':
+      case 'user.banned':
+      case 'user.unbanned':
+        return [
+          {
+            recipientId: subjectId,
+            type: 'moderation',
+            actorId: null,
+            subject: null,
+            says: sanctionMessage(event),
+            always: true,
+          },
+        ];
+      case 'content.moderated': {
+        const moderated = data as EventMap['content.moderated'];
+        if (!event.userId) return [];
+        const subject = SUBJECT_TYPES.has(moderated.target_type)
+          ? {
+              type: moderated.target_type as NotificationSubjectType,
+              id: subjectId,
+              title: snippet(moderated.title ?? ''),
+            }
+          : null;
+        return [
+          {
+            recipientId: event.userId,
+            type: 'moderation',
+            actorId: null,
+            subject,
+            says: contentMessage(moderated),
+            always: true,
+          },
+        ];
+      }
+      case 'report.closed': {
+        const closed = data as EventMap['report.closed'];
+        if (!event.userId) return [];
+        const outcome = closed.outcome === 'action_taken' ? 'action was taken' : 'no violation was found';
+        return [
+          {
+            recipientId: event.userId,
+            type: 'moderation',
+            actorId: null,
+            subject: null,
+            says: `Thank you for your report of a ${closed.target_type.replace('_', ' ')}: the moderators reviewed it and ${outcome}.`,
+            always: true,
+          },
+        ];
+      }
       default:
         return [];
     }
@@ -174,7 +273,11 @@ export function eventNotifier(deps: {
   async function file(notice: Notice, at: Date): Promise<void> {
     if (notice.actorId === notice.recipientId) return;
     if (notice.actorId && (await sources.blockedEitherWay(notice.recipientId, notice.actorId))) return;
-    const channels = await deps.channels(notice.recipientId, notice.type);
+    const channels = notice.always
+      ? (await sources.name(notice.recipientId)) === undefined
+        ? undefined
+        : { in_app: true, email: false }
+      : await deps.channels(notice.recipientId, notice.type);
     if (!channels || (!channels.in_app && !channels.email)) return;
     const { notifications, scope } = deps;
     await scope.transaction(async () => {

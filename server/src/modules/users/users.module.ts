@@ -6,6 +6,7 @@ import type { Searcher } from '../../platform/search/searcher.js';
 import { setAdminRole as grantAdminRole } from './admin-role.js';
 import type { AvatarsService } from '../media/avatars.service.js';
 import { AccountLifecycleService } from './account-lifecycle.service.js';
+import { createAccountStanding, type AccountStanding } from './account-standing.js';
 import { FollowsService } from './follows.service.js';
 import { createPeopleReader, type PeopleReader } from './people-reader.js';
 import { PreferencesRepository } from './preferences.repository.js';
@@ -46,6 +47,8 @@ export type UsersModule = RiffModule & {
   staffAccounts: StaffAccounts;
   /** For auth: an address of ADMIN_EMAILS becomes admin once verified. */
   listedAdmins: ListedAdmins;
+  /** For the sanctions area: an account's suspension and ban. */
+  standing: AccountStanding;
 };
 
 /** Accounts as others see them: profiles, follows, blocks, preferences, export and deletion. */
@@ -93,10 +96,11 @@ export function createUsersModule(
       ),
     },
     services: { follows, profiles: profileService, preferences, accounts: lifecycle },
-    activeUser: (id) => users.findActiveById(id),
+    activeUser: (id) => users.findActingById(id),
     accountData: { erase: (owner) => lifecycle.eraseOwnData(owner) },
     users,
     people: createPeopleReader(users, social),
+    standing: createAccountStanding({ users, clock, revocations: platform.revocations }),
     searcher: {
       search: async (actor, q, page) => {
         const found = await profileService.search(actor, { q, ...page });

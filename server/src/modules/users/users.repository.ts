@@ -56,6 +56,52 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * A user who may act now: active as findActiveById says, and not suspended (a suspension whose
+   * end has passed no longer counts, even before the job clears it). Every credential is checked
+   * against this one: tokens, API and webhook keys, sockets, webhook deliveries.
+   */
+  findActingById(id: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .where('is_active', '=', true)
+      .where('is_banned', '=', false)
+      .where('is_verified', '=', true)
+      .where((eb) =>
+        eb.or([
+          eb('suspended_at', 'is', null),
+          eb.and([eb('suspended_until', 'is not', null), eb('suspended_until', '<=', sql<Date>`now()`)]),
+        ]),
+      )
+      .executeTakeFirst();
+  }
+
+  /** A live account's row, locked until the transaction ends (a sanction changes it). */
+  findForUpdate(id: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+  }
+
+  /** Clears a suspension whose end has passed (a suspension only an admin lifts never ends so); true when it did. */
+  async clearEndedSuspension(id: string, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ suspended_at: null, suspended_until: null, updated_at: now })
+      .where('id', '=', id)
+      .where('suspended_at', 'is not', null)
+      .where('suspended_until', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Holds the account row's lock until the transaction ends; callers serialise per-user limits on it. */
   async lockAccount(id: string): Promise<void> {
     await this.db.selectFrom('users').select('id').where('id', '=', id).forUpdate().executeTakeFirst();

@@ -44,6 +44,8 @@ export interface WebhookDeliveriesDeps {
   people: Pick<PeopleReader, 'contact'>;
   /** The resolver the URL guard asks (tests give one that answers what they need). */
   resolve?: Resolve;
+  /** Whether the webhook's owner may still act (not suspended, banned or gone): nothing is sent for one who may not. */
+  ownerMayAct?(userId: string): Promise<boolean>;
 }
 
 /** The body of a message: what receivers parse and what the signature covers, byte for byte. */
@@ -156,6 +158,15 @@ export class WebhookDeliveries {
             settled: await webhooks.updateDelivery(delivery.id, {
               status: 'failed',
               error: 'The webhook is not active',
+              next_attempt_at: null,
+            }),
+          };
+        }
+        if (this.deps.ownerMayAct && !(await this.deps.ownerMayAct(webhook.user_id))) {
+          return {
+            settled: await webhooks.updateDelivery(delivery.id, {
+              status: 'failed',
+              error: 'The webhook’s owner cannot act now (suspended or banned)',
               next_attempt_at: null,
             }),
           };

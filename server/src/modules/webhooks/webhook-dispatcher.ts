@@ -6,6 +6,7 @@ import type { DomainEvent, EventHandler } from '../../platform/events/event-bus.
 import type { EventType } from '../../platform/events/event-map.js';
 import { messageBody, type WebhookDeliveries } from './webhook-deliveries.service.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
+import '../sanctions/sanctions.events.js';
 
 /** What the dispatcher reads of other areas to show a resource as the recipient would read it from the API. */
 export interface WebhookSources {
@@ -18,7 +19,7 @@ export interface WebhookSources {
   product(actor: UserActor, id: string): Promise<Product | undefined>;
 }
 
-type Concerns = 'track' | 'comment' | 'user' | 'playlist' | 'order' | 'product';
+type Concerns = 'track' | 'comment' | 'user' | 'playlist' | 'order' | 'product' | 'account';
 
 /** Each domain event that has a webhook event: its name there, and what it is about (which says whom it goes to). */
 const ROUTES: Partial<Record<EventType, { type: WebhookEventType; about: Concerns }>> = {
@@ -39,6 +40,12 @@ const ROUTES: Partial<Record<EventType, { type: WebhookEventType; about: Concern
   'order.completed': { type: 'order.completed', about: 'order' },
   'order.refunded': { type: 'order.refunded', about: 'order' },
   'product.sold': { type: 'product.sold', about: 'product' },
+  // a suspension and a ban reach nobody: the account's webhooks stop with it
+  'user.warned': { type: 'user.warned', about: 'account' },
+  'user.suspended': { type: 'user.suspended', about: 'account' },
+  'user.unsuspended': { type: 'user.unsuspended', about: 'account' },
+  'user.banned': { type: 'user.banned', about: 'account' },
+  'user.unbanned': { type: 'user.unbanned', about: 'account' },
 };
 
 export const WEBHOOK_SOURCE_EVENTS = Object.keys(ROUTES) as EventType[];
@@ -76,6 +83,7 @@ export function webhookDispatcher(deps: {
       case 'comment':
         return webhooks.trackOwner(String(data(event).track_id));
       case 'user':
+      case 'account':
         return id;
       case 'playlist':
         // a deleted playlist is gone: its owner deleted it (only owners may)
@@ -104,6 +112,9 @@ export function webhookDispatcher(deps: {
       }
       case 'user':
         return { ...base, follower: actor ?? null };
+      case 'account':
+        // the sanction as the account is told it (staff are not named)
+        return { actor: null, ...data(event) };
       case 'playlist':
         return { ...base, ...data(event), playlist: (await sources.playlist(reader, id)) ?? { id } };
       case 'order':

@@ -46,6 +46,7 @@ export function createWebhooksModule(
     config: config.webhooks,
     appBaseUrl: config.appBaseUrl,
     people: sources.people,
+    ownerMayAct: async (userId) => (await sources.activeUser(userId)) !== undefined,
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });
   const service = new WebhooksService({

@@ -109,6 +109,15 @@ export function systemActor(origin: RequestOrigin = NO_ORIGIN): SystemActor {
   return { kind: 'system', id: null, user: undefined, isAdmin: true, isStaff: true, origin };
 }
 
+/**
+ * The service acting on a staff member's decision about someone: an event recorded so belongs to
+ * the user it concerns (their audit log, their notification, their webhooks), which must never name
+ * the staff member or carry their address; only the request id ties it to the staff log's entry.
+ */
+export function onStaffDecision(staff: Actor): SystemActor {
+  return systemActor({ ip: null, userAgent: null, requestId: staff.origin.requestId });
+}
+
 /** The same caller acting as they now are (after a change to their own account row). */
 export function withUser(actor: UserActor, user: AccountUser): UserActor {
   return { ...actor, user, isAdmin: user.is_admin, isStaff: isStaffUser(user) };
