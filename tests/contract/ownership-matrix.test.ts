@@ -249,6 +249,14 @@ const matrix: Record<string, Case[]> = {
   'admin.verifyEmail': [{ object: 'user', status: 403 }],
   'admin.setQuota': [{ object: 'user', status: 403, body: { limit_bytes: 1 } }],
   'admin.revokeSessions': [{ object: 'user', status: 403 }],
+  // the moderation queue and content actions are staff's: a user who is not is refused before the route runs
+  'moderation.getCase': [{ object: 'publicTrack', status: 403 }],
+  'moderation.assignCase': [{ object: 'publicTrack', status: 403 }],
+  'moderation.resolveCase': [{ object: 'publicTrack', status: 403, body: { action: 'hide', note: 'x' } }],
+  'moderation.dismissCase': [{ object: 'publicTrack', status: 403, body: { note: 'x' } }],
+  'moderation.hideContent': [{ object: 'publicTrack', status: 403, body: { note: 'x' } }],
+  'moderation.restoreContent': [{ object: 'publicTrack', status: 403, body: { note: 'x' } }],
+  'moderation.removeContent': [{ object: 'publicTrack', status: 403, body: { note: 'x' } }],
   // sanctions are staff's: a user who is neither moderator nor admin is refused before the route runs
   'sanctions.warn': [{ object: 'user', status: 403, body: { reason: 'spam' } }],
   'sanctions.suspend': [{ object: 'user', status: 403, body: { reason: 'spam', until: '2099-01-01T00:00:00Z' } }],
@@ -290,7 +298,7 @@ const notOwnerOnly: Record<string, Owned> = {
 
 /** Path parameters that are not the owned object's id: a valid value each. */
 /** The session's share token is filled in once the owner has created the session. */
-const otherParams: Record<string, string> = { variant: '160k', file: 'init.mp4' };
+const otherParams: Record<string, string> = { variant: '160k', file: 'init.mp4', target_type: 'track' };
 
 /** A comment named under its track (`/tracks/{id}/comments/{comment_id}`): the track the id stands for. */
 const trackOf: Partial<Record<Owned, Owned>> = { comment: 'publicTrack', privateComment: 'privateTrack' };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
+import { chatToken, connectLive, liveUrl } from '../queue/live-client.js';
 
 // The inbox over HTTP: what a client reads and sends, and the refusals. The rules (who is told of
 // what, folding, blocks, the digest) are in notifications.service.test.ts.
@@ -107,5 +108,37 @@ describe('GET /notifications and friends', () => {
       body: { notifications: { sale: { email: 'yes' } } },
     });
     expect([wrong.status, wrong.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+});
+
+describe('live notifications', () => {
+  it('a signed-in socket hears each notification as it is made, as the inbox shows it, and nothing of a blocked user', async () => {
+    const [owner, fan, blocked, stranger] = await Promise.all([
+      createUser(suite.server),
+      createUser(suite.server),
+      createUser(suite.server),
+      createUser(suite.server),
+    ]);
+    expect((await suite.http.post(`/users/${blocked.id}/block`, { token: owner.accessToken })).status).toBeLessThan(
+      300,
+    );
+    const ownerSocket = await connectLive(liveUrl(suite.server, await chatToken(suite.server, owner)));
+    const strangerSocket = await connectLive(liveUrl(suite.server, await chatToken(suite.server, stranger)));
+    try {
+      // a blocked user's follow is refused or silent; the fan's follow is pushed
+      await suite.http.post(`/users/${owner.id}/follow`, { token: blocked.accessToken });
+      expect((await suite.http.post(`/users/${owner.id}/follow`, { token: fan.accessToken })).status).toBeLessThan(300);
+      const pushed = await ownerSocket.next('notification', 10_000);
+      const inbox = await inboxOf(owner, 1);
+      expect(inbox.notifications).toHaveLength(1);
+      // the same notification, in the same shape, as GET /notifications shows it
+      expect(pushed.data).toEqual(inbox.notifications[0]);
+      expect(pushed.data).toMatchObject({ type: 'follow', actor: { id: fan.id } });
+      expect(ownerSocket.received.filter((message) => message.type === 'notification')).toHaveLength(1);
+      // nobody else's socket hears it
+      expect(strangerSocket.received.some((message) => message.type === 'notification')).toBe(false);
+    } finally {
+      await Promise.all([ownerSocket.close(), strangerSocket.close()]);
+    }
   });
 });

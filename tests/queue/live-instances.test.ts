@@ -29,6 +29,19 @@ describe.skipIf(!shared)('live sessions across instances (Redis pub/sub)', () =>
     await Promise.all([a?.close(), b?.close()]);
   });
 
+  it("a notification made through instance A reaches the user's socket on instance B", async () => {
+    const [owner, fan] = await Promise.all([createUser(a), createUser(a)]);
+    const ownerOnB = typedApi(b, { token: owner.accessToken });
+    const onB = await connectLive(liveUrl(b, expectStatus(await ownerOnB.auth.chatToken(), 200).body.data.token));
+    try {
+      expectStatus(await fan.api.users.follow({ params: { id: owner.id } }), 200);
+      const pushed = await onB.next('notification', 15_000);
+      expect(pushed.data).toMatchObject({ type: 'follow', actor: { id: fan.id }, read_at: null });
+    } finally {
+      await onB.close();
+    }
+  });
+
   it('a client on instance B hears items, playback, chat and the end done through instance A', async () => {
     const host = await createUser(a);
     const guest = await createUser(a);

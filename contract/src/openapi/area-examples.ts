@@ -13,6 +13,7 @@ import { FRONTEND_EXAMPLES } from '../areas/frontend/frontend.examples.js';
 import { MARKETPLACE_EXAMPLES } from '../areas/marketplace/marketplace.examples.js';
 import { MEDIA_EXAMPLES } from '../areas/media/media.examples.js';
 import { NOTIFICATIONS_EXAMPLES } from '../areas/notifications/notifications.examples.js';
+import { MODERATION_EXAMPLES } from '../areas/moderation/moderation.examples.js';
 import { PLAYLISTS_EXAMPLES } from '../areas/playlists/playlists.examples.js';
 import { QUEUE_EXAMPLES } from '../areas/queue/queue.examples.js';
 import { SANCTIONS_EXAMPLES } from '../areas/sanctions/sanctions.examples.js';
@@ -37,6 +38,7 @@ for (const examples of [
   MARKETPLACE_EXAMPLES,
   MEDIA_EXAMPLES,
   NOTIFICATIONS_EXAMPLES,
+  MODERATION_EXAMPLES,
   PLAYLISTS_EXAMPLES,
   QUEUE_EXAMPLES,
   SANCTIONS_EXAMPLES,

@@ -241,6 +241,7 @@ export function createAreas(platform: Platform) {
       (await users.activeUser!(userId)) ? (await users.services.preferences.of(userId)).notifications[type] : undefined,
     blockedWith: (id) => users.people.blockedEitherWayWith(id),
     contact: (id) => users.people.contact(id),
+    activeUser: (id) => users.activeUser!(id),
   });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists

@@ -7,6 +7,7 @@ import { createRevocations, type Revocations } from './auth/revocations.js';
 import { loadSecretKey } from './auth/secret-key.js';
 import { createTokenSigner, loadPrivateKey, type TokenSigner } from './auth/token-signer.js';
 import { createBroadcaster, type Broadcaster } from './broadcast/broadcaster.js';
+import { createUserPush, type UserPush } from './broadcast/user-push.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrateWhenReachable, openDatabase, type DatabaseHandle } from './db/database.js';
 import { createDbScope, type DbScope } from './db/transactions.js';
@@ -48,6 +49,8 @@ export interface Platform {
   keys: KeyRing;
   /** Channels every instance hears (Redis pub/sub with REDIS_URL, in-process otherwise). */
   broadcaster: Broadcaster;
+  /** Messages for a user's open live sockets, on every instance. */
+  pushes: UserPush;
   /** Tells every instance that a user's (or a key's) credentials were revoked. */
   revocations: Revocations;
   /** Every module's part of a user's account (export, erasure). */
@@ -129,6 +132,7 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
     keys,
     broadcaster,
     revocations: createRevocations(scope, broadcaster),
+    pushes: createUserPush(scope, broadcaster),
     accounts: createAccountDirectory(),
   };
   return {

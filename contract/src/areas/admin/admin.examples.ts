@@ -76,6 +76,7 @@ const entry: StaffLogEntry = {
 };
 
 export const ADMIN_EXAMPLES: Record<string, unknown> = {
+  StatsPeriod: '30d',
   PlatformSettings: settings,
   PlatformSettingsReply: { settings },
   UpdatePlatformSettingsRequest: { uploads_enabled: false, announcement: settings.announcement },

@@ -50,6 +50,11 @@ export const REPORT_REASONS = [
 ] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
+/** How far ahead a moderator may suspend; longer suspensions (and bans) are an admin's. */
+export const MODERATOR_SUSPENSION_MAX_DAYS = 30;
+/** How far ahead anyone may suspend; beyond that, a ban. */
+export const SUSPENSION_MAX_DAYS = 365;
+
 export const SANCTION_KINDS = ['warn', 'suspend', 'ban'] as const;
 export type SanctionKind = (typeof SANCTION_KINDS)[number];
 

@@ -7,7 +7,7 @@ import {
   ContentParamsSchema,
   ContentStateReplySchema,
   CreateReportRequestSchema,
-  MODERATOR_MAX_SUSPENSION_DAYS,
+  MODERATOR_SUSPENSION_MAX_DAYS,
   ModerationCaseReplySchema,
   ModerationQueueQuerySchema,
   ModerationQueueSchema,
@@ -21,7 +21,7 @@ import {
 const c = initContract();
 
 const STAFF_LIMITS =
-  `Staff never act on their own content or account, and a moderator never on an admin's (403). A moderator suspends for at most ${MODERATOR_MAX_SUSPENSION_DAYS} days; ` +
+  `Staff never act on their own content or account, and a moderator never on an admin's (403). A moderator suspends for at most ${MODERATOR_SUSPENSION_MAX_DAYS} days; ` +
   'longer suspensions and bans are for admins (403). Every action is written to the staff log.';
 
 const contentAction = (verb: 'hide' | 'restore' | 'remove', summary: string, description: string) => ({

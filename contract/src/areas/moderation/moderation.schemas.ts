@@ -7,6 +7,7 @@ import {
   MODERATION_STATUSES,
   REPORT_REASONS,
   REPORT_TARGET_TYPES,
+  SUSPENSION_MAX_DAYS,
 } from './moderation-states.js';
 
 export * from './moderation-states.js';
@@ -15,8 +16,6 @@ import { REPORT_OUTCOMES, REPORT_STATUSES, ReportSchema } from './report.schemas
 
 /** A reporter may file this many reports in 24 hours; the next is 429. */
 export const REPORTS_PER_DAY = 20;
-/** A moderator suspends for at most this many days; longer suspensions and bans are an admin's. */
-export const MODERATOR_MAX_SUSPENSION_DAYS = 30;
 
 /** What resolving a case does: nothing, the target's state, or a sanction of its owner. */
 export const CASE_ACTIONS = ['none', 'hide', 'remove', 'warn', 'suspend', 'ban'] as const;
@@ -108,7 +107,13 @@ export const ResolveCaseRequestSchema = named(
   z.object({
     action: z.enum(CASE_ACTIONS),
     note: NoteSchema,
-    duration_days: z.number().int().min(1).max(365).optional().describe('suspend only: the suspension’s length'),
+    duration_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(SUSPENSION_MAX_DAYS)
+      .optional()
+      .describe('suspend only: the suspension’s length'),
   }),
 );
 export type ResolveCaseRequest = z.infer<typeof ResolveCaseRequestSchema>;

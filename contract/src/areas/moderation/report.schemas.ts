@@ -8,6 +8,9 @@ export const REPORT_STATUSES = ['open', 'resolved', 'dismissed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 export const REPORT_OUTCOMES = ['action_taken', 'no_violation'] as const;
 export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
+/** Named, so that its nullable use is a reference (a nullable inline enum lists null among its values). */
+export const ReportOutcomeSchema = named('ReportOutcome', z.enum(REPORT_OUTCOMES));
+
 export const ReportSchema = named(
   'Report',
   z.object({
@@ -19,10 +22,8 @@ export const ReportSchema = named(
     status: z.enum(REPORT_STATUSES),
     created_at: TimestampSchema,
     resolved_at: TimestampSchema.nullable(),
-    outcome: z
-      .enum(REPORT_OUTCOMES)
-      .nullable()
-      .describe('null while open; a dismissal, or a resolution that took no action, is no_violation'),
+    // null while open; a dismissal, or a resolution that took no action, is no_violation
+    outcome: ReportOutcomeSchema.nullable(),
   }),
 );
 export type Report = z.infer<typeof ReportSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TimestampSchema } from '../../common/common.schemas.js';
 import { ErrorCodeSchema } from '../../common/envelope.schemas.js';
+import { NotificationSchema } from '../notifications/notifications.schemas.js';
 import { CHAT_TEXT_MAX, QueueChatMessageSchema, QueueSessionSchema, SessionUserSchema } from './queue.schemas.js';
 
 /**
@@ -80,8 +81,15 @@ export const LiveErrorMessageSchema = z.object({
   data: z.object({ code: ErrorCodeSchema, message: z.string() }),
 });
 
+/**
+ * A notification of the signed-in user, as GET /notifications shows it, sent as it is made (to every
+ * socket of the user, on every instance); not tied to a session.
+ */
+export const LiveNotificationMessageSchema = z.object({ type: z.literal('notification'), data: NotificationSchema });
+
 /** What the server sends. */
 export const LiveServerMessageSchema = z.discriminatedUnion('type', [
+  LiveNotificationMessageSchema,
   LiveSubscribedMessageSchema,
   LiveUnsubscribedMessageSchema,
   LiveItemsChangedMessageSchema,

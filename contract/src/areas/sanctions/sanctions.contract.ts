@@ -4,12 +4,11 @@ import { errors } from '../../common/envelope.schemas.js';
 import { adminRoute, staffRoute } from '../../common/route-meta.js';
 import {
   BanUserRequestSchema,
-  MODERATOR_SUSPENSION_MAX_DAYS,
   SanctionEnvelope,
   SuspendUserRequestSchema,
-  SUSPENSION_MAX_DAYS,
   WarnUserRequestSchema,
 } from './sanctions.schemas.js';
+import { MODERATOR_SUSPENSION_MAX_DAYS, SUSPENSION_MAX_DAYS } from '../moderation/moderation-states.js';
 
 const c = initContract();
 

@@ -2,14 +2,10 @@ import { z } from 'zod';
 import { ClientTimestampSchema, TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
-import { SANCTION_KINDS } from '../moderation/moderation-states.js';
+import { MODERATOR_SUSPENSION_MAX_DAYS, SANCTION_KINDS, SUSPENSION_MAX_DAYS } from '../moderation/moderation-states.js';
 
 /** A sanction's reason, as the user is told it. */
 export const SANCTION_REASON_MAX = 2000;
-/** How far ahead a moderator may suspend; longer suspensions (and bans) are an admin's. */
-export const MODERATOR_SUSPENSION_MAX_DAYS = 30;
-/** How far ahead anyone may suspend; beyond that, a ban. */
-export const SUSPENSION_MAX_DAYS = 365;
 
 const ReasonSchema = z.string().trim().min(1).max(SANCTION_REASON_MAX);
 

@@ -140,6 +140,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     playlist_collaborations: [{ playlist_id: OTHER_PLAYLIST_ID, permission: 'write', since: UPDATED }],
     playlist_follows: [{ playlist_id: OTHER_PLAYLIST_ID, since: UPDATED }],
     marketplace_products: [product],
+    reports: [],
     marketplace_orders: [order],
     marketplace_sales: [],
     api_keys: [apiKey],

@@ -9,7 +9,7 @@ import type { StaffLog } from '../admin/staff-log.js';
 import { moderateContent } from './moderation-actions.js';
 import { describeTarget, isContentType, type ModerationTargetPorts } from './moderation-targets.js';
 import { toCaseDto, toCaseEventDto, toReportDto } from './moderation.mapper.js';
-import { assertMayActOn, assertMayTake } from './moderation.policy.js';
+import { assertMayActOn } from '../../platform/access/staff-limits.js';
 import type { ModerationRepository, Target } from './moderation.repository.js';
 import type { CaseRow, ReportRow } from './moderation.tables.js';
 
@@ -108,7 +108,6 @@ export class CasesService {
 
   async resolve(actor: UserActor, target: Target, body: ResolveCaseRequest) {
     checkResolution(target, body);
-    assertMayTake(actor, body.action, body.duration_days);
     const row = await this.deps.scope.transaction(async () => {
       const open = await this.openCase(target);
       const described = await describeTarget(this.deps.targets, target);

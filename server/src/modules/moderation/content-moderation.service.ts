@@ -6,7 +6,7 @@ import type { EventBus } from '../../platform/events/event-bus.js';
 import type { StaffLog } from '../admin/staff-log.js';
 import { moderateContent } from './moderation-actions.js';
 import { describeTarget, type ModerationTargetPorts } from './moderation-targets.js';
-import { assertMayActOn } from './moderation.policy.js';
+import { assertMayActOn } from '../../platform/access/staff-limits.js';
 
 export interface ContentModerationDeps {
   scope: DbScope;

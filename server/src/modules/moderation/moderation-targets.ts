@@ -2,7 +2,7 @@ import type { ModeratedContentType, ModerationStatus, Profile, ReportTargetType 
 import type { UserActor } from '../../platform/access/actor.js';
 import type { ModeratedContent } from '../../platform/access/moderation.js';
 import type { Target } from './moderation.repository.js';
-import type { ActedOn } from './moderation.policy.js';
+import type { ActedOn } from '../../platform/access/staff-limits.js';
 
 /** A reported user as staff judge them. */
 export interface ReportedUser {

@@ -17,15 +17,15 @@ export class ModerationRepository {
     return this.scope.db;
   }
 
-  /** Reports the reporter filed since `since` (the daily limit). */
-  async reportsSince(reporterId: string, since: Date): Promise<number> {
-    const { count } = await this.db
+  /** Reports the reporter filed since `since`, and when the oldest of them was (the daily limit). */
+  async reportsSince(reporterId: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+    const row = await this.db
       .selectFrom('reports')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .select([(eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.min('created_at').as('oldest')])
       .where('reporter_id', '=', reporterId)
       .where('created_at', '>', since)
       .executeTakeFirstOrThrow();
-    return Number(count);
+    return { count: Number(row.count), oldest: row.oldest ? new Date(row.oldest) : null };
   }
 
   /** Serialises the reports of one reporter (their daily limit) until the transaction ends. */

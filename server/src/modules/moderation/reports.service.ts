@@ -33,8 +33,11 @@ export class ReportsService {
     return scope.transaction(async () => {
       await repository.lockReporter(actor.id);
       const now = clock.now();
-      if ((await repository.reportsSince(actor.id, new Date(now.getTime() - DAY_MS))) >= REPORTS_PER_DAY) {
-        throw rateLimited(3600, `At most ${REPORTS_PER_DAY} reports in 24 hours: try again later`);
+      const recent = await repository.reportsSince(actor.id, new Date(now.getTime() - DAY_MS));
+      if (recent.count >= REPORTS_PER_DAY) {
+        // the next one is allowed once the oldest of the day's reports is 24 hours old
+        const wait = ((recent.oldest?.getTime() ?? now.getTime()) + DAY_MS - now.getTime()) / 1000;
+        throw rateLimited(wait, `At most ${REPORTS_PER_DAY} reports in 24 hours: try again later`);
       }
       const open = await repository.openReportOf(actor.id, target);
       if (open) {

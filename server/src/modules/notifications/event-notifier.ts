@@ -5,6 +5,7 @@ import type { DomainEvent, EventHandler } from '../../platform/events/event-bus.
 import type { EventMap, EventType } from '../../platform/events/event-map.js';
 import type { NotificationChannelsOf, NotificationSources } from './notification-sources.js';
 import type { NotificationsRepository } from './notifications.repository.js';
+import type { NotificationRow } from './notifications.tables.js';
 import '../sanctions/sanctions.events.js';
 
 /** The actors a fold keeps by name; its count goes on beyond them. */
@@ -97,6 +98,8 @@ export function eventNotifier(deps: {
   notifications: NotificationsRepository;
   sources: NotificationSources;
   channels: NotificationChannelsOf;
+  /** A notification just filed in the inbox, for the recipient's open live sockets. */
+  delivered(row: NotificationRow): Promise<void>;
 }): EventHandler<(typeof NOTIFYING_EVENTS)[number]> {
   const { sources } = deps;
 
@@ -270,7 +273,7 @@ export function eventNotifier(deps: {
     return `${name}${others > 0 ? ` and ${others} other${others === 1 ? '' : 's'}` : ''} ${notice.says}`;
   }
 
-  async function file(notice: Notice, at: Date): Promise<void> {
+  async function file(notice: Notice, at: Date): Promise<NotificationRow | undefined> {
     if (notice.actorId === notice.recipientId) return;
     if (notice.actorId && (await sources.blockedEitherWay(notice.recipientId, notice.actorId))) return;
     const channels = notice.always
@@ -280,7 +283,7 @@ export function eventNotifier(deps: {
       : await deps.channels(notice.recipientId, notice.type);
     if (!channels || (!channels.in_app && !channels.email)) return;
     const { notifications, scope } = deps;
-    await scope.transaction(async () => {
+    return scope.transaction(async () => {
       if (notice.foldKey) {
         await notifications.lockFold(notice.recipientId, notice.foldKey);
         const since = new Date(at.getTime() - NOTIFICATION_FOLD_MINUTES * 60_000);
@@ -290,18 +293,17 @@ export function eventNotifier(deps: {
           const others = open.actor_ids.filter((id) => id !== notice.actorId);
           const actorIds = notice.actorId ? [notice.actorId, ...others].slice(0, FOLD_ACTORS_KEPT) : open.actor_ids;
           const count = seen ? open.count : open.count + 1;
-          await notifications.fold(open.id, {
+          return notifications.fold(open.id, {
             actor_ids: actorIds,
             count,
             message: await messageOf(notice, actorIds, count),
             created_at: at,
             email_due: open.email_due || channels.email,
           });
-          return;
         }
       }
       const actorIds = notice.actorId ? [notice.actorId] : [];
-      await notifications.insert({
+      return notifications.insert({
         user_id: notice.recipientId,
         type: notice.type,
         actor_ids: actorIds,
@@ -325,7 +327,10 @@ export function eventNotifier(deps: {
     async handle(event) {
       // on the service's clock, as the inbox's retention is: the job runs moments after the event
       const at = deps.clock.now();
-      for (const notice of await noticesOf(event)) await file(notice, at);
+      for (const notice of await noticesOf(event)) {
+        const filed = await file(notice, at);
+        if (filed?.in_app) await deps.delivered(filed);
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
 import './notifications.jobs.js';
+import { userActor, type AccountUser } from '../../platform/access/actor.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { AccountContact } from '../users/people-reader.js';
@@ -28,6 +29,8 @@ export function createNotificationsModule(
     channels: NotificationChannelsOf;
     blockedWith(userId: string): Promise<string[]>;
     contact(userId: string): Promise<AccountContact | undefined>;
+    /** The recipient's account if it may still act: a notification goes live to its sockets only then. */
+    activeUser(userId: string): Promise<AccountUser | undefined>;
   },
 ): NotificationsModule {
   const { scope, clock, mail, config } = platform;
@@ -48,7 +51,21 @@ export function createNotificationsModule(
     name: 'notifications',
     services: { notifications: service, digest },
     routes: { notifications: notificationsRoutes(service) },
-    eventHandlers: [eventNotifier({ scope, clock, notifications, sources: deps.sources, channels: deps.channels })],
+    eventHandlers: [
+      eventNotifier({
+        scope,
+        clock,
+        notifications,
+        sources: deps.sources,
+        channels: deps.channels,
+        async delivered(row) {
+          const account = await deps.activeUser(row.user_id);
+          if (!account) return;
+          const [shown] = await service.shown(userActor(account, 'bearer'), [row]);
+          if (shown) platform.pushes.push(row.user_id, { type: 'notification', data: shown });
+        },
+      }),
+    ],
     jobs: [
       { name: 'notifications.digest', everyMs: DAY_MS, handle: () => digest.run() },
       { name: 'notifications.prune', everyMs: DAY_MS, handle: () => service.prune() },

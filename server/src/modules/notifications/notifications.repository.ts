@@ -42,8 +42,13 @@ export class NotificationsRepository {
   async fold(
     id: string,
     changes: { actor_ids: string[]; count: number; message: string; created_at: Date; email_due: boolean },
-  ): Promise<void> {
-    await this.db.updateTable('notifications').set(changes).where('id', '=', id).execute();
+  ): Promise<NotificationRow> {
+    return this.db
+      .updateTable('notifications')
+      .set(changes)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   /** The inbox shown: what the user keeps in the app, nothing naming a user in `hiddenActors` (blocks). */

@@ -69,7 +69,8 @@ export class NotificationsService {
     return { removed_notifications: removed };
   }
 
-  private async shown(reader: UserActor, rows: readonly NotificationRow[]): Promise<Notification[]> {
+  /** Notifications as their reader sees them: actors they may see, subjects still theirs to see. */
+  async shown(reader: UserActor, rows: readonly NotificationRow[]): Promise<Notification[]> {
     const actorIds = [...new Set(rows.flatMap((row) => row.actor_ids))];
     const subjects = rows.flatMap((row) =>
       row.subject_type && row.subject_id ? [{ type: row.subject_type, id: row.subject_id }] : [],

@@ -10,6 +10,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { LIVE_CLOSE_CODES, LiveClientMessageSchema, type ErrorCode, type LiveServerMessage } from '@riff/contract';
 import { userActor, type UserActor } from '../../platform/access/actor.js';
 import { REVOCATION_REASONS, type Revocation, type Revocations } from '../../platform/auth/revocations.js';
+import type { UserPush } from '../../platform/broadcast/user-push.js';
 import {
   TokenInvalidError,
   type KeyRef,
@@ -58,6 +59,8 @@ export interface LiveSocketDeps {
   hub: LiveHub;
   presence: PresenceStore;
   revocations: Revocations;
+  /** Messages for one user's sockets (their notifications), from any instance. */
+  pushes: UserPush;
   signer: TokenSigner;
   loadActiveUser(id: string): Promise<UserRow | undefined>;
   /** Whether the key a token was minted from is still live (not revoked, not expired). */
@@ -173,6 +176,13 @@ export function createLiveSocket(deps: LiveSocketDeps): SocketEndpoint {
       if (revocation.keyId !== undefined && connection.key?.id !== revocation.keyId) continue;
       // closing at once: no further message is sent to it (send checks the socket is open)
       connection.ws.close(LIVE_CLOSE_CODES.REVOKED, REVOCATION_REASONS[revocation.reason]);
+    }
+  });
+
+  /** A message for one user reaches each of their sockets on this instance, in order with the rest. */
+  deps.pushes.listen(({ userId, message }) => {
+    for (const connection of connections) {
+      if (connection.actor.id === userId) enqueue(connection, async () => message);
     }
   });
 

@@ -65,6 +65,7 @@ export function createQueueModule(platform: Platform, deps: QueueModuleDeps): Qu
         hub,
         presence: createPresenceStore({ redisUrl: config.redisUrl, logger }),
         revocations: platform.revocations,
+        pushes: platform.pushes,
         signer,
         loadActiveUser: deps.activeUser,
         keyIsLive: deps.keyIsLive,

@@ -1,6 +1,7 @@
 import { MODERATOR_SUSPENSION_MAX_DAYS } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
 import { forbidden } from '../../platform/errors/app-error.js';
+import { assertMayActOn } from '../../platform/access/staff-limits.js';
 import type { AccountState } from '../users/account-standing.js';
 
 const DAY_MS = 86_400_000;
@@ -15,9 +16,7 @@ const isAdmin = (actor: Actor) => actor.kind === 'system' || (actor.kind === 'us
 export function checkMaySanction(actor: Actor, target: AccountState): void {
   if (actor.kind === 'system') return;
   if (actor.kind !== 'user' || !actor.isStaff) throw forbidden('Only staff may sanction an account');
-  if (actor.id === target.id) throw forbidden('Staff never sanction their own account');
-  if (!actor.isAdmin && (target.is_admin || target.role === 'admin'))
-    throw forbidden('A moderator cannot sanction an admin');
+  assertMayActOn(actor, { id: target.id, isAdmin: target.is_admin || target.role === 'admin' });
 }
 
 /** A moderator suspends for a limited time; longer suspensions, and bans, are an admin's. */
