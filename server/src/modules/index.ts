@@ -242,6 +242,7 @@ export function createAreas(platform: Platform) {
     blockedWith: (id) => users.people.blockedEitherWayWith(id),
     contact: (id) => users.people.contact(id),
     activeUser: (id) => users.activeUser!(id),
+    audiencePage: (audience, after, limit) => users.people.audiencePage(audience, after, limit),
   });
   // media before tracks: an erased account's derived files go before the tracks that name them;
   // social before playlists: reposts and history go, then the favorites (likes) with the playlists

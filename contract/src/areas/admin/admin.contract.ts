@@ -15,6 +15,8 @@ import {
   StaffLogPageSchema,
   StaffLogQuerySchema,
   UpdatePlatformSettingsRequestSchema,
+  AnnouncementQueuedSchema,
+  SendAnnouncementRequestSchema,
 } from './admin.schemas.js';
 
 const c = initContract();
@@ -110,6 +112,17 @@ export const adminContract = c.router({
     pathParams: IdParamsSchema,
     body: c.noBody(),
     responses: { 200: envelope(MessageSchema), ...errors(400, 401, 403, 404) },
+  },
+  announce: {
+    method: 'POST',
+    path: '/admin/announcements',
+    summary: 'Send an announcement to every user or every creator',
+    description:
+      'Queued at once (202) and sent by a job in batches: each active account of the audience gets a notification of type ' +
+      `announcement (in the inbox unless they turned that type off; by mail in their digest if they chose it), live on open sockets. ${LOGGED}`,
+    metadata: adminRoute,
+    body: SendAnnouncementRequestSchema,
+    responses: { 202: envelope(AnnouncementQueuedSchema), ...errors(400, 401, 403, 413, 415) },
   },
   stats: {
     method: 'GET',

@@ -227,3 +227,29 @@ export const StaffLogQuerySchema = PaginationQuerySchema.extend({
   to: ClientTimestampSchema.optional().describe('Entries before this moment'),
 });
 export type StaffLogQuery = z.infer<typeof StaffLogQuerySchema>;
+
+/** Who an announcement goes to: every active account, or the creators (role creator, and staff who create). */
+export const ANNOUNCEMENT_AUDIENCES = ['all', 'creators'] as const;
+export type AnnouncementAudience = (typeof ANNOUNCEMENT_AUDIENCES)[number];
+export const ANNOUNCEMENT_MESSAGE_MAX = 500;
+
+export const SendAnnouncementRequestSchema = named(
+  'SendAnnouncementRequest',
+  z
+    .object({
+      message: z.string().trim().min(1).max(ANNOUNCEMENT_MESSAGE_MAX),
+      audience: z.enum(ANNOUNCEMENT_AUDIENCES),
+    })
+    .strict(),
+);
+export type SendAnnouncementRequest = z.infer<typeof SendAnnouncementRequestSchema>;
+
+export const AnnouncementQueuedSchema = named(
+  'AnnouncementQueued',
+  z.object({
+    id: UuidSchema.describe('Names the announcement in the staff log'),
+    message: z.string(),
+    audience: z.enum(ANNOUNCEMENT_AUDIENCES),
+    queued_at: TimestampSchema,
+  }),
+);

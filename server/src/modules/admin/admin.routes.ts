@@ -30,6 +30,7 @@ export function adminRoutes(admin: AdminService) {
       status: 200,
       body: ok(await admin.revokeSessions(signedInActor(req), params.id)),
     }),
+    announce: async ({ body, req }) => ({ status: 202, body: ok(await admin.announce(signedInActor(req), body)) }),
     stats: async ({ query, req }) => ({ status: 200, body: ok(await admin.stats(signedInActor(req), query.period)) }),
     audit: async ({ query, req }) => ({ status: 200, body: ok(await admin.audit(signedInActor(req), query)) }),
   });

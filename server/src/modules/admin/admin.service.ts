@@ -1,6 +1,7 @@
 import './admin.events.js';
 import { randomUUID } from 'node:crypto';
 import type {
+  SendAnnouncementRequest,
   AdminStats,
   AdminUserListQuery,
   SetUserQuotaRequest,
@@ -244,6 +245,30 @@ export class AdminService {
       });
     });
     return { message: 'Every session of the account is signed out' };
+  }
+
+  /**
+   * Queues an announcement: its event, once committed, starts the notifications area's batched
+   * delivery to the audience (a job), so the request returns at once whatever the number of users.
+   */
+  async announce(actor: UserActor, body: SendAnnouncementRequest) {
+    this.admin(actor);
+    const { scope, staffLog, events, clock } = this.deps;
+    const id = randomUUID();
+    const queuedAt = clock.now();
+    await scope.transaction(async () => {
+      await staffLog.record(actor, {
+        action: 'announcement.send',
+        target_type: 'announcement',
+        target_id: id,
+        after: { message: body.message, audience: body.audience },
+      });
+      await events.record(actor, 'admin.announcement_sent', {
+        subject: { resource: 'announcement', id },
+        data: { message: body.message, audience: body.audience },
+      });
+    });
+    return { id, message: body.message, audience: body.audience, queued_at: queuedAt.toISOString() };
   }
 
   async stats(actor: UserActor, period: AdminStatsPeriod): Promise<AdminStats> {

@@ -1,5 +1,8 @@
 import './notifications.jobs.js';
+import type { AnnouncementAudience } from '@riff/contract';
 import { userActor, type AccountUser } from '../../platform/access/actor.js';
+import { announcementDelivery } from './announcement-delivery.js';
+import type { NotificationRow } from './notifications.tables.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { AccountContact } from '../users/people-reader.js';
@@ -29,6 +32,8 @@ export function createNotificationsModule(
     channels: NotificationChannelsOf;
     blockedWith(userId: string): Promise<string[]>;
     contact(userId: string): Promise<AccountContact | undefined>;
+    /** A page of the accounts an announcement reaches, by id after `after`. */
+    audiencePage(audience: AnnouncementAudience, after: string | null, limit: number): Promise<string[]>;
     /** The recipient's account if it may still act: a notification goes live to its sockets only then. */
     activeUser(userId: string): Promise<AccountUser | undefined>;
   },
@@ -40,12 +45,28 @@ export function createNotificationsModule(
     notifications,
     sources: { ...deps.sources, blockedWith: deps.blockedWith },
   });
+  // a notification just filed reaches the recipient's open sockets, as their inbox shows it
+  async function delivered(row: NotificationRow): Promise<void> {
+    const account = await deps.activeUser(row.user_id);
+    if (!account) return;
+    const [shown] = await service.shown(userActor(account, 'bearer'), [row]);
+    if (shown) platform.pushes.push(row.user_id, { type: 'notification', data: shown });
+  }
   const digest = new NotificationDigest({
     scope,
     notifications,
     mail,
     contact: deps.contact,
     appBaseUrl: config.appBaseUrl,
+  });
+  const announcements = announcementDelivery({
+    scope,
+    clock,
+    jobs: platform.jobs,
+    notifications,
+    channels: deps.channels,
+    audiencePage: deps.audiencePage,
+    delivered,
   });
   return {
     name: 'notifications',
@@ -58,15 +79,12 @@ export function createNotificationsModule(
         notifications,
         sources: deps.sources,
         channels: deps.channels,
-        async delivered(row) {
-          const account = await deps.activeUser(row.user_id);
-          if (!account) return;
-          const [shown] = await service.shown(userActor(account, 'bearer'), [row]);
-          if (shown) platform.pushes.push(row.user_id, { type: 'notification', data: shown });
-        },
+        delivered,
       }),
+      announcements.handler,
     ],
     jobs: [
+      { name: 'notifications.announce', handle: (batch) => announcements.deliverBatch(batch) },
       { name: 'notifications.digest', everyMs: DAY_MS, handle: () => digest.run() },
       { name: 'notifications.prune', everyMs: DAY_MS, handle: () => service.prune() },
     ],

@@ -13,6 +13,15 @@ export class NotificationsRepository {
     return this.scope.db;
   }
 
+  async insertMany(rows: readonly NewNotification[]): Promise<NotificationRow[]> {
+    if (rows.length === 0) return [];
+    return this.db
+      .insertInto('notifications')
+      .values([...rows])
+      .returningAll()
+      .execute();
+  }
+
   async insert(row: NewNotification): Promise<NotificationRow> {
     return this.db.insertInto('notifications').values(row).returningAll().executeTakeFirstOrThrow();
   }

@@ -12,6 +12,8 @@ import type { UsersRepository } from './users.repository.js';
 export interface PeopleReader {
   /** An account others may deal with: live, active, not banned, email verified. */
   findActive(id: string): Promise<UserRow | undefined>;
+  /** A page of the accounts an announcement reaches, by id after `after`. */
+  audiencePage(audience: 'all' | 'creators', after: string | null, limit: number): Promise<string[]>;
   /** An account that was not erased, whatever its state (suspended, banned, unverified): for staff. */
   findAccount(id: string): Promise<UserRow | undefined>;
   /** True when either user blocks the other. */
@@ -58,6 +60,7 @@ export function createPeopleReader(users: UsersRepository, social: SocialReposit
   const others = anonymousActor();
   return {
     findActive: (id) => users.findActiveById(id),
+    audiencePage: (audience, after, limit) => users.audiencePage(audience, after, limit),
     findAccount: async (id) => {
       const row = await users.findById(id);
       return row && row.deleted_at === null ? row : undefined;

@@ -102,6 +102,25 @@ export class UsersRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /**
+   * The next `limit` ids after `after` (by id) of the accounts an announcement reaches: active,
+   * verified, not banned or deleted; for `creators`, those who became creators.
+   */
+  async audiencePage(audience: 'all' | 'creators', after: string | null, limit: number): Promise<string[]> {
+    let query = this.db
+      .selectFrom('users')
+      .select('id')
+      .where('deleted_at', 'is', null)
+      .where('is_active', '=', true)
+      .where('is_banned', '=', false)
+      .where('is_verified', '=', true);
+    if (audience === 'creators') {
+      query = query.where((eb) => eb.or([eb('role', '=', 'creator'), eb('promoted_to_creator_at', 'is not', null)]));
+    }
+    if (after) query = query.where('id', '>', after);
+    return (await query.orderBy('id').limit(limit).execute()).map((row) => row.id);
+  }
+
   /** Holds the account row's lock until the transaction ends; callers serialise per-user limits on it. */
   async lockAccount(id: string): Promise<void> {
     await this.db.selectFrom('users').select('id').where('id', '=', id).forUpdate().executeTakeFirst();

@@ -1,0 +1,70 @@
+import type { AnnouncementAudience } from '@riff/contract';
+import type { Clock } from '../../platform/clock.js';
+import type { DbScope } from '../../platform/db/transactions.js';
+import type { EventHandler } from '../../platform/events/event-bus.js';
+import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import type { NotificationChannelsOf } from './notification-sources.js';
+import type { NewNotification, NotificationsRepository } from './notifications.repository.js';
+import type { NotificationRow } from './notifications.tables.js';
+
+/** Accounts told per job: one insert, and the next batch queued in the same transaction. */
+export const ANNOUNCEMENT_BATCH = 500;
+
+export interface AnnouncementDeliveryDeps {
+  scope: DbScope;
+  clock: Clock;
+  jobs: JobQueue;
+  notifications: NotificationsRepository;
+  channels: NotificationChannelsOf;
+  /** The next page of the audience's accounts, by id after `after`. */
+  audiencePage(audience: AnnouncementAudience, after: string | null, limit: number): Promise<string[]>;
+  delivered(row: NotificationRow): Promise<void>;
+}
+
+/**
+ * An admin's announcement reaches its audience in batches: the event starts the first job, each
+ * job files the notifications of ANNOUNCEMENT_BATCH accounts (as each chose for the announcement
+ * type) and queues the next batch in the same transaction, so a batch is done once and a failed
+ * one is retried whole; the request that sent it never waits for the audience's size.
+ */
+export function announcementDelivery(deps: AnnouncementDeliveryDeps) {
+  const handler: EventHandler<'admin.announcement_sent'> = {
+    name: 'notifications.announcement',
+    types: ['admin.announcement_sent'],
+    async handle(event) {
+      await deps.jobs.enqueue('notifications.announce', { ...event.data, after: null });
+    },
+  };
+
+  async function deliverBatch(batch: { message: string; audience: AnnouncementAudience; after: string | null }) {
+    const ids = await deps.audiencePage(batch.audience, batch.after, ANNOUNCEMENT_BATCH);
+    const at = deps.clock.now();
+    const rows: NewNotification[] = [];
+    for (const userId of ids) {
+      const channels = await deps.channels(userId, 'announcement');
+      if (!channels || (!channels.in_app && !channels.email)) continue;
+      rows.push({
+        user_id: userId,
+        type: 'announcement',
+        actor_ids: [],
+        count: 1,
+        message: batch.message,
+        in_app: channels.in_app,
+        email_due: channels.email,
+        first_at: at,
+        created_at: at,
+      });
+    }
+    const filed = await deps.scope.transaction(async () => {
+      const inserted = await deps.notifications.insertMany(rows);
+      const last = ids.at(-1);
+      if (ids.length === ANNOUNCEMENT_BATCH && last) {
+        await deps.jobs.enqueue('notifications.announce', { ...batch, after: last });
+      }
+      return inserted;
+    });
+    for (const row of filed) if (row.in_app) await deps.delivered(row);
+  }
+
+  return { handler, deliverBatch };
+}
