@@ -12,7 +12,7 @@ import {
 
 export * from './moderation-states.js';
 export * from './report.schemas.js';
-import { REPORT_OUTCOMES, REPORT_STATUSES, ReportSchema } from './report.schemas.js';
+import { REPORT_STATUSES, ReportSchema } from './report.schemas.js';
 
 /** A reporter may file this many reports in 24 hours; the next is 429. */
 export const REPORTS_PER_DAY = 20;
