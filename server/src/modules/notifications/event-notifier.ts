@@ -6,6 +6,8 @@ import type { EventMap, EventType } from '../../platform/events/event-map.js';
 import type { NotificationChannelsOf, NotificationSources } from './notification-sources.js';
 import type { NotificationsRepository } from './notifications.repository.js';
 import '../sanctions/sanctions.events.js';
+import '../copyright/copyright.events.js';
+import { copyrightNotice } from '../copyright/copyright.notices.js';
 
 /** The actors a fold keeps by name; its count goes on beyond them. */
 const FOLD_ACTORS_KEPT = 50;
@@ -44,6 +46,10 @@ export const NOTIFYING_EVENTS = [
   'user.unbanned',
   'content.moderated',
   'report.closed',
+  'copyright.claimed',
+  'copyright.countered',
+  'copyright.upheld',
+  'copyright.rejected',
 ] as const satisfies readonly EventType[];
 
 const CONTENT_NAMES: Record<string, string> = {
@@ -255,6 +261,15 @@ export function eventNotifier(deps: {
             always: true,
           },
         ];
+      }
+      case 'copyright.claimed':
+      case 'copyright.countered':
+      case 'copyright.upheld':
+      case 'copyright.rejected': {
+        if (!event.userId) return [];
+        const says = copyrightNotice(event.type, event.data as EventMap['copyright.claimed']);
+        if (!says) return [];
+        return [{ recipientId: event.userId, type: 'moderation', actorId: null, subject: null, says, always: true }];
       }
       default:
         return [];
