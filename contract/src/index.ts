@@ -49,6 +49,8 @@ export * from './areas/notifications/notifications.schemas.js';
 export * from './areas/notifications/notifications.contract.js';
 export * from './areas/moderation/moderation.schemas.js';
 export * from './areas/moderation/moderation.contract.js';
+export * from './areas/copyright/copyright.schemas.js';
+export * from './areas/copyright/copyright.contract.js';
 export * from './areas/frontend/frontend.schemas.js';
 export * from './areas/frontend/frontend.contract.js';
 export * from './areas/dashboard/dashboard.schemas.js';

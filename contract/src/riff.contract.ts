@@ -14,6 +14,7 @@ import { developerContract } from './areas/developer/developer.contract.js';
 import { notificationsContract } from './areas/notifications/notifications.contract.js';
 import { moderationContract } from './areas/moderation/moderation.contract.js';
 import { sanctionsContract } from './areas/sanctions/sanctions.contract.js';
+import { copyrightContract } from './areas/copyright/copyright.contract.js';
 import { frontendContract } from './areas/frontend/frontend.contract.js';
 import { dashboardContract } from './areas/dashboard/dashboard.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
@@ -56,6 +57,7 @@ export const searchRouter = c.router(searchContract, apiOptions);
 export const webhooksRouter = c.router(webhooksContract, apiOptions);
 export const notificationsRouter = c.router(notificationsContract, apiOptions);
 export const moderationRouter = c.router(moderationContract, apiOptions);
+export const copyrightRouter = c.router(copyrightContract, apiOptions);
 export const adminRouter = c.router(adminContract, apiOptions);
 export const sanctionsRouter = c.router(sanctionsContract, apiOptions);
 
@@ -82,6 +84,7 @@ export const contract: {
   webhooks: typeof webhooksRouter;
   notifications: typeof notificationsRouter;
   moderation: typeof moderationRouter;
+  copyright: typeof copyrightRouter;
   admin: typeof adminRouter;
   sanctions: typeof sanctionsRouter;
 } = c.router({
@@ -103,6 +106,7 @@ export const contract: {
   webhooks: webhooksRouter,
   notifications: notificationsRouter,
   moderation: moderationRouter,
+  copyright: copyrightRouter,
   admin: adminRouter,
   sanctions: sanctionsRouter,
 });
@@ -145,6 +149,9 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
     'logged; each webhook’s key reads the API as you',
   moderation:
     'Reports of abuse by users, and for staff the moderation queue (reports grouped by target), its decisions and actions on content.',
+  copyright:
+    'Copyright claims against tracks (hidden at once), the owner’s counter-notice, staff’s decisions, and the strikes an upheld ' +
+    'claim gives: two stop uploads, three suspend the account',
   notifications:
     'Your inbox: follows, likes, reposts, comments and replies, collaborations, sales and orders, moderation decisions and announcements, ' +
     'made from what happens by a job; folded, read and deleted here; per type in the inbox and in a daily mail digest (preferences)',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   API_KEY_SCOPES,
+  COPYRIGHT_CLAIM_STATUSES,
   DELIVERY_STATUSES,
   GENDERS,
   WEBHOOK_EVENT_TYPES,
@@ -37,6 +38,7 @@ import { seedDataDir } from '../support/test-database.js';
 // constraints. A value added to the contract without a migration would be accepted by the API and refused by the database.
 const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][] = [
   ['users', 'gender', GENDERS],
+  ['copyright_claims', 'status', COPYRIGHT_CLAIM_STATUSES],
   ['users', 'role', USER_ROLES],
   ['tracks', 'format', TRACK_FORMATS],
   ['tracks', 'status', TRACK_STATUSES],

@@ -75,6 +75,10 @@ const matrix: Record<string, Case[]> = {
   'tracks.download': [{ object: 'privateTrack', status: 404 }],
   'tracks.resume': [{ object: 'session', status: 404 }],
   'tracks.cancel': [{ object: 'session', status: 404 }],
+  // a copyright claim: another user who is not its party does not see it (404; the parties' own refusals are in
+  // tests/copyright); deciding one is staff's, refused before the route runs
+  'copyright.counter': [{ object: 'publicTrack', status: 404, body: { statement: 'mine', signature: 'Me' } }],
+  'copyright.decide': [{ object: 'publicTrack', status: 403, body: { outcome: 'rejected', note: 'x' } }],
   'tracks.quota': [{ object: 'user', status: 403 }],
   'users.update': [{ object: 'user', status: 403, body: { bio: 'Taken over' } }],
   'users.remove': [{ object: 'user', status: 403 }],

@@ -136,3 +136,15 @@ export async function lapseSuspension(server: TestServer, userId: string): Promi
     .where('lifted_at', 'is', null)
     .execute();
 }
+
+/** The copyright claim was filed 14 days and a second ago: its counter-notice window closed; a claim is dated as of now. */
+export async function lapseCounterWindow(server: TestServer, claimId: string): Promise<void> {
+  await sql`update copyright_claims set created_at = now() - interval '14 days 1 second',
+    counter_deadline = now() - interval '1 second' where id = ${claimId}`.execute(db(server));
+}
+
+/** The account's strikes were given 12 months and a second ago, so they expired: a strike is dated as of now. */
+export async function expireStrikes(server: TestServer, userId: string): Promise<void> {
+  await sql`update strikes set created_at = now() - interval '12 months 1 second',
+    expires_at = now() - interval '1 second' where user_id = ${userId}`.execute(db(server));
+}

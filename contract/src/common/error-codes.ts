@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   INVALID_PROMO_CODE: 400,
   /** A buyer's refund after refund_deadline. */
   REFUND_WINDOW_CLOSED: 400,
+  /** A counter-notice to a copyright claim after its deadline. */
+  COUNTER_WINDOW_CLOSED: 400,
   /** A webhook URL that is not absolute https, carries credentials, or leads to a private address. */
   INVALID_WEBHOOK_URL: 400,
   /** A test event to a webhook that is not active. */

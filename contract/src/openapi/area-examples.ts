@@ -7,6 +7,7 @@ import { ADMIN_EXAMPLES } from '../areas/admin/admin.examples.js';
 import { AUDIT_EXAMPLES } from '../areas/audit/audit.examples.js';
 import { AUTH_EXAMPLES } from '../areas/auth/auth.examples.js';
 import { COMMENTS_EXAMPLES } from '../areas/comments/comments.examples.js';
+import { COPYRIGHT_EXAMPLES } from '../areas/copyright/copyright.examples.js';
 import { DASHBOARD_EXAMPLES } from '../areas/dashboard/dashboard.examples.js';
 import { DEVELOPER_EXAMPLES } from '../areas/developer/developer.examples.js';
 import { FRONTEND_EXAMPLES } from '../areas/frontend/frontend.examples.js';
@@ -32,6 +33,7 @@ for (const examples of [
   AUDIT_EXAMPLES,
   AUTH_EXAMPLES,
   COMMENTS_EXAMPLES,
+  COPYRIGHT_EXAMPLES,
   DASHBOARD_EXAMPLES,
   DEVELOPER_EXAMPLES,
   FRONTEND_EXAMPLES,

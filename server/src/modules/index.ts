@@ -10,6 +10,7 @@ import { createPlatformSettings } from './admin/platform-settings.js';
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { createCommentsModule } from './comments/comments.module.js';
+import { createCopyrightModule } from './copyright/copyright.module.js';
 import { createDashboardModule } from './dashboard/dashboard.module.js';
 import { createDeveloperModule } from './developer/developer.module.js';
 import { createFrontendModule } from './frontend/frontend.module.js';
@@ -64,9 +65,14 @@ export function createAreas(platform: Platform) {
     people: { lockAccount: (id) => users.people.lockAccount(id) },
     rules: {
       allowanceFor: async (userId) => {
-        const [current, own] = await Promise.all([settings.current(), users.staffAccounts.quotaOf(userId)]);
+        // copyright is made below: an account's strikes may stop its uploads too
+        const [current, own, cleared] = await Promise.all([
+          settings.current(),
+          users.staffAccounts.quotaOf(userId),
+          copyright.uploadsAllowed(userId),
+        ]);
         return {
-          enabled: current.uploads_enabled,
+          enabled: current.uploads_enabled && cleared,
           maxFileBytes: current.max_upload_bytes,
           quotaBytes: own ?? current.default_quota_bytes,
         };
@@ -129,14 +135,15 @@ export function createAreas(platform: Platform) {
     // moderation and sanctions are made below, and asked only when a request comes
     standing: {
       standing: async (ids) => {
-        const [reports, sanctioned] = await Promise.all([
+        const [reports, sanctioned, strikes] = await Promise.all([
           moderation.openReportsAgainst(ids),
           Promise.all(ids.map(async (id) => [id, await sanctions.standingOf(id)] as const)),
+          copyright.activeStrikes(ids),
         ]);
         return new Map(
           sanctioned.map(([id, list]) => [
             id,
-            { open_reports: reports.get(id) ?? 0, active_strikes: 0, sanctions: list },
+            { open_reports: reports.get(id) ?? 0, active_strikes: strikes.get(id) ?? 0, sanctions: list },
           ]),
         );
       },
@@ -154,8 +161,12 @@ export function createAreas(platform: Platform) {
         const { orders, revenue, refunds } = await marketplace.orderFigures(since);
         return { orders, revenue_cents_by_currency: revenue, refunds };
       },
-      // copyright claims and appeals join these figures when their areas exist
-      moderation: async (since) => ({ ...(await moderation.figures(since)), pending_claims: 0, open_appeals: 0 }),
+      // appeals join these figures when their area exists
+      moderation: async (since) => ({
+        ...(await moderation.figures(since)),
+        pending_claims: await copyright.pendingClaims(),
+        open_appeals: 0,
+      }),
     },
   });
   const sanctions = createSanctionsModule(platform, {
@@ -163,6 +174,13 @@ export function createAreas(platform: Platform) {
     people: users.people,
     staffLog: admin.staffLog,
     content: [tracks.moderation, comments.moderation, playlists.moderation, marketplace.moderation],
+  });
+  const copyright = createCopyrightModule(platform, {
+    tracks: tracks.reader,
+    trackModeration: tracks.moderation,
+    people: users.people,
+    staffLog: admin.staffLog,
+    sanctions: sanctions.sanctions,
   });
   // each subject as its area shows it to the reader: a subject they may no longer see is left out
   const visibleSubjects = async (reader: UserActor, subjects: readonly { type: string; id: string }[]) => {
@@ -264,6 +282,7 @@ export function createAreas(platform: Platform) {
     sanctions,
     notifications,
     moderation,
+    copyright,
     admin,
     createFrontendModule(platform),
     createDashboardModule(platform),
@@ -285,6 +304,7 @@ export function createAreas(platform: Platform) {
     developer,
     sanctions,
     notifications,
+    copyright,
     admin,
     modules,
   };

@@ -6,6 +6,7 @@ import { order, product } from '../marketplace/marketplace.examples.js';
 import { OTHER_PLAYLIST_ID, exportedPlaylist } from '../playlists/playlists.examples.js';
 import { exportedChat, exportedSession, queue, queueItem } from '../queue/queue.examples.js';
 import { OTHER_TRACK_ID, lyrics, otherTrack, track } from '../tracks/tracks.examples.js';
+import { claimReceived, strike } from '../copyright/copyright.examples.js';
 import { suspension } from '../sanctions/sanctions.examples.js';
 import { webhook } from '../webhooks/webhooks.examples.js';
 import { CREATED, OTHER_USER_ID, TRACK_ID, UPDATED, USER_ID, onePage, password } from '../../common/common.examples.js';
@@ -125,6 +126,9 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     blocks: [],
     tracks: [track],
     lyrics: [lyrics],
+    copyright_claims_made: [],
+    copyright_claims_received: [claimReceived],
+    strikes: [strike],
     audit_logs: [auditEntry],
     likes: [{ track_id: TRACK_ID, liked_at: UPDATED }],
     reposts: [],

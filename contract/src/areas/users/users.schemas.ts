@@ -22,6 +22,11 @@ import {
 import { ExportedChatMessageSchema, ExportedQueueSessionSchema, QueueSchema } from '../queue/queue.schemas.js';
 import { LyricsSchema, TrackSchema } from '../tracks/tracks.schemas.js';
 import { SanctionSchema } from '../sanctions/sanctions.schemas.js';
+import {
+  ExportedClaimMadeSchema,
+  ExportedClaimReceivedSchema,
+  StrikeSchema,
+} from '../copyright/copyright-records.schemas.js';
 
 export const USER_ROLES = ['user', 'creator', 'moderator', 'admin'] as const;
 export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const;
@@ -239,6 +244,13 @@ export const UserExportSchema = named(
     blocks: z.array(z.object({ user_id: UuidSchema, username: z.string(), since: TimestampSchema })),
     tracks: z.array(TrackSchema),
     lyrics: z.array(LyricsSchema).describe('Lyrics of your tracks'),
+    copyright_claims_made: z
+      .array(ExportedClaimMadeSchema)
+      .describe('The copyright claims you filed, with what you stated, newest first'),
+    copyright_claims_received: z
+      .array(ExportedClaimReceivedSchema)
+      .describe('Copyright claims against your tracks, with your counter-notices, newest first'),
+    strikes: z.array(StrikeSchema).describe('The copyright strikes of your account, newest first'),
     audit_logs: z.array(AuditEntrySchema),
     likes: z
       .array(z.object({ track_id: UuidSchema, liked_at: TimestampSchema }))

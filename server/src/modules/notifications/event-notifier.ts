@@ -7,6 +7,8 @@ import type { NotificationChannelsOf, NotificationSources } from './notification
 import type { NotificationsRepository } from './notifications.repository.js';
 import type { NotificationRow } from './notifications.tables.js';
 import '../sanctions/sanctions.events.js';
+import '../copyright/copyright.events.js';
+import { copyrightNotice } from '../copyright/copyright.notices.js';
 
 /** The actors a fold keeps by name; its count goes on beyond them. */
 const FOLD_ACTORS_KEPT = 50;
@@ -45,6 +47,10 @@ export const NOTIFYING_EVENTS = [
   'user.unbanned',
   'content.moderated',
   'report.closed',
+  'copyright.claimed',
+  'copyright.countered',
+  'copyright.upheld',
+  'copyright.rejected',
 ] as const satisfies readonly EventType[];
 
 const CONTENT_NAMES: Record<string, string> = {
@@ -258,6 +264,15 @@ export function eventNotifier(deps: {
             always: true,
           },
         ];
+      }
+      case 'copyright.claimed':
+      case 'copyright.countered':
+      case 'copyright.upheld':
+      case 'copyright.rejected': {
+        if (!event.userId) return [];
+        const says = copyrightNotice(event.type, event.data as EventMap['copyright.claimed']);
+        if (!says) return [];
+        return [{ recipientId: event.userId, type: 'moderation', actorId: null, subject: null, says, always: true }];
       }
       default:
         return [];
