@@ -22,6 +22,7 @@ import * as refreshSuccessor from './0020-refresh-successor.js';
 import * as notifications from './0021-notifications.js';
 import * as trustAndSafety from './0022-trust-and-safety.js';
 import * as sanctions from './0024-sanctions.js';
+import * as appeals from './0026-appeals.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021-notifications': notifications,
   '0022-trust-and-safety': trustAndSafety,
   '0024-sanctions': sanctions,
+  '0026-appeals': appeals,
 };

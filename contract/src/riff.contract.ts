@@ -14,6 +14,7 @@ import { developerContract } from './areas/developer/developer.contract.js';
 import { notificationsContract } from './areas/notifications/notifications.contract.js';
 import { moderationContract } from './areas/moderation/moderation.contract.js';
 import { sanctionsContract } from './areas/sanctions/sanctions.contract.js';
+import { appealsContract } from './areas/appeals/appeals.contract.js';
 import { frontendContract } from './areas/frontend/frontend.contract.js';
 import { dashboardContract } from './areas/dashboard/dashboard.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
@@ -58,6 +59,7 @@ export const notificationsRouter = c.router(notificationsContract, apiOptions);
 export const moderationRouter = c.router(moderationContract, apiOptions);
 export const adminRouter = c.router(adminContract, apiOptions);
 export const sanctionsRouter = c.router(sanctionsContract, apiOptions);
+export const appealsRouter = c.router(appealsContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -84,6 +86,7 @@ export const contract: {
   moderation: typeof moderationRouter;
   admin: typeof adminRouter;
   sanctions: typeof sanctionsRouter;
+  appeals: typeof appealsRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -105,6 +108,7 @@ export const contract: {
   moderation: moderationRouter,
   admin: adminRouter,
   sanctions: sanctionsRouter,
+  appeals: appealsRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -154,4 +158,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   sanctions:
     'Staff’s sanctions of accounts: warnings, suspensions (moderators up to 30 days) and bans (admins), lifted by unsuspend and unban; ' +
     'a suspended or banned account is signed out everywhere at once and told by a notification and a mail with a one-time appeal link',
+  appeals:
+    'Appeals of moderation decisions about your content, of sanctions (also by the one-time link mailed to a suspended or banned ' +
+    'account) and of copyright strikes; your standing; and staff’s decisions on appeals, never by the staff member who decided first',
 };

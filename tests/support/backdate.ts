@@ -136,3 +136,12 @@ export async function lapseSuspension(server: TestServer, userId: string): Promi
     .where('lifted_at', 'is', null)
     .execute();
 }
+
+/** The track was hidden or removed by moderation `daysAgo` days ago: moderation dates its decisions as of now. */
+export async function backdateModeration(server: TestServer, trackId: string, daysAgo: number): Promise<void> {
+  await db(server)
+    .updateTable('tracks')
+    .set({ moderated_at: new Date(Date.now() - daysAgo * DAY_MS) })
+    .where('id', '=', trackId)
+    .execute();
+}

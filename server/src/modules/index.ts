@@ -1,11 +1,12 @@
 import { systemActor, type UserActor } from '../platform/access/actor.js';
 import { keyIsLive } from '../platform/auth/authenticate.middleware.js';
 import type { KeyRef } from '../platform/auth/token-signer.js';
-import { AppError } from '../platform/errors/app-error.js';
+import { AppError, notFound } from '../platform/errors/app-error.js';
 import type { Platform } from '../platform/platform.js';
 import type { RiffModule } from '../platform/module.js';
 import { createAccountPagesModule } from './account-pages/account-pages.module.js';
 import { createAdminModule } from './admin/admin.module.js';
+import { createAppealsModule } from './appeals/appeals.module.js';
 import { createPlatformSettings } from './admin/platform-settings.js';
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
@@ -154,8 +155,12 @@ export function createAreas(platform: Platform) {
         const { orders, revenue, refunds } = await marketplace.orderFigures(since);
         return { orders, revenue_cents_by_currency: revenue, refunds };
       },
-      // copyright claims and appeals join these figures when their areas exist
-      moderation: async (since) => ({ ...(await moderation.figures(since)), pending_claims: 0, open_appeals: 0 }),
+      // copyright claims join these figures when their area exists
+      moderation: async (since) => ({
+        ...(await moderation.figures(since)),
+        pending_claims: 0,
+        open_appeals: await appeals.openCount(),
+      }),
     },
   });
   const sanctions = createSanctionsModule(platform, {
@@ -213,6 +218,39 @@ export function createAreas(platform: Platform) {
     staffLog: admin.staffLog,
     sanctions: sanctions.sanctions,
   });
+  const contentPorts = {
+    track: tracks.moderation,
+    comment: comments.moderation,
+    playlist: playlists.moderation,
+    product: marketplace.moderation,
+  };
+  const appeals = createAppealsModule(platform, {
+    ports: {
+      content: contentPorts,
+      sanctions: {
+        standingOf: (userId) => sanctions.standingOf(userId),
+        sanctionByAppealToken: (token) => sanctions.sanctionByAppealToken(token),
+        lift: sanctions.sanctions,
+      },
+      // the copyright area's strikes are wired here once it exists: until then nobody has a strike
+      strikes: {
+        strikesOf: async () => [],
+        liftStrike: async () => {
+          throw notFound('Strike');
+        },
+        decider: async () => undefined,
+      },
+      staffLog: admin.staffLog,
+      contentDecider: (target) =>
+        admin.lastStaffActor(target, ['content.hide', 'content.remove', 'case.hide', 'case.remove']),
+      account: async (id) => {
+        const row = await users.people.findAccount(id);
+        return row && { id: row.id, isAdmin: row.is_admin };
+      },
+      // only tracks store files of their own among the moderated content
+      purgeable: { track: tracks.purge },
+    },
+  });
   const notifications = createNotificationsModule(platform, {
     sources: {
       track: async (id) => {
@@ -262,6 +300,7 @@ export function createAreas(platform: Platform) {
     sanctions,
     notifications,
     moderation,
+    appeals,
     admin,
     createFrontendModule(platform),
     createDashboardModule(platform),
@@ -284,6 +323,7 @@ export function createAreas(platform: Platform) {
     sanctions,
     notifications,
     admin,
+    appeals,
     modules,
   };
 }
