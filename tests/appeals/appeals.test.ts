@@ -261,5 +261,17 @@ describe('the purge of removed content', () => {
     // run again: nothing more of these goes
     await runJob(suite.server, 'appeals.purge-removed');
     expect((await get(`/tracks/${appealed.id}`, owner)).status).toBe(200);
+
+    // the appeals are in the account's export, and go with the account
+    const exported = await get('/users/me/export', owner);
+    expect(exported.status).toBe(200);
+    expect(exported.body.appeals).toEqual([expect.objectContaining({ subject_id: appealed.id, status: 'open' })]);
+    const erased = await suite.http.delete('/users/me', {
+      token: owner.accessToken,
+      body: { confirm_text: 'DELETE', password: owner.password },
+    });
+    expect(erased.status).toBe(200);
+    const left = await db().selectFrom('appeals').select('id').where('user_id', '=', owner.id).execute();
+    expect(left).toEqual([]);
   });
 });
