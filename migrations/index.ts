@@ -23,6 +23,7 @@ import * as notifications from './0021-notifications.js';
 import * as trustAndSafety from './0022-trust-and-safety.js';
 import * as sanctions from './0024-sanctions.js';
 import * as copyright from './0025-copyright.js';
+import * as appeals from './0026-appeals.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0022-trust-and-safety': trustAndSafety,
   '0024-sanctions': sanctions,
   '0025-copyright': copyright,
+  '0026-appeals': appeals,
 };

@@ -63,4 +63,6 @@ export * from './areas/admin/admin.schemas.js';
 export * from './areas/admin/admin.contract.js';
 export * from './areas/sanctions/sanctions.schemas.js';
 export * from './areas/sanctions/sanctions.contract.js';
+export * from './areas/appeals/appeals.schemas.js';
+export * from './areas/appeals/appeals.contract.js';
 export * from './riff.contract.js';

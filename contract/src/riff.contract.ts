@@ -15,6 +15,7 @@ import { notificationsContract } from './areas/notifications/notifications.contr
 import { moderationContract } from './areas/moderation/moderation.contract.js';
 import { sanctionsContract } from './areas/sanctions/sanctions.contract.js';
 import { copyrightContract } from './areas/copyright/copyright.contract.js';
+import { appealsContract } from './areas/appeals/appeals.contract.js';
 import { frontendContract } from './areas/frontend/frontend.contract.js';
 import { dashboardContract } from './areas/dashboard/dashboard.contract.js';
 import { socialContract } from './areas/social/social.contract.js';
@@ -60,6 +61,7 @@ export const moderationRouter = c.router(moderationContract, apiOptions);
 export const copyrightRouter = c.router(copyrightContract, apiOptions);
 export const adminRouter = c.router(adminContract, apiOptions);
 export const sanctionsRouter = c.router(sanctionsContract, apiOptions);
+export const appealsRouter = c.router(appealsContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -87,6 +89,7 @@ export const contract: {
   copyright: typeof copyrightRouter;
   admin: typeof adminRouter;
   sanctions: typeof sanctionsRouter;
+  appeals: typeof appealsRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -109,6 +112,7 @@ export const contract: {
   copyright: copyrightRouter,
   admin: adminRouter,
   sanctions: sanctionsRouter,
+  appeals: appealsRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -161,4 +165,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   sanctions:
     'Staff’s sanctions of accounts: warnings, suspensions (moderators up to 30 days) and bans (admins), lifted by unsuspend and unban; ' +
     'a suspended or banned account is signed out everywhere at once and told by a notification and a mail with a one-time appeal link',
+  appeals:
+    'Appeals of moderation decisions about your content, of sanctions (also by the one-time link mailed to a suspended or banned ' +
+    'account) and of copyright strikes; your standing; and staff’s decisions on appeals, never by the staff member who decided first',
 };

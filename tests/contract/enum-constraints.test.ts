@@ -4,6 +4,9 @@ import path from 'node:path';
 import {
   API_KEY_SCOPES,
   COPYRIGHT_CLAIM_STATUSES,
+  APPEAL_STATUSES,
+  APPEAL_SUBJECT_TYPES,
+  MODERATED_CONTENT_TYPES,
   DELIVERY_STATUSES,
   GENDERS,
   WEBHOOK_EVENT_TYPES,
@@ -70,6 +73,9 @@ const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][]
   ['notifications', 'type', NOTIFICATION_TYPES],
   ['notifications', 'subject_type', NOTIFICATION_SUBJECT_TYPES],
   ['sanctions', 'kind', SANCTION_KINDS],
+  ['appeals', 'subject_type', APPEAL_SUBJECT_TYPES],
+  ['appeals', 'target_type', MODERATED_CONTENT_TYPES],
+  ['appeals', 'status', APPEAL_STATUSES],
 ];
 
 let database: DatabaseHandle;

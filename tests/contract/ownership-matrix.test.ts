@@ -267,6 +267,8 @@ const matrix: Record<string, Case[]> = {
   'sanctions.unsuspend': [{ object: 'user', status: 403 }],
   'sanctions.ban': [{ object: 'user', status: 403, body: { reason: 'spam' } }],
   'sanctions.unban': [{ object: 'user', status: 403 }],
+  // deciding appeals is staff's: a user who is neither moderator nor admin is refused before the route runs
+  'appeals.decide': [{ object: 'user', status: 403, body: { outcome: 'granted', note: 'x' } }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {

@@ -148,3 +148,12 @@ export async function expireStrikes(server: TestServer, userId: string): Promise
   await sql`update strikes set created_at = now() - interval '12 months 1 second',
     expires_at = now() - interval '1 second' where user_id = ${userId}`.execute(db(server));
 }
+
+/** The track was hidden or removed by moderation `daysAgo` days ago: moderation dates its decisions as of now. */
+export async function backdateModeration(server: TestServer, trackId: string, daysAgo: number): Promise<void> {
+  await db(server)
+    .updateTable('tracks')
+    .set({ moderated_at: new Date(Date.now() - daysAgo * DAY_MS) })
+    .where('id', '=', trackId)
+    .execute();
+}

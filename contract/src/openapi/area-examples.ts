@@ -4,6 +4,7 @@
  */
 import { COMMON_EXAMPLES } from '../common/common.examples.js';
 import { ADMIN_EXAMPLES } from '../areas/admin/admin.examples.js';
+import { APPEALS_EXAMPLES } from '../areas/appeals/appeals.examples.js';
 import { AUDIT_EXAMPLES } from '../areas/audit/audit.examples.js';
 import { AUTH_EXAMPLES } from '../areas/auth/auth.examples.js';
 import { COMMENTS_EXAMPLES } from '../areas/comments/comments.examples.js';
@@ -30,6 +31,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {};
 for (const examples of [
   COMMON_EXAMPLES,
   ADMIN_EXAMPLES,
+  APPEALS_EXAMPLES,
   AUDIT_EXAMPLES,
   AUTH_EXAMPLES,
   COMMENTS_EXAMPLES,

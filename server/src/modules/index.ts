@@ -1,11 +1,12 @@
 import { systemActor, type UserActor } from '../platform/access/actor.js';
 import { keyIsLive } from '../platform/auth/authenticate.middleware.js';
 import type { KeyRef } from '../platform/auth/token-signer.js';
-import { AppError } from '../platform/errors/app-error.js';
+import { AppError, notFound } from '../platform/errors/app-error.js';
 import type { Platform } from '../platform/platform.js';
 import type { RiffModule } from '../platform/module.js';
 import { createAccountPagesModule } from './account-pages/account-pages.module.js';
 import { createAdminModule } from './admin/admin.module.js';
+import { createAppealsModule } from './appeals/appeals.module.js';
 import { createPlatformSettings } from './admin/platform-settings.js';
 import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
@@ -161,11 +162,10 @@ export function createAreas(platform: Platform) {
         const { orders, revenue, refunds } = await marketplace.orderFigures(since);
         return { orders, revenue_cents_by_currency: revenue, refunds };
       },
-      // appeals join these figures when their area exists
       moderation: async (since) => ({
         ...(await moderation.figures(since)),
         pending_claims: await copyright.pendingClaims(),
-        open_appeals: 0,
+        open_appeals: await appeals.openCount(),
       }),
     },
   });
@@ -231,6 +231,36 @@ export function createAreas(platform: Platform) {
     staffLog: admin.staffLog,
     sanctions: sanctions.sanctions,
   });
+  const contentPorts = {
+    track: tracks.moderation,
+    comment: comments.moderation,
+    playlist: playlists.moderation,
+    product: marketplace.moderation,
+  };
+  const appeals = createAppealsModule(platform, {
+    ports: {
+      content: contentPorts,
+      sanctions: {
+        standingOf: (userId) => sanctions.standingOf(userId),
+        sanctionByAppealToken: (token) => sanctions.sanctionByAppealToken(token),
+        lift: sanctions.sanctions,
+      },
+      strikes: {
+        strikesOf: (userId) => copyright.strikesOf(userId),
+        liftStrike: async (actor, strikeId) => void (await copyright.liftStrike(actor, strikeId)),
+        decider: (strikeId) => copyright.claimDecider(strikeId),
+      },
+      staffLog: admin.staffLog,
+      contentDecider: (target) =>
+        admin.lastStaffActor(target, ['content.hide', 'content.remove', 'case.hide', 'case.remove']),
+      account: async (id) => {
+        const row = await users.people.findAccount(id);
+        return row && { id: row.id, isAdmin: row.is_admin };
+      },
+      // only tracks store files of their own among the moderated content
+      purgeable: { track: tracks.purge },
+    },
+  });
   const notifications = createNotificationsModule(platform, {
     sources: {
       track: async (id) => {
@@ -283,6 +313,7 @@ export function createAreas(platform: Platform) {
     notifications,
     moderation,
     copyright,
+    appeals,
     admin,
     createFrontendModule(platform),
     createDashboardModule(platform),
@@ -306,6 +337,7 @@ export function createAreas(platform: Platform) {
     notifications,
     copyright,
     admin,
+    appeals,
     modules,
   };
 }

@@ -8,6 +8,7 @@ import { exportedChat, exportedSession, queue, queueItem } from '../queue/queue.
 import { OTHER_TRACK_ID, lyrics, otherTrack, track } from '../tracks/tracks.examples.js';
 import { claimReceived, strike } from '../copyright/copyright.examples.js';
 import { suspension } from '../sanctions/sanctions.examples.js';
+import { appeal } from '../appeals/appeals.examples.js';
 import { webhook } from '../webhooks/webhooks.examples.js';
 import { CREATED, OTHER_USER_ID, TRACK_ID, UPDATED, USER_ID, onePage, password } from '../../common/common.examples.js';
 import {
@@ -150,6 +151,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     api_keys: [apiKey],
     webhooks: [webhook],
     sanctions: [suspension],
+    appeals: [appeal],
   },
   SetAvatarRequest: { file: 'portrait.jpg' },
 };

@@ -27,6 +27,7 @@ import {
   ExportedClaimReceivedSchema,
   StrikeSchema,
 } from '../copyright/copyright-records.schemas.js';
+import { AppealSchema } from '../appeals/appeal.schemas.js';
 
 export const USER_ROLES = ['user', 'creator', 'moderator', 'admin'] as const;
 export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const;
@@ -288,6 +289,7 @@ export const UserExportSchema = named(
       .describe('Your developer API keys (their prefixes; the keys themselves are not kept)'),
     webhooks: z.array(WebhookSchema).describe('Your webhooks (their key prefixes; keys and secrets are not exported)'),
     sanctions: z.array(SanctionSchema).describe('The warnings, suspensions and bans of your account, newest first'),
+    appeals: z.array(AppealSchema).describe('Your appeals and their outcome, newest first'),
   }),
 );
 

@@ -13,6 +13,8 @@ export type AdminModule = RiffModule & {
   services: { admin: AdminService };
   /** For the areas that act as staff (moderation, sanctions): the staff log they write to. */
   staffLog: StaffLog;
+  /** For appeals: the staff member whose action on a target was the last of these actions (who decided it). */
+  lastStaffActor(target: { type: string; id: string }, actions: readonly string[]): Promise<string | undefined>;
 };
 
 export interface AdminModuleDeps {
@@ -28,13 +30,14 @@ export interface AdminModuleDeps {
 export function createAdminModule(platform: Platform, deps: AdminModuleDeps): AdminModule {
   const { scope, events, clock } = platform;
   const staffLog = new StaffLogRepository(scope);
+  const staffLogQueries = new StaffLogQueries(scope);
   const admin = new AdminService({
     scope,
     events,
     clock,
     settings: deps.settings,
     staffLog,
-    staffLogQueries: new StaffLogQueries(scope),
+    staffLogQueries,
     accounts: deps.accounts,
     sessions: deps.sessions,
     standing: deps.standing,
@@ -44,6 +47,7 @@ export function createAdminModule(platform: Platform, deps: AdminModuleDeps): Ad
     name: 'admin',
     services: { admin },
     staffLog,
+    lastStaffActor: (target, actions) => staffLogQueries.lastActorOf(target.type, target.id, actions),
     routes: { admin: adminRoutes(admin) },
     accountData: { erase: (owner) => admin.eraseFor(owner) },
   };

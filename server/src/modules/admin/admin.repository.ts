@@ -15,6 +15,21 @@ export class StaffLogQueries {
     return this.scope.db;
   }
 
+  /** The staff member of the newest entry of one of `actions` on the target (who took the decision last). */
+  async lastActorOf(targetType: string, targetId: string, actions: readonly string[]): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('staff_log')
+      .select('actor_id')
+      .where('target_type', '=', targetType)
+      .where('target_id', '=', targetId)
+      .where('action', 'in', actions)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.actor_id ?? undefined;
+  }
+
   async page(
     filter: StaffLogFilter,
     window: { limit: number; offset: number },

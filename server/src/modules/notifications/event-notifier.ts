@@ -9,6 +9,7 @@ import type { NotificationRow } from './notifications.tables.js';
 import '../sanctions/sanctions.events.js';
 import '../copyright/copyright.events.js';
 import { copyrightNotice } from '../copyright/copyright.notices.js';
+import '../appeals/appeals.events.js';
 
 /** The actors a fold keeps by name; its count goes on beyond them. */
 const FOLD_ACTORS_KEPT = 50;
@@ -51,6 +52,8 @@ export const NOTIFYING_EVENTS = [
   'copyright.countered',
   'copyright.upheld',
   'copyright.rejected',
+  'appeal.granted',
+  'appeal.denied',
 ] as const satisfies readonly EventType[];
 
 const CONTENT_NAMES: Record<string, string> = {
@@ -89,6 +92,20 @@ function sanctionMessage(event: DomainEvent): string {
     default:
       return 'Your account’s ban was lifted';
   }
+}
+
+/** What staff's decision on an appeal tells the appellant: the outcome and the note, never who decided. */
+function appealMessage(granted: boolean, data: EventMap['appeal.granted']): string {
+  const what =
+    data.subject_type === 'content'
+      ? `of the moderation of your ${CONTENT_NAMES[data.target_type ?? ''] ?? data.target_type ?? 'content'}`
+      : data.subject_type === 'sanction'
+        ? 'of a sanction of your account'
+        : 'of a copyright strike';
+  const outcome = granted
+    ? `was granted${data.subject_type === 'content' ? ': it is visible again' : data.subject_type === 'strike' ? ': the strike is lifted' : ''}`
+    : 'was reviewed and denied';
+  return `Your appeal ${what} ${outcome}. The moderators’ note: ${data.note}`;
 }
 
 /**
@@ -273,6 +290,20 @@ export function eventNotifier(deps: {
         const says = copyrightNotice(event.type, event.data as EventMap['copyright.claimed']);
         if (!says) return [];
         return [{ recipientId: event.userId, type: 'moderation', actorId: null, subject: null, says, always: true }];
+      }
+      case 'appeal.granted':
+      case 'appeal.denied': {
+        if (!event.userId) return [];
+        return [
+          {
+            recipientId: event.userId,
+            type: 'moderation',
+            actorId: null,
+            subject: null,
+            says: appealMessage(event.type === 'appeal.granted', event.data as EventMap['appeal.granted']),
+            always: true,
+          },
+        ];
       }
       default:
         return [];

@@ -43,6 +43,11 @@ export type TracksModule = RiffModule & {
   searcher: TrackSearchService;
   /** For the media pipeline: the stream columns it reads and keeps. */
   streams: TrackStreamState;
+  /** For the purge of removed content (appeals): removed tracks and the deletion of one with its files. */
+  purge: {
+    removedBefore(cutoff: Date, afterId: string | null, limit: number): Promise<string[]>;
+    purge(id: string, cutoff: Date): Promise<boolean>;
+  };
   /** For the admin area's figures: live tracks, new ones, the bytes stored. */
   figures: (since: Date) => ReturnType<TracksRepository['figures']>;
 };
@@ -117,6 +122,10 @@ export function createTracksModule(
     streams: createTrackStreamState(new StreamStateRepository(scope)),
     searcher,
     figures: (since) => tracksRepository.figures(since),
+    purge: {
+      removedBefore: (cutoff, afterId, limit) => tracksRepository.removedBefore(cutoff, afterId, limit),
+      purge: (id, cutoff) => tracks.purgeRemoved(id, cutoff),
+    },
     routes: {
       tracks: tracksRoutes({
         tracks,

@@ -32,6 +32,29 @@ export class TracksRepository {
     );
   }
 
+  /** Live tracks moderation removed before `cutoff`, in id order after `afterId` (the purge of removed content). */
+  async removedBefore(cutoff: Date, afterId: string | null, limit: number): Promise<string[]> {
+    let query = this.db
+      .selectFrom('tracks')
+      .select('id')
+      .where('deleted_at', 'is', null)
+      .where('moderation_status', '=', 'removed')
+      .where('moderated_at', '<', cutoff);
+    if (afterId) query = query.where('id', '>', afterId);
+    return (await query.orderBy('id').limit(limit).execute()).map((row) => row.id);
+  }
+
+  /** The live track, locked for its purge. */
+  lockLive(id: string): Promise<TrackRow | undefined> {
+    return this.db
+      .selectFrom('tracks')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+  }
+
   /** Holds the track's row (FOR SHARE) until the transaction ends, so it cannot be deleted meanwhile; true when it is live. */
   async holdLive(id: string): Promise<boolean> {
     const row = await this.db

@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { Logger } from 'pino';
 import type { ErrorCode, ListTracksQuery, UpdateTrackRequest } from '@riff/contract';
-import type { Actor, UserActor } from '../../platform/access/actor.js';
+import { systemActor, type Actor, type UserActor } from '../../platform/access/actor.js';
 import type { ErasureOptions } from '../../platform/accounts/account-data.js';
 import type { Clock } from '../../platform/clock.js';
 import type { TrackRow, TracksTable } from './tracks.tables.js';
@@ -150,6 +150,20 @@ export class TracksService {
         await this.deps.tracks.addIntent(fileKey);
         this.deps.scope.afterCommit(() => this.removeFile(fileKey));
       }
+    });
+  }
+
+  /**
+   * The purge of a track moderation removed before `cutoff` (no appeal holds it any more): deleted as
+   * its owner's deletion would, its file and derived media with it. False when it is no longer so.
+   */
+  async purgeRemoved(id: string, cutoff: Date): Promise<boolean> {
+    return this.deps.scope.transaction(async () => {
+      const track = await this.deps.tracks.lockLive(id);
+      if (!track || track.moderation_status !== 'removed' || !track.moderated_at || track.moderated_at >= cutoff)
+        return false;
+      await this.deleteTrack(systemActor(), id, track.creator_id);
+      return true;
     });
   }
 
