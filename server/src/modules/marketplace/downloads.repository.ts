@@ -21,7 +21,6 @@ export class DownloadsRepository {
         'file_name',
         'file_size',
         'file_content_type',
-        'status',
         'seller_id',
         'moderation_status',
       ])
