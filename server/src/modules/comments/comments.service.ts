@@ -138,7 +138,7 @@ export class CommentsService {
     return this.deps.scope.transaction(async () => {
       // the track's row is held until commit: no comment lands after its comments were removed
       if (!(await this.deps.tracks.holdLive(track.id))) throw notFound('Track');
-      const parentId = body.parent_id === undefined ? null : await this.topLevelParent(track.id, body.parent_id);
+      const parentId = body.parent_id === undefined ? null : await this.topLevelParent(actor, track.id, body.parent_id);
       const id = await this.comments.insert({
         track_id: track.id,
         user_id: actor.id,
@@ -156,11 +156,20 @@ export class CommentsService {
     });
   }
 
-  /** The top-level comment a reply attaches to, locked until the reply is counted: a reply to a reply goes to its parent. */
-  private async topLevelParent(trackId: string, parentId: string): Promise<string> {
-    let parent = await this.comments.lock(parentId);
-    if (parent?.parent_id) parent = await this.comments.lock(parent.parent_id);
-    if (!parent || parent.track_id !== trackId)
+  /**
+   * The top-level comment a reply attaches to, locked until the reply is counted: a reply to a reply
+   * goes to its parent. A thread moderation withholds from the caller is, for them, no comment at all.
+   */
+  private async topLevelParent(actor: UserActor, trackId: string, parentId: string): Promise<string> {
+    const named = await this.comments.lock(parentId);
+    const parent = named?.parent_id ? await this.comments.lock(named.parent_id) : named;
+    if (
+      !named ||
+      !parent ||
+      parent.track_id !== trackId ||
+      !canSeeComment(actor, named) ||
+      !canSeeComment(actor, parent)
+    )
       throw invalidField('parent_id', 'must be a comment of this track', parentId);
     return parent.id;
   }

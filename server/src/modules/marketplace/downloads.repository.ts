@@ -12,7 +12,18 @@ export class DownloadsRepository {
   findProduct(id: string) {
     return this.db
       .selectFrom('products')
-      .select(['id', 'title', 'product_type', 'track_id', 'file_key', 'file_name', 'file_size', 'file_content_type'])
+      .select([
+        'id',
+        'title',
+        'product_type',
+        'track_id',
+        'file_key',
+        'file_name',
+        'file_size',
+        'file_content_type',
+        'seller_id',
+        'moderation_status',
+      ])
       .where('id', '=', id)
       .executeTakeFirst();
   }

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../platform/errors/app-error.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { DownloadsRepository } from './downloads.repository.js';
+import { productWithheld } from './products.policy.js';
 
 export interface DownloadsServiceDeps {
   scope: DbScope;
@@ -66,7 +67,10 @@ export class DownloadsService {
     const { downloads, clock, publicBaseUrl } = this.deps;
     const product = await downloads.findProduct(productId);
     if (!product) throw notFound('Product');
-    if (!(await downloads.hasLicense(actor.id, productId))) throw noLicense();
+    // a buyer keeps what they bought; to anyone else a product moderation withholds does not exist
+    if (!(await downloads.hasLicense(actor.id, productId))) {
+      throw productWithheld(actor, product) ? notFound('Product') : noLicense();
+    }
     const file = await this.deliverable(productId);
     if (!file) throw new AppError('NOT_FOUND', 'This product has nothing to download (a service)');
     const expires = Math.floor(clock.now().getTime() / 1000) + DOWNLOAD_URL_TTL_SECONDS;

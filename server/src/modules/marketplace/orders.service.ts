@@ -18,6 +18,7 @@ import {
   type PromoCodeRow,
 } from './orders.repository.js';
 import type { PaymentProvider } from './payments/payment-provider.js';
+import { productWithheld } from './products.policy.js';
 
 export interface OrdersServiceDeps {
   scope: DbScope;
@@ -133,7 +134,7 @@ export class OrdersService {
     const licenses = await orders.findLicenses(ids);
     const lines = body.items.map((item): Line => {
       const product = products.get(item.product_id);
-      if (!product) throw notFound('Product');
+      if (!product || productWithheld(actor, product)) throw notFound('Product');
       if (product.seller_id === actor.id) throw badRequest('You cannot buy your own product');
       if (holds.some((hold) => hold.product_id === product.id && hold.sold))
         throw conflict(`The exclusive license of "${product.title}" is sold`);

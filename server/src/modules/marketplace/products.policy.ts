@@ -1,16 +1,27 @@
 import type { ProductStatus } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
-import { moderationAllows } from '../../platform/access/moderation.js';
+import type { RawBuilder, SqlBool } from 'kysely';
+import { moderationAllows, moderationAllowsSql } from '../../platform/access/moderation.js';
 import { isOwner, isOwnerOrAdmin } from '../../platform/access/ownership.js';
 import type { ProductRow } from './products.repository.js';
+
+/** Whether moderation withholds the product from the actor: for them it does not exist (404), on sale or not. */
+export const productWithheld = (actor: Actor, product: Pick<ProductRow, 'seller_id' | 'moderation_status'>) =>
+  !moderationAllows(actor, product.moderation_status, product.seller_id);
 
 /**
  * Active products are seen by everyone; drafts and archived ones by their seller (and admins). A
  * product hidden or removed by moderation is its seller's and staff's alone.
  */
 export const canSeeProduct = (actor: Actor, product: Pick<ProductRow, 'status' | 'seller_id' | 'moderation_status'>) =>
-  moderationAllows(actor, product.moderation_status, product.seller_id) &&
-  (product.status === 'active' || isOwnerOrAdmin(actor, product.seller_id));
+  !productWithheld(actor, product) && (product.status === 'active' || isOwnerOrAdmin(actor, product.seller_id));
+
+/**
+ * canSeeProduct's moderation part as SQL over the products table under `alias`: a hidden or removed
+ * product is left out of every catalogue list and search but its seller's and staff's.
+ */
+export const productModerationSql = (actor: Actor, alias: string): RawBuilder<SqlBool> =>
+  moderationAllowsSql(actor, alias, 'seller_id');
 
 /** Only the seller changes a product, its licenses and its media. */
 export const canEditProduct = (actor: Actor, product: Pick<ProductRow, 'seller_id'>) =>

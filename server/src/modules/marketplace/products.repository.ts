@@ -1,5 +1,5 @@
 import type { ProductLicenseType, ProductStatus, ProductType } from '@riff/contract';
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type {
   ProductImagesTable,
   ProductLicensesTable,
@@ -32,6 +32,12 @@ export interface ProductFilter {
   /** The search engine's query over title and description: matches, best first (then newest); other users' blocks either way leave sellers out. */
   text?: string | undefined;
   viewerId?: string | undefined;
+  /**
+   * The products policy's moderation rule for the viewer (productModerationSql over products).
+   * The total of a plain list is read from the count deltas, which do not know moderation: it
+   * still counts hidden products (a count, never the products themselves).
+   */
+  seen?: RawBuilder<SqlBool> | undefined;
   minCents?: number | undefined;
   maxCents?: number | undefined;
   limit: number;
@@ -109,6 +115,7 @@ export class ProductsRepository {
   private filtered(filter: ProductFilter, text?: TextQuery) {
     let query = this.db.selectFrom('products');
     if (filter.sellerId) query = query.where('seller_id', '=', filter.sellerId);
+    if (filter.seen) query = query.where(filter.seen);
     if (filter.statuses) query = query.where('status', 'in', filter.statuses);
     if (filter.type) query = query.where('product_type', '=', filter.type);
     if (filter.minCents !== undefined) query = query.where('price_cents', '>=', filter.minCents);

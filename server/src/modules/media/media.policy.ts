@@ -1,16 +1,20 @@
 import type { Actor } from '../../platform/access/actor.js';
 import { isOwnerOrAdmin } from '../../platform/access/ownership.js';
-import { secretOpens } from '../tracks/track-secret.js';
+import { canReadTrack } from '../tracks/tracks.policy.js';
 import type { MediaTrack } from './media.repository.js';
 
-/** Who may see a track's media (waveform, cover, HLS): as the track itself: public, or its owner's, an admin's, or with its secret link. */
+/**
+ * Who may see a track's media (waveform, cover, HLS): whoever may read the track itself (the tracks
+ * area's rule: public, or its owner's, an admin's, or with its secret link; never hidden by
+ * moderation from anyone but its owner and staff), while it is not deleted.
+ */
 export function canSeeTrackMedia(
   actor: Actor,
-  track: Pick<MediaTrack, 'creator_id' | 'is_public' | 'deleted_at' | 'share_secret_hash'>,
+  track: Pick<MediaTrack, 'creator_id' | 'is_public' | 'deleted_at' | 'share_secret_hash' | 'moderation_status'>,
   secret?: string,
 ): boolean {
   if (track.deleted_at) return false;
-  return track.is_public || isOwnerOrAdmin(actor, track.creator_id) || secretOpens(track.share_secret_hash, secret);
+  return canReadTrack(actor, track, secret);
 }
 
 /** Who may follow the pipeline (status) and manage the audio (versions, restore): the owner or an admin. */

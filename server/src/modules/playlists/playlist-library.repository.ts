@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Actor, UserActor } from '../../platform/access/actor.js';
+import { anonymousActor, type Actor, type UserActor } from '../../platform/access/actor.js';
 import {
   normalForm,
   searchDoc,
@@ -12,6 +12,7 @@ import { countedPlaysSql } from '../social/plays-sql.js';
 import { liveTracksSql } from '../tracks/track-sql.js';
 import { notBlockedSql } from '../users/people-sql.js';
 import type { VisibleTracks } from './playlists.repository.js';
+import { playlistModerationSql } from './playlists.policy.js';
 
 /** Combining marks stripped after NFD, in JavaScript and in SQL alike: "Björk" and "BJORK" fold the same. */
 // eslint-disable-next-line no-misleading-character-class -- a class made only of combining marks, on purpose
@@ -121,7 +122,7 @@ export class PlaylistLibraryRepository {
       actor.kind === 'user'
         ? sql`(p.is_public or p.user_id = ${actor.id}) and ${notBlockedSql(actor.id, 'p.user_id')}`
         : sql`p.is_public`;
-    const where = sql`not p.is_default_favorites and ${seen} and ${text.matches(doc)}`;
+    const where = sql`not p.is_default_favorites and ${seen} and ${playlistModerationSql(actor, 'p')} and ${text.matches(doc)}`;
     const [{ rows }, { rows: counted }] = await Promise.all([
       sql<{ id: string }>`select p.id from playlists p where ${where}
         order by ${text.tier([normalForm(sql`p.title`)], doc)}, ${text.closeness(doc)} desc, p.follower_count desc, p.is_editorial desc, p.created_at desc, p.id
@@ -136,7 +137,7 @@ export class PlaylistLibraryRepository {
     const range = startsWith(sql`p.title`, prefix);
     const unblocked = actor.kind === 'user' ? notBlockedSql(actor.id, 'p.user_id') : sql`true`;
     const { rows } = await sql<{ id: string; text: string }>`select p.id, p.title as text from playlists p
-      where p.is_public and not p.is_default_favorites and ${range.where} and ${unblocked}
+      where p.is_public and not p.is_default_favorites and ${playlistModerationSql(anonymousActor(), 'p')} and ${range.where} and ${unblocked}
       order by ${range.order} limit ${limit}`.execute(this.db);
     return rows;
   }
@@ -154,7 +155,7 @@ export class PlaylistLibraryRepository {
     const where = sql`p.is_public and not p.is_default_favorites and p.user_id <> ${me}
       and exists (select 1 from playlist_tracks any_track where any_track.playlist_id = p.id)
       and not exists (select 1 from playlist_followers f where f.playlist_id = p.id and f.user_id = ${me})
-      and ${notBlockedSql(me, 'p.user_id')}`;
+      and ${notBlockedSql(me, 'p.user_id')} and ${playlistModerationSql(actor, 'p')}`;
     const [{ rows }, { rows: counted }] = await Promise.all([
       sql<{ id: string }>`
         with known as (

@@ -23,6 +23,7 @@ import { PlaylistsService } from './playlists.service.js';
 import { PlaylistsRepository } from './playlists.repository.js';
 import type { ModeratedContent } from '../../platform/access/moderation.js';
 import { createPlaylistModeration } from './playlist-moderation.js';
+import { canReadPlaylist, roleOf } from './playlists.policy.js';
 
 export interface PlaylistsModuleDeps {
   /** The tracks area's read port: which tracks a caller may see, and the Track mapper. */
@@ -106,8 +107,13 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
     accountData: { export: (owner) => accountData.exportFor(owner), erase: (owner) => accountData.eraseFor(owner) },
     favorites,
     createdSince: (since) => playlists.createdSince(since),
-    playlistFor: async (actor, id) =>
-      reader.summaries(actor, await playlists.findViews([id], actor.id, reader.visible(actor)))[0],
+    // as GET /playlists/{id} reads it: undefined when it does not exist for the caller (private, or
+    // hidden by moderation); the service itself (system) reads any playlist
+    playlistFor: async (actor, id) => {
+      const views = await playlists.findViews([id], actor.id, reader.visible(actor));
+      const seen = views.filter((view) => actor.kind === 'system' || canReadPlaylist(roleOf(actor, view)));
+      return reader.summaries(actor, seen)[0];
+    },
     searcher: {
       search: async (actor, q, page) => {
         const found = await library.search(actor, { q, ...page });

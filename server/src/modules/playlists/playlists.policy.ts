@@ -1,7 +1,8 @@
 import type { PlaylistPermission } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
 import type { PlaylistRow } from './playlists.repository.js';
-import { moderationAllows } from '../../platform/access/moderation.js';
+import type { RawBuilder, SqlBool } from 'kysely';
+import { moderationAllows, moderationAllowsSql } from '../../platform/access/moderation.js';
 import { isOwner } from '../../platform/access/ownership.js';
 
 /**
@@ -26,6 +27,14 @@ export function roleOf(actor: Actor, playlist: Seen): PlaylistRole {
   if (actor.kind === 'user' && playlist.permission) return playlist.permission;
   if (actor.kind === 'user' && playlist.is_public) return 'public';
   return 'none';
+}
+
+/**
+ * roleOf's moderation part as SQL over the playlists table under `alias`: a playlist hidden or
+ * removed by moderation is left out of every list, search and suggestion but its owner's and staff's.
+ */
+export function playlistModerationSql(actor: Actor, alias: string): RawBuilder<SqlBool> {
+  return moderationAllowsSql(actor, alias, 'user_id');
 }
 
 const atLeast = (role: PlaylistRole, needed: PlaylistRole) => RANK[role] >= RANK[needed];

@@ -126,20 +126,28 @@ export class PlaylistsRepository {
   }
 
   /** The playlist whose share link hashes to this, unless it expired. */
-  async findViewByShare(tokenHash: string, now: Date, visible: VisibleTracks): Promise<PlaylistView | undefined> {
+  async findViewByShare(
+    tokenHash: string,
+    now: Date,
+    visible: VisibleTracks,
+    seen: RawBuilder<SqlBool>,
+  ): Promise<PlaylistView | undefined> {
     const row = await this.views(null, visible)
       .where('p.share_token_hash', '=', tokenHash)
+      .where(seen)
       .where((eb) => eb.or([eb('p.share_expires_at', 'is', null), eb('p.share_expires_at', '>', now)]))
       .executeTakeFirst();
     return row ? PlaylistsRepository.view(row) : undefined;
   }
 
+  /** `seen`: the playlists policy's moderation rule for the viewer (playlistModerationSql over p). */
   async list(
     filter: PlaylistListFilter,
     visible: VisibleTracks,
+    seen: RawBuilder<SqlBool>,
     page: { limit: number; offset: number },
   ): Promise<{ rows: PlaylistView[]; total: number }> {
-    const where = (eb: PlaylistsEb): Expression<SqlBool> => {
+    const whose = (eb: PlaylistsEb): Expression<SqlBool> => {
       const collaborating = eb.exists(
         eb
           .selectFrom('playlist_collaborators as c2')
@@ -151,6 +159,7 @@ export class PlaylistsRepository {
       if (filter.ownerId === filter.viewerId) return eb('p.user_id', '=', filter.ownerId);
       return eb.and([eb('p.user_id', '=', filter.ownerId), eb.or([eb('p.is_public', '=', true), collaborating])]);
     };
+    const where = (eb: PlaylistsEb): Expression<SqlBool> => eb.and([whose(eb), seen]);
     const rows = await this.views(filter.viewerId, visible)
       .select(totalCount())
       .where(where)

@@ -14,7 +14,7 @@ import type { PeopleReader } from '../users/people-reader.js';
 import type { CollaboratorsRepository } from './collaborators.repository.js';
 import type { PlaylistReader } from './playlist-reader.js';
 import { snapshotOf } from './playlists.mapper.js';
-import { canFollow, canSetEditorial, roleOf } from './playlists.policy.js';
+import { canFollow, canSetEditorial, playlistModerationSql, roleOf } from './playlists.policy.js';
 import type { PlaylistRow, PlaylistsRepository } from './playlists.repository.js';
 import type { PlaylistAccess, PlaylistNeed, TrackWindow } from './playlist-reader.js';
 import { assertRoomForPlaylist, writePlaylist } from './playlist-writes.js';
@@ -62,7 +62,12 @@ export class PlaylistsService {
       ownerId === undefined
         ? { kind: 'mine' as const, viewerId: actor.id }
         : { kind: 'of' as const, ownerId, viewerId: actor.id };
-    const { rows, total } = await this.deps.playlists.list(filter, this.deps.reader.visible(actor), window);
+    const { rows, total } = await this.deps.playlists.list(
+      filter,
+      this.deps.reader.visible(actor),
+      playlistModerationSql(actor, 'p'),
+      window,
+    );
     return { playlists: this.deps.reader.summaries(actor, rows), pagination: paginate(window, total) };
   }
 
@@ -225,7 +230,12 @@ export class PlaylistsService {
     // whoever holds the link sees what anyone may: signed in or not, the reply is the same
     const actor = anonymousActor(caller.origin);
     const { reader, playlists } = this.deps;
-    const view = await playlists.findViewByShare(tokenHash, this.now, reader.visible(actor));
+    const view = await playlists.findViewByShare(
+      tokenHash,
+      this.now,
+      reader.visible(actor),
+      playlistModerationSql(actor, 'p'),
+    );
     if (!view) throw notFound('Playlist');
     return { playlist: await reader.detail(actor, view, window, { collaborators: false }) };
   }

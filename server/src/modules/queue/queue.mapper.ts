@@ -3,6 +3,29 @@ import type { QueueItemRow, QueueRow } from './queue.repository.js';
 import type { ChatMessageRow, SessionItemRow, SessionRow } from './sessions.repository.js';
 
 type Tracks = Map<string, Track>;
+/** The tracks moderation withholds from the viewer (the tracks area's TrackReader.withheldTracks). */
+type Withheld = ReadonlySet<string>;
+
+/**
+ * The items a viewer is shown: those of tracks moderation withholds from them are left out (for
+ * them such a track is gone), the others renumbered without gaps, and the current index moved to
+ * the same item (or the next one shown, when the current one is left out).
+ */
+function shownItems<T extends { track_id: string; position: number }>(
+  items: readonly T[],
+  withheld: Withheld,
+  currentIndex: number,
+): { items: T[]; currentIndex: number } {
+  if (withheld.size === 0 || !items.some((item) => withheld.has(item.track_id))) {
+    return { items: [...items], currentIndex };
+  }
+  const shown = items.filter((item) => !withheld.has(item.track_id));
+  const leftOutBefore = items.slice(0, currentIndex).filter((item) => withheld.has(item.track_id)).length;
+  return {
+    items: shown.map((item, position) => ({ ...item, position })),
+    currentIndex: Math.max(0, Math.min(currentIndex - leftOutBefore, shown.length - 1)),
+  };
+}
 /** The accounts a session names, by user id (the users area's PeopleReader.names). */
 export type Usernames = ReadonlyMap<string, { username: string }>;
 
@@ -17,10 +40,16 @@ export function toQueueItemDto(row: QueueItemRow, tracks: Tracks): QueueItem {
 }
 
 /** A queue never written has no row: empty, version 0. */
-export function toQueueDto(row: QueueRow | undefined, items: QueueItemRow[], tracks: Tracks): Queue {
+export function toQueueDto(
+  row: QueueRow | undefined,
+  items: QueueItemRow[],
+  tracks: Tracks,
+  withheld: Withheld = new Set(),
+): Queue {
+  const shown = shownItems(items, withheld, row?.current_index ?? 0);
   return {
-    items: items.map((item) => toQueueItemDto(item, tracks)),
-    current_index: row?.current_index ?? 0,
+    items: shown.items.map((item) => toQueueItemDto(item, tracks)),
+    current_index: shown.currentIndex,
     position_seconds: row?.position_seconds ?? 0,
     shuffle: row?.shuffle ?? false,
     repeat: row?.repeat ?? 'off',
@@ -49,19 +78,21 @@ export interface SessionView {
   usernames: Usernames;
   participants: number;
   tracks: Tracks;
+  withheld: Withheld;
   token: string;
   shareUrl: string;
 }
 
 export function toSessionDto(view: SessionView): QueueSession {
   const { session } = view;
+  const shown = shownItems(view.items, view.withheld, session.current_index);
   return {
     token: view.token,
     share_url: view.shareUrl,
     host: { id: session.host_id, username: view.hostUsername },
     title: session.title,
-    items: view.items.map((item) => toSessionItemDto(item, view.tracks, view.usernames)),
-    current_index: session.current_index,
+    items: shown.items.map((item) => toSessionItemDto(item, view.tracks, view.usernames)),
+    current_index: shown.currentIndex,
     position_seconds: session.position_seconds,
     is_playing: session.is_playing,
     participants_count: view.participants,

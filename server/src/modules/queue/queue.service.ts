@@ -38,18 +38,20 @@ const badIndex = (size: number) =>
 export class QueueService {
   constructor(private readonly deps: QueueServiceDeps) {}
 
+  /** The items' tracks as the caller sees them, and those moderation withholds from them (left out). */
+  private async shownTracks(actor: UserActor, items: readonly { track_id: string }[]) {
+    const ids = items.map((item) => item.track_id);
+    return [
+      await this.deps.tracks.visibleTracks(actor, ids),
+      await this.deps.tracks.withheldTracks(actor, ids),
+    ] as const;
+  }
+
   async get(actor: UserActor) {
-    const { queues, tracks } = this.deps;
+    const { queues } = this.deps;
     const [row, items] = await Promise.all([queues.find(actor.id), queues.items(actor.id)]);
     return {
-      queue: toQueueDto(
-        row,
-        items,
-        await tracks.visibleTracks(
-          actor,
-          items.map((item) => item.track_id),
-        ),
-      ),
+      queue: toQueueDto(row, items, ...(await this.shownTracks(actor, items))),
     };
   }
 
@@ -99,14 +101,7 @@ export class QueueService {
     });
     const items = await this.deps.queues.items(actor.id);
     return {
-      queue: toQueueDto(
-        saved,
-        items,
-        await this.deps.tracks.visibleTracks(
-          actor,
-          items.map((item) => item.track_id),
-        ),
-      ),
+      queue: toQueueDto(saved, items, ...(await this.shownTracks(actor, items))),
       version: saved.version,
     };
   }

@@ -102,6 +102,7 @@ export class SessionsService {
           usernames,
           participants,
           tracks: tracks.visibleTo(actor),
+          withheld: tracks.withheldFrom(actor),
           token,
           shareUrl: `${this.deps.publicBaseUrl}${API_PREFIX}/queue/session/${encodeURIComponent(token)}`,
         }),

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { TrackRow } from '../tracks/tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { notBlockedSql } from '../users/people-sql.js';
+import { publicTracksSql } from '../tracks/track-sql.js';
 
 /** How many candidates the statement ranks before the tempo and key bonuses are added (in the service). */
 export const CANDIDATES = 500;
@@ -17,10 +18,15 @@ const TAGS_OF_T = sql`(select distinct lower(item) from jsonb_array_elements_tex
 const overlap = (of: RawBuilder<unknown>, values: readonly string[]) =>
   sql<number>`(select count(*) from ${of} picked(value) where picked.value in (select jsonb_array_elements_text(${json(values)}::jsonb)))`;
 
-/** Public, live tracks not of users blocked either way with the viewer. */
+/**
+ * The tracks recommendations and trending draw from: those anyone may see (the tracks area's rule:
+ * live, public, not hidden by moderation), under the alias t.
+ */
+const PUBLIC_TRACKS = publicTracksSql();
+
+/** Of those, the tracks not of users blocked either way with the viewer. */
 const candidate = (viewerId: string | null) =>
-  sql`t.is_public and t.deleted_at is null
-      and (${viewerId}::uuid is null or not exists (select 1 from blocks b where (b.blocker_id = ${viewerId}::uuid and b.blocked_id = t.creator_id)
+  sql`(${viewerId}::uuid is null or not exists (select 1 from blocks b where (b.blocker_id = ${viewerId}::uuid and b.blocked_id = t.creator_id)
                                                             or (b.blocker_id = t.creator_id and b.blocked_id = ${viewerId}::uuid)))`;
 
 /** All SQL of recommendations and suggested tags; the scoring is in the contract's descriptions. */
@@ -40,7 +46,7 @@ export class RecommendationsRepository {
                     join playlists p on p.id = a.playlist_id and p.is_default_favorites
                    where a.track_id = ${source.id}::uuid and b.track_id = t.id)))`;
     const rows = await sql<Similar>`
-      select * from (select t.*, ${score} as score, ${bpmClose} as bpm_close from tracks t where ${candidate(viewerId)} and t.id <> ${source.id}::uuid) s
+      select * from (select t.*, ${score} as score, ${bpmClose} as bpm_close from ${PUBLIC_TRACKS} t where ${candidate(viewerId)} and t.id <> ${source.id}::uuid) s
        where score > 0
        order by score desc, play_count desc, created_at desc, id limit ${CANDIDATES}`.execute(this.db);
     return rows.rows.map((row) => ({ ...row, score: Number(row.score) }));
@@ -90,7 +96,7 @@ export class RecommendationsRepository {
                                    select m.track_id from playlist_tracks m join playlists mp on mp.id = m.playlist_id
                                     where mp.is_default_favorites and mp.user_id = ${userId}::uuid)))))`;
     const rows = await sql<Scored>`
-      select * from (select t.*, ${score} as score from tracks t
+      select * from (select t.*, ${score} as score from ${PUBLIC_TRACKS} t
                       where ${candidate(userId)} and t.creator_id <> ${userId}::uuid and ${notLikedBy(userId)}) s
        where score > 0 order by score desc, play_count desc, created_at desc, id limit ${limit}`.execute(this.db);
     return rows.rows.map((row) => ({ ...row, score: Number(row.score) }));
@@ -102,7 +108,7 @@ export class RecommendationsRepository {
       + 2 * (select count(*) from playlist_tracks pt join playlists p on p.id = pt.playlist_id and p.is_default_favorites
               where pt.track_id = t.id and pt.added_at >= now() - interval '7 days'))`;
     const rows = await sql<Scored>`
-      select t.*, ${score} as score from tracks t
+      select t.*, ${score} as score from ${PUBLIC_TRACKS} t
        where ${candidate(viewerId)} and (${viewerId}::uuid is null or (t.creator_id <> ${viewerId}::uuid and ${notLikedBy(viewerId ?? '00000000-0000-0000-0000-000000000000')}))
        order by score desc, t.play_count desc, t.created_at desc, t.id limit ${limit}`.execute(this.db);
     return rows.rows.map((row) => ({ ...row, score: Number(row.score) }));
@@ -133,8 +139,8 @@ export class RecommendationsRepository {
         union all
         select c.track_id, ${decayed(2, sql`c.created_at`)} from comments c where c.content is not null and c.created_at >= ${since} and c.created_at <= ${now}
       ), scored as (select track_id, sum(w) as score from events group by track_id)
-      select t.*, s.score from scored s join tracks t on t.id = s.track_id
-       where t.is_public and t.deleted_at is null
+      select t.*, s.score from scored s join ${PUBLIC_TRACKS} t on t.id = s.track_id
+       where true
          ${genre ? sql`and (lower(t.genre) = lower(${genre}) or t.genres @> ${JSON.stringify([genre.toLowerCase()])}::jsonb)` : sql``}
          ${viewerId ? sql`and ${notBlockedSql(viewerId, 't.creator_id')}` : sql``}
        order by s.score desc, t.play_count desc, t.created_at desc, t.id limit ${limit}`.execute(this.db);
@@ -144,8 +150,8 @@ export class RecommendationsRepository {
   /** Tags of public tracks sharing a genre or a tag with the track: how many tracks carry each. */
   async tagsOfSimilar(trackId: string, genres: string[], tags: string[]): Promise<{ tag: string; n: number }[]> {
     const rows = await sql<{ tag: string; n: number }>`
-      select g.v as tag, count(*) as n from tracks t, lateral ${TAGS_OF_T} g(v)
-       where t.is_public and t.deleted_at is null and t.id <> ${trackId}::uuid
+      select g.v as tag, count(*) as n from ${PUBLIC_TRACKS} t, lateral ${TAGS_OF_T} g(v)
+       where t.id <> ${trackId}::uuid
          and (${overlap(GENRES_OF_T, genres)} > 0 or ${overlap(TAGS_OF_T, tags)} > 0)
        group by g.v order by n desc, g.v limit 50`.execute(this.db);
     return rows.rows.map((row) => ({ tag: row.tag, n: Number(row.n) }));

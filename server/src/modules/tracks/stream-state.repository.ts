@@ -24,6 +24,7 @@ export class StreamStateRepository {
         'status_message',
         'deleted_at',
         'share_secret_hash',
+        'moderation_status',
       ])
       .where('id', '=', trackId)
       .executeTakeFirst();

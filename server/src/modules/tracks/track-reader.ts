@@ -5,7 +5,7 @@ import type { TrackRow } from './tracks.tables.js';
 import { notFound } from '../../platform/errors/app-error.js';
 import { CONTENT_TYPES } from './audio-probe.js';
 import { toTrackDto } from './track.mapper.js';
-import { canReadTrack, canSeeTrackInsights, trackVisibleSql } from './tracks.policy.js';
+import { canReadTrack, canSeeTrackInsights, moderationWithholdsTrack, trackVisibleSql } from './tracks.policy.js';
 import type { TracksRepository } from './tracks.repository.js';
 
 /**
@@ -17,6 +17,11 @@ export interface TrackReader {
   assertVisible(actor: Actor, ids: readonly string[]): Promise<void>;
   /** The tracks among `ids` the actor may see, as the contract's Track for them; the others are missing. */
   visibleTracks(actor: Actor, ids: readonly string[]): Promise<Map<string, Track>>;
+  /**
+   * The live tracks among `ids` that moderation withholds from the actor: for them these are as if
+   * deleted, and a list that holds them (a queue, a session) leaves them out.
+   */
+  withheldTracks(actor: Actor, ids: readonly string[]): Promise<Set<string>>;
   /**
    * canReadTrack (without secret links) as SQL over the tracks table under `alias`: live, and
    * public or the caller's (every live track for admins). For reads that page or count in SQL.
@@ -45,6 +50,8 @@ export interface TrackReader {
 export interface TrackLookup {
   /** What `visibleTracks` would answer for this viewer. */
   visibleTo(actor: Actor): Map<string, Track>;
+  /** What `withheldTracks` would answer for this viewer. */
+  withheldFrom(actor: Actor): Set<string>;
   /** Equal for two viewers exactly when they see these tracks alike, so one rendering can serve both. */
   viewerKey(actor: Actor): string;
 }
@@ -63,6 +70,9 @@ export function createTrackReader(tracks: TracksRepository, publicBaseUrl: strin
     },
     async visibleTracks(actor, ids) {
       return new Map((await visibleRows(actor, ids)).map((row) => [row.id, toTrackDto(row, actor, publicBaseUrl)]));
+    },
+    async withheldTracks(actor, ids) {
+      return new Set((await liveRows(ids)).filter((row) => moderationWithholdsTrack(actor, row)).map((row) => row.id));
     },
     visibleSql: trackVisibleSql,
     findLive: (id) => tracks.findLive(id),
@@ -88,9 +98,16 @@ export function createTrackReader(tracks: TracksRepository, publicBaseUrl: strin
               .filter((row) => canReadTrack(actor, row))
               .map((row) => [row.id, toTrackDto(row, actor, publicBaseUrl)]),
           ),
-        // the two things toTrackDto and the filter above ask of the viewer, for each track
+        withheldFrom: (actor) =>
+          new Set(rows.filter((row) => moderationWithholdsTrack(actor, row)).map((row) => row.id)),
+        // the three things toTrackDto and the filters above ask of the viewer, for each track
         viewerKey: (actor) =>
-          rows.map((row) => `${Number(canReadTrack(actor, row))}${Number(canSeeTrackInsights(actor, row))}`).join(''),
+          rows
+            .map(
+              (row) =>
+                `${Number(canReadTrack(actor, row))}${Number(canSeeTrackInsights(actor, row))}${Number(moderationWithholdsTrack(actor, row))}`,
+            )
+            .join(''),
       };
     },
   };

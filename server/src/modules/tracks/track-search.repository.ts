@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { Actor } from '../../platform/access/actor.js';
+import { anonymousActor, type Actor } from '../../platform/access/actor.js';
 import type { TrackRow } from './tracks.tables.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal } from '../../platform/db/page-total.js';
@@ -20,6 +20,12 @@ export interface TrackSearchFilter {
 
 /** The document of a track, as migration 0015 indexes it. */
 const TRACK_DOC = searchDoc(sql`t.title`, sql`t.artist`, sql`t.album`);
+
+/**
+ * What suggestions offer: the tracks anyone may see (live, public, not hidden by moderation), which
+ * the suggestion indexes cover (their predicate is public and live).
+ */
+const PUBLIC_TRACK = trackVisibleSql(anonymousActor(), 't');
 
 /** The SQL of track search and suggestions (the engine of platform/search/text-search.ts). */
 export class TrackSearchRepository {
@@ -91,7 +97,7 @@ export class TrackSearchRepository {
   async titlesStartingWith(actor: Actor, prefix: string, limit: number): Promise<{ id: string; text: string }[]> {
     const range = startsWith(sql`t.title`, prefix);
     const { rows } = await sql<{ id: string; text: string }>`select t.id, t.title as text from tracks t
-      where t.is_public and t.deleted_at is null and ${range.where} and ${this.unblocked(actor)}
+      where ${PUBLIC_TRACK} and ${range.where} and ${this.unblocked(actor)}
       order by ${range.order} limit ${limit}`.execute(this.db);
     return rows;
   }
@@ -103,7 +109,7 @@ export class TrackSearchRepository {
       id: string;
       text: string;
     }>`select distinct on (${range.order}) t.id, t.artist as text from tracks t
-      where t.is_public and t.deleted_at is null and t.artist is not null and ${range.where} and ${this.unblocked(actor)}
+      where ${PUBLIC_TRACK} and t.artist is not null and ${range.where} and ${this.unblocked(actor)}
       order by ${range.order} limit ${limit}`.execute(this.db);
     return rows;
   }

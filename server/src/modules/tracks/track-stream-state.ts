@@ -1,4 +1,4 @@
-import type { StreamStatus } from '@riff/contract';
+import type { ModerationStatus, StreamStatus } from '@riff/contract';
 import type { TrackStatus } from './tracks.tables.js';
 import type { StreamStateRepository } from './stream-state.repository.js';
 
@@ -14,6 +14,7 @@ export interface TrackStreamRow {
   status_message: string | null;
   deleted_at: Date | null;
   share_secret_hash: string | null;
+  moderation_status: ModerationStatus;
 }
 
 /** The columns of a track that the media pipeline keeps (it is their only writer). */

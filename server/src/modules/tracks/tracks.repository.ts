@@ -6,9 +6,12 @@ import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import { QueryTemplates } from '../../platform/db/query-templates.js';
 import { olderVersionsBytesSql } from '../media/track-versions-sql.js';
+import { trackModerationSql } from './tracks.policy.js';
 
 export interface TrackListFilter {
   viewerId: string | null;
+  /** A moderator or admin: sees tracks hidden by moderation too. */
+  viewerIsStaff?: boolean;
   q?: string | undefined;
   genre?: string | undefined;
   creatorId?: string | undefined;
@@ -104,6 +107,7 @@ export class TracksRepository {
         ? eb.or([eb('is_public', '=', true), eb('creator_id', '=', filter.viewerId)])
         : eb('is_public', '=', true),
     );
+    conditions.push(trackModerationSql({ id: filter.viewerId, isStaff: filter.viewerIsStaff === true }, 'tracks'));
     if (filter.q) {
       const pattern = `%${escapeLike(filter.q)}%`;
       conditions.push(
@@ -138,7 +142,7 @@ export class TracksRepository {
         .offset(offset);
     // the plain listing (no search, genre or creator) is the hot one: compiled once per sort and per kind of viewer
     const plain = filter.q === undefined && filter.genre === undefined && filter.creatorId === undefined;
-    const key = `tracks.list:${sort.by}:${sort.order}`;
+    const key = `tracks.list:${sort.by}:${sort.order}${filter.viewerIsStaff ? ':staff' : ''}`;
     const rows = !plain
       ? await query(filter, page.limit, page.offset).execute()
       : filter.viewerId === null
@@ -149,7 +153,7 @@ export class TracksRepository {
             this.db,
             `${key}:viewer`,
             [filter.viewerId, page.limit, page.offset],
-            (viewerId, limit, offset) => query({ viewerId }, limit, offset),
+            (viewerId, limit, offset) => query({ viewerId, viewerIsStaff: filter.viewerIsStaff }, limit, offset),
           );
     return pageWithTotal(rows, async () => {
       const counted = await this.db

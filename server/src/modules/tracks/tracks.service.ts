@@ -100,7 +100,13 @@ export class TracksService {
   async list(actor: Actor, query: ListTracksQuery) {
     const window = pageWindow(query.page, query.limit);
     const { rows, total } = await this.deps.tracks.list(
-      { viewerId: actor.id, q: query.q, genre: query.genre, creatorId: query.creator_id },
+      {
+        viewerId: actor.id,
+        viewerIsStaff: actor.kind === 'user' && actor.isStaff,
+        q: query.q,
+        genre: query.genre,
+        creatorId: query.creator_id,
+      },
       { by: query.sort, order: query.order },
       window,
     );
