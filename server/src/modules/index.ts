@@ -1,7 +1,7 @@
 import { systemActor, type UserActor } from '../platform/access/actor.js';
 import { keyIsLive } from '../platform/auth/authenticate.middleware.js';
 import type { KeyRef } from '../platform/auth/token-signer.js';
-import { AppError, notFound } from '../platform/errors/app-error.js';
+import { AppError } from '../platform/errors/app-error.js';
 import type { Platform } from '../platform/platform.js';
 import type { RiffModule } from '../platform/module.js';
 import { createAccountPagesModule } from './account-pages/account-pages.module.js';
