@@ -1,6 +1,14 @@
 /** Examples of the admin area's named schemas, written as the JSON on the wire (see common/common.examples.ts). */
 import { CREATED, OTHER_USER_ID, UPDATED, USER_ID, onePage } from '../../common/common.examples.js';
-import type { AdminStats, AdminUser, AdminUserSanction, PlatformSettings, StaffLogEntry } from './admin.schemas.js';
+import type {
+  AnnouncementQueued,
+  SendAnnouncementRequest,
+  AdminStats,
+  AdminUser,
+  AdminUserSanction,
+  PlatformSettings,
+  StaffLogEntry,
+} from './admin.schemas.js';
 
 const GiB = 1024 * 1024 * 1024;
 
@@ -75,7 +83,20 @@ const entry: StaffLogEntry = {
   created_at: UPDATED,
 };
 
+const announcementRequest: SendAnnouncementRequest = {
+  message: 'Uploads pause on Sunday 02:00–03:00 UTC for maintenance.',
+  audience: 'creators',
+};
+
+const announcementQueued: AnnouncementQueued = {
+  id: '4b8d2f6a-1c3e-4a5b-9d7f-0e2a4c6b8d1f',
+  ...announcementRequest,
+  queued_at: UPDATED,
+};
+
 export const ADMIN_EXAMPLES: Record<string, unknown> = {
+  SendAnnouncementRequest: announcementRequest,
+  AnnouncementQueued: announcementQueued,
   StatsPeriod: '30d',
   PlatformSettings: settings,
   PlatformSettingsReply: { settings },

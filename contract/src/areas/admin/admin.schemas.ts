@@ -253,3 +253,4 @@ export const AnnouncementQueuedSchema = named(
     queued_at: TimestampSchema,
   }),
 );
+export type AnnouncementQueued = z.infer<typeof AnnouncementQueuedSchema>;

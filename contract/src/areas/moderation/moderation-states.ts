@@ -11,19 +11,6 @@ export const MODERATION_STATUSES = ['visible', 'hidden', 'removed'] as const;
 export type ModerationStatus = (typeof MODERATION_STATUSES)[number];
 export const ModerationStatusSchema = z.enum(MODERATION_STATUSES);
 
-/** What may be reported. */
-export const REPORT_TARGET_TYPES = [
-  'track',
-  'comment',
-  'user',
-  'playlist',
-  'product',
-  'group',
-  'group_post',
-  'course',
-] as const;
-export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
-
 /** What carries a moderation status (every report target but a user, whose state is their sanctions). */
 export const MODERATED_CONTENT_TYPES = [
   'track',
@@ -35,6 +22,10 @@ export const MODERATED_CONTENT_TYPES = [
   'course',
 ] as const;
 export type ModeratedContentType = (typeof MODERATED_CONTENT_TYPES)[number];
+
+/** What may be reported: any moderated content, and a user. */
+export const REPORT_TARGET_TYPES = [...MODERATED_CONTENT_TYPES, 'user'] as const;
+export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 
 export const REPORT_REASONS = [
   'spam',

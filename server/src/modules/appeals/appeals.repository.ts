@@ -1,6 +1,6 @@
 import type { AppealStatus, AppealSubjectType } from '@riff/contract';
 import { sql } from 'kysely';
-import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
+import { countOf, pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { AppealRow, NewAppeal } from './appeals.tables.js';
 
@@ -76,10 +76,7 @@ export class AppealsRepository {
       .limit(limit)
       .offset(offset)
       .execute();
-    return pageWithTotal(rows, async () => {
-      const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      return Number(count);
-    });
+    return pageWithTotal(rows, () => countOf(query));
   }
 
   /** Appeals of one status, oldest first (the longest waiting are decided first). */
@@ -93,10 +90,7 @@ export class AppealsRepository {
       .limit(limit)
       .offset(offset)
       .execute();
-    return pageWithTotal(rows, async () => {
-      const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      return Number(count);
-    });
+    return pageWithTotal(rows, () => countOf(query));
   }
 
   async openCount(): Promise<number> {

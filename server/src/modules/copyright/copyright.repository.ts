@@ -1,6 +1,6 @@
 import type { CopyrightClaimStatus } from '@riff/contract';
 import { sql } from 'kysely';
-import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
+import { countOf, pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { ClaimRow, NewClaim, StrikeRow } from './copyright.tables.js';
 
@@ -140,10 +140,7 @@ export class CopyrightRepository {
       .limit(limit)
       .offset(offset)
       .execute();
-    return pageWithTotal(rows, async () => {
-      const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      return Number(count);
-    });
+    return pageWithTotal(rows, () => countOf(query));
   }
 
   async pendingCount(): Promise<number> {

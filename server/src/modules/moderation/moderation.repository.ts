@@ -1,7 +1,7 @@
 import type { CaseAction, ModerationQueueQuery, ReportOutcome, ReportReason, ReportTargetType } from '@riff/contract';
 import { sql } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
+import { countOf, pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import type { CaseEventRow, CaseRow, ReportRow } from './moderation.tables.js';
 
 export interface Target {
@@ -123,10 +123,7 @@ export class ModerationRepository {
       .limit(limit)
       .offset(offset)
       .execute();
-    return pageWithTotal(rows, async () => {
-      const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      return Number(count);
-    });
+    return pageWithTotal(rows, () => countOf(query));
   }
 
   /** The queue: cases most reported first, then oldest. */
@@ -156,10 +153,7 @@ export class ModerationRepository {
       .limit(limit)
       .offset(offset)
       .execute();
-    return pageWithTotal(rows, async () => {
-      const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      return Number(count);
-    });
+    return pageWithTotal(rows, () => countOf(query));
   }
 
   /** Reports per reason of each case. */

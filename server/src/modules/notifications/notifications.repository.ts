@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
+import { countOf, pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import type { NotificationRow, NotificationsTable } from './notifications.tables.js';
 
 export type NewNotification = Insertable<NotificationsTable>;
@@ -84,10 +84,7 @@ export class NotificationsRepository {
       .limit(limit)
       .offset(offset)
       .execute();
-    return pageWithTotal(rows, async () => {
-      const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      return Number(count);
-    });
+    return pageWithTotal(rows, () => countOf(query));
   }
 
   async unreadCount(userId: string, hiddenActors: readonly string[]): Promise<number> {

@@ -43,17 +43,19 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
-  /** A user whose tokens may act: verified, active, not banned, not deleted. */
-  findActiveById(id: string): Promise<UserRow | undefined> {
+  /** The accounts others deal with: verified, active, not banned, not deleted. */
+  private activeAccounts() {
     return this.db
       .selectFrom('users')
-      .selectAll()
-      .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .where('is_active', '=', true)
       .where('is_banned', '=', false)
-      .where('is_verified', '=', true)
-      .executeTakeFirst();
+      .where('is_verified', '=', true);
+  }
+
+  /** A user whose tokens may act: verified, active, not banned, not deleted. */
+  findActiveById(id: string): Promise<UserRow | undefined> {
+    return this.activeAccounts().selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /**
@@ -62,14 +64,9 @@ export class UsersRepository {
    * against this one: tokens, API and webhook keys, sockets, webhook deliveries.
    */
   findActingById(id: string): Promise<UserRow | undefined> {
-    return this.db
-      .selectFrom('users')
+    return this.activeAccounts()
       .selectAll()
       .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .where('is_active', '=', true)
-      .where('is_banned', '=', false)
-      .where('is_verified', '=', true)
       .where((eb) =>
         eb.or([
           eb('suspended_at', 'is', null),
@@ -107,13 +104,7 @@ export class UsersRepository {
    * verified, not banned or deleted; for `creators`, those who became creators.
    */
   async audiencePage(audience: 'all' | 'creators', after: string | null, limit: number): Promise<string[]> {
-    let query = this.db
-      .selectFrom('users')
-      .select('id')
-      .where('deleted_at', 'is', null)
-      .where('is_active', '=', true)
-      .where('is_banned', '=', false)
-      .where('is_verified', '=', true);
+    let query = this.activeAccounts().select('id');
     if (audience === 'creators') {
       query = query.where((eb) => eb.or([eb('role', '=', 'creator'), eb('promoted_to_creator_at', 'is not', null)]));
     }

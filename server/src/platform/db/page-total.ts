@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 
 /** Selected beside a page's rows: the number of rows matching before LIMIT/OFFSET, in the same statement. */
 export const totalCount = () => sql<number>`count(*) over ()`.as('total_count');
@@ -13,4 +13,10 @@ export async function pageWithTotal<Row extends { total_count: number }>(
 ): Promise<{ rows: Omit<Row, 'total_count'>[]; total: number }> {
   const total = rows.length > 0 ? Number(rows[0]!.total_count) : await countApart();
   return { rows: rows.map(({ total_count: _total, ...row }) => row), total };
+}
+
+/** How many rows `query` matches: the total of a page past the end, counted apart. */
+export async function countOf<DB, TB extends keyof DB>(query: SelectQueryBuilder<DB, TB, object>): Promise<number> {
+  const row = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number((row as { count: number | string }).count);
 }
