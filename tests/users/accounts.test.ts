@@ -105,8 +105,15 @@ describe('account deletion (DELETE /users/me)', () => {
     // removed_queue_*, removed_chat_messages: the queue's (issue 14); removed_likes … removed_history: track social's (issue 13);
     // removed_playlist_follows, removed_collaborations: the playlists area's part in others' playlists;
     // removed_products, archived_products: the marketplace's products (sold ones stay archived);
-    // removed_notifications: her inbox; pseudonymised_staff_log_entries: what she did as staff (the admin area)
+    // removed_notifications: her inbox; pseudonymised_staff_log_entries: what she did as staff (the admin area);
+    // anonymised_reports, anonymised_claims, forgotten_counter_notices: her reports and copyright claims stay
+    // in their cases without her; deleted_appeals, deleted_strikes: her own standing
     expect(entry.metadata).toEqual({
+      anonymised_claims: 0,
+      anonymised_reports: 0,
+      deleted_appeals: 0,
+      deleted_strikes: 0,
+      forgotten_counter_notices: 0,
       reason: 'moving on',
       keep_public_tracks: true,
       removed_tracks: 0,
