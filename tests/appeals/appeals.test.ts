@@ -3,7 +3,7 @@ import { backdateModeration } from '../support/backdate.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { runDueJobs, runJob } from '../support/jobs.js';
 import { tokenFromMail, waitForMail } from '../support/mail.js';
-import { makeModerator } from '../support/row-states.js';
+import { createModerator as newModerator, moderationNotices as noticesOf } from '../support/moderation.js';
 import { useTestServer } from '../support/suite.js';
 
 // Appeals over HTTP: what a user may appeal (their standing), the appeal of hidden content and of a
@@ -14,11 +14,7 @@ const db = () => suite.server.riff.database.db;
 const DAY_MS = 86_400_000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString();
 
-async function createModerator(): Promise<TestUser> {
-  const moderator = await createUser(suite.server);
-  await makeModerator(suite.server, moderator.id);
-  return moderator;
-}
+const createModerator = () => newModerator(suite.server);
 
 const post = (path: string, caller: TestUser | undefined, body?: unknown) =>
   suite.http.post(path, { ...(caller ? { token: caller.accessToken } : {}), ...(body ? { body } : {}) });
@@ -33,20 +29,7 @@ const appeal = (caller: TestUser, subjectType: string, subjectId: string, messag
 const decide = (caller: TestUser, id: string, outcome: 'granted' | 'denied', note = 'Reviewed') =>
   post(`/moderation/appeals/${id}/decide`, caller, { outcome, note });
 
-/** The user's moderation notifications once there are at least `count` of them (a job makes them). */
-async function moderationNotices(token: string, count: number) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    await runDueJobs(suite.server);
-    const reply = await get('/notifications', token);
-    expect(reply.status).toBe(200);
-    const notes = (reply.body.data.notifications as { type: string; message: string; actor: unknown }[]).filter(
-      (note) => note.type === 'moderation',
-    );
-    if (notes.length >= count || Date.now() > deadline) return notes;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const moderationNotices = (token: string, count: number) => noticesOf(suite.server, token, count);
 
 const staffLogOf = (targetId: string) =>
   db().selectFrom('staff_log').selectAll().where('target_id', '=', targetId).orderBy('created_at').execute();

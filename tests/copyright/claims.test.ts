@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createAdmin } from '../support/admin-factory.js';
 import { expireStrikes, lapseCounterWindow } from '../support/backdate.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
-import { runDueJobs, runJob } from '../support/jobs.js';
+import { runJob } from '../support/jobs.js';
 import { waitForMail } from '../support/mail.js';
-import { makeModerator } from '../support/row-states.js';
+import { createModerator as newModerator, moderationNotices as noticesOf } from '../support/moderation.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
 import { makeAudio } from '../support/audio.js';
@@ -27,11 +27,7 @@ const claimBody = (trackId: string) => ({
   signature: 'Ana Lima',
 });
 
-async function createModerator(): Promise<TestUser> {
-  const moderator = await createUser(suite.server);
-  await makeModerator(suite.server, moderator.id);
-  return moderator;
-}
+const createModerator = () => newModerator(suite.server);
 
 const refusal = (reply: { status: number; body: unknown }) => [
   reply.status,
@@ -45,20 +41,7 @@ async function claim(claimant: TestUser, trackId: string) {
 const decide = (staff: TestUser, id: string, outcome: 'upheld' | 'rejected') =>
   staff.api.copyright.decide({ params: { id }, body: { outcome, note: `${outcome} after review` } });
 
-/** The user's moderation notifications once there are `count` of them (a job makes them). */
-async function moderationNotices(user: TestUser, count: number) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    await runDueJobs(suite.server);
-    const reply = await suite.http.get('/notifications', { token: user.accessToken });
-    expect(reply.status).toBe(200);
-    const notes = (reply.body.data.notifications as { type: string; message: string; actor: unknown }[]).filter(
-      (note) => note.type === 'moderation',
-    );
-    if (notes.length >= count || Date.now() > deadline) return notes;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const moderationNotices = (user: TestUser, count: number) => noticesOf(suite.server, user.accessToken, count);
 
 const trackAs = (user: TestUser | undefined, id: string) =>
   suite.http.get(`/tracks/${id}`, user ? { token: user.accessToken } : {});

@@ -2,8 +2,7 @@ import { REPORTS_PER_DAY } from '@riff/contract';
 import { describe, expect, it } from 'vitest';
 import { createAdmin } from '../support/admin-factory.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
-import { runDueJobs } from '../support/jobs.js';
-import { makeModerator } from '../support/row-states.js';
+import { createModerator as newModerator, moderationNotices as noticesOf } from '../support/moderation.js';
 import { useTestServer } from '../support/suite.js';
 
 // Reports and the moderation queue over HTTP: what a reporter may report and learns, how staff see
@@ -11,11 +10,7 @@ import { useTestServer } from '../support/suite.js';
 // dismissing and acting on content do, within the staff's limits.
 const suite = useTestServer();
 
-async function createModerator(): Promise<TestUser> {
-  const moderator = await createUser(suite.server);
-  await makeModerator(suite.server, moderator.id);
-  return moderator;
-}
+const createModerator = () => newModerator(suite.server);
 
 const post = (path: string, caller: TestUser | undefined, body?: unknown) =>
   suite.http.post(path, { ...(caller ? { token: caller.accessToken } : {}), ...(body ? { body } : {}) });
@@ -27,20 +22,7 @@ const refusal = (reply: { status: number; body: { error?: { code?: string } } })
 const report = (reporter: TestUser, targetType: string, targetId: string, reason = 'spam', details?: string) =>
   post('/reports', reporter, { target_type: targetType, target_id: targetId, reason, ...(details ? { details } : {}) });
 
-/** The user's moderation notifications once there are `count` of them (a job makes them). */
-async function moderationNotices(user: TestUser, count: number) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    await runDueJobs(suite.server);
-    const reply = await get('/notifications', user);
-    expect(reply.status).toBe(200);
-    const notes = (reply.body.data.notifications as { type: string; message: string; actor: unknown }[]).filter(
-      (note) => note.type === 'moderation',
-    );
-    if (notes.length >= count || Date.now() > deadline) return notes;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const moderationNotices = (user: TestUser, count: number) => noticesOf(suite.server, user.accessToken, count);
 
 describe('reports', () => {
   it('reports what the reporter sees, never themselves or their own, once while open, and lists them with their outcome', async () => {

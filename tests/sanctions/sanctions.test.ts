@@ -4,7 +4,7 @@ import { lapseSuspension } from '../support/backdate.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { runDueJobs, runJob } from '../support/jobs.js';
 import { tokenFromMail, waitForMail } from '../support/mail.js';
-import { makeModerator } from '../support/row-states.js';
+import { createModerator as newModerator, moderationNotices as noticesOf } from '../support/moderation.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
 import { createProduct, orderRow, payInSandbox, productRow } from '../marketplace/order-helpers.js';
@@ -17,11 +17,7 @@ const db = () => suite.server.riff.database.db;
 const DAY_MS = 86_400_000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString();
 
-async function createModerator(): Promise<TestUser> {
-  const moderator = await createUser(suite.server);
-  await makeModerator(suite.server, moderator.id);
-  return moderator;
-}
+const createModerator = () => newModerator(suite.server);
 
 const post = (path: string, caller: TestUser | undefined, body?: unknown) =>
   suite.http.post(path, { ...(caller ? { token: caller.accessToken } : {}), ...(body ? { body } : {}) });
@@ -32,20 +28,7 @@ const refusal = (reply: { status: number; body: { error?: { code?: string } } })
 const login = (user: TestUser) =>
   suite.http.post('/auth/login', { body: { email: user.email, password: user.password } });
 
-/** The user's inbox once it holds `count` notifications of type moderation (a job makes them). */
-async function moderationNotices(user: TestUser, token: string, count: number) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    await runDueJobs(suite.server);
-    const reply = await suite.http.get('/notifications', { token });
-    expect(reply.status).toBe(200);
-    const notes = (reply.body.data.notifications as { type: string; message: string; actor: unknown }[]).filter(
-      (note) => note.type === 'moderation',
-    );
-    if (notes.length >= count || Date.now() > deadline) return notes;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const moderationNotices = (_user: TestUser, token: string, count: number) => noticesOf(suite.server, token, count);
 
 describe('who may sanction whom', () => {
   it('a user is refused every route; a moderator bans nobody, suspends at most 30 days and never an admin; nobody themselves', async () => {
