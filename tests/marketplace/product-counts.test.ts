@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/factories.js';
+import { createModerator } from '../support/moderation.js';
 import { runJob } from '../support/jobs.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
@@ -19,16 +20,16 @@ const db = () => suite.server.riff.database.db;
 const ownDatabase = () => suite.server.riff.database.kind === 'pglite';
 
 /**
- * The (status, type) keys whose summed deltas differ from the products there are, in one statement:
+ * The (status, type, moderation status) keys whose summed deltas differ from the products there are, in one statement:
  * one snapshot, so writers elsewhere cannot make it disagree.
  */
 async function disagreements() {
-  const { rows } = await sql<{ status: string; product_type: string; counted: number; summed: number }>`
-    select coalesce(c.status, d.status) as status, coalesce(c.product_type, d.product_type) as product_type,
-           coalesce(c.counted, 0)::int as counted, coalesce(d.summed, 0)::int as summed
-    from (select status, product_type, count(*) as counted from products group by status, product_type) c
-    full join (select status, product_type, sum(delta) as summed from product_count_deltas group by status, product_type) d
-      on c.status = d.status and c.product_type = d.product_type
+  const { rows } = await sql<{ key: string; counted: number; summed: number }>`
+    select coalesce(c.key, d.key) as key, coalesce(c.counted, 0)::int as counted, coalesce(d.summed, 0)::int as summed
+    from (select concat_ws('/', status, product_type, moderation_status) as key, count(*) as counted
+          from products group by 1) c
+    full join (select concat_ws('/', status, product_type, moderation_status) as key, sum(delta) as summed
+          from product_count_deltas group by 1) d on c.key = d.key
     where coalesce(c.counted, 0) <> coalesce(d.summed, 0)`.execute(db());
   return rows;
 }
@@ -42,7 +43,8 @@ async function counted(type?: string) {
   let query = db()
     .selectFrom('products')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('status', '=', 'active');
+    .where('status', '=', 'active')
+    .where('moderation_status', '=', 'visible');
   if (type) query = query.where('product_type', '=', type as 'pack');
   return Number((await query.executeTakeFirstOrThrow()).count);
 }
@@ -124,10 +126,51 @@ describe('the product list total', () => {
     if (ownDatabase()) {
       const { rows } = await sql<{
         rows: number;
-      }>`select count(*)::int as rows from product_count_deltas group by status, product_type`.execute(db());
+      }>`select count(*)::int as rows from product_count_deltas group by status, product_type, moderation_status`.execute(
+        db(),
+      );
       expect(rows.every((row) => row.rows === 1)).toBe(true);
       expect([await listed(sellers[0]!), await listed(sellers[0]!, { type: 'service' })]).toEqual(totalsBefore);
       expect(totalsBefore).toEqual([await counted(), await counted('service')]);
     }
+  });
+
+  it('leaves out what moderation hid, for everyone but its seller and staff, and counts it again once restored', async () => {
+    const [seller, buyer, moderator] = await Promise.all([
+      createUser(suite.server),
+      createUser(suite.server),
+      createModerator(suite.server),
+    ]);
+    const product = await createProduct(seller, { title: 'Moderated count', product_type: 'service' }, 'active');
+    const totals = async () => ({
+      buyer: await listed(buyer, { type: 'service' }),
+      seller: await listed(seller, { type: 'service' }),
+      staff: await listed(moderator, { type: 'service' }),
+    });
+    const moderate = async (action: 'hide' | 'restore') =>
+      expect(
+        (
+          await suite.http.post(`/moderation/content/product/${product.id}/${action}`, {
+            token: moderator.accessToken,
+            body: { note: 'Counted' },
+          })
+        ).status,
+      ).toBe(200);
+    const before = await totals();
+    await moderate('hide');
+    const hidden = await totals();
+    expect(await disagreements()).toEqual([]);
+    if (ownDatabase()) {
+      expect(hidden).toEqual({ buyer: before.buyer - 1, seller: before.seller, staff: before.staff });
+      expect(hidden.buyer).toBe(await counted('service'));
+    }
+    const page = expectStatus(
+      await buyer.api.marketplace.listProducts({ query: { type: 'service', limit: 100 } }),
+      200,
+    );
+    expect(page.body.map((item) => item.id)).not.toContain(product.id);
+    await moderate('restore');
+    if (ownDatabase()) expect(await totals()).toEqual(before);
+    expect(await disagreements()).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type {
   LicenseType,
+  ModerationStatus,
   OrderStatus,
   PaymentProviderName,
   PaymentStatus,
@@ -212,6 +213,7 @@ export interface ProductDownloadsTable {
 export interface ProductCountDeltasTable {
   status: ProductStatus;
   product_type: ProductType;
+  moderation_status: ModerationStatus;
   delta: number;
 }
 

@@ -1,7 +1,6 @@
 import type { ProductStatus } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
-import type { RawBuilder, SqlBool } from 'kysely';
-import { moderationAllows, moderationAllowsSql } from '../../platform/access/moderation.js';
+import { moderatedReachOf, moderationAllows, type ModeratedReach } from '../../platform/access/moderation.js';
 import { isOwner, isOwnerOrAdmin } from '../../platform/access/ownership.js';
 import type { ProductRow } from './products.repository.js';
 
@@ -17,11 +16,10 @@ export const canSeeProduct = (actor: Actor, product: Pick<ProductRow, 'status' |
   !productWithheld(actor, product) && (product.status === 'active' || isOwnerOrAdmin(actor, product.seller_id));
 
 /**
- * canSeeProduct's moderation part as SQL over the products table under `alias`: a hidden or removed
- * product is left out of every catalogue list and search but its seller's and staff's.
+ * canSeeProduct's moderation part for lists: whose hidden or removed products the actor sees beside
+ * everyone's visible ones. Every catalogue list and search, and its total, leaves the others out.
  */
-export const productModerationSql = (actor: Actor, alias: string): RawBuilder<SqlBool> =>
-  moderationAllowsSql(actor, alias, 'seller_id');
+export const productListReach = (actor: Actor): ModeratedReach => moderatedReachOf(actor);
 
 /** Only the seller changes a product, its licenses and its media. */
 export const canEditProduct = (actor: Actor, product: Pick<ProductRow, 'seller_id'>) =>

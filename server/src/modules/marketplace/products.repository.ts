@@ -1,5 +1,6 @@
 import type { ProductLicenseType, ProductStatus, ProductType } from '@riff/contract';
-import { sql, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { moderationReachSql, type ModeratedReach } from '../../platform/access/moderation.js';
 import type {
   ProductImagesTable,
   ProductLicensesTable,
@@ -32,12 +33,8 @@ export interface ProductFilter {
   /** The search engine's query over title and description: matches, best first (then newest); other users' blocks either way leave sellers out. */
   text?: string | undefined;
   viewerId?: string | undefined;
-  /**
-   * The products policy's moderation rule for the viewer (productModerationSql over products).
-   * The total of a plain list is read from the count deltas, which do not know moderation: it
-   * still counts hidden products (a count, never the products themselves).
-   */
-  seen?: RawBuilder<SqlBool> | undefined;
+  /** Whose hidden or removed products the viewer sees beside everyone's visible ones (the products policy's rule). */
+  reach: ModeratedReach;
   minCents?: number | undefined;
   maxCents?: number | undefined;
   limit: number;
@@ -115,7 +112,7 @@ export class ProductsRepository {
   private filtered(filter: ProductFilter, text?: TextQuery) {
     let query = this.db.selectFrom('products');
     if (filter.sellerId) query = query.where('seller_id', '=', filter.sellerId);
-    if (filter.seen) query = query.where(filter.seen);
+    query = query.where(moderationReachSql(filter.reach, 'products', 'seller_id'));
     if (filter.statuses) query = query.where('status', 'in', filter.statuses);
     if (filter.type) query = query.where('product_type', '=', filter.type);
     if (filter.minCents !== undefined) query = query.where('price_cents', '>=', filter.minCents);
@@ -131,7 +128,8 @@ export class ProductsRepository {
    * A page and the total. Without a text query, in two statements side by side: a count beside the
    * page (count(*) over ()) would read every matching row in full; apart, the page walks an index in
    * its order (products_list). A list of statuses and a type alone is counted from the triggers'
-   * deltas (migration 0017) rather than from the catalogue; a price range from an index range. With
+   * deltas (migrations 0017 and 0029, per moderation status too) rather than from the catalogue,
+   * plus the viewer's own moderated products; a price range from an index range. With
    * one, every match is ranked anyway, so page and total come from one statement.
    */
   list(filter: ProductFilter) {
@@ -191,16 +189,27 @@ export class ProductsRepository {
       .select(sql<string>`coalesce(sum(delta), 0)`.as('count'))
       .where('status', 'in', filter.statuses!);
     if (filter.type) deltas = deltas.where('product_type', '=', filter.type);
-    return Number((await deltas.executeTakeFirstOrThrow()).count);
+    const { reach } = filter;
+    if (reach.everyone) return Number((await deltas.executeTakeFirstOrThrow()).count);
+    // everyone's visible products, and the viewer's own moderated ones (a seller has few: their index finds them)
+    const [visible, own] = await Promise.all([
+      deltas.where('moderation_status', '=', 'visible').executeTakeFirstOrThrow(),
+      reach.ownerId === null
+        ? { count: 0 }
+        : this.filtered({ ...filter, sellerId: reach.ownerId })
+            .where('moderation_status', '<>', 'visible')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .executeTakeFirstOrThrow(),
+    ]);
+    return Number(visible.count) + Number(own.count);
   }
 
   /** Folds the count deltas into one row per key (a periodic job); a reader's sum is the same before and after. */
   async foldCountDeltas(): Promise<void> {
-    await sql`with folded as (delete from product_count_deltas returning status, product_type, delta)
-      insert into product_count_deltas (status, product_type, delta)
-      select status, product_type, sum(delta) from folded group by status, product_type having sum(delta) <> 0`.execute(
-      this.db,
-    );
+    await sql`with folded as (delete from product_count_deltas returning status, product_type, moderation_status, delta)
+      insert into product_count_deltas (status, product_type, moderation_status, delta)
+      select status, product_type, moderation_status, sum(delta) from folded
+      group by status, product_type, moderation_status having sum(delta) <> 0`.execute(this.db);
   }
 
   listBySeller(sellerId: string) {

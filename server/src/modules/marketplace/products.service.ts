@@ -32,7 +32,7 @@ import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { priceToCents, toLicenseDto, toProductDto } from './products.mapper.js';
-import { canEditProduct, canMoveProduct, canSeeProduct, productModerationSql } from './products.policy.js';
+import { canEditProduct, canMoveProduct, canSeeProduct, productListReach } from './products.policy.js';
 import type { ProductLicenseRow, ProductRow, ProductsRepository } from './products.repository.js';
 
 type LicenseInput = NonNullable<CreateProductRequest['licenses']>[number];
@@ -117,7 +117,7 @@ export class ProductsService {
       type: query.type,
       text,
       viewerId,
-      seen: productModerationSql(actor, 'products'),
+      reach: productListReach(actor),
       minCents,
       maxCents,
       limit: query.limit,

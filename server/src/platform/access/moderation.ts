@@ -23,12 +23,28 @@ export function moderationAllows(actor: Actor, status: ModerationStatus, ownerId
   return actor.kind === 'user' && (actor.isStaff || (ownerId != null && actor.id === ownerId));
 }
 
+/**
+ * Whose hidden or removed items an actor sees beside everyone's visible ones: everyone's (staff and
+ * the service itself), or one owner's (a signed-in user's own; nobody's when anonymous). A count kept
+ * per moderation status (instead of over the rows) answers with it.
+ */
+export type ModeratedReach = { everyone: true } | { everyone: false; ownerId: string | null };
+
+export function moderatedReachOf(actor: Actor): ModeratedReach {
+  if (actor.kind === 'system' || (actor.kind === 'user' && actor.isStaff)) return { everyone: true };
+  return { everyone: false, ownerId: actor.kind === 'user' ? actor.id : null };
+}
+
 /** moderationAllows as SQL over a table under `alias` whose owner is `ownerColumn`. */
 export function moderationAllowsSql(actor: Actor, alias: string, ownerColumn: string): RawBuilder<SqlBool> {
-  if (actor.kind === 'system' || (actor.kind === 'user' && actor.isStaff)) return sql<SqlBool>`true`;
+  return moderationReachSql(moderatedReachOf(actor), alias, ownerColumn);
+}
+
+export function moderationReachSql(reach: ModeratedReach, alias: string, ownerColumn: string): RawBuilder<SqlBool> {
+  if (reach.everyone) return sql<SqlBool>`true`;
   const status = sql.ref(`${alias}.moderation_status`);
-  if (actor.kind !== 'user') return sql<SqlBool>`${status} = 'visible'`;
-  return sql<SqlBool>`(${status} = 'visible' or ${sql.ref(`${alias}.${ownerColumn}`)} = ${actor.id})`;
+  if (reach.ownerId === null) return sql<SqlBool>`${status} = 'visible'`;
+  return sql<SqlBool>`(${status} = 'visible' or ${sql.ref(`${alias}.${ownerColumn}`)} = ${reach.ownerId})`;
 }
 
 /** Whether the caller sees an item's moderation status and reason: its owner and staff. */
