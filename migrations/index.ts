@@ -25,6 +25,7 @@ import * as sanctions from './0024-sanctions.js';
 import * as copyright from './0025-copyright.js';
 import * as appeals from './0026-appeals.js';
 import * as productCountsByModeration from './0029-product-counts-by-moderation.js';
+import * as announcementBatches from './0030-announcement-batches.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0025-copyright': copyright,
   '0026-appeals': appeals,
   '0029-product-counts-by-moderation': productCountsByModeration,
+  '0030-announcement-batches': announcementBatches,
 };

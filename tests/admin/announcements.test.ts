@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createAdmin } from '../support/admin-factory.js';
 import { createUser, type TestUser } from '../support/factories.js';
+import { runJob } from '../support/jobs.js';
 import { useTestServer } from '../support/suite.js';
 
 // An admin's announcement: queued at once, delivered by a job to every account of its audience
 // as an announcement notification (the preference for the type decides the inbox), and logged.
-const suite = useTestServer();
+const suite = useTestServer({}, {}, { ownDatabase: true });
 
 async function announcementsOf(user: TestUser, count: number) {
   const deadline = Date.now() + 10_000;
@@ -66,5 +67,27 @@ describe('POST /admin/announcements', () => {
       target_id: sent.body.data.id,
       after: { audience: 'creators', message: 'Uploads pause on Sunday 02:00 UTC' },
     });
+  });
+
+  it('a batch run again (a worker that died after its commit) tells nobody twice', async () => {
+    const admin = await createAdmin(suite.server);
+    const user = await createUser(suite.server);
+    const message = `Once only ${Date.now()}`;
+    const sent = await suite.http.post('/admin/announcements', {
+      token: admin.accessToken,
+      body: { message, audience: 'all' },
+    });
+    expect(sent.status).toBe(202);
+    expect((await announcementsOf(user, 1)).filter((note) => note.message === message)).toHaveLength(1);
+    // every batch of it again, as the queue would retry them: the first, and the one after each 500 accounts
+    await runJob(suite.server, 'notifications.announce', {
+      announcement_id: sent.body.data.id,
+      message,
+      audience: 'all',
+      after: null,
+    });
+    const notes = (await suite.http.get('/notifications?limit=100', { token: user.accessToken })).body.data
+      .notifications as { message: string }[];
+    expect(notes.filter((note) => note.message === message)).toHaveLength(1);
   });
 });

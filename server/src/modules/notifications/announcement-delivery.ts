@@ -5,6 +5,7 @@ import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import type { NotificationChannelsOf } from './notification-sources.js';
 import type { NewNotification, NotificationsRepository } from './notifications.repository.js';
+import type { AnnouncementBatch } from './notifications.jobs.js';
 import type { NotificationRow } from './notifications.tables.js';
 
 /** Accounts told per job: one insert, and the next batch queued in the same transaction. */
@@ -24,19 +25,23 @@ export interface AnnouncementDeliveryDeps {
 /**
  * An admin's announcement reaches its audience in batches: the event starts the first job, each
  * job files the notifications of ANNOUNCEMENT_BATCH accounts (as each chose for the announcement
- * type) and queues the next batch in the same transaction, so a batch is done once and a failed
- * one is retried whole; the request that sent it never waits for the audience's size.
+ * type), marks the batch delivered and queues the next one in the same transaction, so a failed
+ * batch is retried whole and a delivered one, run again, tells nobody twice; the request that sent it never waits for the audience's size.
  */
 export function announcementDelivery(deps: AnnouncementDeliveryDeps) {
   const handler: EventHandler<'admin.announcement_sent'> = {
     name: 'notifications.announcement',
     types: ['admin.announcement_sent'],
     async handle(event) {
-      await deps.jobs.enqueue('notifications.announce', { ...event.data, after: null });
+      await deps.jobs.enqueue('notifications.announce', {
+        ...event.data,
+        announcement_id: event.subject.id!,
+        after: null,
+      });
     },
   };
 
-  async function deliverBatch(batch: { message: string; audience: AnnouncementAudience; after: string | null }) {
+  async function deliverBatch(batch: AnnouncementBatch) {
     const ids = await deps.audiencePage(batch.audience, batch.after, ANNOUNCEMENT_BATCH);
     const at = deps.clock.now();
     const rows: NewNotification[] = [];
@@ -56,6 +61,8 @@ export function announcementDelivery(deps: AnnouncementDeliveryDeps) {
       });
     }
     const filed = await deps.scope.transaction(async () => {
+      // a job run again after its commit (a worker that died before acknowledging it) finds its batch done
+      if (!(await deps.notifications.claimAnnouncementBatch(batch.announcement_id, batch.after))) return [];
       const inserted = await deps.notifications.insertMany(rows);
       const last = ids.at(-1);
       if (ids.length === ANNOUNCEMENT_BATCH && last) {

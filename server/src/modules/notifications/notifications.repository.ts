@@ -120,7 +120,22 @@ export class NotificationsRepository {
 
   async deleteBefore(before: Date): Promise<number> {
     const result = await this.db.deleteFrom('notifications').where('created_at', '<', before).executeTakeFirst();
+    await this.db.deleteFrom('announcement_batches').where('delivered_at', '<', before).execute();
     return Number(result.numDeletedRows);
+  }
+
+  /**
+   * Marks an announcement's batch delivered, in the caller's transaction: false when it was already
+   * (a retried job), and then the caller files nothing. A concurrent duplicate waits on the key.
+   */
+  async claimAnnouncementBatch(announcementId: string, after: string | null): Promise<boolean> {
+    const claimed = await this.db
+      .insertInto('announcement_batches')
+      .values({ announcement_id: announcementId, after_key: after ?? '' })
+      .onConflict((conflict) => conflict.doNothing())
+      .returning('announcement_id')
+      .executeTakeFirst();
+    return claimed !== undefined;
   }
 
   /** Users with notifications still to be mailed, at most `limit` of them. */

@@ -31,9 +31,18 @@ export interface NotificationsTable {
 
 export type NotificationRow = Selectable<NotificationsTable>;
 
-/** The notifications area's table: the inbox. */
+/** A batch of an announcement already delivered (a retried job skips it). */
+export interface AnnouncementBatchesTable {
+  announcement_id: string;
+  /** The last account id of the batch before ('' for the first). */
+  after_key: string;
+  delivered_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** The notifications area's tables: the inbox, and the announcement batches delivered. */
 declare module '../../platform/db/database.schema.js' {
   interface Database {
     notifications: NotificationsTable;
+    announcement_batches: AnnouncementBatchesTable;
   }
 }
