@@ -1,5 +1,6 @@
 import { CREATED, OTHER_USER_ID, TRACK_ID, UPDATED, USER_ID, onePage } from '../../common/common.examples.js';
 import { comment } from '../comments/comments.examples.js';
+import { strike } from '../copyright/copyright.examples.js';
 import { suspension } from '../sanctions/sanctions.examples.js';
 
 // the examples are content appeals: a sanction's or strike's target_type is null, which the
@@ -32,14 +33,6 @@ const grantedAppeal = {
   appellant_id: USER_ID,
 };
 
-const strike = {
-  id: 'a7d3f1b9-2c8e-4f6a-b0d5-3e9c7a1f5b2d',
-  claim_id: 'b8e4a2c0-3d9f-4a7b-c1e6-4f0d8b2a6c3e',
-  created_at: CREATED,
-  expires_at: '2027-11-20T09:30:00.000Z',
-  active: true,
-};
-
 const standing = {
   sanctions: [suspension],
   strikes: [strike],
@@ -67,6 +60,5 @@ export const APPEALS_EXAMPLES: Record<string, unknown> = {
     message: 'The comments were quoted out of context: the thread shows I was answering a direct insult.',
   },
   DecideAppealRequest: { outcome: 'granted', note: grantedAppeal.note },
-  StandingStrike: strike,
   Standing: standing,
 };

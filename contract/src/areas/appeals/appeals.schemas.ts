@@ -3,6 +3,7 @@ import { PaginationQuerySchema, pageOf, TimestampSchema, UuidSchema } from '../.
 import { envelope } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { ContentStateSchema } from '../moderation/moderation.schemas.js';
+import { StrikeSchema } from '../copyright/copyright-records.schemas.js';
 import { SanctionSchema } from '../sanctions/sanctions.schemas.js';
 import {
   APPEAL_MESSAGE_MAX,
@@ -61,23 +62,11 @@ export const AppealQueueQuerySchema = PaginationQuerySchema.extend({
 export type AppealQueueQuery = z.infer<typeof AppealQueueQuerySchema>;
 
 /** A copyright strike as its owner sees it in their standing. */
-export const StandingStrikeSchema = named(
-  'StandingStrike',
-  z.object({
-    id: UuidSchema,
-    claim_id: UuidSchema,
-    created_at: TimestampSchema,
-    expires_at: TimestampSchema,
-    active: z.boolean(),
-  }),
-);
-export type StandingStrike = z.infer<typeof StandingStrikeSchema>;
-
 export const StandingSchema = named(
   'Standing',
   z.object({
     sanctions: z.array(SanctionSchema).describe('Your warnings, suspensions and bans, newest first'),
-    strikes: z.array(StandingStrikeSchema).describe('Your copyright strikes, newest first'),
+    strikes: z.array(StrikeSchema).describe('Your copyright strikes, newest first'),
     content: z.array(ContentStateSchema).describe('Your content that moderation hid or removed'),
   }),
 );

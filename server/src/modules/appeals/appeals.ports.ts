@@ -1,4 +1,4 @@
-import type { ModeratedContentType, Sanction, StandingStrike } from '@riff/contract';
+import type { ModeratedContentType, Sanction, Strike } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
 import type { ModeratedContent } from '../../platform/access/moderation.js';
 import type { StaffLog } from '../admin/staff-log.js';
@@ -10,7 +10,7 @@ import type { Sanctioner } from '../sanctions/sanctions.module.js';
  */
 export interface StrikePort {
   /** The user's strikes, newest first. */
-  strikesOf(userId: string): Promise<StandingStrike[]>;
+  strikesOf(userId: string): Promise<Strike[]>;
   /** Lifts the strike on staff's word (an appeal granted), in the caller's transaction. */
   liftStrike(actor: UserActor, strikeId: string): Promise<void>;
   /** The staff member who decided the claim that gave the strike; null or undefined when nobody did (a job). */
