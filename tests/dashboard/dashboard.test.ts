@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changeBetween } from '../../server/src/modules/dashboard/dashboard.service.js';
+import { createAdmin } from '../support/admin-factory.js';
 import { pastPlays } from '../support/backdate.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { auditStreamReady } from '../support/row-states.js';
@@ -128,6 +129,15 @@ describe('GET /dashboard', () => {
     // another user's dashboard shows none of it
     const fanView = (await dashboard(fan)).body.data;
     expect(fanView.library_preview.total_count).toBe(0);
+    // a banned follower's profile is hidden from everyone, their follow with it
+    const admin = await createAdmin(suite.server);
+    const ban = await suite.http.post(`/admin/users/${fan.id}/ban`, {
+      token: admin.accessToken,
+      body: { reason: 'Spam' },
+    });
+    expect(ban.status).toBe(201);
+    const afterBan = (await dashboard(me, '?activity_limit=50')).body.data.recent_activity as { type: string }[];
+    expect(afterBan.some((entry) => entry.type === 'user.new_follower')).toBe(false);
   });
 
   it.each([

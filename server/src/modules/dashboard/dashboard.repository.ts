@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { activeUserSql } from '../users/people-sql.js';
 
 /** A half-open time range [from, until). */
 export interface Window {
@@ -67,16 +68,18 @@ export class DashboardRepository {
   }
 
   newFollowers(userId: string, limit: number) {
-    return this.db
-      .selectFrom('follows')
-      .innerJoin('users', 'users.id', 'follows.follower_id')
-      .select(['follows.follower_id', 'users.username', 'follows.created_at'])
-      .where('follows.followee_id', '=', userId)
-      .where('users.deleted_at', 'is', null)
-      .where('users.is_verified', '=', true)
-      .orderBy('follows.created_at', 'desc')
-      .limit(limit)
-      .execute();
+    return (
+      this.db
+        .selectFrom('follows')
+        .innerJoin('users', 'users.id', 'follows.follower_id')
+        .select(['follows.follower_id', 'users.username', 'follows.created_at'])
+        .where('follows.followee_id', '=', userId)
+        // a banned or deactivated follower's profile is hidden from everyone: their follow is not news
+        .where(activeUserSql('follows.follower_id'))
+        .orderBy('follows.created_at', 'desc')
+        .limit(limit)
+        .execute()
+    );
   }
 
   /** The user's own tracks that are in the library: not deleted, past their upload. */
