@@ -1,3 +1,5 @@
+import type { ModeratedContentType } from '@riff/contract';
+import type { ModeratedContent } from '../platform/access/moderation.js';
 import { systemActor, type UserActor } from '../platform/access/actor.js';
 import { keyIsLive } from '../platform/auth/authenticate.middleware.js';
 import type { KeyRef } from '../platform/auth/token-signer.js';
@@ -169,11 +171,18 @@ export function createAreas(platform: Platform) {
       }),
     },
   });
+  // every area whose items moderation hides: cases, appeals and bans reach them through this one map
+  const moderatedContent = {
+    track: tracks.moderation,
+    comment: comments.moderation,
+    playlist: playlists.moderation,
+    product: marketplace.moderation,
+  } satisfies Partial<Record<ModeratedContentType, ModeratedContent>>;
   const sanctions = createSanctionsModule(platform, {
     standing: users.standing,
     people: users.people,
     staffLog: admin.staffLog,
-    content: [tracks.moderation, comments.moderation, playlists.moderation, marketplace.moderation],
+    content: Object.values(moderatedContent),
   });
   const copyright = createCopyrightModule(platform, {
     tracks: tracks.reader,
@@ -204,12 +213,7 @@ export function createAreas(platform: Platform) {
   };
   const moderation = createModerationModule(platform, {
     targets: {
-      content: {
-        track: tracks.moderation,
-        comment: comments.moderation,
-        playlist: playlists.moderation,
-        product: marketplace.moderation,
-      },
+      content: moderatedContent,
       visibleTo: async (reader, target) => (await visibleSubjects(reader, [target])).has(`${target.type}:${target.id}`),
       user: async (id) => {
         const row = await users.people.findAccount(id);
@@ -231,15 +235,9 @@ export function createAreas(platform: Platform) {
     staffLog: admin.staffLog,
     sanctions: sanctions.sanctions,
   });
-  const contentPorts = {
-    track: tracks.moderation,
-    comment: comments.moderation,
-    playlist: playlists.moderation,
-    product: marketplace.moderation,
-  };
   const appeals = createAppealsModule(platform, {
     ports: {
-      content: contentPorts,
+      content: moderatedContent,
       sanctions: {
         standingOf: (userId) => sanctions.standingOf(userId),
         sanctionByAppealToken: (token) => sanctions.sanctionByAppealToken(token),
