@@ -24,6 +24,7 @@ import * as trustAndSafety from './0022-trust-and-safety.js';
 import * as sanctions from './0024-sanctions.js';
 import * as copyright from './0025-copyright.js';
 import * as appeals from './0026-appeals.js';
+import * as trustWebhooks from './0027-trust-webhooks.js';
 import * as productCountsByModeration from './0029-product-counts-by-moderation.js';
 import * as announcementBatches from './0030-announcement-batches.js';
 
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0024-sanctions': sanctions,
   '0025-copyright': copyright,
   '0026-appeals': appeals,
+  '0027-trust-webhooks': trustWebhooks,
   '0029-product-counts-by-moderation': productCountsByModeration,
   '0030-announcement-batches': announcementBatches,
 };

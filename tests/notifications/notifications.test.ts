@@ -111,6 +111,76 @@ describe('GET /notifications and friends', () => {
   });
 });
 
+describe('notifications in the account’s data', () => {
+  /** The caller's export once it holds `count` notifications (a job makes them shortly after the event). */
+  async function exportOf(user: TestUser, count: number) {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const reply = await suite.http.get('/users/me/export', { token: user.accessToken });
+      expect(reply.status).toBe(200);
+      if (reply.body.notifications.length >= count || Date.now() > deadline) return reply.body;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('the export holds every notification and the choices per type; deletion erases them and its name in others’', async () => {
+    const [owner, fan, later] = await Promise.all([
+      createUser(suite.server),
+      createUser(suite.server),
+      createUser(suite.server),
+    ]);
+    expect((await suite.http.post(`/users/${owner.id}/follow`, { token: fan.accessToken })).status).toBeLessThan(300);
+    const [shown] = (await inboxOf(owner, 1)).notifications;
+    expect(
+      (await suite.http.post('/notifications/read', { token: owner.accessToken, body: { all: true } })).status,
+    ).toBe(200);
+    // follows by mail only from now on: the next one is kept for the digest, not shown in the inbox
+    const chosen = await suite.http.put('/users/me/preferences', {
+      token: owner.accessToken,
+      body: { notifications: { follow: { in_app: false, email: true } } },
+    });
+    expect(chosen.status).toBe(200);
+    expect((await suite.http.post(`/users/${owner.id}/follow`, { token: later.accessToken })).status).toBeLessThan(300);
+    // the owner follows the fan: a notification of the fan's that names the owner
+    expect((await suite.http.post(`/users/${fan.id}/follow`, { token: owner.accessToken })).status).toBeLessThan(300);
+    expect((await inboxOf(fan, 1)).notifications[0].actor.id).toBe(owner.id);
+
+    const document = await exportOf(owner, 2);
+    expect(document.preferences.notifications.follow).toEqual({ in_app: false, email: true });
+    expect(document.preferences.notifications.sale).toEqual({ in_app: true, email: false });
+    expect(document.notifications).toHaveLength(2);
+    const [mailed, read] = document.notifications;
+    expect(read).toEqual({
+      id: shown.id,
+      type: 'follow',
+      actor_ids: [fan.id],
+      count: 1,
+      subject: { type: 'user', id: fan.id, title: fan.username },
+      message: shown.message,
+      created_at: shown.created_at,
+      read_at: expect.any(String),
+      in_app: true,
+    });
+    expect(mailed).toMatchObject({ type: 'follow', actor_ids: [later.id], read_at: null, in_app: false });
+    expect((await inboxOf(owner, 1)).pagination.total).toBe(1);
+
+    const deleted = await suite.http.delete('/users/me', {
+      token: owner.accessToken,
+      body: { confirm_text: 'DELETE', password: owner.password },
+    });
+    expect(deleted.status).toBe(200);
+    const db = suite.server.riff.database.db;
+    expect(await db.selectFrom('notifications').select('id').where('user_id', '=', owner.id).execute()).toEqual([]);
+    expect(await db.selectFrom('user_preferences').select('user_id').where('user_id', '=', owner.id).execute()).toEqual(
+      [],
+    );
+    // the fan keeps their notification; it no longer names the erased account, in the inbox or the export
+    const fans = (await suite.http.get('/users/me/export', { token: fan.accessToken })).body.notifications;
+    expect(fans).toEqual([expect.objectContaining({ type: 'follow', actor_ids: [] })]);
+    expect((await inboxOf(fan, 1)).notifications[0].actor).toBeNull();
+  });
+});
+
 describe('live notifications', () => {
   it('a signed-in socket hears each notification as it is made, as the inbox shows it, and nothing of a blocked user', async () => {
     const [owner, fan, blocked, stranger] = await Promise.all([

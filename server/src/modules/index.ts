@@ -120,6 +120,11 @@ export function createAreas(platform: Platform) {
     comment: (actor, id) => comments.commentFor(actor, id),
     order: (actor, id) => unlessRefused(marketplace.orderFor(actor, id)),
     product: (actor, id) => unlessRefused(marketplace.productFor(actor, id)),
+    // trust and safety's areas are made below, and asked only when an event is delivered
+    report: (actor, id) => moderation.reportFor(actor, id),
+    claim: (actor, id) => copyright.claimFor(actor, id),
+    strike: (actor, id) => copyright.strikeFor(actor, id),
+    appeal: (actor, id) => appeals.appealFor(actor, id),
   });
   const search = createSearchModule({
     tracks: tracks.searcher,

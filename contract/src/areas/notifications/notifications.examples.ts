@@ -1,6 +1,6 @@
 /** Examples of the notifications area's named schemas, written as the JSON on the wire (see common/common.examples.ts). */
 import { onePage, TRACK_ID, UPDATED } from '../../common/common.examples.js';
-import { profile } from '../users/users.examples.js';
+import { exportedNotification, profile } from '../users/users.examples.js';
 import type { Notification } from './notifications.schemas.js';
 
 const notification: Notification = {
@@ -23,4 +23,5 @@ export const NOTIFICATIONS_EXAMPLES: Record<string, unknown> = {
   MarkNotificationsReadRequest: { ids: [notification.id] },
   MarkNotificationsReadReply: { updated: 1 },
   NotificationChannels: { in_app: true, email: false },
+  ExportedNotification: exportedNotification,
 };

@@ -8,33 +8,18 @@ import {
 } from '../../common/common.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { ProfileSchema } from '../users/users.schemas.js';
+import { NotificationSubjectSchema } from './notification-records.schemas.js';
 import { NOTIFICATION_TYPES } from './notification-types.js';
 
 export * from './notification-types.js';
+export * from './notification-records.schemas.js';
 
-/** What a notification is about. */
-export const NOTIFICATION_SUBJECT_TYPES = ['track', 'comment', 'user', 'playlist', 'product', 'order'] as const;
-export type NotificationSubjectType = (typeof NOTIFICATION_SUBJECT_TYPES)[number];
-
-/** Kept this long, then deleted by a daily job. */
-export const NOTIFICATION_RETENTION_DAYS = 90;
 /** Likes of one track within this window fold into one notification. */
 export const NOTIFICATION_FOLD_MINUTES = 60;
 /** A folded notification shows at most this many actors, newest first. */
 export const NOTIFICATION_ACTORS_SHOWN = 3;
 /** At most this many ids in one POST /notifications/read. */
 export const NOTIFICATION_READ_IDS_MAX = 100;
-
-export const NotificationSubjectSchema = named(
-  'NotificationSubject',
-  z.object({
-    type: z.enum(NOTIFICATION_SUBJECT_TYPES),
-    id: UuidSchema,
-    title: z
-      .string()
-      .describe('The track’s or playlist’s title, the product’s, the user’s name; a comment’s first words'),
-  }),
-);
 
 /**
  * One notification. `actor` is who did it (the newest of them when folded), null for the platform or

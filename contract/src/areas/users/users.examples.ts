@@ -16,9 +16,26 @@ import {
   type NotificationChannels,
   type NotificationType,
 } from '../notifications/notification-types.js';
+import type { ExportedNotification } from '../notifications/notification-records.schemas.js';
 import type { Preferences, Profile, User } from './users.schemas.js';
 
 export const userResponse = { id: USER_ID, username: 'mira.lane', email: 'mira@example.org' };
+
+/** A listener who followed the example user (an id of its own: each id appears once in an example). */
+const FOLLOWER_ID = '2f8a6c4e-1b3d-4e5f-9a7c-8d6e4b2a0c1f';
+
+/** Here rather than with the notifications' examples, which name this area's profile. */
+export const exportedNotification: ExportedNotification = {
+  id: '9d4e2b7a-6c1f-4e8b-a3d5-1f7c9b2e4a6d',
+  type: 'follow',
+  actor_ids: [FOLLOWER_ID],
+  count: 1,
+  subject: { type: 'user', id: FOLLOWER_ID, title: 'june.okafor' },
+  message: 'june.okafor followed you',
+  created_at: UPDATED,
+  read_at: null,
+  in_app: true,
+};
 
 const user: User = {
   ...userResponse,
@@ -152,6 +169,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     webhooks: [webhook],
     sanctions: [suspension],
     appeals: [appeal],
+    notifications: [exportedNotification],
   },
   SetAvatarRequest: { file: 'portrait.jpg' },
 };

@@ -9,6 +9,10 @@ import {
   NotificationChannelsSchema,
   type NotificationType,
 } from '../notifications/notification-types.js';
+import {
+  ExportedNotificationSchema,
+  NOTIFICATION_RETENTION_DAYS,
+} from '../notifications/notification-records.schemas.js';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
 import { ReportSchema } from '../moderation/report.schemas.js';
 import { CommentSchema } from '../comments/comments.schemas.js';
@@ -290,6 +294,11 @@ export const UserExportSchema = named(
     webhooks: z.array(WebhookSchema).describe('Your webhooks (their key prefixes; keys and secrets are not exported)'),
     sanctions: z.array(SanctionSchema).describe('The warnings, suspensions and bans of your account, newest first'),
     appeals: z.array(AppealSchema).describe('Your appeals and their outcome, newest first'),
+    notifications: z
+      .array(ExportedNotificationSchema)
+      .describe(
+        `Your notifications, newest first (kept ${NOTIFICATION_RETENTION_DAYS} days; your choices per type are in preferences.notifications)`,
+      ),
   }),
 );
 

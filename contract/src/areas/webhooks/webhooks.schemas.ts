@@ -26,6 +26,17 @@ export const WEBHOOK_EVENT_TYPES = [
   'user.unsuspended',
   'user.banned',
   'user.unbanned',
+  'content.moderated',
+  'report.closed',
+  'copyright.claimed',
+  'copyright.countered',
+  'copyright.upheld',
+  'copyright.rejected',
+  'strike.added',
+  'strike.lifted',
+  'appeal.created',
+  'appeal.granted',
+  'appeal.denied',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

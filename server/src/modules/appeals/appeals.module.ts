@@ -1,5 +1,7 @@
 import './appeals.events.js';
 import './appeals.jobs.js';
+import type { Appeal } from '@riff/contract';
+import type { UserActor } from '../../platform/access/actor.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { appealPageRouter } from './appeal-page.js';
@@ -16,6 +18,8 @@ export type AppealsModule = RiffModule & {
   services: { appeals: AppealsService };
   /** Open appeals, for the platform's figures. */
   openCount(): Promise<number>;
+  /** One of the reader's appeals as they read it (their webhooks); undefined for another's. */
+  appealFor(reader: UserActor, id: string): Promise<Appeal | undefined>;
 };
 
 /** Appeals of moderation decisions, sanctions and strikes, and staff's decisions on them. */
@@ -34,6 +38,7 @@ export function createAppealsModule(platform: Platform, deps: { ports: AppealPor
     routes: { appeals: appealsRoutes(service) },
     routers: [appealPageRouter()],
     openCount: () => service.openCount(),
+    appealFor: (reader, id) => service.appealFor(reader, id),
     jobs: [
       {
         name: 'appeals.purge-removed',

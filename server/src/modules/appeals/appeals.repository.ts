@@ -65,6 +65,16 @@ export class AppealsRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** One appeal of this user (undefined for another's or an unknown one). */
+  ofUserById(userId: string, id: string): Promise<AppealRow | undefined> {
+    return this.db
+      .selectFrom('appeals')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
   /** The user's appeals, newest first. */
   async ofUser(userId: string, limit: number, offset: number) {
     const query = this.db.selectFrom('appeals').where('user_id', '=', userId);

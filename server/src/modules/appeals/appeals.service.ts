@@ -1,4 +1,5 @@
 import type {
+  Appeal,
   AppealByTokenRequest,
   AppealQueueQuery,
   AppealSubjectType,
@@ -169,6 +170,12 @@ export class AppealsService {
   /** Open appeals, for the platform's figures. */
   openCount(): Promise<number> {
     return this.deps.appeals.openCount();
+  }
+
+  /** One of the caller's appeals as GET /appeals/mine shows it; undefined for another's. */
+  async appealFor(reader: UserActor, id: string): Promise<Appeal | undefined> {
+    const row = await this.deps.appeals.ofUserById(reader.id, id);
+    return row && toAppealDto(row);
   }
 
   async exportFor(owner: UserActor) {

@@ -1,7 +1,7 @@
 import './copyright.events.js';
 import './copyright.jobs.js';
-import type { Strike } from '@riff/contract';
-import type { Actor } from '../../platform/access/actor.js';
+import type { CopyrightClaim, Strike } from '@riff/contract';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { ModeratedContent } from '../../platform/access/moderation.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
@@ -39,6 +39,9 @@ export type CopyrightModule = RiffModule & {
   uploadsAllowed(userId: string): Promise<boolean>;
   /** Active strikes of each account (admin lists). */
   activeStrikes(userIds: readonly string[]): Promise<Map<string, number>>;
+  /** A claim as either party reads it, a strike as its account reads it (their webhooks); undefined for others. */
+  claimFor(reader: UserActor, claimId: string): Promise<CopyrightClaim | undefined>;
+  strikeFor(reader: UserActor, strikeId: string): Promise<Strike | undefined>;
   /** Claims waiting for a counter-notice or staff (admin figures). */
   pendingClaims(): Promise<number>;
   /** Who decided the claim behind a strike: null when the service upheld it; undefined for no strike (appeals). */
@@ -75,6 +78,8 @@ export function createCopyrightModule(platform: Platform, deps: CopyrightModuleD
     strike: (strikeId) => strikes.find(strikeId),
     uploadsAllowed: (userId) => strikes.uploadsAllowed(userId),
     activeStrikes: (userIds) => strikes.activeStrikes(userIds),
+    claimFor: (reader, claimId) => claims.claimFor(reader, claimId),
+    strikeFor: (reader, strikeId) => strikes.strikeOf(reader.id, strikeId),
     pendingClaims: () => claims.pendingClaims(),
     claimDecider: (strikeId) => strikes.claimDecider(strikeId),
     jobs: [

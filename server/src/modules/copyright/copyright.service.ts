@@ -2,6 +2,7 @@ import {
   COPYRIGHT_CLAIMS_PER_DAY,
   COUNTER_NOTICE_DAYS,
   MY_CLAIMS_LISTED,
+  type CopyrightClaim,
   type CounterNoticeRequest,
   type CreateCopyrightClaimRequest,
   type DecideClaimRequest,
@@ -163,6 +164,12 @@ export class CopyrightService {
       repository.received(actor.id, MY_CLAIMS_LISTED),
     ]);
     return { made: made.map(toClaimDto), received: received.map(toClaimDto) };
+  }
+
+  /** A claim as either party reads it in GET /copyright/claims/mine; undefined for anyone else. */
+  async claimFor(reader: UserActor, id: string): Promise<CopyrightClaim | undefined> {
+    const row = await this.deps.repository.find(id);
+    return row && (row.owner_id === reader.id || row.claimant_id === reader.id) ? toClaimDto(row) : undefined;
   }
 
   async list(_actor: UserActor, query: StaffClaimsQuery) {

@@ -87,6 +87,12 @@ export class StrikesService {
     return (await this.deps.repository.strikesOf(userId)).map((row) => toStrikeDto(row, now));
   }
 
+  /** One of the account's strikes as its standing shows it; undefined for another's. */
+  async strikeOf(userId: string, strikeId: string): Promise<Strike | undefined> {
+    const row = await this.deps.repository.findStrike(strikeId);
+    return row?.user_id === userId ? toStrikeDto(row, this.deps.clock.now()) : undefined;
+  }
+
   /** Lifts a strike (a granted appeal): 404 for an unknown one, 409 for one lifted already. */
   async liftStrike(actor: Actor, strikeId: string): Promise<Strike> {
     const { repository, clock, events } = this.deps;

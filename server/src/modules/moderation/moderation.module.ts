@@ -1,3 +1,5 @@
+import type { Report } from '@riff/contract';
+import type { UserActor } from '../../platform/access/actor.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { StaffLog } from '../admin/staff-log.js';
@@ -16,6 +18,8 @@ export type ModerationModule = RiffModule & {
   openReportsAgainst(userIds: readonly string[]): Promise<Map<string, number>>;
   /** Accounts most reported against, for the admin list sorted by reports. */
   mostReported(limit: number): Promise<string[]>;
+  /** One of the reader's reports as they read it (their webhooks); undefined for another's. */
+  reportFor(reader: UserActor, id: string): Promise<Report | undefined>;
   /** The queue's figures for the platform's stats. */
   figures: ModerationRepository['figures'];
 };
@@ -48,6 +52,7 @@ export function createModerationModule(
     routes: { moderation: moderationRoutes({ reports, cases, content }) },
     openReportsAgainst: (ids) => repository.openReportsAgainst(ids),
     mostReported: (limit) => repository.mostReported(limit),
+    reportFor: (reader, id) => reports.reportFor(reader, id),
     figures: (since) => repository.figures(since),
     accountData: {
       export: async (owner) => ({ reports: await reports.exportFor(owner) }),

@@ -40,6 +40,16 @@ export class ModerationRepository {
     );
   }
 
+  /** One report of this reporter (undefined for another's or an unknown one). */
+  reportOf(reporterId: string, id: string): Promise<ReportRow | undefined> {
+    return this.db
+      .selectFrom('reports')
+      .selectAll()
+      .where('id', '=', id)
+      .where('reporter_id', '=', reporterId)
+      .executeTakeFirst();
+  }
+
   async openReportOf(reporterId: string, target: Target): Promise<ReportRow | undefined> {
     return this.db
       .selectFrom('reports')

@@ -1,4 +1,4 @@
-import { REPORTS_PER_DAY, type CreateReportRequest } from '@riff/contract';
+import { REPORTS_PER_DAY, type CreateReportRequest, type Report } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
@@ -68,6 +68,12 @@ export class ReportsService {
     const window = pageWindow(query.page, query.limit);
     const { rows, total } = await this.deps.repository.reportsOf(actor.id, window.limit, window.offset);
     return { reports: rows.map(toReportDto), pagination: paginate(window, total) };
+  }
+
+  /** One of the caller's reports as GET /reports/mine shows it; undefined for another's. */
+  async reportFor(reader: UserActor, id: string): Promise<Report | undefined> {
+    const row = await this.deps.repository.reportOf(reader.id, id);
+    return row && toReportDto(row);
   }
 
   /** The user's reports for their data export. */

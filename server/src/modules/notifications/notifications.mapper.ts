@@ -1,4 +1,4 @@
-import { NOTIFICATION_ACTORS_SHOWN, type Notification, type Profile } from '@riff/contract';
+import { NOTIFICATION_ACTORS_SHOWN, type ExportedNotification, type Notification, type Profile } from '@riff/contract';
 import type { NotificationRow } from './notifications.tables.js';
 
 export const subjectKey = (type: string, id: string) => `${type}:${id}`;
@@ -30,5 +30,23 @@ export function toNotification(
     message: row.message,
     created_at: row.created_at.toISOString(),
     read_at: row.read_at?.toISOString() ?? null,
+  };
+}
+
+/** A notification as the account export holds it: as it was said, its actors by id (erased ones are gone already). */
+export function toExportedNotification(row: NotificationRow): ExportedNotification {
+  return {
+    id: row.id,
+    type: row.type,
+    actor_ids: row.actor_ids,
+    count: row.count,
+    subject:
+      row.subject_type && row.subject_id
+        ? { type: row.subject_type, id: row.subject_id, title: row.subject_title ?? '' }
+        : null,
+    message: row.message,
+    created_at: row.created_at.toISOString(),
+    read_at: row.read_at?.toISOString() ?? null,
+    in_app: row.in_app,
   };
 }

@@ -88,6 +88,6 @@ export function createNotificationsModule(
       { name: 'notifications.digest', everyMs: DAY_MS, handle: () => digest.run() },
       { name: 'notifications.prune', everyMs: DAY_MS, handle: () => service.prune() },
     ],
-    accountData: { erase: (owner) => service.eraseFor(owner) },
+    accountData: { export: (owner) => service.exportFor(owner), erase: (owner) => service.eraseFor(owner) },
   };
 }

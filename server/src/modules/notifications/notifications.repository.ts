@@ -162,6 +162,17 @@ export class NotificationsRepository {
     return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
   }
 
+  /** Every notification the user has (the inbox, the ones kept for the digest only, blocked actors' too), newest first. */
+  allOf(userId: string): Promise<NotificationRow[]> {
+    return this.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
   async removeAllOf(userId: string): Promise<number> {
     const result = await this.db.deleteFrom('notifications').where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows);

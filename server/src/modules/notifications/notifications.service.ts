@@ -9,7 +9,7 @@ import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors/app-error.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { NotificationSources } from './notification-sources.js';
-import { toNotification } from './notifications.mapper.js';
+import { toExportedNotification, toNotification } from './notifications.mapper.js';
 import type { NotificationsRepository } from './notifications.repository.js';
 import type { NotificationRow } from './notifications.tables.js';
 
@@ -60,6 +60,11 @@ export class NotificationsService {
     return this.deps.notifications.deleteBefore(
       new Date(this.deps.clock.now().getTime() - NOTIFICATION_RETENTION_DAYS * DAY_MS),
     );
+  }
+
+  /** Every notification the account holds, for its data export. */
+  async exportFor(owner: UserActor) {
+    return { notifications: (await this.deps.notifications.allOf(owner.id)).map(toExportedNotification) };
   }
 
   /** An erased account: its inbox goes, and others' notifications no longer name it. */

@@ -1,70 +1,29 @@
 import { createHash } from 'node:crypto';
-import type { Comment, Order, Playlist, Product, Profile, Track, WebhookEventType } from '@riff/contract';
-import { userActor, type UserActor } from '../../platform/access/actor.js';
-import type { UserRow } from '../users/users.tables.js';
+import { userActor } from '../../platform/access/actor.js';
 import type { DomainEvent, EventHandler } from '../../platform/events/event-bus.js';
-import type { EventType } from '../../platform/events/event-map.js';
 import { messageBody, type WebhookDeliveries } from './webhook-deliveries.service.js';
+import { webhookPayloads, type WebhookSources } from './webhook-payloads.js';
+import { ROUTES, WEBHOOK_SOURCE_EVENTS, type Concerns } from './webhook-routes.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
-import '../sanctions/sanctions.events.js';
 
-/** What the dispatcher reads of other areas to show a resource as the recipient would read it from the API. */
-export interface WebhookSources {
-  activeUser(id: string): Promise<UserRow | undefined>;
-  tracks(actor: UserActor, ids: readonly string[]): Promise<Map<string, Track>>;
-  profiles(ids: readonly string[]): Promise<Map<string, Profile>>;
-  playlist(actor: UserActor, id: string): Promise<Playlist | undefined>;
-  comment(actor: UserActor, id: string): Promise<Comment | undefined>;
-  order(actor: UserActor, id: string): Promise<Order | undefined>;
-  product(actor: UserActor, id: string): Promise<Product | undefined>;
-}
-
-type Concerns = 'track' | 'comment' | 'user' | 'playlist' | 'order' | 'product' | 'account';
-
-/** Each domain event that has a webhook event: its name there, and what it is about (which says whom it goes to). */
-const ROUTES: Partial<Record<EventType, { type: WebhookEventType; about: Concerns }>> = {
-  'track.uploaded': { type: 'track.created', about: 'track' },
-  'track.updated': { type: 'track.updated', about: 'track' },
-  'track.deleted': { type: 'track.deleted', about: 'track' },
-  'track.processed': { type: 'track.processed', about: 'track' },
-  'track.liked': { type: 'track.liked', about: 'track' },
-  'track.reposted': { type: 'track.reposted', about: 'track' },
-  'comment.created': { type: 'comment.created', about: 'comment' },
-  'user.followed': { type: 'user.followed', about: 'user' },
-  'playlist.created': { type: 'playlist.created', about: 'playlist' },
-  'playlist.updated': { type: 'playlist.updated', about: 'playlist' },
-  'playlist.deleted': { type: 'playlist.deleted', about: 'playlist' },
-  'playlist.track_added': { type: 'playlist.track_added', about: 'playlist' },
-  'playlist.track_removed': { type: 'playlist.track_removed', about: 'playlist' },
-  'order.created': { type: 'order.created', about: 'order' },
-  'order.completed': { type: 'order.completed', about: 'order' },
-  'order.refunded': { type: 'order.refunded', about: 'order' },
-  'product.sold': { type: 'product.sold', about: 'product' },
-  // a suspension and a ban reach nobody: the account's webhooks stop with it
-  'user.warned': { type: 'user.warned', about: 'account' },
-  'user.suspended': { type: 'user.suspended', about: 'account' },
-  'user.unsuspended': { type: 'user.unsuspended', about: 'account' },
-  'user.banned': { type: 'user.banned', about: 'account' },
-  'user.unbanned': { type: 'user.unbanned', about: 'account' },
-};
-
-export const WEBHOOK_SOURCE_EVENTS = Object.keys(ROUTES) as EventType[];
-
-/** One message id per event (the same if the outbox hands the event over twice: the delivery exists already then). */
-const messageIdOf = (event: DomainEvent) =>
+/**
+ * One message id per event and recipient (the same if the outbox hands the event over twice: the
+ * delivery exists already then). The recipient is part of it because an area may record one event
+ * per user concerned at the same instant (both parties of a copyright claim), and a receiver that
+ * serves several accounts dedupes by this id.
+ */
+const messageIdOf = (event: DomainEvent, recipientId: string) =>
   `msg_${createHash('sha256')
     .update(
-      `${event.type}|${event.subject.resource}|${event.subject.id}|${event.actorId}|${new Date(event.occurredAt).toISOString()}`,
+      `${event.type}|${event.subject.resource}|${event.subject.id}|${event.actorId}|${new Date(event.occurredAt).toISOString()}|${recipientId}`,
     )
     .digest('hex')
     .slice(0, 32)}`;
 
 /**
  * Turns committed domain events into webhook messages (an after-commit handler of the event bus):
- * finds whom the event concerns (the track's owner for track.* and comment.created, the followed
- * user, the playlist's owner, the buyer, the seller), their active webhooks that asked for it, and
- * queues one message per webhook whose data is the resource as that user reads it from the API (or
- * its id, when it is gone or hidden since), the event's own details, and the actor.
+ * finds whom the event concerns (webhook-routes.ts), their active webhooks that asked for it, and
+ * queues one message per webhook whose data is made for that user (webhook-payloads.ts).
  */
 export function webhookDispatcher(deps: {
   webhooks: WebhooksRepository;
@@ -72,7 +31,7 @@ export function webhookDispatcher(deps: {
   sources: WebhookSources;
 }): EventHandler {
   const { webhooks, deliveries, sources } = deps;
-  const data = (event: DomainEvent) => event.data as Record<string, unknown>;
+  const render = webhookPayloads(sources);
 
   const recipientOf = async (event: DomainEvent, about: Concerns): Promise<string | undefined> => {
     const id = event.subject.id;
@@ -81,7 +40,7 @@ export function webhookDispatcher(deps: {
       case 'track':
         return webhooks.trackOwner(id);
       case 'comment':
-        return webhooks.trackOwner(String(data(event).track_id));
+        return webhooks.trackOwner(String((event.data as { track_id?: unknown }).track_id));
       case 'user':
       case 'account':
         return id;
@@ -92,35 +51,13 @@ export function webhookDispatcher(deps: {
         return webhooks.orderBuyer(id);
       case 'product':
         return webhooks.productSeller(id);
-    }
-  };
-
-  const render = async (event: DomainEvent, about: Concerns, reader: UserActor): Promise<Record<string, unknown>> => {
-    const id = event.subject.id!;
-    const actor = event.actorId ? (await sources.profiles([event.actorId])).get(event.actorId) : undefined;
-    const base = { actor: actor ? { id: actor.id, username: actor.username } : null };
-    switch (about) {
-      case 'track':
-        return { ...base, ...data(event), track: (await sources.tracks(reader, [id])).get(id) ?? { id } };
-      case 'comment': {
-        const trackId = String(data(event).track_id);
-        return {
-          ...base,
-          comment: (await sources.comment(reader, id)) ?? { id, ...data(event) },
-          track: (await sources.tracks(reader, [trackId])).get(trackId) ?? { id: trackId },
-        };
-      }
-      case 'user':
-        return { ...base, follower: actor ?? null };
-      case 'account':
-        // the sanction as the account is told it (staff are not named)
-        return { actor: null, ...data(event) };
-      case 'playlist':
-        return { ...base, ...data(event), playlist: (await sources.playlist(reader, id)) ?? { id } };
-      case 'order':
-        return { ...base, ...data(event), order: (await sources.order(reader, id)) ?? { id } };
-      case 'product':
-        return { ...base, ...data(event), product: (await sources.product(reader, id)) ?? { id } };
+      case 'content':
+      case 'report':
+      case 'claim':
+      case 'strike':
+      case 'appeal':
+        // trust and safety record each event for the one user it concerns
+        return event.userId ?? undefined;
     }
   };
 
@@ -141,7 +78,7 @@ export function webhookDispatcher(deps: {
         new Date(event.occurredAt),
         await render(event, route.about, userActor(recipient, 'bearer')),
       );
-      const messageId = messageIdOf(event);
+      const messageId = messageIdOf(event, recipientId);
       for (const webhook of subscribed) await deliveries.queue(webhook, route.type, messageId, body);
     },
   };
