@@ -225,6 +225,7 @@ export function createAreas(platform: Platform) {
         return (
           row && {
             isAdmin: row.is_admin,
+            isBanned: row.is_banned,
             snapshot: {
               username: row.username,
               bio: row.bio,
@@ -254,11 +255,15 @@ export function createAreas(platform: Platform) {
         decider: (strikeId) => copyright.claimDecider(strikeId),
       },
       staffLog: admin.staffLog,
-      contentDecider: (target) =>
-        admin.lastStaffActor(target, ['content.hide', 'content.remove', 'case.hide', 'case.remove']),
+      contentDecider: async (target) => {
+        // a track a claim hid or removed: who decided the claim (the staff log names the claim, not the track)
+        const byClaim = target.type === 'track' ? await copyright.trackDecider(target.id) : undefined;
+        if (byClaim !== undefined) return byClaim ?? undefined;
+        return admin.lastStaffActor(target, ['content.hide', 'content.remove', 'case.hide', 'case.remove']);
+      },
       account: async (id) => {
         const row = await users.people.findAccount(id);
-        return row && { id: row.id, isAdmin: row.is_admin };
+        return row && { id: row.id, isAdmin: row.is_admin, isBanned: row.is_banned };
       },
       // only tracks store files of their own among the moderated content
       purgeable: { track: tracks.purge },

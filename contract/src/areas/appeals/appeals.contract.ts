@@ -77,9 +77,11 @@ export const appealsContract = c.router({
     path: '/moderation/appeals/:id/decide',
     summary: 'Grant or deny an appeal (staff)',
     description:
-      'granted restores the content, lifts the suspension or ban (a ban’s only by an admin) or the strike; a warning is only ' +
-      'marked granted. The staff member who took the decision appealed against may not decide (403), nor may staff decide ' +
-      'their own appeal, nor a moderator an admin’s (403). An appeal already decided is 409. The appellant is notified; ' +
+      'granted restores the content, lifts the suspension or ban (a ban, or a suspension longer than a moderator may give, ' +
+      'only by an admin) or the strike; a warning is only marked granted. The staff member who took the decision appealed ' +
+      'against (who hid or removed the content, upheld the claim, gave the sanction) may not decide (403), nor may staff decide ' +
+      'their own appeal, nor a moderator an admin’s (403). An appeal already decided is 409, and so is granting an appeal of ' +
+      'content while its owner is banned (the ban keeps it hidden until it is lifted). The appellant is notified; ' +
       'the decision is in the staff log.',
     metadata: staffRoute,
     pathParams: IdParamsSchema,

@@ -32,7 +32,7 @@ const contentAction = (verb: 'hide' | 'restore' | 'remove', summary: string, des
   metadata: staffRoute,
   pathParams: ContentParamsSchema,
   body: StaffNoteRequestSchema,
-  responses: { 200: envelope(ContentStateReplySchema), ...errors(400, 401, 403, 404, 413, 415) },
+  responses: { 200: envelope(ContentStateReplySchema), ...errors(400, 401, 403, 404, 409, 413, 415) },
 });
 
 /** Reports by users, and the moderation queue and content actions of staff. */
@@ -113,7 +113,11 @@ export const moderationContract = c.router({
     'Hide content',
     'Hidden content is, for everyone but its owner and staff, as if deleted; it can be restored.',
   ),
-  restoreContent: contentAction('restore', 'Restore hidden or removed content', 'Makes it visible again.'),
+  restoreContent: contentAction(
+    'restore',
+    'Restore hidden or removed content',
+    'Makes it visible again. A banned account’s content stays hidden until the ban is lifted (409).',
+  ),
   removeContent: contentAction(
     'remove',
     'Remove content',

@@ -15,6 +15,9 @@ const c = initContract();
 const STAFF_RULES =
   'Staff never sanction their own account, and a moderator never an admin (403). The user is told by a notification ' +
   '(whatever their preferences) and a mail; each sanction is in the staff log.';
+const LONGER_SUSPENSION =
+  `A running suspension that a moderator could not have given (ending more than ${MODERATOR_SUSPENSION_MAX_DAYS} days ` +
+  'from now, or without an end, as three copyright strikes give) is lifted or replaced by an admin only (403).';
 const SIGNED_OUT =
   'It takes effect at once: access and refresh tokens, API and webhook keys stop working, open WebSockets close, ' +
   'webhooks stop delivering and the user’s pending orders fail; signing in answers 401';
@@ -38,7 +41,7 @@ export const sanctionsContract = c.router({
     description:
       `${SIGNED_OUT} ACCOUNT_SUSPENDED (with details.until) until \`until\`, when it ends by itself. A moderator may suspend ` +
       `at most ${MODERATOR_SUSPENSION_MAX_DAYS} days ahead, an admin ${SUSPENSION_MAX_DAYS}. A new suspension replaces a ` +
-      `running one; a banned user is not suspended (409). ${STAFF_RULES}`,
+      `running one; a banned user is not suspended (409). ${LONGER_SUSPENSION} ${STAFF_RULES}`,
     metadata: staffRoute,
     pathParams: IdParamsSchema,
     body: SuspendUserRequestSchema,
@@ -48,7 +51,7 @@ export const sanctionsContract = c.router({
     method: 'POST',
     path: '/admin/users/:id/unsuspend',
     summary: 'Lift a user’s suspension (staff)',
-    description: `Replies the suspension, lifted. 409 when the user is not suspended. ${STAFF_RULES}`,
+    description: `Replies the suspension, lifted. 409 when the user is not suspended. ${LONGER_SUSPENSION} ${STAFF_RULES}`,
     metadata: staffRoute,
     pathParams: IdParamsSchema,
     body: c.noBody(),

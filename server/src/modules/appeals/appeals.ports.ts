@@ -48,8 +48,8 @@ export interface AppealPorts {
   staffLog: StaffLog;
   /** Who last hid or removed the content (the admin area's staff log); undefined when no staff member did. */
   contentDecider(target: { type: ModeratedContentType; id: string }): Promise<string | undefined>;
-  /** Whether an account is an admin (staff limits); undefined for one that is gone. */
-  account(id: string): Promise<{ id: string; isAdmin: boolean } | undefined>;
+  /** Whether an account is an admin (staff limits) and banned; undefined for one that is gone. */
+  account(id: string): Promise<{ id: string; isAdmin: boolean; isBanned: boolean } | undefined>;
   /** The content areas that store files, whose removed items are purged. */
   purgeable: Partial<Record<ModeratedContentType, RemovedContentPurge>>;
 }

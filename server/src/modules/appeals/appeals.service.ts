@@ -108,10 +108,15 @@ export class AppealsService {
     return scope.transaction(async () => {
       const appeal = await appeals.lock(id);
       if (!appeal) throw notFound('Appeal');
-      assertMayActOn(actor, await ports.account(appeal.user_id));
+      const appellant = await ports.account(appeal.user_id);
+      assertMayActOn(actor, appellant);
       if (appeal.status !== 'open') throw conflict(`This appeal was ${appeal.status} already`);
       if ((await this.deciderOf(appeal)) === actor.id) {
         throw forbidden('You took the decision appealed against: another staff member decides the appeal');
+      }
+      // a ban hides all of the account's content until it is lifted: granting would show this item meanwhile
+      if (body.outcome === 'granted' && appeal.subject_type === 'content' && appellant?.isBanned) {
+        throw conflict('The appellant is banned: their content stays hidden until the ban is lifted');
       }
       if (body.outcome === 'granted') await this.undo(actor, appeal, body.note);
       const decided = await appeals.decide(id, {

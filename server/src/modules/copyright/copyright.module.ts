@@ -46,6 +46,11 @@ export type CopyrightModule = RiffModule & {
   pendingClaims(): Promise<number>;
   /** Who decided the claim behind a strike: null when the service upheld it; undefined for no strike (appeals). */
   claimDecider(strikeId: string): Promise<string | null | undefined>;
+  /**
+   * Who upheld the claim that removed the track, when its state is a claim's: null when nobody did
+   * (open, or upheld by the job); undefined when its state is not a claim's (appeals).
+   */
+  trackDecider(trackId: string): Promise<string | null | undefined>;
 };
 
 /**
@@ -82,6 +87,7 @@ export function createCopyrightModule(platform: Platform, deps: CopyrightModuleD
     strikeFor: (reader, strikeId) => strikes.strikeOf(reader.id, strikeId),
     pendingClaims: () => claims.pendingClaims(),
     claimDecider: (strikeId) => strikes.claimDecider(strikeId),
+    trackDecider: (trackId) => claims.trackDecider(trackId),
     jobs: [
       {
         name: 'copyright.uphold-unanswered',

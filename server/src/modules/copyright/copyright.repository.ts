@@ -59,6 +59,19 @@ export class CopyrightRepository {
     return Number(count);
   }
 
+  /** The track's claim upheld last. */
+  lastUpheldOf(trackId: string): Promise<ClaimRow | undefined> {
+    return this.db
+      .selectFrom('copyright_claims')
+      .selectAll()
+      .where('track_id', '=', trackId)
+      .where('status', '=', 'upheld')
+      .orderBy('decided_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   insert(claim: NewClaim): Promise<ClaimRow> {
     return this.db.insertInto('copyright_claims').values(claim).returningAll().executeTakeFirstOrThrow();
   }

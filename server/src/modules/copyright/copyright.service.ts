@@ -212,6 +212,19 @@ export class CopyrightService {
     }
   }
 
+  /**
+   * Who put the track in its state, when a claim did (it is hidden or removed "copyright claim"):
+   * the staff member who upheld the claim, null when nobody did (a claim still open, or upheld by
+   * the job). Undefined when the track's state is not a claim's. An appeal of the track is not
+   * decided by whoever this names.
+   */
+  async trackDecider(trackId: string): Promise<string | null | undefined> {
+    const track = await this.deps.content.find(trackId);
+    if (!track || track.moderation_status === 'visible' || track.moderation_reason !== CLAIM_REASON) return undefined;
+    if (track.moderation_status !== 'removed') return null;
+    return (await this.deps.repository.lastUpheldOf(trackId))?.decided_by ?? null;
+  }
+
   /** Claims not decided yet (the platform's figures). */
   pendingClaims(): Promise<number> {
     return this.deps.repository.pendingCount();

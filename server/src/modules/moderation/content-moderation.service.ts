@@ -1,7 +1,7 @@
 import type { ContentAction, ModeratedContentType } from '@riff/contract';
 import type { UserActor } from '../../platform/access/actor.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { notFound } from '../../platform/errors/app-error.js';
+import { conflict, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import type { StaffLog } from '../admin/staff-log.js';
 import { moderateContent } from './moderation-actions.js';
@@ -26,6 +26,11 @@ export class ContentModerationService {
       const described = await describeTarget(this.deps.targets, { type, id });
       if (!described) throw notFound('Content');
       assertMayActOn(actor, described.owner);
+      // a ban hides all of the account's content until it is lifted (an admin's decision): restoring
+      // one item would show it while its owner is banned
+      if (action === 'restore' && described.ownerBanned) {
+        throw conflict('Its owner is banned: their content stays hidden until the ban is lifted');
+      }
       return moderateContent(this.deps, actor, port, { type, id }, { action, note, logAction: `content.${action}` });
     });
   }

@@ -7,6 +7,7 @@ import type { ActedOn } from '../../platform/access/staff-limits.js';
 /** A reported user as staff judge them. */
 export interface ReportedUser {
   isAdmin: boolean;
+  isBanned: boolean;
   snapshot: Record<string, unknown>;
 }
 
@@ -28,6 +29,8 @@ export interface ModerationTargetPorts {
 /** A target as it is now: whose it is, what it says; undefined when it is gone. */
 export interface DescribedTarget {
   owner: ActedOn | undefined;
+  /** The owner (or the user) is banned: the ban hid all of their content until it is lifted. */
+  ownerBanned: boolean;
   snapshot: Record<string, unknown>;
   /** The content's state (undefined for a user). */
   content?: { status: ModerationStatus; reason: string | null; title: string | null };
@@ -42,7 +45,9 @@ export async function describeTarget(
 ): Promise<DescribedTarget | undefined> {
   if (!isContentType(target.type)) {
     const user = await ports.user(target.id);
-    return user && { owner: { id: target.id, isAdmin: user.isAdmin }, snapshot: user.snapshot };
+    return (
+      user && { owner: { id: target.id, isAdmin: user.isAdmin }, ownerBanned: user.isBanned, snapshot: user.snapshot }
+    );
   }
   const item = await ports.content[target.type]?.find(target.id);
   if (!item) return undefined;
@@ -50,6 +55,7 @@ export async function describeTarget(
   const title = item.snapshot['title'] ?? item.snapshot['text'] ?? null;
   return {
     owner: item.owner_id && owner ? { id: item.owner_id, isAdmin: owner.isAdmin } : undefined,
+    ownerBanned: owner?.isBanned ?? false,
     snapshot: item.snapshot,
     content: {
       status: item.moderation_status,

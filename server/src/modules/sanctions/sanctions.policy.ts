@@ -19,11 +19,28 @@ export function checkMaySanction(actor: Actor, target: AccountState): void {
   assertMayActOn(actor, { id: target.id, isAdmin: target.is_admin || target.role === 'admin' });
 }
 
+/** Whether a suspension until then is longer than a moderator may give (one without an end is). */
+const beyondModerator = (until: Date | null, now: Date) =>
+  !until || until.getTime() > now.getTime() + MODERATOR_SUSPENSION_MAX_DAYS * DAY_MS;
+
 /** A moderator suspends for a limited time; longer suspensions, and bans, are an admin's. */
 export function checkMaySuspendUntil(actor: Actor, until: Date | null, now: Date): void {
   if (isAdmin(actor)) return;
-  if (!until || until.getTime() > now.getTime() + MODERATOR_SUSPENSION_MAX_DAYS * DAY_MS)
+  if (beyondModerator(until, now))
     throw forbidden(`A moderator may suspend for at most ${MODERATOR_SUSPENSION_MAX_DAYS} days; longer is an admin's`);
+}
+
+/**
+ * A running suspension is lifted, or replaced by a new one, only by someone who could have given it: a
+ * moderator would otherwise end an admin's longer suspension, or the one three strikes give (no
+ * end, for an admin to lift), by lifting it or by suspending for a day in its place.
+ */
+export function checkMayEndSuspension(actor: Actor, target: AccountState, now: Date): void {
+  if (isAdmin(actor) || !target.suspended_at) return;
+  if (beyondModerator(target.suspended_until, now))
+    throw forbidden(
+      `This suspension is longer than a moderator may give (${MODERATOR_SUSPENSION_MAX_DAYS} days): only an admin lifts or replaces it`,
+    );
 }
 
 export function checkMayBan(actor: Actor): void {

@@ -13,7 +13,7 @@ import type { AccountStanding, AccountState } from '../users/account-standing.js
 import type { PeopleReader } from '../users/people-reader.js';
 import { sanctionMail, type SanctionNotice } from './sanctions.mail.js';
 import { toSanctionDto } from './sanctions.mapper.js';
-import { checkMayBan, checkMaySanction, checkMaySuspendUntil } from './sanctions.policy.js';
+import { checkMayBan, checkMayEndSuspension, checkMaySanction, checkMaySuspendUntil } from './sanctions.policy.js';
 import type { SanctionsRepository } from './sanctions.repository.js';
 import type { SanctionRow } from './sanctions.tables.js';
 import './sanctions.events.js';
@@ -92,6 +92,7 @@ export class SanctionsService {
       const target = await this.target(actor, userId);
       checkMaySuspendUntil(actor, until, now);
       if (target.is_banned) throw conflict('This account is banned: a suspension would change nothing');
+      checkMayEndSuspension(actor, target, now);
       // a new suspension replaces the running one
       await this.deps.sanctions.liftAll(userId, 'suspend', now, actor.id);
       const token = randomToken();
@@ -118,7 +119,9 @@ export class SanctionsService {
   async unsuspend(actor: SanctioningActor, userId: string): Promise<Sanction> {
     return this.deps.scope.transaction(async () => {
       const target = await this.target(actor, userId);
-      const sanction = newest(await this.deps.sanctions.liftAll(userId, 'suspend', this.deps.clock.now(), actor.id));
+      const now = this.deps.clock.now();
+      checkMayEndSuspension(actor, target, now);
+      const sanction = newest(await this.deps.sanctions.liftAll(userId, 'suspend', now, actor.id));
       if (!sanction) throw conflict('This account is not suspended');
       const after = await this.deps.standing.unsuspend(userId);
       await this.log(actor, 'user.unsuspend', target, after, null);
