@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { generateHOTP } from '@oslojs/otp';
 import { signedInUser } from '../support/accounts.js';
+import { createAdmin } from '../support/admin-factory.js';
 import { useTestServer } from '../support/suite.js';
 
 const suite = useTestServer();
@@ -217,5 +218,24 @@ describe('2FA disable', () => {
         'auth.2fa_disabled',
       ]),
     );
+  });
+});
+
+describe('2FA and sanctions', () => {
+  it('an account suspended between the password and the code is told so at the code step', async () => {
+    const user = await userWithTwoFactor();
+    const token = await challenge(user);
+    const admin = await createAdmin(suite.server);
+    const until = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const suspended = await suite.http.post(`/admin/users/${user.id}/suspend`, {
+      token: admin.accessToken,
+      body: { reason: 'Spam', until },
+    });
+    expect(suspended.status).toBe(201);
+    const reply = await suite.http.post('/auth/2fa/login', {
+      body: { two_factor_token: token, code: totp(user.secret) },
+    });
+    expect([reply.status, reply.body.error.code]).toEqual([401, 'ACCOUNT_SUSPENDED']);
+    expect(reply.body.error.details[0]).toMatchObject({ field: 'until' });
   });
 });

@@ -5,12 +5,15 @@
  * (follows their owner, liked, reposted, played and queued the track, collaborates on the playlist,
  * put the track in a shared session and in their own playlist), first while the items are visible
  * (to prove the fixtures reach each list) and again once staff hid them: no reply may then carry a
- * hidden item's id, and every route that names a hidden item answers 404.
+ * hidden item's id, and every route that names a hidden item answers 404. A banned user is walked
+ * the same way: a ban hides the profile and everything the user made, so once it is pronounced no
+ * reply to anyone else names the account or its items.
  */
 import type { AppRoute } from '@ts-rest/core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeAudio, mp3WithCover, uploadTrack } from '../support/audio.js';
+import { createAdmin } from '../support/admin-factory.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import type { HttpReply } from '../support/http.js';
 import { runDueJobs } from '../support/jobs.js';
@@ -30,6 +33,10 @@ interface World {
   owner: TestUser;
   other: TestUser;
   staff: TestUser;
+  /** A creator to be banned, with ties to both (follows, likes, comments, a track in their playlist). */
+  banned: TestUser;
+  /** The banned user's items: a public track, a public playlist, a comment on the owner's visible track. */
+  bannedItems: { track: string; playlist: string; comment: string };
   /** The hidden items, by kind. */
   hidden: { track: string; comment: string; reply: string; playlist: string; product: string };
   /** The owner's items that stay visible: a track (carrying the hidden comment), a product, and the other user's playlist holding the hidden track. */
@@ -236,12 +243,14 @@ async function buildWorld(): Promise<World> {
   );
   const keptProductId: string = keptProduct.body.id;
   await ok(http().put(`/marketplace/products/${keptProductId}`, { ...auth(owner), body: { status: 'active' } }));
+  const banned = await bannedUsersTies(owner, other, visibleTrack.id);
   await runDueJobs(suite.server);
 
   return {
     owner,
     other,
     staff,
+    ...banned,
     hidden: {
       track: hiddenTrack.id,
       comment: comment.body.data.comment.id,
@@ -263,6 +272,43 @@ async function buildWorld(): Promise<World> {
     productImage: findId(image.body, 'image'),
     productPreview: findId(preview.body, 'preview'),
     hls,
+  };
+}
+
+/** A creator with every kind of tie the walk can see: to be banned, after which none may show. */
+async function bannedUsersTies(owner: TestUser, other: TestUser, ownersTrack: string) {
+  const banned = await createUser(suite.server);
+  await ok(http().post('/users/me/upgrade-creator', auth(banned)));
+  const track = await uploadTrack(
+    suite.server.baseUrl,
+    banned.token,
+    await makeAudio('mp3', { seconds: 3, frequency: 660 }),
+    'd.mp3',
+    { title: `${WORD} banned track` },
+  );
+  await processed(banned, track.id);
+  await ok(http().post(`/users/${owner.id}/follow`, auth(banned)));
+  await ok(http().post(`/users/${other.id}/follow`, auth(banned)));
+  await ok(http().post(`/users/${banned.id}/follow`, auth(other)));
+  await ok(http().post(`/tracks/${ownersTrack}/like`, auth(banned)));
+  await ok(http().post(`/tracks/${ownersTrack}/repost`, auth(banned)));
+  await ok(http().post(`/tracks/${track.id}/like`, auth(other)));
+  const comment = await ok(
+    http().post(`/tracks/${ownersTrack}/comments`, { ...auth(banned), body: { content: `${WORD} banned comment` } }),
+    201,
+  );
+  const playlist = await ok(
+    http().post('/playlists', { ...auth(banned), body: { title: `${WORD} banned playlist`, is_public: true } }),
+    201,
+  );
+  const playlistId: string = playlist.body.data.playlist.id;
+  for (const id of [ownersTrack, track.id]) {
+    await ok(http().post(`/playlists/${playlistId}/tracks`, { ...auth(banned), body: { track_id: id } }));
+  }
+  await ok(http().post(`/playlists/${playlistId}/follow`, auth(other)));
+  return {
+    banned,
+    bannedItems: { track: track.id, playlist: playlistId, comment: comment.body.data.comment.id },
   };
 }
 
@@ -359,9 +405,9 @@ function pathValues(path: string, param: string, world: World): { value: string;
       return [{ value: hidden.track, names: hidden.track }, { value: visible.track }, { value: visible.secondTrack }];
     case 'users/id':
     case 'quota/id':
-      return [{ value: world.owner.id }, { value: world.other.id }];
+      return [{ value: world.owner.id }, { value: world.other.id }, { value: world.banned.id }];
     case 'by-username/username':
-      return [{ value: world.owner.username }, { value: world.other.username }];
+      return [{ value: world.owner.username }, { value: world.other.username }, { value: world.banned.username }];
     case 'comments/id':
       return [{ value: hidden.comment, names: hidden.comment }, { value: visible.comment }];
     case 'playlists/id':
@@ -440,6 +486,13 @@ async function walk(world: World): Promise<Answer[]> {
 const label = (answer: Answer) =>
   `${answer.caller} GET ${answer.call.path}${Object.keys(answer.call.query).length ? `?${new URLSearchParams(answer.call.query)}` : ''} (${answer.call.operation.id}) → ${answer.status}`;
 
+/** What must not show once hidden or banned: the hidden items, the banned account and its items. */
+const withheldIds = (world: World) => [
+  ...Object.values(world.hidden),
+  world.banned.id,
+  ...Object.values(world.bannedItems),
+];
+
 /** The hidden ids an answer carries. */
 const carried = (answer: Answer, ids: readonly string[]) => ids.filter((id) => answer.text.includes(id));
 
@@ -458,11 +511,36 @@ describe('hidden content, walked through every read route', () => {
     await hide('comment', world.hidden.comment);
     await hide('playlist', world.hidden.playlist);
     await hide('product', world.hidden.product);
+    const admin = await createAdmin(suite.server);
+    await ok(http().post(`/admin/users/${world.banned.id}/ban`, { ...auth(admin), body: { reason: 'Spam' } }), 201);
     after = await walk(world);
   }, 600_000);
 
   it('reached the hidden items before they were hidden, in every kind of list the fixture feeds', () => {
     const ids = Object.values(world.hidden);
+    const bannedIds = [world.banned.id, ...Object.values(world.bannedItems)];
+    const reachedBanned = new Set(
+      before.filter((answer) => carried(answer, bannedIds).length > 0).map((a) => a.call.operation.id),
+    );
+    // the banned user showed, before the ban, as a profile, a follower, an author, in search and suggestions,
+    // in the feed and recommendations, in a followed playlist, as a notification's actor
+    for (const id of [
+      'users.list',
+      'users.get',
+      'users.followers',
+      'users.following',
+      'tracks.list',
+      'tracks.search',
+      'comments.list',
+      'search.search',
+      'search.suggestions',
+      'social.feed',
+      'social.recommendationsFor',
+      'playlists.favorites',
+      'notifications.list',
+    ]) {
+      expect(reachedBanned, id).toContain(id);
+    }
     const reached = new Set(before.filter((answer) => carried(answer, ids).length > 0).map((a) => a.call.operation.id));
     // each of these lists showed a hidden item while it was visible: the walk after hiding tests something
     for (const id of [
@@ -496,8 +574,8 @@ describe('hidden content, walked through every read route', () => {
     }
   });
 
-  it('no reply to anyone but the owner and staff carries a hidden item’s id afterwards', () => {
-    const ids = Object.values(world.hidden);
+  it('no reply to anyone but the owner and staff carries a hidden item’s or the banned account’s id afterwards', () => {
+    const ids = withheldIds(world);
     const leaks = after
       .filter((answer) => answer.status < 400)
       .map((answer) => ({ answer, ids: carried(answer, ids) }))
@@ -536,6 +614,13 @@ describe('hidden content, walked through every read route', () => {
     }
     const mine = await ok(http().get(`/playlists/${world.visible.playlist}`, auth(world.other)));
     expect(mine.body.data.playlist.track_count).toBe(1);
+  });
+
+  it('the banned profile answers 404, by id and by username', async () => {
+    for (const caller of [world.other, undefined]) {
+      expect((await http().get(`/users/${world.banned.id}`, auth(caller))).status).toBe(404);
+      expect((await http().get(`/users/by-username/${world.banned.username}`, auth(caller))).status).toBe(404);
+    }
   });
 
   it('writes that name a hidden item answer 404 to others', async () => {

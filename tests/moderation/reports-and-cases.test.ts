@@ -267,6 +267,18 @@ describe('the moderation queue', () => {
       403,
       'FORBIDDEN',
     ]);
+    // nor read or take the cases about themselves: they name who reported them
+    for (const path of [`/moderation/cases/track/${ownTrack.id}`, `/moderation/cases/user/${moderator.id}`]) {
+      expect(refusal(await get(path, moderator))).toEqual([403, 'FORBIDDEN']);
+      expect(refusal(await post(`${path}/assign`, moderator, {}))).toEqual([403, 'FORBIDDEN']);
+      expect((await get(path, admin)).status).toBe(200);
+    }
+    const queue = await get('/moderation/reports?limit=100', moderator);
+    expect(queue.status).toBe(200);
+    const targets = (queue.body.data.cases as { target_id: string }[]).map((entry) => entry.target_id);
+    expect(targets).not.toContain(ownTrack.id);
+    expect(targets).not.toContain(moderator.id);
+    expect(targets).toContain(adminTrack.id);
     expect(refusal(await post(`/moderation/content/track/${adminTrack.id}/hide`, moderator, { note: 'x' }))).toEqual([
       403,
       'FORBIDDEN',

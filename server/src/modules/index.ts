@@ -236,7 +236,7 @@ export function createAreas(platform: Platform) {
           }
         );
       },
-      profiles: (ids) => users.people.profiles(ids),
+      profiles: (ids) => users.people.accountProfiles(ids),
     },
     staffLog: admin.staffLog,
     sanctions: sanctions.sanctions,

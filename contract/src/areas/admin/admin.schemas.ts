@@ -63,7 +63,6 @@ export const UpdatePlatformSettingsRequestSchema = named(
       max_upload_bytes: Bytes.min(1).optional(),
       announcement: z.string().trim().max(ANNOUNCEMENT_MAX_LENGTH).nullable().optional(),
     })
-    .strict()
     .refine((body) => Object.keys(body).length > 0, { message: 'send at least one setting' }),
 );
 export type UpdatePlatformSettingsRequest = z.infer<typeof UpdatePlatformSettingsRequestSchema>;
@@ -140,16 +139,14 @@ export const AdminUserListQuerySchema = PaginationQuerySchema.extend({
 });
 export type AdminUserListQuery = z.infer<typeof AdminUserListQuerySchema>;
 
-export const SetUserRoleRequestSchema = named('SetUserRoleRequest', z.object({ role: z.enum(USER_ROLES) }).strict());
+export const SetUserRoleRequestSchema = named('SetUserRoleRequest', z.object({ role: z.enum(USER_ROLES) }));
 export type SetUserRoleRequest = z.infer<typeof SetUserRoleRequestSchema>;
 
 export const SetUserQuotaRequestSchema = named(
   'SetUserQuotaRequest',
-  z
-    .object({
-      limit_bytes: Bytes.nullable().describe('The account’s own quota in bytes; null returns it to the default'),
-    })
-    .strict(),
+  z.object({
+    limit_bytes: Bytes.nullable().describe('The account’s own quota in bytes; null returns it to the default'),
+  }),
 );
 export type SetUserQuotaRequest = z.infer<typeof SetUserQuotaRequestSchema>;
 
@@ -235,12 +232,10 @@ export const ANNOUNCEMENT_MESSAGE_MAX = 500;
 
 export const SendAnnouncementRequestSchema = named(
   'SendAnnouncementRequest',
-  z
-    .object({
-      message: z.string().trim().min(1).max(ANNOUNCEMENT_MESSAGE_MAX),
-      audience: z.enum(ANNOUNCEMENT_AUDIENCES),
-    })
-    .strict(),
+  z.object({
+    message: z.string().trim().min(1).max(ANNOUNCEMENT_MESSAGE_MAX),
+    audience: z.enum(ANNOUNCEMENT_AUDIENCES),
+  }),
 );
 export type SendAnnouncementRequest = z.infer<typeof SendAnnouncementRequestSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaginationQuerySchema, pageOf, TimestampSchema, UuidSchema } from '../../common/common.schemas.js';
+import { PaginationQuerySchema, pageOf, UuidSchema } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { ContentStateSchema } from '../moderation/moderation.schemas.js';
@@ -20,30 +20,26 @@ const MessageSchema = z.string().trim().min(1).max(APPEAL_MESSAGE_MAX);
 
 export const CreateAppealRequestSchema = named(
   'CreateAppealRequest',
-  z
-    .object({
-      subject_type: z.enum(APPEAL_SUBJECT_TYPES),
-      subject_id: UuidSchema,
-      message: MessageSchema,
-    })
-    .strict(),
+  z.object({
+    subject_type: z.enum(APPEAL_SUBJECT_TYPES),
+    subject_id: UuidSchema,
+    message: MessageSchema,
+  }),
 );
 export type CreateAppealRequest = z.infer<typeof CreateAppealRequestSchema>;
 
 export const AppealByTokenRequestSchema = named(
   'AppealByTokenRequest',
-  z
-    .object({
-      token: z.string().min(1).max(200).describe('The token of the one-time link mailed with the suspension or ban'),
-      message: MessageSchema,
-    })
-    .strict(),
+  z.object({
+    token: z.string().min(1).max(200).describe('The token of the one-time link mailed with the suspension or ban'),
+    message: MessageSchema,
+  }),
 );
 export type AppealByTokenRequest = z.infer<typeof AppealByTokenRequestSchema>;
 
 export const DecideAppealRequestSchema = named(
   'DecideAppealRequest',
-  z.object({ outcome: z.enum(APPEAL_OUTCOMES), note: z.string().trim().min(1).max(APPEAL_NOTE_MAX) }).strict(),
+  z.object({ outcome: z.enum(APPEAL_OUTCOMES), note: z.string().trim().min(1).max(APPEAL_NOTE_MAX) }),
 );
 export type DecideAppealRequest = z.infer<typeof DecideAppealRequestSchema>;
 

@@ -27,61 +27,55 @@ const SignatureSchema = z.string().trim().min(1).max(200).describe('The full nam
 
 export const CreateCopyrightClaimRequestSchema = named(
   'CreateCopyrightClaimRequest',
-  z
-    .object({
-      track_id: UuidSchema,
-      claimant_name: NameSchema.describe('Who holds the rights, or acts for them'),
-      claimant_email: z.string().trim().email().max(254).describe('Never shown to the track’s owner'),
-      work_description: z
-        .string()
-        .trim()
-        .min(1)
-        .max(WORK_DESCRIPTION_MAX)
-        .describe('The work whose rights are infringed'),
-      original_url: z
-        .string()
-        .trim()
-        .url()
-        .max(2048)
-        .refine((url) => /^https?:\/\//i.test(url), 'must be an http or https URL')
-        .optional()
-        .describe('Where the original work is'),
-      statement_good_faith: z
-        .literal(true)
-        .describe('I believe in good faith that the use is not authorised by the rights holder or the law'),
-      statement_accuracy: z
-        .literal(true)
-        .describe('The claim is accurate, and I am the rights holder or authorised to act for them'),
-      signature: SignatureSchema,
-    })
-    .strict(),
+  z.object({
+    track_id: UuidSchema,
+    claimant_name: NameSchema.describe('Who holds the rights, or acts for them'),
+    claimant_email: z.string().trim().email().max(254).describe('Never shown to the track’s owner'),
+    work_description: z
+      .string()
+      .trim()
+      .min(1)
+      .max(WORK_DESCRIPTION_MAX)
+      .describe('The work whose rights are infringed'),
+    original_url: z
+      .string()
+      .trim()
+      .url()
+      .max(2048)
+      .refine((url) => /^https?:\/\//i.test(url), 'must be an http or https URL')
+      .optional()
+      .describe('Where the original work is'),
+    statement_good_faith: z
+      .literal(true)
+      .describe('I believe in good faith that the use is not authorised by the rights holder or the law'),
+    statement_accuracy: z
+      .literal(true)
+      .describe('The claim is accurate, and I am the rights holder or authorised to act for them'),
+    signature: SignatureSchema,
+  }),
 );
 export type CreateCopyrightClaimRequest = z.infer<typeof CreateCopyrightClaimRequestSchema>;
 
 export const CounterNoticeRequestSchema = named(
   'CounterNoticeRequest',
-  z
-    .object({
-      statement: z
-        .string()
-        .trim()
-        .min(1)
-        .max(COUNTER_STATEMENT_MAX)
-        .describe('Why the track does not infringe (a licence, your own work, fair use…)'),
-      signature: SignatureSchema,
-    })
-    .strict(),
+  z.object({
+    statement: z
+      .string()
+      .trim()
+      .min(1)
+      .max(COUNTER_STATEMENT_MAX)
+      .describe('Why the track does not infringe (a licence, your own work, fair use…)'),
+    signature: SignatureSchema,
+  }),
 );
 export type CounterNoticeRequest = z.infer<typeof CounterNoticeRequestSchema>;
 
 export const DecideClaimRequestSchema = named(
   'DecideCopyrightClaimRequest',
-  z
-    .object({
-      outcome: z.enum(COPYRIGHT_OUTCOMES),
-      note: z.string().trim().min(1).max(CLAIM_NOTE_MAX).describe('Why, for the staff log'),
-    })
-    .strict(),
+  z.object({
+    outcome: z.enum(COPYRIGHT_OUTCOMES),
+    note: z.string().trim().min(1).max(CLAIM_NOTE_MAX).describe('Why, for the staff log'),
+  }),
 );
 export type DecideClaimRequest = z.infer<typeof DecideClaimRequestSchema>;
 

@@ -62,7 +62,8 @@ export const moderationContract = c.router({
     path: '/moderation/reports',
     summary: 'The moderation queue',
     description:
-      'Reports grouped by target (a case), most reported first, then oldest. `assigned`: me, none or any. `reason`: cases with at least one report for it.',
+      'Reports grouped by target (a case), most reported first, then oldest. `assigned`: me, none or any. `reason`: cases with at least one report for it. ' +
+      'Cases about the caller’s own account or content are left out.',
     metadata: staffRoute,
     query: ModerationQueueQuerySchema,
     responses: { 200: envelope(ModerationQueueSchema), ...errors(400, 401, 403) },
@@ -71,7 +72,8 @@ export const moderationContract = c.router({
     method: 'GET',
     path: '/moderation/cases/:target_type/:target_id',
     summary: 'A case with its reports and history',
-    description: 'The newest case of the target (open, else the last closed one).',
+    description:
+      'The newest case of the target (open, else the last closed one). A case about the caller’s own account or content is 403: it names who reported them.',
     metadata: staffRoute,
     pathParams: CaseParamsSchema,
     responses: { 200: envelope(ModerationCaseReplySchema), ...errors(400, 401, 403, 404) },
@@ -80,7 +82,8 @@ export const moderationContract = c.router({
     method: 'POST',
     path: '/moderation/cases/:target_type/:target_id/assign',
     summary: 'Take an open case',
-    description: 'Assigns the open case to the caller (whoever had it before).',
+    description:
+      'Assigns the open case to the caller (whoever had it before); not a case about their own account or content (403).',
     metadata: staffRoute,
     pathParams: CaseParamsSchema,
     body: c.noBody(),

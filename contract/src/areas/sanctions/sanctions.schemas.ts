@@ -29,23 +29,21 @@ export const SanctionSchema = named(
 );
 export type Sanction = z.infer<typeof SanctionSchema>;
 
-export const WarnUserRequestSchema = named('WarnUserRequest', z.object({ reason: ReasonSchema }).strict());
+export const WarnUserRequestSchema = named('WarnUserRequest', z.object({ reason: ReasonSchema }));
 export type WarnUserRequest = z.infer<typeof WarnUserRequestSchema>;
 
 export const SuspendUserRequestSchema = named(
   'SuspendUserRequest',
-  z
-    .object({
-      reason: ReasonSchema,
-      until: ClientTimestampSchema.describe(
-        `When the suspension ends by itself: in the future, at most ${SUSPENSION_MAX_DAYS} days ahead (a moderator: ${MODERATOR_SUSPENSION_MAX_DAYS})`,
-      ),
-    })
-    .strict(),
+  z.object({
+    reason: ReasonSchema,
+    until: ClientTimestampSchema.describe(
+      `When the suspension ends by itself: in the future, at most ${SUSPENSION_MAX_DAYS} days ahead (a moderator: ${MODERATOR_SUSPENSION_MAX_DAYS})`,
+    ),
+  }),
 );
 export type SuspendUserRequest = z.infer<typeof SuspendUserRequestSchema>;
 
-export const BanUserRequestSchema = named('BanUserRequest', z.object({ reason: ReasonSchema }).strict());
+export const BanUserRequestSchema = named('BanUserRequest', z.object({ reason: ReasonSchema }));
 export type BanUserRequest = z.infer<typeof BanUserRequestSchema>;
 
 export const SanctionEnvelope = envelope(named('SanctionReply', z.object({ sanction: SanctionSchema })));

@@ -175,7 +175,11 @@ export class AuthService {
     const challenge = await this.deps.auth.findLiveChallenge(sha256Hex(input.two_factor_token), now);
     if (!challenge) throw unauthenticated('The two-factor login has expired or was already used; log in again');
     const user = await this.deps.users.findActingById(challenge.user_id);
-    if (!user || !user.two_factor_enabled) throw unauthenticated('This account cannot sign in');
+    if (!user || !user.two_factor_enabled) {
+      // suspended or banned since the password step: said as the password step says it
+      const account = await this.deps.users.findById(challenge.user_id);
+      throw (account && sanctionRefusal(account, now)) || unauthenticated('This account cannot sign in');
+    }
     await this.deps.twoFactor.checkLoginCode(actor, user, input.code);
     if (!(await this.deps.auth.consumeChallenge(challenge.id, now))) {
       throw unauthenticated('The two-factor login was already used; log in again');

@@ -2,7 +2,7 @@ import type { CaseAction, ModerationQueueQuery, ResolveCaseRequest } from '@riff
 import { onStaffDecision, type UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { badRequest, fieldIssue, notFound, validationFailed } from '../../platform/errors/app-error.js';
+import { badRequest, fieldIssue, forbidden, notFound, validationFailed } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { StaffLog } from '../admin/staff-log.js';
@@ -33,6 +33,14 @@ export interface CasesServiceDeps {
 }
 
 /** The staff's queue: cases (reports grouped by target), taken, resolved with an action, dismissed. */
+/**
+ * A case about a staff member's own account or content is not theirs to read or take: it names who
+ * reported them and why (the queue leaves such cases out too). 403, as acting on it is.
+ */
+function assertNotOwnCase(actor: UserActor, row: CaseRow): void {
+  if (row.owner_id === actor.id) throw forbidden('Staff never handle a case about their own account or content');
+}
+
 export class CasesService {
   constructor(private readonly deps: CasesServiceDeps) {}
 
@@ -58,9 +66,10 @@ export class CasesService {
     );
   }
 
-  async get(_actor: UserActor, target: Target) {
+  async get(actor: UserActor, target: Target) {
     const row = await this.deps.repository.latestCase(target);
     if (!row) throw notFound('Case');
+    assertNotOwnCase(actor, row);
     return this.detail(row);
   }
 
@@ -95,6 +104,7 @@ export class CasesService {
     const { repository, scope, clock } = this.deps;
     const row = await scope.transaction(async () => {
       const open = await this.openCase(target);
+      assertNotOwnCase(actor, open);
       await repository.assign(open.id, actor.id);
       await repository.addEvent(open.id, { actorId: actor.id, action: 'assigned', note: null, at: clock.now() });
       await this.deps.events.record(actor, 'case.assigned', {

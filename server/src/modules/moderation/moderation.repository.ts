@@ -139,6 +139,8 @@ export class ModerationRepository {
   /** The queue: cases most reported first, then oldest. */
   async queue(filter: ModerationQueueQuery & { staffId: string }, limit: number, offset: number) {
     let query = this.db.selectFrom('moderation_cases as c').where('c.status', '=', filter.status);
+    // a case about a staff member's own account or content is not theirs to read (who reported them, and why)
+    query = query.where((eb) => eb.or([eb('c.owner_id', 'is', null), eb('c.owner_id', '<>', filter.staffId)]));
     if (filter.target_type) query = query.where('c.target_type', '=', filter.target_type);
     if (filter.assigned === 'me') query = query.where('c.assigned_to', '=', filter.staffId);
     if (filter.assigned === 'none') query = query.where('c.assigned_to', 'is', null);

@@ -20,9 +20,13 @@ export interface PeopleReader {
   blockedEitherWay(a: string, b: string): Promise<boolean>;
   /**
    * The profiles of these users as `viewer` sees them (by default as others do; never an email),
-   * whatever their account's state; unknown ids are missing.
+   * of accounts others may deal with (as findActive): a banned, deactivated or erased account's
+   * profile is hidden from everyone, wherever it would show (a liker, a follower, a notification's
+   * actor, a collaborator). Unknown ids and such accounts are missing.
    */
   profiles(ids: readonly string[], viewer?: Actor): Promise<Map<string, Profile>>;
+  /** The profiles of these accounts whatever their state (not erased): for staff and records (a case, an invoice). */
+  accountProfiles(ids: readonly string[]): Promise<Map<string, Profile>>;
   /**
    * Locks the user's account row until the current transaction ends (FOR UPDATE), so that work
    * counted per user (keys, products, playlists, uploads, subscriptions under a limit) runs one at
@@ -78,7 +82,12 @@ export function createPeopleReader(users: UsersRepository, social: SocialReposit
     async profiles(ids, viewer = others) {
       const unique = [...new Set(ids)];
       if (unique.length === 0) return new Map();
-      return new Map((await users.findManyById(unique)).map((row) => [row.id, toProfileDto(row, viewer)]));
+      return new Map((await users.findManyActiveById(unique)).map((row) => [row.id, toProfileDto(row, viewer)]));
+    },
+    async accountProfiles(ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return new Map();
+      return new Map((await users.findManyById(unique)).map((row) => [row.id, toProfileDto(row, others)]));
     },
   };
 }

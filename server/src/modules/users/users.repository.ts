@@ -53,6 +53,11 @@ export class UsersRepository {
       .where('is_verified', '=', true);
   }
 
+  /** The accounts among these that others may deal with (as findActiveById). */
+  findManyActiveById(ids: string[]): Promise<UserRow[]> {
+    return this.activeAccounts().selectAll().where('id', 'in', ids).execute();
+  }
+
   /** A user whose tokens may act: verified, active, not banned, not deleted. */
   findActiveById(id: string): Promise<UserRow | undefined> {
     return this.activeAccounts().selectAll().where('id', '=', id).executeTakeFirst();

@@ -70,7 +70,7 @@ export class InvoicesService {
     if (!order.buyer_id) return { id: null, name: 'Former customer', email: null };
     const user = await this.deps.people.findActive(order.buyer_id);
     if (user) return { id: user.id, name: nameOf(user), email: user.email };
-    const profile = (await this.deps.people.profiles([order.buyer_id])).get(order.buyer_id);
+    const profile = (await this.deps.people.accountProfiles([order.buyer_id])).get(order.buyer_id);
     return { id: order.buyer_id, name: profile?.username ?? 'Customer', email: null };
   }
 
@@ -87,7 +87,7 @@ export class InvoicesService {
     const user = await this.deps.people.findActive(only);
     const name = user
       ? nameOf(user)
-      : ((await this.deps.people.profiles([only])).get(only)?.username ?? 'Former seller');
+      : ((await this.deps.people.accountProfiles([only])).get(only)?.username ?? 'Former seller');
     return { id: only, name, email: null };
   }
 }
