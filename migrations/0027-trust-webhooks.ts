@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { constrainWebhookEvents, withdrawWebhookEvents } from './support/webhook-event-checks.js';
 
 /**
  * Trust and safety's other events join the webhook events, each for the user it concerns: the
@@ -44,27 +45,10 @@ const ADDED = [
   'appeal.denied',
 ];
 
-const textArray = (values: string[]) => sql.raw(`array[${values.map((value) => `'${value}'`).join(', ')}]::text[]`);
-
-async function constrain(db: Kysely<unknown>, types: string[]): Promise<void> {
-  const withTest = [...types, 'webhook.test'];
-  await sql`alter table webhooks drop constraint if exists webhooks_events_check`.execute(db);
-  await sql`alter table webhooks add constraint webhooks_events_check
-    check (events <@ ${textArray(['*', ...withTest])} and cardinality(events) > 0)`.execute(db);
-  await sql`alter table webhook_deliveries drop constraint if exists webhook_deliveries_event_type_check`.execute(db);
-  await sql`alter table webhook_deliveries add constraint webhook_deliveries_event_type_check
-    check (event_type = any(${textArray(withTest)}))`.execute(db);
-}
-
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await constrain(db, [...BEFORE, ...ADDED]);
+  await constrainWebhookEvents(db, [...BEFORE, ...ADDED]);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`delete from webhook_deliveries where event_type = any(${textArray(ADDED)})`.execute(db);
-  await sql`update webhooks set events = array(select unnest(events) except select unnest(${textArray(ADDED)}))`.execute(
-    db,
-  );
-  await sql`delete from webhooks where cardinality(events) = 0`.execute(db);
-  await constrain(db, BEFORE);
+  await withdrawWebhookEvents(db, ADDED, BEFORE);
 }
