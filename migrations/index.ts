@@ -27,6 +27,7 @@ import * as appeals from './0026-appeals.js';
 import * as trustWebhooks from './0027-trust-webhooks.js';
 import * as productCountsByModeration from './0029-product-counts-by-moderation.js';
 import * as announcementBatches from './0030-announcement-batches.js';
+import * as appPasswords from './0031-app-passwords.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0027-trust-webhooks': trustWebhooks,
   '0029-product-counts-by-moderation': productCountsByModeration,
   '0030-announcement-batches': announcementBatches,
+  '0031-app-passwords': appPasswords,
 };

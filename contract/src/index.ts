@@ -65,4 +65,6 @@ export * from './areas/sanctions/sanctions.schemas.js';
 export * from './areas/sanctions/sanctions.contract.js';
 export * from './areas/appeals/appeals.schemas.js';
 export * from './areas/appeals/appeals.contract.js';
+export * from './areas/subsonic/subsonic.schemas.js';
+export * from './areas/subsonic/subsonic.contract.js';
 export * from './riff.contract.js';

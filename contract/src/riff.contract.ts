@@ -22,6 +22,7 @@ import { socialContract } from './areas/social/social.contract.js';
 import { searchContract } from './areas/search/search.contract.js';
 import { webhooksContract } from './areas/webhooks/webhooks.contract.js';
 import { adminContract } from './areas/admin/admin.contract.js';
+import { subsonicContract } from './areas/subsonic/subsonic.contract.js';
 
 const c = initContract();
 
@@ -62,6 +63,7 @@ export const copyrightRouter = c.router(copyrightContract, apiOptions);
 export const adminRouter = c.router(adminContract, apiOptions);
 export const sanctionsRouter = c.router(sanctionsContract, apiOptions);
 export const appealsRouter = c.router(appealsContract, apiOptions);
+export const subsonicRouter = c.router(subsonicContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -90,6 +92,7 @@ export const contract: {
   admin: typeof adminRouter;
   sanctions: typeof sanctionsRouter;
   appeals: typeof appealsRouter;
+  subsonic: typeof subsonicRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -113,6 +116,7 @@ export const contract: {
   admin: adminRouter,
   sanctions: sanctionsRouter,
   appeals: appealsRouter,
+  subsonic: subsonicRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -168,4 +172,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   appeals:
     'Appeals of moderation decisions about your content, of sanctions (also by the one-time link mailed to a suspended or banned ' +
     'account) and of copyright strikes; your standing; and staff’s decisions on appeals, never by the staff member who decided first',
+  subsonic:
+    'App passwords for Subsonic player apps. The Subsonic REST API 1.16.1 with the OpenSubsonic extensions is served under /rest/ ' +
+    '(outside /api/v1 and outside this document, as the apps expect it): docs/subsonic.md lists its methods and how to sign in',
 };

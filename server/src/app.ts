@@ -3,7 +3,6 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Config } from './platform/config/config.js';
 import type { DatabaseHandle } from './platform/db/database.js';
-import { createApiKeyLimits } from './platform/auth/api-key-limits.js';
 import { createHttpApp, type HttpHandler } from './platform/http/http-app.js';
 import { createInFlight } from './platform/http/in-flight.js';
 import { socketRouter } from './platform/http/upgrade-router.js';
@@ -94,7 +93,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
       signer: platform.signer,
       loadActiveUser: onlyOne(modules, 'activeUser'),
       keyVerifiers: modules.flatMap((module) => module.keyVerifiers ?? []),
-      keyLimits: createApiKeyLimits(platform.limits),
+      keyLimits: platform.keyLimits,
     },
     routes: Object.assign({}, ...modules.map((module) => module.routes ?? {})),
     routers: modules.flatMap((module) => module.routers ?? []),

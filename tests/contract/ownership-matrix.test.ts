@@ -27,6 +27,7 @@ type Owned =
   | 'privatePlaylist'
   | 'promoCode'
   | 'apiKey'
+  | 'appPassword'
   | 'webhook'
   | 'activeProduct'
   | 'draftProduct'
@@ -198,6 +199,7 @@ const matrix: Record<string, Case[]> = {
   'marketplace.removePromoCode': [{ object: 'promoCode', status: 404 }],
   // an API key is its owner's alone
   'developer.revokeApiKey': [{ object: 'apiKey', status: 404 }],
+  'subsonic.revokeAppPassword': [{ object: 'appPassword', status: 404 }],
   // a webhook is its owner's alone, and so is its log
   ...Object.fromEntries(
     [
@@ -415,6 +417,12 @@ beforeAll(async () => {
   });
   expect(apiKey.status).toBe(201);
   ids.apiKey = apiKey.body.data.api_key.id;
+  const appPassword = await request(server.baseUrl, 'POST', '/api/v1/users/me/app-passwords', {
+    token: owner.accessToken,
+    body: { name: 'Owned' },
+  });
+  expect(appPassword.status).toBe(201);
+  ids.appPassword = appPassword.body.data.app_password.id;
   // inactive: its address never answers, and failed deliveries of the setup's events would change the owner's view while the test compares it
   const webhook = await request(server.baseUrl, 'POST', '/api/v1/webhooks', {
     token: owner.accessToken,
@@ -554,6 +562,10 @@ async function ownerView() {
       status: reply.status,
       ids: reply.body?.data?.api_keys?.map((key: { id: string }) => key.id),
     })),
+    appPasswords: await as('/users/me/app-passwords').then((reply) => ({
+      status: reply.status,
+      ids: reply.body?.data?.app_passwords?.map((entry: { id: string }) => entry.id),
+    })),
     webhooks: await as('/webhooks').then((reply) => ({ status: reply.status, webhooks: reply.body?.data?.webhooks })),
     products: await Promise.all(
       (['activeProduct', 'draftProduct'] as const).map(async (object) => {
@@ -622,6 +634,7 @@ describe('owned objects refuse another signed-in user', () => {
     expect(before.replies.data.replies).toHaveLength(1);
     expect(before.promoCodes.body).toHaveLength(1);
     expect(before.apiKeys.ids).toEqual([ids.apiKey]);
+    expect(before.appPasswords.ids).toEqual([ids.appPassword]);
     expect(before.webhooks.webhooks.map((webhook: { id: string }) => webhook.id)).toEqual([ids.webhook]);
     expect(before.notifications.ids).toContain(ids.notification);
     const wrong: string[] = [];

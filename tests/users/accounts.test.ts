@@ -107,7 +107,8 @@ describe('account deletion (DELETE /users/me)', () => {
     // removed_products, archived_products: the marketplace's products (sold ones stay archived);
     // removed_notifications: her inbox; pseudonymised_staff_log_entries: what she did as staff (the admin area);
     // anonymised_reports, anonymised_claims, forgotten_counter_notices: her reports and copyright claims stay
-    // in their cases without her; deleted_appeals, deleted_strikes: her own standing
+    // in their cases without her; deleted_appeals, deleted_strikes: her own standing;
+    // removed_app_passwords: the passwords her Subsonic apps signed in with
     expect(entry.metadata).toEqual({
       anonymised_claims: 0,
       anonymised_reports: 0,
@@ -132,6 +133,7 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_products: 0,
       archived_products: 0,
       removed_webhooks: 0,
+      removed_app_passwords: 0,
       pseudonymised_staff_log_entries: 0,
     });
 

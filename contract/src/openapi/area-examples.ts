@@ -21,6 +21,7 @@ import { QUEUE_EXAMPLES } from '../areas/queue/queue.examples.js';
 import { SANCTIONS_EXAMPLES } from '../areas/sanctions/sanctions.examples.js';
 import { SEARCH_EXAMPLES } from '../areas/search/search.examples.js';
 import { SOCIAL_EXAMPLES } from '../areas/social/social.examples.js';
+import { SUBSONIC_EXAMPLES } from '../areas/subsonic/subsonic.examples.js';
 import { SYSTEM_EXAMPLES } from '../areas/system/system.examples.js';
 import { TRACKS_EXAMPLES } from '../areas/tracks/tracks.examples.js';
 import { USERS_EXAMPLES } from '../areas/users/users.examples.js';
@@ -48,6 +49,7 @@ for (const examples of [
   SANCTIONS_EXAMPLES,
   SEARCH_EXAMPLES,
   SOCIAL_EXAMPLES,
+  SUBSONIC_EXAMPLES,
   SYSTEM_EXAMPLES,
   TRACKS_EXAMPLES,
   USERS_EXAMPLES,

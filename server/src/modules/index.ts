@@ -26,6 +26,7 @@ import { createSocialModule } from './social/social.module.js';
 import { createQueueModule } from './queue/queue.module.js';
 import { createSanctionsModule } from './sanctions/sanctions.module.js';
 import { createSearchModule } from './search/search.module.js';
+import { createSubsonicModule } from './subsonic/subsonic.module.js';
 import { createWebhooksModule } from './webhooks/webhooks.module.js';
 import { createSystemModule } from './system/system.module.js';
 import { createTracksModule } from './tracks/tracks.module.js';
@@ -134,6 +135,10 @@ export function createAreas(platform: Platform) {
   });
   const developer = createDeveloperModule(platform, {
     activeUser: (id) => users.activeUser!(id),
+    people: users.people,
+  });
+  const subsonic = createSubsonicModule(platform, {
+    apiKeys: developer.keyVerifier,
     people: users.people,
   });
   const admin = createAdminModule(platform, {
@@ -317,6 +322,7 @@ export function createAreas(platform: Platform) {
     search,
     webhooks,
     developer,
+    subsonic,
     sanctions,
     notifications,
     moderation,
@@ -341,6 +347,7 @@ export function createAreas(platform: Platform) {
     search,
     webhooks,
     developer,
+    subsonic,
     sanctions,
     notifications,
     copyright,

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { createAccountDirectory, type AccountDirectory } from './accounts/account-data.js';
+import { createApiKeyLimits, type ApiKeyLimits } from './auth/api-key-limits.js';
 import { createKeyRing, type KeyRing } from './auth/key-ring.js';
 import { createPasswordHasher, type PasswordHasher } from './auth/password-hasher.js';
 import { createRevocations, type Revocations } from './auth/revocations.js';
@@ -44,6 +45,8 @@ export interface Platform {
   jobs: JobQueue;
   events: EventBus;
   limits: RateLimits;
+  /** Each API key's hourly budget: one count for every interface a key is used on (the API, /rest/). */
+  keyLimits: ApiKeyLimits;
   hasher: PasswordHasher;
   signer: TokenSigner;
   keys: KeyRing;
@@ -127,6 +130,7 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
     jobs,
     events: createEventBus(scope, jobs, events),
     limits,
+    keyLimits: createApiKeyLimits(limits),
     hasher: overrides.hasher ?? createPasswordHasher(),
     signer,
     keys,

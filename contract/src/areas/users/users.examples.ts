@@ -2,6 +2,7 @@
 import { auditEntry } from '../audit/audit.examples.js';
 import { comment } from '../comments/comments.examples.js';
 import { apiKey } from '../developer/developer.examples.js';
+import { appPassword } from '../subsonic/subsonic.examples.js';
 import { order, product } from '../marketplace/marketplace.examples.js';
 import { OTHER_PLAYLIST_ID, exportedPlaylist } from '../playlists/playlists.examples.js';
 import { exportedChat, exportedSession, queue, queueItem } from '../queue/queue.examples.js';
@@ -167,6 +168,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     marketplace_sales: [],
     api_keys: [apiKey],
     webhooks: [webhook],
+    app_passwords: [appPassword],
     sanctions: [suspension],
     appeals: [appeal],
     notifications: [exportedNotification],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiKeySchema } from '../developer/developer.schemas.js';
 import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
+import { AppPasswordSchema } from '../subsonic/subsonic.schemas.js';
 import { DateSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
@@ -292,6 +293,9 @@ export const UserExportSchema = named(
       .array(ApiKeySchema)
       .describe('Your developer API keys (their prefixes; the keys themselves are not kept)'),
     webhooks: z.array(WebhookSchema).describe('Your webhooks (their key prefixes; keys and secrets are not exported)'),
+    app_passwords: z
+      .array(AppPasswordSchema)
+      .describe('Your app passwords for Subsonic apps (names and dates; the passwords are not exported)'),
     sanctions: z.array(SanctionSchema).describe('The warnings, suspensions and bans of your account, newest first'),
     appeals: z.array(AppealSchema).describe('Your appeals and their outcome, newest first'),
     notifications: z

@@ -1,4 +1,5 @@
 import './api-keys.events.js';
+import type { ApiKeyVerifier } from '../../platform/auth/authenticate.middleware.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { PeopleReader } from '../users/people-reader.js';
@@ -11,6 +12,8 @@ import { ApiKeysService } from './api-keys.service.js';
 export type DeveloperModule = RiffModule & {
   /** The area's services, for the service-level tests (routes are the only other caller). */
   services: { apiKeys: ApiKeysService };
+  /** The verifier of `riff_` keys, for an interface outside the contract that takes them too (Subsonic's apiKey). */
+  keyVerifier: ApiKeyVerifier;
 };
 
 /** Developer API keys: managed with a bearer token, used in its place on the routes that allow it. */
@@ -27,11 +30,13 @@ export function createDeveloperModule(
     revocations: platform.revocations,
     people: deps.people,
   });
+  const keyVerifier = developerKeyVerifier({ keys, clock: platform.clock, activeUser: deps.activeUser });
   return {
     name: 'developer',
     services: { apiKeys: service },
     routes: { developer: apiKeysRoutes(service) },
-    keyVerifiers: [developerKeyVerifier({ keys, clock: platform.clock, activeUser: deps.activeUser })],
+    keyVerifier,
+    keyVerifiers: [keyVerifier],
     accountData: { export: (owner) => service.exportFor(owner) },
   };
 }

@@ -12,6 +12,11 @@ import type { UsersRepository } from './users.repository.js';
 export interface PeopleReader {
   /** An account others may deal with: live, active, not banned, email verified. */
   findActive(id: string): Promise<UserRow | undefined>;
+  /**
+   * The account of this username (any case) if it may act now: active as findActive says and not
+   * suspended, the rule every credential is checked against (for a sign-in by username).
+   */
+  findActingByUsername(username: string): Promise<UserRow | undefined>;
   /** A page of the accounts an announcement reaches, by id after `after`. */
   audiencePage(audience: 'all' | 'creators', after: string | null, limit: number): Promise<string[]>;
   /** An account that was not erased, whatever its state (suspended, banned, unverified): for staff. */
@@ -64,6 +69,7 @@ export function createPeopleReader(users: UsersRepository, social: SocialReposit
   const others = anonymousActor();
   return {
     findActive: (id) => users.findActiveById(id),
+    findActingByUsername: (username) => users.findActingByUsername(username),
     audiencePage: (audience, after, limit) => users.audiencePage(audience, after, limit),
     findAccount: async (id) => {
       const row = await users.findById(id);

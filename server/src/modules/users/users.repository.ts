@@ -69,16 +69,21 @@ export class UsersRepository {
    * against this one: tokens, API and webhook keys, sockets, webhook deliveries.
    */
   findActingById(id: string): Promise<UserRow | undefined> {
-    return this.activeAccounts()
-      .selectAll()
-      .where('id', '=', id)
-      .where((eb) =>
-        eb.or([
-          eb('suspended_at', 'is', null),
-          eb.and([eb('suspended_until', 'is not', null), eb('suspended_until', '<=', sql<Date>`now()`)]),
-        ]),
-      )
-      .executeTakeFirst();
+    return this.actingAccounts().selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The account of this username (any case: usernames are citext) if it may act now, as findActingById says. */
+  findActingByUsername(username: string): Promise<UserRow | undefined> {
+    return this.actingAccounts().selectAll().where('username', '=', username).executeTakeFirst();
+  }
+
+  private actingAccounts() {
+    return this.activeAccounts().where((eb) =>
+      eb.or([
+        eb('suspended_at', 'is', null),
+        eb.and([eb('suspended_until', 'is not', null), eb('suspended_until', '<=', sql<Date>`now()`)]),
+      ]),
+    );
   }
 
   /** A live account's row, locked until the transaction ends (a sanction changes it). */

@@ -4,8 +4,9 @@ import type { KeyRef } from '../auth/token-signer.js';
 /**
  * How a signed-in caller proved who they are. `playback_token`: a token the media area wrote into
  * a private track's playlists, good for that track's HLS alone (the area checks it itself).
+ * `app_password`: a password the user made for a Subsonic app, good at /rest/ alone.
  */
-export type AuthMethod = 'bearer' | 'stream_token' | 'playback_token' | 'api_key' | 'webhook_key';
+export type AuthMethod = 'bearer' | 'stream_token' | 'playback_token' | 'api_key' | 'webhook_key' | 'app_password';
 
 /** Where a request came from: recorded with audit entries and events. */
 export interface RequestOrigin {

@@ -1,5 +1,4 @@
 import { API_KEY_READS_PER_HOUR, API_KEY_WRITES_PER_HOUR, requiredScope } from '@riff/contract';
-import type { RiffResponse } from '../http/http-exchange.js';
 import { AppError } from '../errors/app-error.js';
 import type { RateLimits } from '../rate-limit/rate-limiter.js';
 
@@ -13,7 +12,12 @@ const HOUR = 3600;
  */
 export interface ApiKeyLimits {
   /** Counts the request, sets the X-RateLimit-* headers, and throws 429 once the key is over its limit. */
-  charge(keyId: string, method: string, res: RiffResponse): Promise<void>;
+  charge(keyId: string, method: string, res: RateHeaders): Promise<void>;
+}
+
+/** Where the X-RateLimit-* headers go: the reply (a RiffResponse), or what an interface outside the contract sends. */
+export interface RateHeaders {
+  setHeader(name: string, value: string): unknown;
 }
 
 export function createApiKeyLimits(limits: RateLimits): ApiKeyLimits {

@@ -11,7 +11,8 @@ export type KeyPurpose =
   | 'track-secret-link'
   | 'play-listener'
   | 'payment-sandbox'
-  | 'marketplace-download';
+  | 'marketplace-download'
+  | 'app-password';
 
 /**
  * Keys derived from SECRET_KEY, one per purpose (HKDF-SHA256): a key leaked from one use

@@ -1,6 +1,10 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 
-const SECRET_QUERY = /([?&](?:token|code|key|secret)=)[^&]*/gi;
+/**
+ * Query values that are credentials: tokens, codes, keys and secrets, and the Subsonic interface's
+ * `apiKey`, `p` (the password, clear or enc:) and `t` (md5 of the password and salt).
+ */
+const SECRET_QUERY = /([?&](?:token|code|key|secret|apikey|p|t)=)[^&]*/gi;
 
 /**
  * Logs to stdout asynchronously: a line is handed to the kernel without blocking the request,
@@ -12,7 +16,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   return pino({ level }, destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
-/** Token-bearing query values (e.g. ?token= on verify-email and stream URLs) never reach a log line. */
+/** Token-bearing query values (e.g. ?token= on verify-email and stream URLs, Subsonic's p) never reach a log line. */
 export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
 
 /** What a log line says about a request: never its headers (credentials), its URL without secrets. */

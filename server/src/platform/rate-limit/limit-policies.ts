@@ -29,6 +29,11 @@ export const LIMIT_POLICIES = {
   'frontend-logs': { points: 60, durationSeconds: MINUTE },
   /** Product media uploads (images, previews, files) per seller: 60 a minute; refused ones are given back. */
   'product-uploads': { points: 60, durationSeconds: MINUTE },
+  /**
+   * Failed Subsonic sign-ins per username and address: after 10 in 15 minutes every attempt fails
+   * (error 40) until the window has passed, so an app password cannot be guessed through /rest/.
+   */
+  'subsonic-sign-in': { points: 10, durationSeconds: 15 * MINUTE },
 } as const satisfies Record<string, LimiterOptions>;
 
 export type LimitPolicy = keyof typeof LIMIT_POLICIES;
