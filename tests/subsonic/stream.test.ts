@@ -10,8 +10,11 @@ import { makeAudio, uploadTrack } from '../support/audio.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { probeAudioCodec, probeDuration } from '../support/media.js';
 import { createModerator } from '../support/moderation.js';
+import { startTestS3, type TestS3 } from '../support/s3-server.js';
 import { useTestServer } from '../support/suite.js';
-import { createAppPassword, jsonReply } from '../support/subsonic.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { createAppPassword, jsonReply, restCall, subsonicClient } from '../support/subsonic.js';
+import { expectValidSubsonicXml } from '../support/subsonic-xsd.js';
 
 // stream and download through the Subsonic interface, driven by the subsonic-api client: the
 // original with Range, transcodes made by ffmpeg as they are sent (decoded here with ffprobe, from
@@ -38,7 +41,11 @@ async function listener(headers: Record<string, string> = {}) {
 function clientFor(user: TestUser, password: string, headers: Record<string, string> = {}, signal?: AbortSignal) {
   const fetchWith: typeof fetch = (input, init) =>
     fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers }, signal });
-  return new SubsonicAPI({ url: suite.server.directUrl, auth: { username: user.username, password }, fetch: fetchWith });
+  return new SubsonicAPI({
+    url: suite.server.directUrl,
+    auth: { username: user.username, password },
+    fetch: fetchWith,
+  });
 }
 
 /** The subsonic-response of a reply that is one (a refusal), from its bytes. */
@@ -56,13 +63,16 @@ async function decoded(bytes: Buffer, name: string) {
 
 /** ffmpeg processes (zombies included) whose parent is this process, which runs the server. */
 async function ffmpegChildren(): Promise<string[]> {
-  const { stdout } = await promisify(execFile)('ps', ['-o', 'pid=,ppid=,stat=,comm=', '--ppid', String(process.pid)]).catch(
-    (error: { stdout?: string; code?: number }) => {
-      // ps exits 1 when it lists nothing
-      if (error.code === 1) return { stdout: error.stdout ?? '' };
-      throw error;
-    },
-  );
+  const { stdout } = await promisify(execFile)('ps', [
+    '-o',
+    'pid=,ppid=,stat=,comm=',
+    '--ppid',
+    String(process.pid),
+  ]).catch((error: { stdout?: string; code?: number }) => {
+    // ps exits 1 when it lists nothing
+    if (error.code === 1) return { stdout: error.stdout ?? '' };
+    throw error;
+  });
   return stdout
     .split('\n')
     .map((line) => line.trim())
@@ -116,6 +126,14 @@ describe('stream and download: the original', () => {
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="/);
     expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+
+    // an API key with the read scope streams too (OpenSubsonic apiKeyAuthentication)
+    const key = await suite.http.post('/developer/api-keys', {
+      token: owner.user.accessToken,
+      body: { name: 'player', scopes: ['read'] },
+    });
+    const byKey = subsonicClient(suite.server, { apiKey: key.body.data.key as string });
+    expect(Buffer.from(await (await byKey.stream({ id: track.id })).arrayBuffer()).equals(bytes)).toBe(true);
   });
 
   it('plays only what the caller may see: another’s private track, a hidden track, a blocked user’s are error 70', async () => {
@@ -149,9 +167,18 @@ describe('stream and download: the original', () => {
     // blocks hold both ways
     const open = await uploadTrack(suite.server.baseUrl, owner.user.accessToken, bytes);
     expect((await other.client.stream({ id: open.id })).status).toBe(200);
-    expect((await suite.http.post(`/users/${other.user.id}/block`, { token: owner.user.accessToken })).status).toBe(200);
+    expect((await suite.http.post(`/users/${other.user.id}/block`, { token: owner.user.accessToken })).status).toBe(
+      200,
+    );
     expect((await failure(await other.client.stream({ id: open.id }))).error.code).toBe(70);
     expect((await failure(await other.client.download({ id: open.id }))).error.code).toBe(70);
+
+    // an app that asks for XML (the default) reads the refusal in XML, valid against the XSD
+    const sign = { u: other.user.username, p: other.password, v: '1.16.1', c: 'riff-tests' };
+    const xml = await restCall(suite.server, 'stream', { ...sign, id: secret.id });
+    expect(xml.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(xml.text).toContain('<error code="70"');
+    await expectValidSubsonicXml(xml.text);
 
     // refusals of the parameters themselves
     const bad = await failure(await other.client.stream({ id: open.id, format: 'flac' as 'mp3' }));
@@ -164,7 +191,12 @@ describe('stream and download: the original', () => {
 describe('stream: transcoded on the fly', () => {
   it('mp3, opus and aac decode to their codec and length; timeOffset shortens them; maxBitRate alone means mp3', async () => {
     const owner = await listener();
-    const track = await uploadTrack(suite.server.baseUrl, owner.user.accessToken, await makeAudio('flac', { seconds: 6 }), 'tone.flac');
+    const track = await uploadTrack(
+      suite.server.baseUrl,
+      owner.user.accessToken,
+      await makeAudio('flac', { seconds: 6 }),
+      'tone.flac',
+    );
 
     const started = Date.now();
     const mp3 = await owner.client.stream({ id: track.id, format: 'mp3', maxBitRate: 128 });
@@ -172,12 +204,14 @@ describe('stream: transcoded on the fly', () => {
     expect(mp3.headers.get('content-type')).toBe('audio/mpeg');
     expect(mp3.headers.get('content-length')).toBeNull();
     const first = await firstChunk(mp3, started);
-    console.info(`first transcoded byte (mp3, 128 kbps, from flac) after ${first.ms} ms`);
-    expect(first.ms).toBeLessThan(1500);
+    // the issue asks for 500 ms on the project's machine (measured 30–120 ms): 1 s leaves room for a busy one
+    expect(first.ms).toBeLessThan(1000);
     await first.reader.cancel();
     await noFfmpegWithin(2000);
 
-    const whole = Buffer.from(await (await owner.client.stream({ id: track.id, format: 'mp3', maxBitRate: 128 })).arrayBuffer());
+    const whole = Buffer.from(
+      await (await owner.client.stream({ id: track.id, format: 'mp3', maxBitRate: 128 })).arrayBuffer(),
+    );
     expect(await decoded(whole, 'whole.mp3')).toMatchObject({ codec: 'mp3' });
     expect((await decoded(whole, 'whole.mp3')).duration).toBeCloseTo(6, 0);
 
@@ -206,7 +240,11 @@ describe('stream: transcoded on the fly', () => {
 
   it('estimateContentLength: Content-Length is duration × bit rate / 8, and exactly that many bytes come', async () => {
     const owner = await listener();
-    const track = await uploadTrack(suite.server.baseUrl, owner.user.accessToken, await makeAudio('mp3', { seconds: 4 }));
+    const track = await uploadTrack(
+      suite.server.baseUrl,
+      owner.user.accessToken,
+      await makeAudio('mp3', { seconds: 4 }),
+    );
     const reply = await owner.client.stream({
       id: track.id,
       format: 'mp3',
@@ -236,7 +274,8 @@ describe('stream: transcoded on the fly', () => {
     const reply = await impatient.stream({ id: track.id, format: 'ogg', maxBitRate: 320 });
     expect(reply.headers.get('content-type')).toBe('audio/ogg');
     const first = await firstChunk(reply, started);
-    console.info(`first transcoded byte (opus, 256 kbps, from flac) after ${first.ms} ms`);
+    // the issue asks for 500 ms on the project's machine; measured 30–120 ms, so 1 s leaves room for a busy one
+    expect(first.ms).toBeLessThan(1000);
     expect(first.bytes).toBeGreaterThan(0);
     const running = await ffmpegChildren();
     expect(running).toHaveLength(1);
@@ -264,6 +303,42 @@ describe('stream: transcoded on the fly', () => {
     // and this one goes as soon as its client does
     await next.body!.cancel();
     expect(await noFfmpegWithin(2000)).toEqual([]);
+  });
+});
+
+describe('with S3 storage', () => {
+  let s3: TestS3;
+  let server: TestServer;
+  beforeAll(async () => {
+    s3 = await startTestS3();
+    server = await startTestServer({ ...s3.env, WORKERS: '0' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await s3?.close();
+  });
+
+  it('the original is a redirect to the object; a transcode reads the object as a stream, timeOffset included', async () => {
+    const user = await createUser(server);
+    const { password } = await createAppPassword(server, user);
+    const client = subsonicClient(server, { username: user.username, password });
+    const bytes = await makeAudio('mp3', { seconds: 5 });
+    const track = await uploadTrack(server.baseUrl, user.accessToken, bytes);
+
+    const redirect = await fetch(
+      `${server.directUrl}/rest/stream?${new URLSearchParams({ u: user.username, p: password, v: '1.16.1', c: 't', id: track.id })}`,
+      { redirect: 'manual' },
+    );
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toContain(s3.endpoint);
+    // the client follows it
+    expect(Buffer.from(await (await client.stream({ id: track.id })).arrayBuffer()).equals(bytes)).toBe(true);
+
+    const later = await client.stream({ id: track.id, format: 'aac', timeOffset: 2 });
+    expect(later.headers.get('content-type')).toBe('audio/aac');
+    const audio = await decoded(Buffer.from(await later.arrayBuffer()), 's3.aac');
+    expect(audio.codec).toBe('aac');
+    expect(audio.duration).toBeCloseTo(3, 0);
   });
 });
 

@@ -3,7 +3,12 @@ import type { Readable } from 'node:stream';
 
 /** The formats a player may ask for, each as ffmpeg writes it to a pipe (no seeking back: no index at the end). */
 export const TRANSCODE_FORMATS = {
-  mp3: { contentType: 'audio/mpeg', defaultKbps: 192, maxKbps: 320, args: ['-c:a', 'libmp3lame', '-write_xing', '0', '-f', 'mp3'] },
+  mp3: {
+    contentType: 'audio/mpeg',
+    defaultKbps: 192,
+    maxKbps: 320,
+    args: ['-c:a', 'libmp3lame', '-write_xing', '0', '-f', 'mp3'],
+  },
   // opus in ogg: the container every player that plays opus reads from a stream
   // libopus takes at most 256 kbps for one channel
   opus: { contentType: 'audio/ogg', defaultKbps: 128, maxKbps: 256, args: ['-c:a', 'libopus', '-f', 'ogg'] },
@@ -22,7 +27,7 @@ export interface TranscodeRequest {
   input: string | Readable;
   format: TranscodeFormat;
   kbps: number;
-  /** Seconds into the audio to start from (`-ss` before the input: a seek, not a decode of what comes before). */
+  /** Seconds into the audio to start from. */
   offsetSeconds: number;
 }
 
@@ -59,14 +64,18 @@ const STDERR_KEPT = 4 * 1024;
 export function startTranscode(request: TranscodeRequest): Promise<LiveTranscode> {
   const profile = TRANSCODE_FORMATS[request.format];
   const fromFile = typeof request.input === 'string';
+  const offset = request.offsetSeconds > 0 ? ['-ss', String(request.offsetSeconds)] : [];
   const args = [
     '-hide_banner',
     ...(fromFile ? ['-nostdin'] : []),
     '-loglevel',
     'error',
-    ...(request.offsetSeconds > 0 ? ['-ss', String(request.offsetSeconds)] : []),
+    // in a file, a seek before the input; a pipe cannot seek (and ffmpeg's guess there drops audio):
+    // after the input, the audio up to the offset is decoded and dropped
+    ...(fromFile ? offset : []),
     '-i',
     fromFile ? (request.input as string) : 'pipe:0',
+    ...(fromFile ? [] : offset),
     // the first audio stream only: no cover picture, no tags (the player has them from the catalogue)
     '-map',
     '0:a:0',
@@ -112,14 +121,24 @@ export function startTranscode(request: TranscodeRequest): Promise<LiveTranscode
     output.on('readable', ready);
     child.once('error', (error: NodeJS.ErrnoException) => {
       output.off('readable', ready);
-      reject(new TranscodeError('The media tool (ffmpeg) could not be started', `${request.ffmpegPath}: ${error.code ?? error.message}`));
+      reject(
+        new TranscodeError(
+          'The media tool (ffmpeg) could not be started',
+          `${request.ffmpegPath}: ${error.code ?? error.message}`,
+        ),
+      );
     });
     child.once('close', (code, signal) => {
       output.off('readable', ready);
       if (code === 0) resolve({ output, contentType: profile.contentType, stop, exited });
       else {
         const lines = stderr.trim().split(/\r?\n/);
-        reject(new TranscodeError('The audio could not be transcoded', signal ? `ffmpeg killed by ${signal}` : (lines.at(-1) ?? `exit ${code}`)));
+        reject(
+          new TranscodeError(
+            'The audio could not be transcoded',
+            signal ? `ffmpeg killed by ${signal}` : (lines.at(-1) ?? `exit ${code}`),
+          ),
+        );
       }
     });
   });

@@ -30,7 +30,13 @@ export interface StreamMethodsDeps {
 }
 
 /** `format` as players send it: `ogg` (DSub, the subsonic-api client) means opus in ogg here. */
-const FORMATS: Record<string, 'raw' | TranscodeFormat> = { raw: 'raw', mp3: 'mp3', opus: 'opus', ogg: 'opus', aac: 'aac' };
+const FORMATS: Record<string, 'raw' | TranscodeFormat> = {
+  raw: 'raw',
+  mp3: 'mp3',
+  opus: 'opus',
+  ogg: 'opus',
+  aac: 'aac',
+};
 
 /** Padding for an estimated length the transcode fell short of: zeros, which every decoder here skips as it seeks its next frame. */
 const PADDING = Buffer.alloc(64 * 1024);
@@ -187,7 +193,10 @@ export function streamMethods(deps: StreamMethodsDeps): SubsonicMethod[] {
     } catch (error) {
       release();
       if (!(error instanceof TranscodeError)) throw error;
-      deps.logger.warn({ trackId: track.id, detail: error.detail }, 'a Subsonic transcode failed before its first byte');
+      deps.logger.warn(
+        { trackId: track.id, detail: error.detail },
+        'a Subsonic transcode failed before its first byte',
+      );
       throw new SubsonicError(SUBSONIC_ERROR.generic, error.message);
     }
     // the slot is the process: it is free again once ffmpeg has exited
