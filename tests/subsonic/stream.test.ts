@@ -257,6 +257,16 @@ describe('stream: transcoded on the fly', () => {
     const bytes = Buffer.from(await reply.arrayBuffer());
     expect(bytes.length).toBe(expected);
     expect((await decoded(bytes, 'estimated.mp3')).codec).toBe('mp3');
+
+    // a HEAD (players that size the file first) answers the headers without starting ffmpeg
+    const head = await fetch(
+      `${suite.server.directUrl}/rest/stream?${new URLSearchParams({ u: owner.user.username, p: owner.password, v: '1.16.1', c: 't', id: track.id, format: 'mp3', maxBitRate: '96', estimateContentLength: 'true' })}`,
+      { method: 'HEAD' },
+    );
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('audio/mpeg');
+    expect(Number(head.headers.get('content-length'))).toBe(Math.ceil((track.duration * 96_000) / 8));
+    expect(await ffmpegChildren()).toEqual([]);
   });
 
   it('a client that goes away mid-stream leaves no ffmpeg behind; with TRANSCODE_CONCURRENCY=1 one more waits, then is refused', async () => {
