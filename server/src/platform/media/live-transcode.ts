@@ -55,17 +55,12 @@ export interface LiveTranscode {
 
 const STDERR_KEPT = 4 * 1024;
 
-/**
- * Starts ffmpeg transcoding `input` to stdout and resolves once the first bytes are there (so a
- * failure before any output is still an error the caller can answer), or once it ended with nothing
- * to say (an offset past the end). Nothing is buffered here beyond the pipe: memory stays flat
- * whatever the length.
- */
-export function startTranscode(request: TranscodeRequest): Promise<LiveTranscode> {
+/** ffmpeg's arguments for a transcode (exported for the benchmark, which runs the same command bare). */
+export function transcodeArgs(request: TranscodeRequest): string[] {
   const profile = TRANSCODE_FORMATS[request.format];
   const fromFile = typeof request.input === 'string';
   const offset = request.offsetSeconds > 0 ? ['-ss', String(request.offsetSeconds)] : [];
-  const args = [
+  return [
     '-hide_banner',
     ...(fromFile ? ['-nostdin'] : []),
     '-loglevel',
@@ -89,6 +84,18 @@ export function startTranscode(request: TranscodeRequest): Promise<LiveTranscode
     '1',
     'pipe:1',
   ];
+}
+
+/**
+ * Starts ffmpeg transcoding `input` to stdout and resolves once the first bytes are there (so a
+ * failure before any output is still an error the caller can answer), or once it ended with nothing
+ * to say (an offset past the end). Nothing is buffered here beyond the pipe: memory stays flat
+ * whatever the length.
+ */
+export function startTranscode(request: TranscodeRequest): Promise<LiveTranscode> {
+  const profile = TRANSCODE_FORMATS[request.format];
+  const fromFile = typeof request.input === 'string';
+  const args = transcodeArgs(request);
   const child = spawn(request.ffmpegPath, args, { stdio: [fromFile ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
   const output = child.stdout!;
   let stderr = '';
