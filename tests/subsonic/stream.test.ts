@@ -183,6 +183,8 @@ describe('stream and download: the original', () => {
     // refusals of the parameters themselves
     const bad = await failure(await other.client.stream({ id: open.id, format: 'flac' as 'mp3' }));
     expect(bad.error).toMatchObject({ code: 0, message: 'Parameter format must be raw, mp3, opus, ogg or aac' });
+    const inherited = await failure(await other.client.stream({ id: open.id, format: 'constructor' as 'mp3' }));
+    expect(inherited.error).toMatchObject({ code: 0, message: 'Parameter format must be raw, mp3, opus, ogg or aac' });
     expect((await failure(await owner.client.custom('stream', {}))).error.code).toBe(10);
     expect((await failure(await owner.client.stream({ id: open.id, timeOffset: -1 }))).error.code).toBe(0);
   });

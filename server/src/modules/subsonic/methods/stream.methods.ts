@@ -30,18 +30,18 @@ export interface StreamMethodsDeps {
 }
 
 /** `format` as players send it: `ogg` (DSub, the subsonic-api client) means opus in ogg here. */
-const FORMATS: Record<string, 'raw' | TranscodeFormat> = {
-  raw: 'raw',
-  mp3: 'mp3',
-  opus: 'opus',
-  ogg: 'opus',
-  aac: 'aac',
-};
+const FORMATS = new Map<string, 'raw' | TranscodeFormat>([
+  ['raw', 'raw'],
+  ['mp3', 'mp3'],
+  ['opus', 'opus'],
+  ['ogg', 'opus'],
+  ['aac', 'aac'],
+]);
 
 /** Padding for an estimated length the transcode fell short of: zeros, which every decoder here skips as it seeks its next frame. */
 const PADDING = Buffer.alloc(64 * 1024);
 
-export const serverBusy = () =>
+const serverBusy = () =>
   new SubsonicError(SUBSONIC_ERROR.generic, 'Server busy: too many transcodes at once, try again in a moment', {
     'Retry-After': '2',
   });
@@ -49,7 +49,7 @@ export const serverBusy = () =>
 /** `raw`, or the format and bit rate to transcode to: `format` wins; a bit rate alone means mp3; neither, the original. */
 function plan(params: SubsonicParams): { format: 'raw' } | { format: TranscodeFormat; kbps: number } {
   const asked = params.get('format')?.toLowerCase() || undefined;
-  const format = asked === undefined ? undefined : FORMATS[asked];
+  const format = asked === undefined ? undefined : FORMATS.get(asked);
   if (asked !== undefined && format === undefined) throw invalidParameter('format', 'raw, mp3, opus, ogg or aac');
   // 0 is Subsonic's "no limit"
   const maxBitRate = params.int('maxBitRate', 0, { min: 0, max: 100_000 });
