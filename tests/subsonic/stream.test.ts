@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import SubsonicAPI from 'subsonic-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/src/platform/config/config.js';
+import { ffmpegPathFrom } from '../../server/src/platform/media/ffmpeg-path.js';
+import { startTranscode, TranscodeError, TranscodeSlots } from '../../server/src/platform/media/live-transcode.js';
 import { makeAudio, uploadTrack } from '../support/audio.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { probeAudioCodec, probeDuration } from '../support/media.js';
@@ -351,6 +353,42 @@ describe('with S3 storage', () => {
     const audio = await decoded(Buffer.from(await later.arrayBuffer()), 's3.aac');
     expect(audio.codec).toBe('aac');
     expect(audio.duration).toBeCloseTo(3, 0);
+  });
+});
+
+describe('the transcoder', () => {
+  it('refuses before any byte when ffmpeg is missing or the file holds no audio it can decode', async () => {
+    const request = { input: path.join(work, 'none'), format: 'mp3', kbps: 128, offsetSeconds: 0 } as const;
+    await expect(startTranscode({ ...request, ffmpegPath: '/nonexistent/ffmpeg' })).rejects.toMatchObject({
+      name: 'TranscodeError',
+      message: 'The media tool (ffmpeg) could not be started',
+    });
+    const junk = path.join(work, 'junk.mp3');
+    await writeFile(junk, Buffer.alloc(4096, 7));
+    await expect(startTranscode({ ...request, input: junk, ffmpegPath: ffmpegPathFrom() })).rejects.toBeInstanceOf(
+      TranscodeError,
+    );
+  });
+
+  it('slots: one more waits, takes the first freed slot, gives up after the wait or when its client leaves', async () => {
+    const slots = new TranscodeSlots(1, 300);
+    const first = await slots.acquire();
+    expect(first).toBeDefined();
+    const started = Date.now();
+    expect(await slots.acquire()).toBeUndefined();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    const waiting = slots.acquire();
+    first!();
+    first!(); // twice is once
+    const second = await waiting;
+    expect(second).toBeDefined();
+    expect(slots.active).toBe(1);
+    const leaving = new AbortController();
+    const gone = slots.acquire(leaving.signal);
+    leaving.abort();
+    expect(await gone).toBeUndefined();
+    second!();
+    expect(slots.active).toBe(0);
   });
 });
 
