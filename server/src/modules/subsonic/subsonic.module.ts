@@ -12,6 +12,8 @@ import { browsingMethods } from './methods/browsing.methods.js';
 import { systemMethods } from './methods/system.methods.js';
 import { userMethods } from './methods/users.methods.js';
 import { SubsonicAuthenticator } from './rest-auth.js';
+import { SubsonicCatalogue } from './subsonic-catalogue.js';
+import { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
 import { MethodRegistry } from './rest-methods.js';
 import { SubsonicRest } from './subsonic-rest.js';
 import { subsonicRouter } from './subsonic.routes.js';
@@ -31,7 +33,7 @@ export function createSubsonicModule(
   deps: {
     /** The developer area's verifier of `riff_` keys (OpenSubsonic's apiKey). */
     apiKeys: ApiKeyVerifier;
-    people: Pick<PeopleReader, 'lockAccount' | 'findActingByUsername'>;
+    people: Pick<PeopleReader, 'lockAccount' | 'findActingByUsername' | 'names'>;
   },
 ): SubsonicModule {
   const { scope, events, clock, keys, limits, keyLimits, logger } = platform;
@@ -50,7 +52,11 @@ export function createSubsonicModule(
     passwords: appPasswords,
     failures: policyLimiter(limits, 'subsonic-sign-in'),
   });
-  const methods = new MethodRegistry([systemMethods(), browsingMethods(), userMethods()]);
+  const catalogue = new SubsonicCatalogue({
+    repository: new SubsonicCatalogueRepository(scope),
+    names: (ids) => deps.people.names(ids),
+  });
+  const methods = new MethodRegistry([systemMethods(), browsingMethods(catalogue), userMethods()]);
   const rest = new SubsonicRest({ methods, auth, serverVersion: rootPackage.version, logger });
   return {
     name: 'subsonic',
