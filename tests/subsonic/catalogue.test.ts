@@ -215,6 +215,45 @@ describe('browsing the catalogue (subsonic-api)', () => {
     });
   });
 
+  it('album lists (getAlbumList2): newest, by name, by artist, by genre, by year, starred, random; size and offset', async () => {
+    const w = await world();
+    const { client } = w.me;
+    const list = async (args: Record<string, unknown>) =>
+      ((await client.getAlbumList2(args as never)).albumList2 as Json).album as Json[] | undefined;
+    // this world's albums are the newest (the blocked user's left out)
+    expect((await list({ type: 'newest', size: 4 }))!.map((album) => album.name)).toEqual([
+      'Far Away',
+      'Lone Single',
+      'Dawn',
+      'Night Drive',
+    ]);
+    expect((await list({ type: 'newest', size: 2, offset: 1 }))!.map((album) => album.name)).toEqual([
+      'Lone Single',
+      'Dawn',
+    ]);
+    expect((await list({ type: 'byGenre', genre: w.ambient.toUpperCase() }))!.map((album) => album.name)).toEqual([
+      'Dawn',
+      'Far Away',
+    ]);
+    const mine = (albums: Json[] | undefined) =>
+      (albums ?? []).filter((album) => album.artistId === w.creator.id).map((album) => album.name);
+    expect(mine(await list({ type: 'alphabeticalByName', size: 500 }))).toEqual(['Dawn', 'Lone Single', 'Night Drive']);
+    expect(mine(await list({ type: 'byYear', fromYear: 2024, toYear: 2024, size: 500 }))).toHaveLength(3);
+    expect(mine(await list({ type: 'byYear', fromYear: 1990, toYear: 2000, size: 500 }))).toEqual([]);
+    expect(mine(await list({ type: 'random', size: 500 })).sort()).toEqual(['Dawn', 'Lone Single', 'Night Drive']);
+    expect((await list({ type: 'starred' })) ?? []).toEqual([]);
+    expect((await suite.http.post(`/tracks/${w.dawn.id}/like`, { token: w.me.user.accessToken })).status).toBe(200);
+    expect((await list({ type: 'starred' }))!.map((album) => album.name)).toEqual(['Dawn']);
+    const byArtist = (await list({ type: 'alphabeticalByArtist', size: 500 }))!;
+    expect(byArtist.map((album) => album.artistId)).not.toContain(w.blocked.id);
+    // bad input is error 0 or 10, never a 500
+    expect(await client.getAlbumList2({ type: 'nonsense' } as never)).toMatchObject({ error: { code: 0 } });
+    expect(await client.getAlbumList2({ type: 'newest', size: 501 })).toMatchObject({ error: { code: 0 } });
+    expect(await client.getAlbumList2({ type: 'byGenre' } as never)).toMatchObject({ error: { code: 10 } });
+    const xml = await restCall(suite.server, 'getAlbumList2', { ...w.me.sign, type: 'newest', size: '3' });
+    await expectValidSubsonicXml(xml.text);
+  });
+
   it('every browsing reply is valid XML against the XSD as OpenSubsonic extends it', async () => {
     const w = await world();
     const albums = ((await w.me.client.getArtist({ id: w.creator.id })).artist as Json).album as Json[];

@@ -20,6 +20,8 @@ export interface CatalogueAlbumRow {
   created: Date;
   year: number | null;
   genre: string | null;
+  /** When the caller last liked one of its songs (null: none). */
+  liked_at: Date | null;
 }
 
 export interface CatalogueArtistRow {
@@ -85,6 +87,7 @@ export class SubsonicCatalogueRepository {
   async albums(actor: UserActor, creatorId?: string): Promise<CatalogueAlbumRow[]> {
     const single = sql<string | null>`case when ${albumKey} is null then t.id end`;
     let query = this.library(actor)
+      .leftJoin(likesSql().as('l'), (join) => join.onRef('l.track_id', '=', 't.id').on('l.user_id', '=', actor.id))
       .select([
         't.creator_id',
         albumKey.as('album_key'),
@@ -96,7 +99,8 @@ export class SubsonicCatalogueRepository {
         sql<number>`coalesce(sum(t.duration), 0)::int`.as('duration'),
         sql<Date>`min(t.created_at)`.as('created'),
         sql<number | null>`max(t.year)`.as('year'),
-        sql<string | null>`min(t.genre)`.as('genre'),
+        sql<string | null>`min(btrim(t.genre))`.as('genre'),
+        sql<Date | null>`max(l.liked_at)`.as('liked_at'),
       ])
       .groupBy(['t.creator_id', albumKey, single])
       .orderBy(sql`min(t.created_at)`)

@@ -9,6 +9,7 @@ import { AppPasswordsRepository } from './app-passwords.repository.js';
 import { appPasswordsRoutes } from './app-passwords.routes.js';
 import { AppPasswordsService } from './app-passwords.service.js';
 import { browsingMethods } from './methods/browsing.methods.js';
+import { listMethods } from './methods/lists.methods.js';
 import { systemMethods } from './methods/system.methods.js';
 import { userMethods } from './methods/users.methods.js';
 import { SubsonicAuthenticator } from './rest-auth.js';
@@ -56,7 +57,7 @@ export function createSubsonicModule(
     repository: new SubsonicCatalogueRepository(scope),
     names: (ids) => deps.people.names(ids),
   });
-  const methods = new MethodRegistry([systemMethods(), browsingMethods(catalogue), userMethods()]);
+  const methods = new MethodRegistry([systemMethods(), browsingMethods(catalogue), listMethods(catalogue), userMethods()]);
   const rest = new SubsonicRest({ methods, auth, serverVersion: rootPackage.version, logger });
   return {
     name: 'subsonic',
