@@ -254,6 +254,52 @@ describe('browsing the catalogue (subsonic-api)', () => {
     await expectValidSubsonicXml(xml.text);
   });
 
+  it('search3: artists, albums and songs by query; an empty query pages through everything', async () => {
+    const w = await world();
+    const { client } = w.me;
+    const search = async (args: Record<string, unknown>) => (await client.search3(args as never)).searchResult3 as Json;
+    const found = await search({ query: 'night' });
+    const mine = (items: Json[] | undefined, key = 'artistId') =>
+      (items ?? []).filter((item) => item[key] === w.creator.id);
+    expect(
+      mine(found.song)
+        .map((song) => song.title)
+        .sort(),
+    ).toEqual(['Night One', 'Night Two']);
+    expect(mine(found.album).map((album) => album.name)).toEqual(['Night Drive']);
+    const byName = await search({ query: w.creator.username.toUpperCase() });
+    expect((byName.artist as Json[]).map((artist) => artist.id)).toEqual([w.creator.id]);
+    expect((await search({ query: 'Blocked Song' })).song ?? []).toEqual([]);
+    expect((await search({ query: 'Dawn Hidden' })).song ?? []).toEqual([]);
+
+    // everything, two songs at a time: each once, in the order published, none the caller may not see
+    const seen: string[] = [];
+    for (let offset = 0; ; offset += 2) {
+      const page = await search({ query: '', songCount: 2, songOffset: offset, artistCount: 0, albumCount: 0 });
+      expect(page.artist ?? []).toEqual([]);
+      const songs = (page.song ?? []) as Json[];
+      seen.push(...songs.map((song) => song.id));
+      if (songs.length < 2) break;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(expect.arrayContaining([w.night1.id, w.night2.id, w.dawn.id, w.single.id, w.otherTrack.id]));
+    for (const id of [w.privateTrack.id, w.hidden.id, w.blockedTrack.id]) expect(seen).not.toContain(id);
+    expect(seen.indexOf(w.night1.id)).toBeLessThan(seen.indexOf(w.otherTrack.id));
+    const everything = await search({ query: '""', artistCount: 500, albumCount: 500, songCount: 0 });
+    expect((everything.artist as Json[]).map((artist) => artist.id)).toEqual(
+      expect.arrayContaining([w.creator.id, w.other.id]),
+    );
+    expect(
+      mine(everything.album)
+        .map((album) => album.name)
+        .sort(),
+    ).toEqual(['Dawn', 'Lone Single', 'Night Drive']);
+    expect(everything.song ?? []).toEqual([]);
+    expect(await client.search3({ query: '', songCount: 501 })).toMatchObject({ error: { code: 0 } });
+    const xml = await restCall(suite.server, 'search3', { ...w.me.sign, query: 'night' });
+    await expectValidSubsonicXml(xml.text);
+  });
+
   it('every browsing reply is valid XML against the XSD as OpenSubsonic extends it', async () => {
     const w = await world();
     const albums = ((await w.me.client.getArtist({ id: w.creator.id })).artist as Json).album as Json[];

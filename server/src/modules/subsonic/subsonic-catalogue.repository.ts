@@ -41,6 +41,10 @@ export interface TrackFilter {
   /** With creatorId: the album of this key; null: the singles. */
   albumKey?: string | null;
   trackId?: string;
+  /** Any of these tracks (in no particular order). */
+  trackIds?: readonly string[];
+  /** A page of the result. */
+  page?: { limit: number; offset: number };
 }
 
 /**
@@ -121,6 +125,11 @@ export class SubsonicCatalogueRepository {
     if (filter.albumKey === null) query = query.where(albumKey, 'is', null);
     else if (filter.albumKey !== undefined) query = query.where(albumKey, '=', filter.albumKey);
     if (filter.trackId !== undefined) query = query.where('t.id', '=', filter.trackId);
+    if (filter.trackIds !== undefined) {
+      if (filter.trackIds.length === 0) return [];
+      query = query.where('t.id', 'in', filter.trackIds);
+    }
+    if (filter.page) query = query.limit(filter.page.limit).offset(filter.page.offset);
     return (await query.execute()) as CatalogueTrackRow[];
   }
 

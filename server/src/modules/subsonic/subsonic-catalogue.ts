@@ -16,7 +16,18 @@ export interface CatalogueDeps {
   repository: SubsonicCatalogueRepository;
   /** Creators' usernames by id (the users area's PeopleReader.names). */
   names(ids: readonly string[]): Promise<Map<string, { username: string }>>;
+  /** The tracks area's search (the JSON API's engine): ids of the tracks matching `q`, best first. */
+  searchTracks(actor: UserActor, q: string, page: { limit: number; offset: number }): Promise<string[]>;
 }
+
+/** How many of each kind search3 answers, from where. */
+export interface SearchPages {
+  artists: { limit: number; offset: number };
+  albums: { limit: number; offset: number };
+  songs: { limit: number; offset: number };
+}
+
+const folded = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase('en');
 
 /** An artist as the methods list it: a creator with their username and number of albums. */
 export interface CatalogueArtist {
@@ -158,6 +169,48 @@ export class SubsonicCatalogue {
   /** When the caller's library last changed, in ms (0 when empty). */
   async lastModified(actor: UserActor): Promise<number> {
     return (await this.deps.repository.lastModified(actor))?.getTime() ?? 0;
+  }
+
+  /**
+   * search3: artists and albums whose name holds the query (in any case and accents), songs as the
+   * tracks area's search finds them, each kind paged by its own offset. An empty query lists
+   * everything (offline-sync apps page through the whole library so): artists and albums by name,
+   * songs in the order they were published.
+   */
+  async search(actor: UserActor, query: string, pages: SearchPages): Promise<SubsonicNode> {
+    const q = folded(query);
+    const page = <T>(items: T[], window: { limit: number; offset: number }) =>
+      items.slice(window.offset, window.offset + window.limit);
+    const [artists, albums] = await Promise.all([
+      pages.artists.limit > 0 ? this.artists(actor) : [],
+      pages.albums.limit > 0 ? this.albums(actor) : [],
+    ]);
+    const matchedArtists = artists
+      .filter((artist) => folded(artist.name).includes(q))
+      .sort((a, b) => sortName(a.name).localeCompare(sortName(b.name), 'en', { sensitivity: 'base' }));
+    const matchedAlbums = albums
+      .filter((album) => folded(album.row.name).includes(q))
+      .sort((a, b) => a.row.name.localeCompare(b.row.name, 'en', { sensitivity: 'base' }));
+    const songs = await this.searchSongs(actor, query.trim(), pages.songs);
+    const names = await this.usernames(songs.map((song) => song.creator_id));
+    return {
+      artist: page(matchedArtists, pages.artists).map((artist) => this.artistNode(artist)),
+      album: page(matchedAlbums, pages.albums).map((album) => this.albumNode(album)),
+      song: songs.flatMap((song) => {
+        const artist = names.get(song.creator_id);
+        return artist === undefined ? [] : [this.songNode(actor, song, { artist })];
+      }),
+    };
+  }
+
+  private async searchSongs(actor: UserActor, query: string, page: { limit: number; offset: number }) {
+    if (page.limit === 0) return [];
+    if (query === '') return this.deps.repository.tracks(actor, { page });
+    // the search reads as a listener (see the repository), and the library's rules then keep what a player may play
+    const listener: UserActor = { ...actor, isAdmin: false, isStaff: false };
+    const ids = await this.deps.searchTracks(listener, query, page);
+    const rows = new Map((await this.deps.repository.tracks(actor, { trackIds: ids })).map((row) => [row.id, row]));
+    return ids.flatMap((id) => rows.get(id) ?? []);
   }
 
   // ---- nodes, in the XSD's order

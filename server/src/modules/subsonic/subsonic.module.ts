@@ -4,12 +4,14 @@ import type { ApiKeyVerifier } from '../../platform/auth/authenticate.middleware
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import type { TrackSearchService } from '../tracks/track-search.service.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { AppPasswordsRepository } from './app-passwords.repository.js';
 import { appPasswordsRoutes } from './app-passwords.routes.js';
 import { AppPasswordsService } from './app-passwords.service.js';
 import { browsingMethods } from './methods/browsing.methods.js';
 import { listMethods } from './methods/lists.methods.js';
+import { searchingMethods } from './methods/searching.methods.js';
 import { systemMethods } from './methods/system.methods.js';
 import { userMethods } from './methods/users.methods.js';
 import { SubsonicAuthenticator } from './rest-auth.js';
@@ -35,6 +37,8 @@ export function createSubsonicModule(
     /** The developer area's verifier of `riff_` keys (OpenSubsonic's apiKey). */
     apiKeys: ApiKeyVerifier;
     people: Pick<PeopleReader, 'lockAccount' | 'findActingByUsername' | 'names'>;
+    /** The tracks area's search (search3's songs). */
+    tracks: Pick<TrackSearchService, 'matchingIds'>;
   },
 ): SubsonicModule {
   const { scope, events, clock, keys, limits, keyLimits, logger } = platform;
@@ -56,8 +60,15 @@ export function createSubsonicModule(
   const catalogue = new SubsonicCatalogue({
     repository: new SubsonicCatalogueRepository(scope),
     names: (ids) => deps.people.names(ids),
+    searchTracks: (actor, q, page) => deps.tracks.matchingIds(actor, q, page),
   });
-  const methods = new MethodRegistry([systemMethods(), browsingMethods(catalogue), listMethods(catalogue), userMethods()]);
+  const methods = new MethodRegistry([
+    systemMethods(),
+    browsingMethods(catalogue),
+    listMethods(catalogue),
+    searchingMethods(catalogue),
+    userMethods(),
+  ]);
   const rest = new SubsonicRest({ methods, auth, serverVersion: rootPackage.version, logger });
   return {
     name: 'subsonic',
