@@ -45,6 +45,12 @@ export interface CatalogueAlbum {
 
 const iso = (date: Date) => date.toISOString();
 
+/** OpenSubsonic's `genres` (ItemGenre): each genre once, in the order given, blanks left out. */
+const itemGenres = (names: readonly (string | null | undefined)[]) => {
+  const unique = [...new Set(names.map((name) => name?.trim() ?? '').filter((name) => name !== ''))];
+  return unique.map((name) => ({ name }));
+};
+
 /** The name an artist is sorted and indexed by: without a leading ignored article. */
 export function sortName(name: string): string {
   for (const article of IGNORED_ARTICLES) {
@@ -234,6 +240,7 @@ export class SubsonicCatalogue {
       created: iso(row.created),
       year: row.year ?? undefined,
       genre: row.genre ?? undefined,
+      genres: itemGenres([row.genre]),
     };
   }
 
@@ -291,6 +298,9 @@ export class SubsonicCatalogue {
       albumId: album,
       artistId: row.creator_id,
       type: 'music',
+      bpm: row.bpm ?? undefined,
+      mediaType: 'song',
+      genres: itemGenres([row.genre, ...(row.genres ?? [])]),
     };
   }
 
