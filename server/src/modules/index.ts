@@ -141,6 +141,7 @@ export function createAreas(platform: Platform) {
     apiKeys: developer.keyVerifier,
     people: users.people,
     tracks: tracks.searcher,
+    audio: tracks.audio,
   });
   const admin = createAdminModule(platform, {
     settings,

@@ -1,10 +1,12 @@
 import './subsonic.events.js';
 import rootPackage from '../../../../package.json' with { type: 'json' };
 import type { ApiKeyVerifier } from '../../platform/auth/authenticate.middleware.js';
+import { TranscodeSlots } from '../../platform/media/live-transcode.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
 import type { TrackSearchService } from '../tracks/track-search.service.js';
+import type { TrackAudio } from '../tracks/track-audio.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { AppPasswordsRepository } from './app-passwords.repository.js';
 import { appPasswordsRoutes } from './app-passwords.routes.js';
@@ -12,6 +14,7 @@ import { AppPasswordsService } from './app-passwords.service.js';
 import { browsingMethods } from './methods/browsing.methods.js';
 import { listMethods } from './methods/lists.methods.js';
 import { searchingMethods } from './methods/searching.methods.js';
+import { streamMethods } from './methods/stream.methods.js';
 import { systemMethods } from './methods/system.methods.js';
 import { userMethods } from './methods/users.methods.js';
 import { SubsonicAuthenticator } from './rest-auth.js';
@@ -20,6 +23,9 @@ import { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js'
 import { MethodRegistry } from './rest-methods.js';
 import { SubsonicRest } from './subsonic-rest.js';
 import { subsonicRouter } from './subsonic.routes.js';
+
+/** How long a transcode waits for a free slot before it is refused as "server busy". */
+const TRANSCODE_WAIT_MS = 2_000;
 
 export type SubsonicModule = RiffModule & {
   /** The area's services, for the service-level tests (routes are the only other caller). */
@@ -36,12 +42,14 @@ export function createSubsonicModule(
   deps: {
     /** The developer area's verifier of `riff_` keys (OpenSubsonic's apiKey). */
     apiKeys: ApiKeyVerifier;
-    people: Pick<PeopleReader, 'lockAccount' | 'findActingByUsername' | 'names'>;
+    people: Pick<PeopleReader, 'lockAccount' | 'findActingByUsername' | 'blockedEitherWay' | 'names'>;
     /** The tracks area's search (search3's songs). */
     tracks: Pick<TrackSearchService, 'matchingIds'>;
+    /** The tracks area's audio (stream, download). */
+    audio: TrackAudio;
   },
 ): SubsonicModule {
-  const { scope, events, clock, keys, limits, keyLimits, logger } = platform;
+  const { scope, events, clock, keys, limits, keyLimits, logger, config } = platform;
   const appPasswords = new AppPasswordsService({
     scope,
     passwords: new AppPasswordsRepository(scope),
@@ -62,12 +70,21 @@ export function createSubsonicModule(
     names: (ids) => deps.people.names(ids),
     searchTracks: (actor, q, page) => deps.tracks.matchingIds(actor, q, page),
   });
+  const stream = streamMethods({
+    audio: deps.audio,
+    blockedEitherWay: (a, b) => deps.people.blockedEitherWay(a, b),
+    ffmpegPath: config.ffmpegPath,
+    // one more waits this long for a slot (a player skipping ahead ends one transcode as it starts the next)
+    slots: new TranscodeSlots(config.media.transcodeConcurrency, TRANSCODE_WAIT_MS),
+    logger,
+  });
   const methods = new MethodRegistry([
     systemMethods(),
     browsingMethods(catalogue),
     listMethods(catalogue),
     searchingMethods(catalogue),
     userMethods(),
+    stream,
   ]);
   const rest = new SubsonicRest({ methods, auth, serverVersion: rootPackage.version, logger });
   return {

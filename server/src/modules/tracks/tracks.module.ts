@@ -14,6 +14,7 @@ import { tracksRoutes } from './tracks.routes.js';
 import { TracksService } from './tracks.service.js';
 import { TrackFileService } from './track-file.service.js';
 import { createTrackCounters, type TrackCounters } from './track-counters.js';
+import { createTrackAudio, type TrackAudio } from './track-audio.js';
 import { createTrackReader, type TrackReader } from './track-reader.js';
 import { createTrackSecretLinks, type TrackSecretLinks } from './track-secret.js';
 import { createTrackStreamState, type TrackStreamState } from './track-stream-state.js';
@@ -35,6 +36,8 @@ export type TracksModule = RiffModule & {
   tracks: TracksService;
   /** For other areas (queue, playlists): which tracks a caller may see, as they see them. */
   reader: TrackReader;
+  /** For the Subsonic interface: a track's audio as /tracks/{id}/stream and /download serve it, and its bytes. */
+  audio: TrackAudio;
   /** For playlists: the like counts an erased account's favorites leave. */
   counters: TrackCounters;
   /** For track social: the secret links it shares and revokes. */
@@ -117,6 +120,7 @@ export function createTracksModule(
     moderation: createTrackModeration(platform.scope, platform.clock),
     services: { uploads, tracks, files },
     reader: createTrackReader(tracksRepository, config.publicBaseUrl),
+    audio: createTrackAudio({ tracks, storage }),
     counters: createTrackCounters(tracksRepository),
     secretLinks: createTrackSecretLinks(tracksRepository),
     streams: createTrackStreamState(new StreamStateRepository(scope)),

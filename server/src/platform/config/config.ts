@@ -90,6 +90,8 @@ const EnvSchema = z.object({
   PATH: z.string().optional(),
   MEDIA_TRANSCODER: z.enum(MEDIA_TRANSCODERS).default('ffmpeg'),
   MEDIA_CALLBACK_SECRET: optionalString,
+  /** ffmpeg processes transcoding for players (Subsonic stream) at once in this process. */
+  TRANSCODE_CONCURRENCY: integer(4, 1),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('sandbox'),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
@@ -219,6 +221,8 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
       /** `external`: the HLS job waits for POST /tracks/{id}/hls/callback, signed with callbackSecret. */
       transcoder: env.MEDIA_TRANSCODER,
       callbackSecret: env.MEDIA_CALLBACK_SECRET,
+      /** Live transcodes (stream with a format) at once in this process; the next waits briefly, then is refused. */
+      transcodeConcurrency: env.TRANSCODE_CONCURRENCY,
     },
     payments: {
       /** sandbox (built in, the default) or stripe (needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET). */
