@@ -140,6 +140,7 @@ export function createAreas(platform: Platform) {
   const subsonic = createSubsonicModule(platform, {
     apiKeys: developer.keyVerifier,
     people: users.people,
+    tracks: tracks.searcher,
     audio: tracks.audio,
   });
   const admin = createAdminModule(platform, {

@@ -5,16 +5,21 @@ import { TranscodeSlots } from '../../platform/media/live-transcode.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import type { TrackSearchService } from '../tracks/track-search.service.js';
 import type { TrackAudio } from '../tracks/track-audio.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { AppPasswordsRepository } from './app-passwords.repository.js';
 import { appPasswordsRoutes } from './app-passwords.routes.js';
 import { AppPasswordsService } from './app-passwords.service.js';
 import { browsingMethods } from './methods/browsing.methods.js';
+import { listMethods } from './methods/lists.methods.js';
+import { searchingMethods } from './methods/searching.methods.js';
 import { streamMethods } from './methods/stream.methods.js';
 import { systemMethods } from './methods/system.methods.js';
 import { userMethods } from './methods/users.methods.js';
 import { SubsonicAuthenticator } from './rest-auth.js';
+import { SubsonicCatalogue } from './subsonic-catalogue.js';
+import { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
 import { MethodRegistry } from './rest-methods.js';
 import { SubsonicRest } from './subsonic-rest.js';
 import { subsonicRouter } from './subsonic.routes.js';
@@ -37,7 +42,9 @@ export function createSubsonicModule(
   deps: {
     /** The developer area's verifier of `riff_` keys (OpenSubsonic's apiKey). */
     apiKeys: ApiKeyVerifier;
-    people: Pick<PeopleReader, 'lockAccount' | 'findActingByUsername' | 'blockedEitherWay'>;
+    people: Pick<PeopleReader, 'lockAccount' | 'findActingByUsername' | 'blockedEitherWay' | 'names'>;
+    /** The tracks area's search (search3's songs). */
+    tracks: Pick<TrackSearchService, 'matchingIds'>;
     /** The tracks area's audio (stream, download). */
     audio: TrackAudio;
   },
@@ -58,6 +65,11 @@ export function createSubsonicModule(
     passwords: appPasswords,
     failures: policyLimiter(limits, 'subsonic-sign-in'),
   });
+  const catalogue = new SubsonicCatalogue({
+    repository: new SubsonicCatalogueRepository(scope),
+    names: (ids) => deps.people.names(ids),
+    searchTracks: (actor, q, page) => deps.tracks.matchingIds(actor, q, page),
+  });
   const stream = streamMethods({
     audio: deps.audio,
     blockedEitherWay: (a, b) => deps.people.blockedEitherWay(a, b),
@@ -66,7 +78,14 @@ export function createSubsonicModule(
     slots: new TranscodeSlots(config.media.transcodeConcurrency, TRANSCODE_WAIT_MS),
     logger,
   });
-  const methods = new MethodRegistry([systemMethods(), browsingMethods(), userMethods(), stream]);
+  const methods = new MethodRegistry([
+    systemMethods(),
+    browsingMethods(catalogue),
+    listMethods(catalogue),
+    searchingMethods(catalogue),
+    userMethods(),
+    stream,
+  ]);
   const rest = new SubsonicRest({ methods, auth, serverVersion: rootPackage.version, logger });
   return {
     name: 'subsonic',

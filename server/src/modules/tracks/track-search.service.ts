@@ -48,6 +48,15 @@ export class TrackSearchService implements Searcher<Track> {
     return { items: rows.map((row) => toTrackDto(row, actor, this.deps.publicBaseUrl)), total };
   }
 
+  /**
+   * The ids of the tracks matching `q`, best first, by offset (the Subsonic interface's search3 pages
+   * so): the same engine and rules as search.
+   */
+  async matchingIds(actor: Actor, q: string, page: { limit: number; offset: number }): Promise<string[]> {
+    const { rows } = await this.deps.search.search(actor, { q, sort: 'relevance' }, page);
+    return rows.map((row) => row.id);
+  }
+
   async suggest(actor: Actor, prefix: string, limit: number): Promise<Suggestion[]> {
     const [titles, artists] = await Promise.all([
       this.deps.search.titlesStartingWith(actor, prefix, limit),
