@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAdmin } from '../support/admin-factory.js';
 import { lapseSuspension } from '../support/backdate.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
-import { runDueJobs, runJob } from '../support/jobs.js';
+import { afterJobs, runJob } from '../support/jobs.js';
 import { tokenFromMail, waitForMail } from '../support/mail.js';
 import { createModerator as newModerator, moderationNotices as noticesOf } from '../support/moderation.js';
 import { useTestServer } from '../support/suite.js';
@@ -210,8 +210,11 @@ describe('a suspension', () => {
       await moderator.api.sanctions.suspend({ params: { id: buyer.id }, body: { reason: 'Fraud', until: inDays(1) } }),
       201,
     );
-    await runDueJobs(suite.server);
-    expect((await orderRow(suite.server, order.id)).status).toBe('failed');
+    const failed = await afterJobs(suite.server, async () => {
+      const row = await orderRow(suite.server, order.id);
+      return row.status === 'failed' ? row : undefined;
+    });
+    expect(failed?.status).toBe('failed');
   });
 });
 

@@ -24,3 +24,22 @@ export async function runJob<T = unknown, K extends JobName = JobName>(
 export async function runDueJobs(server: HasApp): Promise<number> {
   return server.riff.jobs.runDue();
 }
+
+/**
+ * What `probe` reads once the queued work has made it true: runs the due jobs and probes until it
+ * answers something other than undefined, within `timeoutMs`. A job a worker took already is not
+ * run again by runDueJobs, so one call of it does not wait for that job: this does.
+ */
+export async function afterJobs<T>(
+  server: HasApp,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await runDueJobs(server);
+    const found = await probe();
+    if (found !== undefined || Date.now() > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
