@@ -24,6 +24,7 @@ import * as trustAndSafety from './0022-trust-and-safety.js';
 import * as sanctions from './0024-sanctions.js';
 import * as copyright from './0025-copyright.js';
 import * as appeals from './0026-appeals.js';
+import * as trustIndexes from './0028-trust-indexes.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0024-sanctions': sanctions,
   '0025-copyright': copyright,
   '0026-appeals': appeals,
+  '0028-trust-indexes': trustIndexes,
 };

@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
-import type { NotificationChannelsOf } from './notification-sources.js';
+import type { NotificationChannelsOfEach } from './notification-sources.js';
 import type { NewNotification, NotificationsRepository } from './notifications.repository.js';
 import type { NotificationRow } from './notifications.tables.js';
 
@@ -15,10 +15,10 @@ export interface AnnouncementDeliveryDeps {
   clock: Clock;
   jobs: JobQueue;
   notifications: NotificationsRepository;
-  channels: NotificationChannelsOf;
+  channels: NotificationChannelsOfEach;
   /** The next page of the audience's accounts, by id after `after`. */
   audiencePage(audience: AnnouncementAudience, after: string | null, limit: number): Promise<string[]>;
-  delivered(row: NotificationRow): Promise<void>;
+  delivered(rows: readonly NotificationRow[]): Promise<void>;
 }
 
 /**
@@ -38,10 +38,12 @@ export function announcementDelivery(deps: AnnouncementDeliveryDeps) {
 
   async function deliverBatch(batch: { message: string; audience: AnnouncementAudience; after: string | null }) {
     const ids = await deps.audiencePage(batch.audience, batch.after, ANNOUNCEMENT_BATCH);
+    // the batch's choices in one read (two per account, one after the other, were most of a batch's time)
+    const chosen = await deps.channels(ids, 'announcement');
     const at = deps.clock.now();
     const rows: NewNotification[] = [];
     for (const userId of ids) {
-      const channels = await deps.channels(userId, 'announcement');
+      const channels = chosen.get(userId);
       if (!channels || (!channels.in_app && !channels.email)) continue;
       rows.push({
         user_id: userId,
@@ -63,7 +65,7 @@ export function announcementDelivery(deps: AnnouncementDeliveryDeps) {
       }
       return inserted;
     });
-    for (const row of filed) if (row.in_app) await deps.delivered(row);
+    await deps.delivered(filed.filter((row) => row.in_app));
   }
 
   return { handler, deliverBatch };

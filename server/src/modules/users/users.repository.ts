@@ -64,16 +64,26 @@ export class UsersRepository {
    * against this one: tokens, API and webhook keys, sockets, webhook deliveries.
    */
   findActingById(id: string): Promise<UserRow | undefined> {
+    return this.acting().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The users of `ids` who may act now (as findActingById), in one statement. */
+  async findActingByIds(ids: readonly string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return this.acting()
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
+  private acting() {
     return this.activeAccounts()
       .selectAll()
-      .where('id', '=', id)
       .where((eb) =>
         eb.or([
           eb('suspended_at', 'is', null),
           eb.and([eb('suspended_until', 'is not', null), eb('suspended_until', '<=', sql<Date>`now()`)]),
         ]),
-      )
-      .executeTakeFirst();
+      );
   }
 
   /** A live account's row, locked until the transaction ends (a sanction changes it). */
