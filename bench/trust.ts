@@ -96,6 +96,11 @@ async function p95(url: string, token: string): Promise<{ p95: number; rps: numb
   return { p95: percentile(latencies, 0.95), rps: result.requests.average };
 }
 
+/** A checkpoint (superuser only; skipped otherwise): a bulk load's dirty pages written before the requests. */
+async function settle() {
+  await sql`checkpoint`.execute(db).catch(() => undefined);
+}
+
 /** Waits (up to a minute) until no job is waiting or running: a bench's requests should not share the CPU with a backlog. */
 async function jobsSettled() {
   const deadline = Date.now() + 60_000;
@@ -168,6 +173,7 @@ async function seedQueue(reports: number, moderatorId: string) {
   // as autovacuum leaves tables after a bulk load: statistics and the visibility map current
   await sql`vacuum analyze moderation_cases`.execute(db);
   await sql`vacuum analyze reports`.execute(db);
+  await settle();
   const { rows } = await sql<{ cases: number; reports: number; top: number }>`
     select count(*)::int as cases, sum(report_count)::int as reports, max(report_count) as top
     from moderation_cases where status = 'open'`.execute(db);
@@ -206,15 +212,23 @@ async function benchQueue(riff: Child) {
     }
     const open = sql`status = 'open'`;
     const order = sql`order by report_count desc, first_reported_at, id`;
-    await explain('queue, the page', sql`select * from moderation_cases where ${open} ${order} limit 20`);
-    await explain('queue, its total', sql`select count(*) from moderation_cases where ${open}`);
+    // what the queue read before migration 0028: the page and its total in one statement
     await explain(
-      'queue, reason=hate: its total',
-      sql`select count(*) from moderation_cases c where ${open} and exists (select 1 from reports r where r.case_id = c.id and r.reason = 'hate')`,
+      'queue, the page with count(*) over () (before 0028)',
+      sql`select *, count(*) over () as total_count from moderation_cases where ${open} ${order} limit 20`,
+    );
+    await explain('queue, the page', sql`select * from moderation_cases where ${open} ${order} limit 20`);
+    await explain(
+      'queue, its total (the count deltas)',
+      sql`select coalesce(sum(delta), 0) from moderation_case_count_deltas where ${open}`,
     );
     await explain(
       'queue, reason=hate: the page',
       sql`select * from moderation_cases c where ${open} and exists (select 1 from reports r where r.case_id = c.id and r.reason = 'hate') ${order} limit 20`,
+    );
+    await explain(
+      'queue, reason=hate: its total (from the reports)',
+      sql`select count(*) from (select case_id from reports where reason = 'hate' and ${open} group by case_id) cases`,
     );
   } finally {
     if (!keep) await clearQueue();
@@ -263,19 +277,21 @@ async function seedNotifications(numbers: RawBuilder<unknown>, measuredId: strin
     from ${numbers} as numbers(g)`.execute(db);
 }
 
+/**
+ * Removes the bench's notifications. Deleting 10M rows one by one takes minutes and leaves a table to
+ * vacuum: the table is truncated instead, and the few rows of other accounts (a bench database's
+ * test runs) are kept aside and put back, in one transaction.
+ */
 async function clearNotifications(measuredId: string) {
-  // the bench's notifications are everything in a bench database: a table of only its rows is truncated
-  const { rows } = await sql<{ others: boolean }>`
-    select exists (select 1 from notifications n where n.user_id <> ${measuredId}::uuid
-      and not exists (select 1 from users u where u.id = n.user_id and u.username like 'bench\\_trust\\_%')) as others`.execute(
-    db,
-  );
-  if (rows[0]!.others) {
-    await sql`delete from notifications where user_id = ${measuredId}::uuid
-      or user_id in (select id from users where username like 'bench\\_trust\\_%')`.execute(db);
-  } else {
-    await sql`truncate notifications`.execute(db);
-  }
+  await db.transaction().execute(async (trx) => {
+    await sql`create temporary table bench_kept_notifications on commit drop as
+      select * from notifications n where n.user_id <> ${measuredId}::uuid
+        and not exists (select 1 from users u where u.id = n.user_id and u.username like 'bench\\_trust\\_%')`.execute(
+      trx,
+    );
+    await sql`truncate notifications`.execute(trx);
+    await sql`insert into notifications select * from bench_kept_notifications`.execute(trx);
+  });
 }
 
 const INBOX_REQUESTS = [
@@ -315,8 +331,10 @@ async function benchInbox(riff: Child): Promise<BenchUser> {
         console.log(`  ${from + batch - 1} notifications, ${elapsed(started)}; load average ${load()}`);
       }
     }
-    // as autovacuum leaves a table after a bulk load: statistics and the visibility map current
+    // as autovacuum leaves a table after a bulk load: statistics and the visibility map current; and
+    // the load's dirty pages written out, so that the requests do not share the disk with a checkpoint
     await sql`vacuum analyze notifications`.execute(db);
+    await settle();
     const { rows } = await sql<{ all: number; mine: number; unread: number }>`
       select (select count(*)::int from notifications) as all,
              (select count(*)::int from notifications where user_id = ${user.id}::uuid and in_app) as mine,
@@ -337,15 +355,14 @@ async function benchInbox(riff: Child): Promise<BenchUser> {
     }
   }
   const inbox = sql`user_id = ${user.id}::uuid and in_app`;
+  const newest = sql`order by created_at desc, id desc limit 20`;
   await explain(
-    'inbox, page 1',
-    sql`select * from notifications where ${inbox} order by created_at desc, id desc limit 20`,
+    'inbox, page 1 with count(*) over () (before)',
+    sql`select *, count(*) over () as total_count from notifications where ${inbox} ${newest}`,
   );
+  await explain('inbox, page 1', sql`select * from notifications where ${inbox} ${newest}`);
   await explain('inbox, its total', sql`select count(*) from notifications where ${inbox}`);
-  await explain(
-    'inbox, unread page 1',
-    sql`select * from notifications where ${inbox} and read_at is null order by created_at desc, id desc limit 20`,
-  );
+  await explain('inbox, unread page 1', sql`select * from notifications where ${inbox} and read_at is null ${newest}`);
   await explain('inbox, unread count', sql`select count(*) from notifications where ${inbox} and read_at is null`);
   tables.push({ title: 'GET /notifications (PostgreSQL)', small: 'p95 at 4k', large: 'p95 at 10M', figures });
   return user;

@@ -77,7 +77,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index moderation_cases_assigned on moderation_cases (assigned_to, status, report_count desc, first_reported_at, id)
     where assigned_to is not null`.execute(db);
   await sql`create index reports_reason on reports (reason, status, case_id) include (target_type)`.execute(db);
-  // the predicate is the audience's own condition (users.repository.ts audiencePage), so the planner can prove it
+  // the predicate is the audience's own condition, written out in users.repository.ts audiencePage so that
+  // the planner proves it from the statement itself (a parameter could not prove it in a generic plan)
   await sql`create index users_creators on users (id) where role = 'creator' or promoted_to_creator_at is not null`.execute(
     db,
   );

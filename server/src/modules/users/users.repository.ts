@@ -116,7 +116,9 @@ export class UsersRepository {
   async audiencePage(audience: 'all' | 'creators', after: string | null, limit: number): Promise<string[]> {
     let query = this.activeAccounts().select('id');
     if (audience === 'creators') {
-      query = query.where((eb) => eb.or([eb('role', '=', 'creator'), eb('promoted_to_creator_at', 'is not', null)]));
+      // written out, not as parameters: it is the predicate of the partial index users_creators (migration
+      // 0028), which a prepared statement's generic plan can use only if it can read the values
+      query = query.where(sql<boolean>`(role = 'creator' or promoted_to_creator_at is not null)`);
     }
     if (after) query = query.where('id', '>', after);
     return (await query.orderBy('id').limit(limit).execute()).map((row) => row.id);
