@@ -81,6 +81,8 @@ export function startBare(port: number, dataDir: string, env: Record<string, str
 
 export interface BenchUser {
   id: string;
+  email: string;
+  password: string;
   accessToken: string;
   refreshToken: string;
 }
@@ -115,10 +117,23 @@ export async function signInUser(riff: Child): Promise<BenchUser> {
   }
   if (!token) throw new Error(`no verification mail to ${email}`);
   await fetch(`${riff.baseUrl}/api/v1/auth/verify-email`, { method: 'POST', headers: { 'x-verify-token': token } });
-  const login = await post('/auth/login', { email, password });
+  return { id, email, password, ...(await logIn(riff, email, password)) };
+}
+
+/** Logs an account in again (an access token lasts 15 minutes): its new tokens. */
+export async function logIn(
+  riff: Child,
+  email: string,
+  password: string,
+): Promise<{ accessToken: string; refreshToken: string }> {
+  const login = await fetch(`${riff.baseUrl}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
   const { token: tokens } = await login.json();
-  return { id, accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
+  return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
 }
 
 /** A WAV file of `bytes` bytes (44-byte header, silent PCM), written without holding it in memory. */

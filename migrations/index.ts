@@ -25,6 +25,7 @@ import * as sanctions from './0024-sanctions.js';
 import * as copyright from './0025-copyright.js';
 import * as appeals from './0026-appeals.js';
 import * as trustWebhooks from './0027-trust-webhooks.js';
+import * as trustIndexes from './0028-trust-indexes.js';
 import * as productCountsByModeration from './0029-product-counts-by-moderation.js';
 import * as announcementBatches from './0030-announcement-batches.js';
 import * as appPasswords from './0031-app-passwords.js';
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0025-copyright': copyright,
   '0026-appeals': appeals,
   '0027-trust-webhooks': trustWebhooks,
+  '0028-trust-indexes': trustIndexes,
   '0029-product-counts-by-moderation': productCountsByModeration,
   '0030-announcement-batches': announcementBatches,
   '0031-app-passwords': appPasswords,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import { createLogger } from '../../server/src/platform/logging/logger.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.js';
@@ -112,6 +112,57 @@ describe('the job queue', () => {
     await jobs.start();
     await until('the job ran again after restart', async () => (done.length > 0 ? true : undefined));
     expect(done).toEqual([{ n: 7, attempt: 2 }]);
+  });
+
+  it('runs a job queued while the worker is looking for work at once, not after the poll interval', async () => {
+    const place = await queuePlace();
+    const database = await open(place);
+    // the worker's look for due jobs is held 500 ms after its snapshot once armed: a job committed
+    // then is not in that look, and its nudge comes while the worker is still looking (as a
+    // request's job does when the worker has just completed another)
+    let armed = false;
+    let looking: () => void = () => undefined;
+    const slow = {
+      executeQuery: async (query: CompiledQuery) => {
+        const result = await database.db.executeQuery(query);
+        if (armed && query.sql.startsWith('select distinct name from')) {
+          armed = false;
+          looking();
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+        return result;
+      },
+    };
+    const scope = createDbScope(database.db);
+    // a minute between idle looks: a lost nudge would leave the job that long
+    const jobs = createJobQueue(Object.create(scope, { db: { get: () => slow } }) as typeof scope, logger, {
+      concurrency: 1,
+      schema: place.schema,
+      pollIntervalMs: 60_000,
+      maintenanceIntervalSeconds: 60,
+    });
+    const ran: number[] = [];
+    let looked: Promise<void> | undefined;
+    jobs.define({
+      name: 'test.tick',
+      handle: async (data) => {
+        ran.push(data.n);
+        // the look after this job completes is the one held
+        if (data.n === 1) {
+          looked = new Promise((resolve) => (looking = resolve));
+          armed = true;
+        }
+      },
+    });
+    cleanups.push(() => jobs.stop(5000));
+    await jobs.start();
+    await jobs.enqueue('test.tick', { n: 1 });
+    await until('the first job ran', async () => (looked ? true : undefined));
+    // the worker's look after it has its snapshot: the next job is committed, and nudges, now
+    await looked;
+    await jobs.enqueue('test.tick', { n: 2 });
+    await until('the job queued during the look ran', async () => (ran.length === 2 ? true : undefined), 10_000);
+    expect(ran).toEqual([1, 2]);
   });
 
   it('retries a failed job with backoff and runs it to completion once', async () => {

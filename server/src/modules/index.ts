@@ -302,9 +302,14 @@ export function createAreas(platform: Platform) {
     },
     channels: async (userId, type) =>
       (await users.activeUser!(userId)) ? (await users.services.preferences.of(userId)).notifications[type] : undefined,
+    channelsOfEach: async (userIds, type) => {
+      const active = [...(await users.activeUsers(userIds)).keys()];
+      const preferences = await users.services.preferences.ofEach(active);
+      return new Map(active.map((id) => [id, preferences.get(id)!.notifications[type]]));
+    },
     blockedWith: (id) => users.people.blockedEitherWayWith(id),
     contact: (id) => users.people.contact(id),
-    activeUser: (id) => users.activeUser!(id),
+    activeUsers: (ids) => users.activeUsers(ids),
     audiencePage: (audience, after, limit) => users.people.audiencePage(audience, after, limit),
   });
   // media before tracks: an erased account's derived files go before the tracks that name them;

@@ -10,6 +10,7 @@ import { ModerationRepository } from './moderation.repository.js';
 import { moderationRoutes } from './moderation.routes.js';
 import { ReportsService } from './reports.service.js';
 import './moderation.events.js';
+import './moderation.jobs.js';
 
 export type ModerationModule = RiffModule & {
   /** The area's services, for the service-level tests (routes are the only other caller). */
@@ -54,6 +55,15 @@ export function createModerationModule(
     mostReported: (limit) => repository.mostReported(limit),
     reportFor: (reader, id) => reports.reportFor(reader, id),
     figures: (since) => repository.figures(since),
+    jobs: [
+      // a minute's case changes folded into one count row per key: the queue's total reads a handful of rows
+      {
+        name: 'moderation.fold-case-counts',
+        everyMs: 60_000,
+        retryLimit: 0,
+        handle: () => repository.foldCaseCountDeltas(),
+      },
+    ],
     accountData: {
       export: async (owner) => ({ reports: await reports.exportFor(owner) }),
       erase: (owner) => reports.eraseFor(owner),

@@ -136,11 +136,14 @@ export class ModerationRepository {
     return pageWithTotal(rows, () => countOf(query));
   }
 
-  /** The queue: cases most reported first, then oldest. */
+  /**
+   * The queue: cases most reported first, then oldest, and how many the filter holds. The total is
+   * read from the count deltas of (status, target type, assigned) when the filter is made of those
+   * (a handful of rows, whatever the queue's size); a moderator's own cases are counted from their
+   * index, a reason from the reports for it.
+   */
   async queue(filter: ModerationQueueQuery & { staffId: string }, limit: number, offset: number) {
     let query = this.db.selectFrom('moderation_cases as c').where('c.status', '=', filter.status);
-    // a case about a staff member's own account or content is not theirs to read (who reported them, and why)
-    query = query.where((eb) => eb.or([eb('c.owner_id', 'is', null), eb('c.owner_id', '<>', filter.staffId)]));
     if (filter.target_type) query = query.where('c.target_type', '=', filter.target_type);
     if (filter.assigned === 'me') query = query.where('c.assigned_to', '=', filter.staffId);
     if (filter.assigned === 'none') query = query.where('c.assigned_to', 'is', null);
@@ -156,16 +159,79 @@ export class ModerationRepository {
         ),
       );
     }
+    // a case about a staff member's own account or content is not theirs to read (who reported them,
+    // and why): left out of their page, and out of its total, which the counts below take whole
+    const matching = query;
+    const ownCases = () => countOf(matching.where('c.owner_id', '=', filter.staffId));
+    query = query.where((eb) => eb.or([eb('c.owner_id', 'is', null), eb('c.owner_id', '<>', filter.staffId)]));
     const rows = await query
       .selectAll('c')
-      .select(totalCount())
       .orderBy('c.report_count', 'desc')
       .orderBy('c.first_reported_at', 'asc')
       .orderBy('c.id', 'asc')
       .limit(limit)
       .offset(offset)
       .execute();
-    return pageWithTotal(rows, () => countOf(query));
+    // a page that is not full and not past the end is the last: its rows tell the total
+    if (rows.length > 0 && rows.length < limit) return { rows, total: offset + rows.length };
+    if (filter.assigned === 'me') return { rows, total: await countOf(query) };
+    const all = filter.reason ? await this.countWithReason(filter, filter.reason) : await this.countByKey(filter);
+    return { rows, total: all - (await ownCases()) };
+  }
+
+  /**
+   * Cases of the filter with at least one report for `reason`. A report's status is its case's
+   * (reports are filed into an open case and closed with it, by close()), so without an assignment
+   * filter the count reads the reports' index alone (reports_reason), not every case of the status.
+   */
+  private async countWithReason(filter: ModerationQueueQuery, reason: ReportReason): Promise<number> {
+    if (filter.assigned === 'none') {
+      let query = this.db
+        .selectFrom('moderation_cases as c')
+        .where('c.status', '=', filter.status)
+        .where('c.assigned_to', 'is', null)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('reports as r')
+              .select('r.id')
+              .whereRef('r.case_id', '=', 'c.id')
+              .where('r.reason', '=', reason),
+          ),
+        );
+      if (filter.target_type) query = query.where('c.target_type', '=', filter.target_type);
+      return countOf(query);
+    }
+    let cases = this.db
+      .selectFrom('reports')
+      .select('case_id')
+      .where('reason', '=', reason)
+      .where('status', '=', filter.status)
+      .groupBy('case_id');
+    if (filter.target_type) cases = cases.where('target_type', '=', filter.target_type);
+    const row = await this.db
+      .selectFrom(cases.as('cases'))
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  private async countByKey(filter: ModerationQueueQuery): Promise<number> {
+    let deltas = this.db
+      .selectFrom('moderation_case_count_deltas')
+      .select(sql<string>`coalesce(sum(delta), 0)`.as('count'))
+      .where('status', '=', filter.status);
+    if (filter.target_type) deltas = deltas.where('target_type', '=', filter.target_type);
+    if (filter.assigned === 'none') deltas = deltas.where('assigned', '=', false);
+    return Number((await deltas.executeTakeFirstOrThrow()).count);
+  }
+
+  /** Folds the count deltas into one row per key (a periodic job); a reader's sum is the same before and after. */
+  async foldCaseCountDeltas(): Promise<void> {
+    await sql`with folded as (delete from moderation_case_count_deltas returning status, target_type, assigned, delta)
+      insert into moderation_case_count_deltas (status, target_type, assigned, delta)
+      select status, target_type, assigned, sum(delta) from folded group by status, target_type, assigned
+      having sum(delta) <> 0`.execute(this.db);
   }
 
   /** Reports per reason of each case. */

@@ -48,6 +48,17 @@ export interface ModerationCaseEventsTable {
   created_at: Created;
 }
 
+/**
+ * What each (status, target_type, assigned) gained or lost, appended by triggers on moderation_cases
+ * (migration 0028) and folded by a job: the queue's total is the sum of a key's rows.
+ */
+export interface ModerationCaseCountDeltasTable {
+  status: ReportStatus;
+  target_type: ReportTargetType;
+  assigned: boolean;
+  delta: number;
+}
+
 export type CaseRow = Selectable<ModerationCasesTable>;
 export type ReportRow = Selectable<ReportsTable>;
 export type CaseEventRow = Selectable<ModerationCaseEventsTable>;
@@ -58,5 +69,6 @@ declare module '../../platform/db/database.schema.js' {
     moderation_cases: ModerationCasesTable;
     reports: ReportsTable;
     moderation_case_events: ModerationCaseEventsTable;
+    moderation_case_count_deltas: ModerationCaseCountDeltasTable;
   }
 }

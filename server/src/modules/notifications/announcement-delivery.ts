@@ -3,23 +3,29 @@ import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
-import type { NotificationChannelsOf } from './notification-sources.js';
+import type { NotificationChannelsOfEach } from './notification-sources.js';
 import type { NewNotification, NotificationsRepository } from './notifications.repository.js';
 import type { AnnouncementBatch } from './notifications.jobs.js';
 import type { NotificationRow } from './notifications.tables.js';
 
-/** Accounts told per job: one insert, and the next batch queued in the same transaction. */
-export const ANNOUNCEMENT_BATCH = 500;
+/**
+ * Accounts told per job: one insert, and the next batch queued in the same transaction. A batch's
+ * notifications reach their sockets once it commits, one after the other: the last of a batch waits
+ * for the whole insert and every push before it, so a smaller batch is a shorter wait from a
+ * notification's creation to its socket (issue 30's bench, 1,000 sockets: 500 measured p95 85 to
+ * 275 ms under load, 200 73 to 106 ms), at the cost of more jobs for one announcement.
+ */
+export const ANNOUNCEMENT_BATCH = 200;
 
 export interface AnnouncementDeliveryDeps {
   scope: DbScope;
   clock: Clock;
   jobs: JobQueue;
   notifications: NotificationsRepository;
-  channels: NotificationChannelsOf;
+  channels: NotificationChannelsOfEach;
   /** The next page of the audience's accounts, by id after `after`. */
   audiencePage(audience: AnnouncementAudience, after: string | null, limit: number): Promise<string[]>;
-  delivered(row: NotificationRow): Promise<void>;
+  delivered(rows: readonly NotificationRow[]): Promise<void>;
 }
 
 /**
@@ -43,10 +49,12 @@ export function announcementDelivery(deps: AnnouncementDeliveryDeps) {
 
   async function deliverBatch(batch: AnnouncementBatch) {
     const ids = await deps.audiencePage(batch.audience, batch.after, ANNOUNCEMENT_BATCH);
+    // the batch's choices in one read (two per account, one after the other, were most of a batch's time)
+    const chosen = await deps.channels(ids, 'announcement');
     const at = deps.clock.now();
     const rows: NewNotification[] = [];
     for (const userId of ids) {
-      const channels = await deps.channels(userId, 'announcement');
+      const channels = chosen.get(userId);
       if (!channels || (!channels.in_app && !channels.email)) continue;
       rows.push({
         user_id: userId,
@@ -70,7 +78,7 @@ export function announcementDelivery(deps: AnnouncementDeliveryDeps) {
       }
       return inserted;
     });
-    for (const row of filed) if (row.in_app) await deps.delivered(row);
+    await deps.delivered(filed.filter((row) => row.in_app));
   }
 
   return { handler, deliverBatch };

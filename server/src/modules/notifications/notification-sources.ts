@@ -32,3 +32,9 @@ export type NotificationChannelsOf = (
   userId: string,
   type: NotificationType,
 ) => Promise<NotificationChannels | undefined>;
+
+/** The recipients' choices for a type, for many at once (an announcement's batch): absent for accounts gone. */
+export type NotificationChannelsOfEach = (
+  userIds: readonly string[],
+  type: NotificationType,
+) => Promise<Map<string, NotificationChannels>>;

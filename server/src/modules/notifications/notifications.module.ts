@@ -8,7 +8,11 @@ import type { RiffModule } from '../../platform/module.js';
 import type { AccountContact } from '../users/people-reader.js';
 import { eventNotifier } from './event-notifier.js';
 import { NotificationDigest } from './notification-digest.js';
-import type { NotificationChannelsOf, NotificationSources } from './notification-sources.js';
+import type {
+  NotificationChannelsOf,
+  NotificationChannelsOfEach,
+  NotificationSources,
+} from './notification-sources.js';
 import { NotificationsRepository } from './notifications.repository.js';
 import { notificationsRoutes } from './notifications.routes.js';
 import { NotificationsService } from './notifications.service.js';
@@ -30,12 +34,14 @@ export function createNotificationsModule(
   deps: {
     sources: NotificationSources;
     channels: NotificationChannelsOf;
+    /** The same for many recipients in one read (an announcement's batch). */
+    channelsOfEach: NotificationChannelsOfEach;
     blockedWith(userId: string): Promise<string[]>;
     contact(userId: string): Promise<AccountContact | undefined>;
     /** A page of the accounts an announcement reaches, by id after `after`. */
     audiencePage(audience: AnnouncementAudience, after: string | null, limit: number): Promise<string[]>;
-    /** The recipient's account if it may still act: a notification goes live to its sockets only then. */
-    activeUser(userId: string): Promise<AccountUser | undefined>;
+    /** The recipients' accounts that may still act: a notification goes live to their sockets only then. */
+    activeUsers(userIds: readonly string[]): Promise<Map<string, AccountUser>>;
   },
 ): NotificationsModule {
   const { scope, clock, mail, config } = platform;
@@ -45,12 +51,17 @@ export function createNotificationsModule(
     notifications,
     sources: { ...deps.sources, blockedWith: deps.blockedWith },
   });
-  // a notification just filed reaches the recipient's open sockets, as their inbox shows it
-  async function delivered(row: NotificationRow): Promise<void> {
-    const account = await deps.activeUser(row.user_id);
-    if (!account) return;
-    const [shown] = await service.shown(userActor(account, 'bearer'), [row]);
-    if (shown) platform.pushes.push(row.user_id, { type: 'notification', data: shown });
+  // notifications just filed reach their recipients' open sockets, as each one's inbox shows them;
+  // the recipients are read at once (an announcement's batch has hundreds)
+  async function delivered(rows: readonly NotificationRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const accounts = await deps.activeUsers([...new Set(rows.map((row) => row.user_id))]);
+    for (const row of rows) {
+      const account = accounts.get(row.user_id);
+      if (!account) continue;
+      const [shown] = await service.shown(userActor(account, 'bearer'), [row]);
+      if (shown) platform.pushes.push(row.user_id, { type: 'notification', data: shown });
+    }
   }
   const digest = new NotificationDigest({
     scope,
@@ -64,7 +75,7 @@ export function createNotificationsModule(
     clock,
     jobs: platform.jobs,
     notifications,
-    channels: deps.channels,
+    channels: deps.channelsOfEach,
     audiencePage: deps.audiencePage,
     delivered,
   });
@@ -79,7 +90,7 @@ export function createNotificationsModule(
         notifications,
         sources: deps.sources,
         channels: deps.channels,
-        delivered,
+        delivered: (row) => delivered([row]),
       }),
       announcements.handler,
     ],

@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { countOf, pageWithTotal, totalCount } from '../../platform/db/page-total.js';
+import { countOf } from '../../platform/db/page-total.js';
 import type { NotificationRow, NotificationsTable } from './notifications.tables.js';
 
 export type NewNotification = Insertable<NotificationsTable>;
@@ -68,6 +68,7 @@ export class NotificationsRepository {
     return query;
   }
 
+  /** A page of the inbox, newest first, and how many the inbox (or its unread part) holds. */
   async page(
     userId: string,
     filter: { unreadOnly: boolean; hiddenActors: readonly string[] },
@@ -78,13 +79,16 @@ export class NotificationsRepository {
     if (filter.unreadOnly) query = query.where('read_at', 'is', null);
     const rows = await query
       .selectAll()
-      .select(totalCount())
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
       .offset(offset)
       .execute();
-    return pageWithTotal(rows, () => countOf(query));
+    // a page that is not full and not past the end is the last: its rows tell the total
+    if (rows.length > 0 && rows.length < limit) return { rows, total: offset + rows.length };
+    // counted apart from the index (notifications_inbox, or notifications_unread), not from the rows:
+    // `count(*) over ()` read every row of the inbox, scattered through the table, for every page
+    return { rows, total: await countOf(query) };
   }
 
   async unreadCount(userId: string, hiddenActors: readonly string[]): Promise<number> {

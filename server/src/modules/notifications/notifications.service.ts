@@ -80,6 +80,10 @@ export class NotificationsService {
     const subjects = rows.flatMap((row) =>
       row.subject_type && row.subject_id ? [{ type: row.subject_type, id: row.subject_id }] : [],
     );
+    // an announcement names no one and nothing: nothing to look up (a batch delivers hundreds of them)
+    if (actorIds.length === 0 && subjects.length === 0) {
+      return rows.map((row) => toNotification(row, new Map(), new Set()));
+    }
     const [profiles, visible] = await Promise.all([
       this.deps.sources.profiles(actorIds, reader),
       this.deps.sources.visibleSubjects(reader, subjects),

@@ -20,6 +20,16 @@ export class PreferencesRepository {
       .executeTakeFirst();
   }
 
+  async findMany(userIds: readonly string[]): Promise<Map<string, StoredPreferences>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('user_preferences')
+      .select(['user_id', 'settings', 'do_not_sell_at'])
+      .where('user_id', 'in', [...userIds])
+      .execute();
+    return new Map(rows.map(({ user_id, ...stored }) => [user_id, stored]));
+  }
+
   async save(userId: string, settings: Record<string, unknown>): Promise<void> {
     await this.db
       .insertInto('user_preferences')

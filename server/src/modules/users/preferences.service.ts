@@ -33,6 +33,17 @@ export class PreferencesService {
     return mergePreferences(stored?.settings ?? {}, Boolean(stored?.do_not_sell_at));
   }
 
+  /** The preferences of each of these users, read in one statement. */
+  async ofEach(userIds: readonly string[]): Promise<Map<string, Preferences>> {
+    const stored = await this.deps.preferences.findMany(userIds);
+    return new Map(
+      userIds.map((id) => {
+        const row = stored.get(id);
+        return [id, mergePreferences(row?.settings ?? {}, Boolean(row?.do_not_sell_at))];
+      }),
+    );
+  }
+
   async preferences(actor: UserActor) {
     return { preferences: await this.of(actor.id) };
   }

@@ -1,6 +1,7 @@
 import './users.events.js';
 import type { Profile } from '@riff/contract';
 import type { Platform } from '../../platform/platform.js';
+import type { AccountUser } from '../../platform/access/actor.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Searcher } from '../../platform/search/searcher.js';
 import { setAdminRole as grantAdminRole } from './admin-role.js';
@@ -49,6 +50,8 @@ export type UsersModule = RiffModule & {
   listedAdmins: ListedAdmins;
   /** For the sanctions area: an account's suspension and ban. */
   standing: AccountStanding;
+  /** Of these users, those who may act now (as activeUser), by id, in one read: a notification's many recipients. */
+  activeUsers(ids: readonly string[]): Promise<Map<string, AccountUser>>;
 };
 
 /** Accounts as others see them: profiles, follows, blocks, preferences, export and deletion. */
@@ -97,6 +100,7 @@ export function createUsersModule(
     },
     services: { follows, profiles: profileService, preferences, accounts: lifecycle },
     activeUser: (id) => users.findActingById(id),
+    activeUsers: async (ids) => new Map((await users.findActingByIds(ids)).map((row) => [row.id, row])),
     accountData: { erase: (owner) => lifecycle.eraseOwnData(owner) },
     users,
     people: createPeopleReader(users, social),

@@ -96,7 +96,12 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
   let rotation = 0;
   let stopped: Promise<void> | undefined;
 
+  // set by every nudge: one that comes while the loop is fetching (no `wake` to call yet) must not be
+  // lost, or a job committed during that fetch waits a whole poll interval (a job that enqueues the
+  // next of a chain, then completes, nudged twice while the loop was still looking)
+  let nudged = false;
   const nudge = () => {
+    nudged = true;
     wake?.();
   };
 
@@ -157,6 +162,7 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
 
   async function work(): Promise<void> {
     while (!stopping) {
+      nudged = false;
       try {
         while (!stopping && running.size < options.concurrency) {
           const next = await fetchNext();
@@ -167,6 +173,8 @@ export function createJobQueue(scope: DbScope, logger: Logger, options: JobQueue
         logger.error({ err: error }, 'could not fetch jobs');
       }
       if (stopping) break;
+      // nudged since this look began: look again now rather than after the poll interval
+      if (nudged) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollIntervalMs);
         wake = () => {
