@@ -12,8 +12,8 @@ import type { NotificationRow } from './notifications.tables.js';
  * Accounts told per job: one insert, and the next batch queued in the same transaction. A batch's
  * notifications reach their sockets once it commits, one after the other: the last of a batch waits
  * for the whole insert and every push before it, so a smaller batch is a shorter wait from a
- * notification's creation to its socket (issue 30's bench, 1,000 sockets: 500 measured p95 85 to
- * 275 ms under load, 200 73 to 106 ms), at the cost of more jobs for one announcement.
+ * notification's creation to its socket (issue 30's bench, 1,000 sockets, alternated runs under load:
+ * 500 p95 90 and 275 ms, 200 p95 73 and 106 ms), at the cost of more jobs for one announcement.
  */
 export const ANNOUNCEMENT_BATCH = 200;
 
