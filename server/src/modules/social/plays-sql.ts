@@ -8,6 +8,7 @@ export interface CountedPlayRow {
   user_id: string | null;
   source: PlaySource;
   playlist_id: string | null;
+  played_at: Date;
 }
 
 /**
@@ -16,6 +17,7 @@ export interface CountedPlayRow {
  * social area keeps which plays count; the caller names only its alias.
  */
 export function countedPlaysSql(): RawBuilder<CountedPlayRow> {
-  return sql<CountedPlayRow>`(select counted_play.track_id, counted_play.user_id, counted_play.source, counted_play.playlist_id
+  return sql<CountedPlayRow>`(select counted_play.track_id, counted_play.user_id, counted_play.source, counted_play.playlist_id,
+    counted_play.played_at
     from track_plays counted_play where counted_play.counted)`;
 }

@@ -2,32 +2,11 @@ import { sql } from 'kysely';
 import type { UserActor } from '../../platform/access/actor.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { likesSql } from '../playlists/likes-sql.js';
-import { visibleTracksSql } from '../tracks/track-sql.js';
 import type { TrackRow } from '../tracks/tracks.tables.js';
-import { activeUserSql, notBlockedSql } from '../users/people-sql.js';
+import { libraryTracksSql } from './subsonic-library-sql.js';
 
 /** A track as the catalogue reads it: the row, its album's key and the caller's like. */
 export type CatalogueTrackRow = TrackRow & { album_key: string | null; liked_at: Date | null };
-
-/** One album of a creator (or a single: album_key null, single_id its track). */
-export interface CatalogueAlbumRow {
-  creator_id: string;
-  album_key: string | null;
-  single_id: string | null;
-  name: string;
-  song_count: number;
-  duration: number;
-  created: Date;
-  year: number | null;
-  genre: string | null;
-  /** When the caller last liked one of its songs (null: none). */
-  liked_at: Date | null;
-}
-
-export interface CatalogueArtistRow {
-  creator_id: string;
-  album_count: number;
-}
 
 export interface CatalogueGenreRow {
   genre: string;
@@ -35,11 +14,10 @@ export interface CatalogueGenreRow {
   album_count: number;
 }
 
-/** Which tracks a read is about: a creator's, one album of theirs, one track. */
+/** Which tracks a read is about: a creator's, one album, one track. */
 export interface TrackFilter {
   creatorId?: string;
-  /** With creatorId: the album of this key; null: the singles. */
-  albumKey?: string | null;
+  albumId?: string;
   trackId?: string;
   /** Any of these tracks (in no particular order). */
   trackIds?: readonly string[];
@@ -47,19 +25,13 @@ export interface TrackFilter {
   page?: { limit: number; offset: number };
 }
 
-/**
- * The key an album tag groups by: trimmed, each run of white space one space, lower case; null (a
- * single) for no tag or an empty one. Computed here only, so that grouping and album ids agree.
- */
-const albumKey = sql<string | null>`case when btrim(coalesce(t.album, '')) = '' then null
-  else lower(regexp_replace(btrim(t.album), '[[:space:]]+', ' ', 'g')) end`;
+/** The key an album tag groups by (null: a single): the tracks area's, as its albums are made. */
+const albumKey = sql<string | null>`riff_album_key(t.album)`;
 
 /**
- * All SQL of the Subsonic catalogue, over the tracks, likes and users areas' fragments (no table of
- * theirs is named here). A player's library is what the caller may listen to as a listener: public
- * tracks and their own, ready to play, of creators others may deal with, neither blocking the other,
- * moderation's hidden and removed tracks left out but the caller's own. Staff browse it as anyone:
- * their power to see others' private or hidden tracks is for moderation, not for a music app.
+ * The Subsonic catalogue's SQL over songs, over the tracks, likes and users areas' fragments (no table
+ * of theirs is named here): the songs of a player's library (subsonic-library-sql.ts), its genres and
+ * its last change. Albums and artists: subsonic-albums.repository.ts.
  */
 export class SubsonicCatalogueRepository {
   constructor(private readonly scope: DbScope) {}
@@ -70,47 +42,24 @@ export class SubsonicCatalogueRepository {
 
   /** The tracks of the caller's library, aliased t. */
   private library(actor: UserActor) {
-    const listener: UserActor = { ...actor, isAdmin: false, isStaff: false };
-    return this.db
-      .selectFrom(visibleTracksSql(listener).as('t'))
-      .where('t.status', '=', 'completed')
-      .where(notBlockedSql(actor.id, 't.creator_id'))
-      .where(activeUserSql('t.creator_id'));
+    return this.db.selectFrom(libraryTracksSql(actor).as('t'));
   }
 
-  /** Creators with at least one track in the library, with how many albums (singles included) they have. */
-  async artists(actor: UserActor, creatorId?: string): Promise<CatalogueArtistRow[]> {
-    let query = this.library(actor)
-      .select(['t.creator_id', sql<number>`count(distinct coalesce(${albumKey}, t.id::text))::int`.as('album_count')])
-      .groupBy('t.creator_id');
-    if (creatorId !== undefined) query = query.where('t.creator_id', '=', creatorId);
-    return query.execute();
-  }
-
-  /** The albums of the library (of one creator when given), oldest first. */
-  async albums(actor: UserActor, creatorId?: string): Promise<CatalogueAlbumRow[]> {
-    const single = sql<string | null>`case when ${albumKey} is null then t.id end`;
-    let query = this.library(actor)
-      .leftJoin(likesSql().as('l'), (join) => join.onRef('l.track_id', '=', 't.id').on('l.user_id', '=', actor.id))
-      .select([
-        't.creator_id',
-        albumKey.as('album_key'),
-        single.as('single_id'),
-        // the name as the album's first track tags it (its key is the same for all)
-        sql<string>`(array_agg(case when ${albumKey} is null then t.title else btrim(t.album) end
-          order by t.created_at, t.id))[1]`.as('name'),
-        sql<number>`count(*)::int`.as('song_count'),
-        sql<number>`coalesce(sum(t.duration), 0)::int`.as('duration'),
-        sql<Date>`min(t.created_at)`.as('created'),
-        sql<number | null>`max(t.year)`.as('year'),
-        sql<string | null>`min(btrim(t.genre))`.as('genre'),
-        sql<Date | null>`max(l.liked_at)`.as('liked_at'),
-      ])
-      .groupBy(['t.creator_id', albumKey, single])
-      .orderBy(sql`min(t.created_at)`)
-      .orderBy(sql`min(t.id::text)`);
-    if (creatorId !== undefined) query = query.where('t.creator_id', '=', creatorId);
-    return query.execute();
+  /**
+   * A page of the library's songs in the order they were published: ids. The public songs (an index
+   * range of the tracks published in order) and the caller's own private ones are each read up to the
+   * page's end and merged, so a page costs its offset, not the library.
+   */
+  async publishedOrder(actor: UserActor, window: { limit: number; offset: number }): Promise<string[]> {
+    const end = window.offset + window.limit;
+    const { rows } = await sql<{ id: string }>`select t.id from (
+        (select t.id, t.created_at from ${libraryTracksSql(actor)} t where t.is_public
+          order by t.created_at, t.id limit ${end})
+        union all
+        (select t.id, t.created_at from ${libraryTracksSql(actor)} t where t.creator_id = ${actor.id} and not t.is_public
+          order by t.created_at, t.id limit ${end})
+      ) t order by t.created_at, t.id limit ${window.limit} offset ${window.offset}`.execute(this.db);
+    return rows.map((row) => row.id);
   }
 
   /** Tracks of the library, in the order they were published, with their album's key and the caller's like. */
@@ -122,8 +71,7 @@ export class SubsonicCatalogueRepository {
       .orderBy('t.created_at')
       .orderBy('t.id');
     if (filter.creatorId !== undefined) query = query.where('t.creator_id', '=', filter.creatorId);
-    if (filter.albumKey === null) query = query.where(albumKey, 'is', null);
-    else if (filter.albumKey !== undefined) query = query.where(albumKey, '=', filter.albumKey);
+    if (filter.albumId !== undefined) query = query.where('t.album_id', '=', filter.albumId);
     if (filter.trackId !== undefined) query = query.where('t.id', '=', filter.trackId);
     if (filter.trackIds !== undefined) {
       if (filter.trackIds.length === 0) return [];
@@ -141,9 +89,7 @@ export class SubsonicCatalogueRepository {
       .select([
         sql<string>`btrim(t.genre)`.as('genre'),
         sql<number>`count(*)::int`.as('song_count'),
-        sql<number>`count(distinct t.creator_id::text || ':' || coalesce(${albumKey}, t.id::text))::int`.as(
-          'album_count',
-        ),
+        sql<number>`count(distinct t.album_id)::int`.as('album_count'),
       ])
       .groupBy(sql`btrim(t.genre)`)
       .orderBy(sql`btrim(t.genre)`)

@@ -1,19 +1,17 @@
 import type { UserActor } from '../../platform/access/actor.js';
 import { CONTENT_TYPES } from '../tracks/audio-probe.js';
-import { albumId, isUuid } from './album-ids.js';
+import { isUuid } from './album-ids.js';
 import { notFoundError } from './rest-error.js';
 import type { SubsonicNode } from './rest-serializer.js';
-import type {
-  CatalogueAlbumRow,
-  CatalogueTrackRow,
-  SubsonicCatalogueRepository,
-} from './subsonic-catalogue.repository.js';
+import type { AlbumOrder, CatalogueAlbumRow, SubsonicAlbumsRepository, Window } from './subsonic-albums.repository.js';
+import type { CatalogueTrackRow, SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
 
 /** Articles left out when artists are sorted and indexed (`ignoredArticles` tells apps, space separated). */
 export const IGNORED_ARTICLES = ['The', 'El', 'La', 'Los', 'Las', 'Le', 'Les'] as const;
 
 export interface CatalogueDeps {
   repository: SubsonicCatalogueRepository;
+  albums: SubsonicAlbumsRepository;
   /** Creators' usernames by id (the users area's PeopleReader.names). */
   names(ids: readonly string[]): Promise<Map<string, { username: string }>>;
   /** The tracks area's search (the JSON API's engine): ids of the tracks matching `q`, best first. */
@@ -27,8 +25,6 @@ export interface SearchPages {
   songs: { limit: number; offset: number };
 }
 
-const folded = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase('en');
-
 /** An artist as the methods list it: a creator with their username and number of albums. */
 export interface CatalogueArtist {
   id: string;
@@ -36,7 +32,7 @@ export interface CatalogueArtist {
   albumCount: number;
 }
 
-/** An album of the library, its id computed, with its artist's name. */
+/** An album of the library with its artist's name. */
 export interface CatalogueAlbum {
   id: string;
   row: CatalogueAlbumRow;
@@ -102,7 +98,7 @@ export class SubsonicCatalogue {
 
   /** Every artist of the caller's library. */
   async artists(actor: UserActor): Promise<CatalogueArtist[]> {
-    const rows = await this.deps.repository.artists(actor);
+    const rows = await this.deps.albums.artists(actor);
     const names = await this.usernames(rows.map((row) => row.creator_id));
     return rows.flatMap((row) => {
       const name = names.get(row.creator_id);
@@ -118,20 +114,19 @@ export class SubsonicCatalogue {
   }
 
   private async findArtist(actor: UserActor, id: string) {
-    const [row] = await this.deps.repository.artists(actor, id);
+    const [row] = await this.deps.albums.artists(actor, id);
     const name = row && (await this.usernames([id])).get(id);
     if (!row || name === undefined) return undefined;
-    const albums = (await this.deps.repository.albums(actor, id)).map((album) => this.album(album, name));
+    const albums = (await this.deps.albums.ofCreator(actor, id)).map((album) => this.album(album, name));
     return { artist: { id, name, albumCount: row.album_count }, albums };
   }
 
   private album(row: CatalogueAlbumRow, artist: string): CatalogueAlbum {
-    return { id: albumId(row.creator_id, row.album_key, row.single_id ?? ''), row, artist };
+    return { id: row.album_id, row, artist };
   }
 
-  /** The albums of the caller's library (every creator's), oldest first. */
-  async albums(actor: UserActor): Promise<CatalogueAlbum[]> {
-    const rows = await this.deps.repository.albums(actor);
+  /** Rows as albums with their artists' names, in their order (an album whose artist has no name left out). */
+  private async named(rows: readonly CatalogueAlbumRow[]): Promise<CatalogueAlbum[]> {
     const names = await this.usernames(rows.map((row) => row.creator_id));
     return rows.flatMap((row) => {
       const name = names.get(row.creator_id);
@@ -139,16 +134,42 @@ export class SubsonicCatalogue {
     });
   }
 
+  /** A page of the library's albums in one of getAlbumList2's orders. */
+  async albumPage(actor: UserActor, order: AlbumOrder, window: Window): Promise<CatalogueAlbum[]> {
+    return this.named(await this.deps.albums.page(actor, order, window));
+  }
+
+  /** `size` albums of the library drawn at random. */
+  async randomAlbums(actor: UserActor, size: number): Promise<CatalogueAlbum[]> {
+    return this.named(await this.deps.albums.random(actor, size));
+  }
+
+  /** Albums holding a song the caller liked (most recently liked first) or played (most or last played first). */
+  async albumsActedOn(
+    actor: UserActor,
+    activity: 'liked' | 'frequent' | 'recent',
+    window: Window,
+  ): Promise<CatalogueAlbum[]> {
+    const ids =
+      activity === 'liked'
+        ? await this.deps.albums.liked(actor, window)
+        : await this.deps.albums.played(actor, activity, window);
+    const rows = new Map((await this.deps.albums.byIds(actor, ids)).map((row) => [row.album_id, row]));
+    return this.named(ids.flatMap((id) => rows.get(id) ?? []));
+  }
+
+  /** One album of the caller's library (undefined for any other id). */
+  private async findAlbum(actor: UserActor, id: string): Promise<CatalogueAlbum | undefined> {
+    if (!isUuid(id)) return undefined;
+    const [album] = await this.named(await this.deps.albums.byIds(actor, [id]));
+    return album;
+  }
+
   /** One album and its songs; error 70 unless it is in the caller's library. */
   async albumWithSongs(actor: UserActor, id: string): Promise<{ album: CatalogueAlbum; songs: CatalogueTrackRow[] }> {
-    // an album id is a hash: the album is found among the library's (there is no column to look it up by)
-    const album = isUuid(id) ? (await this.albums(actor)).find((candidate) => candidate.id === id) : undefined;
+    const album = await this.findAlbum(actor, id);
     if (!album) throw notFoundError('Album');
-    const { row } = album;
-    const songs = await this.deps.repository.tracks(
-      actor,
-      row.single_id !== null ? { trackId: row.single_id } : { creatorId: row.creator_id, albumKey: row.album_key },
-    );
+    const songs = await this.deps.repository.tracks(actor, { albumId: album.id });
     if (songs.length === 0) throw notFoundError('Album');
     return { album, songs };
   }
@@ -160,10 +181,7 @@ export class SubsonicCatalogue {
     const artist = (await this.usernames([row.creator_id])).get(row.creator_id);
     if (artist === undefined) throw notFoundError('Song');
     // its album as getAlbum shows it (its name is the one its first track gives it)
-    const ownAlbum = albumId(row.creator_id, row.album_key, row.id);
-    const album = (await this.deps.repository.albums(actor, row.creator_id))
-      .map((candidate) => this.album(candidate, artist))
-      .find((candidate) => candidate.id === ownAlbum);
+    const album = await this.findAlbum(actor, row.album_id);
     return this.songNode(actor, row, { artist, ...(album ? { album } : {}) });
   }
 
@@ -184,24 +202,18 @@ export class SubsonicCatalogue {
    * songs in the order they were published.
    */
   async search(actor: UserActor, query: string, pages: SearchPages): Promise<SubsonicNode> {
-    const q = folded(query);
-    const page = <T>(items: T[], window: { limit: number; offset: number }) =>
-      items.slice(window.offset, window.offset + window.limit);
+    const text = query.trim();
     const [artists, albums] = await Promise.all([
-      pages.artists.limit > 0 ? this.artists(actor) : [],
-      pages.albums.limit > 0 ? this.albums(actor) : [],
+      pages.artists.limit > 0 ? this.deps.albums.artistsNamed(actor, text, pages.artists) : [],
+      pages.albums.limit > 0 ? this.deps.albums.named(actor, text, pages.albums).then((rows) => this.named(rows)) : [],
     ]);
-    const matchedArtists = artists
-      .filter((artist) => folded(artist.name).includes(q))
-      .sort((a, b) => sortName(a.name).localeCompare(sortName(b.name), 'en', { sensitivity: 'base' }));
-    const matchedAlbums = albums
-      .filter((album) => folded(album.row.name).includes(q))
-      .sort((a, b) => a.row.name.localeCompare(b.row.name, 'en', { sensitivity: 'base' }));
-    const songs = await this.searchSongs(actor, query.trim(), pages.songs);
+    const songs = await this.searchSongs(actor, text, pages.songs);
     const names = await this.usernames(songs.map((song) => song.creator_id));
     return {
-      artist: page(matchedArtists, pages.artists).map((artist) => this.artistNode(artist)),
-      album: page(matchedAlbums, pages.albums).map((album) => this.albumNode(album)),
+      artist: artists.map((artist) =>
+        this.artistNode({ id: artist.creator_id, name: artist.username, albumCount: artist.album_count }),
+      ),
+      album: albums.map((album) => this.albumNode(album)),
       song: songs.flatMap((song) => {
         const artist = names.get(song.creator_id);
         return artist === undefined ? [] : [this.songNode(actor, song, { artist })];
@@ -211,10 +223,12 @@ export class SubsonicCatalogue {
 
   private async searchSongs(actor: UserActor, query: string, page: { limit: number; offset: number }) {
     if (page.limit === 0) return [];
-    if (query === '') return this.deps.repository.tracks(actor, { page });
     // the search reads as a listener (see the repository), and the library's rules then keep what a player may play
     const listener: UserActor = { ...actor, isAdmin: false, isStaff: false };
-    const ids = await this.deps.searchTracks(listener, query, page);
+    const ids =
+      query === ''
+        ? await this.deps.repository.publishedOrder(actor, page)
+        : await this.deps.searchTracks(listener, query, page);
     const rows = new Map((await this.deps.repository.tracks(actor, { trackIds: ids })).map((row) => [row.id, row]));
     return ids.flatMap((id) => rows.get(id) ?? []);
   }
@@ -274,7 +288,7 @@ export class SubsonicCatalogue {
     row: CatalogueTrackRow,
     context: { artist: string; album?: CatalogueAlbum; track?: number },
   ): SubsonicNode {
-    const album = context.album?.id ?? albumId(row.creator_id, row.album_key, row.id);
+    const album = context.album?.id ?? row.album_id;
     const albumName = context.album?.row.name ?? (row.album_key === null ? row.title : (row.album ?? '').trim());
     return {
       id: row.id,

@@ -18,6 +18,7 @@ import { streamMethods } from './methods/stream.methods.js';
 import { systemMethods } from './methods/system.methods.js';
 import { userMethods } from './methods/users.methods.js';
 import { SubsonicAuthenticator } from './rest-auth.js';
+import { SubsonicAlbumsRepository } from './subsonic-albums.repository.js';
 import { SubsonicCatalogue } from './subsonic-catalogue.js';
 import { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
 import { MethodRegistry } from './rest-methods.js';
@@ -67,6 +68,7 @@ export function createSubsonicModule(
   });
   const catalogue = new SubsonicCatalogue({
     repository: new SubsonicCatalogueRepository(scope),
+    albums: new SubsonicAlbumsRepository(scope),
     names: (ids) => deps.people.names(ids),
     searchTracks: (actor, q, page) => deps.tracks.matchingIds(actor, q, page),
   });

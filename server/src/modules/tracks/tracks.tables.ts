@@ -35,6 +35,8 @@ export interface TracksTable extends ModerationColumns {
   share_secret_nonce: Generated<string | null>;
   play_count: Generated<number>;
   like_count: Generated<number>;
+  /** Its album (stored, computed by PostgreSQL from creator_id, album and id: riff_album_id). */
+  album_id: Generated<string>;
   deleted_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -77,10 +79,33 @@ export interface StorageIntentsTable {
   created_at: CreatedAt;
 }
 
-/** The tracks area's tables: tracks, lyrics, chunked upload sessions and counted downloads, storage intents. */
+/**
+ * One album of the published tracks (public, ready, not moderated), kept in step with tracks by the
+ * database's triggers (migration 0032): what a list of albums shows and sorts by, an index away.
+ */
+export interface TrackAlbumsTable {
+  album_id: string;
+  creator_id: string;
+  /** Its first track's album tag as written, or a single's title. */
+  name: string;
+  song_count: number;
+  /** Seconds, the sum of its tracks'. */
+  duration: number;
+  /** Its first track's publication. */
+  created: Timestamp;
+  /** The latest year of its tracks. */
+  year: number | null;
+  /** The first of its tracks' genres by name. */
+  genre: string | null;
+  /** A fixed number in [0, 1) drawn from the id, for random picks. */
+  shuffle: number;
+}
+
+/** The tracks area's tables: tracks, their albums, lyrics, chunked upload sessions and counted downloads, storage intents. */
 declare module '../../platform/db/database.schema.js' {
   interface Database {
     tracks: TracksTable;
+    track_albums: TrackAlbumsTable;
     track_lyrics: TrackLyricsTable;
     upload_sessions: UploadSessionsTable;
     upload_chunks: UploadChunksTable;
@@ -90,4 +115,5 @@ declare module '../../platform/db/database.schema.js' {
 }
 
 export type TrackRow = Selectable<TracksTable>;
+export type TrackAlbumRow = Selectable<TrackAlbumsTable>;
 export type { TrackFormat, TrackStatus };

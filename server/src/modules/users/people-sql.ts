@@ -12,6 +12,16 @@ export function activeUserSql(userIdColumn: string): RawBuilder<SqlBool> {
     and active_user.deleted_at is null and active_user.is_active and not active_user.is_banned and active_user.is_verified)`;
 }
 
+/**
+ * The accounts others may deal with (as activeUserSql), with their usernames, as a derived table to
+ * join or page by name: `from ${activeUsersSql()} u where riff_norm(u.username::text) like …` reads
+ * the username's trigram and order indexes.
+ */
+export function activeUsersSql(): RawBuilder<{ id: string; username: string }> {
+  return sql<{ id: string; username: string }>`(select named_user.id, named_user.username from users named_user
+    where named_user.deleted_at is null and named_user.is_active and not named_user.is_banned and named_user.is_verified)`;
+}
+
 /** True when the viewer blocked the user in `userIdColumn` or was blocked by them. */
 export function blockedEitherWaySql(viewerId: string, userIdColumn: string): RawBuilder<SqlBool> {
   const other = sql.ref(userIdColumn);

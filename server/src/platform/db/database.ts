@@ -63,18 +63,20 @@ export async function openDatabase(options: {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', ping: () => ping(db), close: () => db.destroy() };
   }
-  const [{ PGlite, types }, { citext }, { pg_trgm }, { unaccent }, { PGliteDialect }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/citext'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('@electric-sql/pglite/contrib/unaccent'),
-    import('./pglite-dialect.js'),
-  ]);
+  const [{ PGlite, types }, { citext }, { pg_trgm }, { unaccent }, { uuid_ossp }, { PGliteDialect }] =
+    await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/citext'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('@electric-sql/pglite/contrib/unaccent'),
+      import('@electric-sql/pglite/contrib/uuid_ossp'),
+      import('./pglite-dialect.js'),
+    ]);
   const dir = path.join(options.dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
   const pglite = await PGlite.create({
     dataDir: dir,
-    extensions: { citext, pg_trgm, unaccent },
+    extensions: { citext, pg_trgm, unaccent, uuid_ossp },
     // the embedded database is for one process: modest buffers keep its memory near 200 MiB instead of 300+
     postgresqlconf: ['shared_buffers = 32MB'],
     parsers: { [types.INT8]: (value: string) => Number(value), [types.DATE]: (value: string) => value },

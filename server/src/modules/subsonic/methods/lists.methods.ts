@@ -1,66 +1,77 @@
 import { invalidParameter, missingParameter } from '../rest-error.js';
 import { method, type SubsonicMethod } from '../rest-methods.js';
 import type { SubsonicParams } from '../rest-params.js';
-import { sortName, type CatalogueAlbum, type SubsonicCatalogue } from '../subsonic-catalogue.js';
+import type { UserActor } from '../../../platform/access/actor.js';
+import type { AlbumOrder, Window } from '../subsonic-albums.repository.js';
+import type { SubsonicCatalogue } from '../subsonic-catalogue.js';
 
-const byText = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
+const TYPES = [
+  'newest',
+  'alphabeticalByName',
+  'alphabeticalByArtist',
+  'random',
+  'starred',
+  'frequent',
+  'recent',
+  'byGenre',
+  'byYear',
+] as const;
+type ListType = (typeof TYPES)[number];
+const isListType = (value: string): value is ListType => (TYPES as readonly string[]).includes(value);
 
-/** Fisher–Yates on a copy: every order equally likely. */
-function shuffled<T>(items: readonly T[]): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
-}
-
-/**
- * The albums of one getAlbumList2 type, in its order. `starred` lists the albums holding a song the
- * caller liked (Riff likes tracks), most recently liked first; byGenre compares the album's genre (its
- * tracks' first, in any case); byYear runs from fromYear to toYear, backwards when fromYear is the
- * later. frequent and recent need the caller's plays, which a later step brings: error 0 until then.
- */
-function ordered(albums: readonly CatalogueAlbum[], params: SubsonicParams): CatalogueAlbum[] {
-  const type = params.required('type');
-  const created = (album: CatalogueAlbum) => album.row.created.getTime();
+/** The order of a type read as an index range (the others: random, and what the caller liked or played). */
+function orderOf(type: ListType, params: SubsonicParams): AlbumOrder | undefined {
   switch (type) {
     case 'newest':
-      return [...albums].sort((a, b) => created(b) - created(a));
+      return { by: 'newest' };
     case 'alphabeticalByName':
-      return [...albums].sort((a, b) => byText(a.row.name, b.row.name));
+      return { by: 'name' };
     case 'alphabeticalByArtist':
-      return [...albums].sort(
-        (a, b) => byText(sortName(a.artist), sortName(b.artist)) || byText(a.row.name, b.row.name),
-      );
-    case 'random':
-      return shuffled(albums);
-    case 'starred':
-      return albums
-        .filter((album) => album.row.liked_at !== null)
-        .sort((a, b) => b.row.liked_at!.getTime() - a.row.liked_at!.getTime());
+      return { by: 'artist' };
     case 'byGenre': {
-      const genre = params.get('genre');
+      const genre = params.get('genre')?.trim();
       if (genre === undefined || genre === '') throw missingParameter('genre');
-      return albums
-        .filter((album) => album.row.genre !== null && byText(album.row.genre, genre.trim()) === 0)
-        .sort((a, b) => byText(a.row.name, b.row.name));
+      return { by: 'genre', genre };
     }
     case 'byYear': {
       if (!params.has('fromYear')) throw missingParameter('fromYear');
       if (!params.has('toYear')) throw missingParameter('toYear');
-      const from = params.int('fromYear', 0, { min: 0, max: 9999 });
-      const to = params.int('toYear', 0, { min: 0, max: 9999 });
-      const [low, high] = from <= to ? [from, to] : [to, from];
-      return albums
-        .filter((album) => album.row.year !== null && album.row.year >= low && album.row.year <= high)
-        .sort((a, b) => (from <= to ? a.row.year! - b.row.year! : b.row.year! - a.row.year!));
+      return {
+        by: 'year',
+        from: params.int('fromYear', 0, { min: 0, max: 9999 }),
+        to: params.int('toYear', 0, { min: 0, max: 9999 }),
+      };
     }
     default:
-      throw invalidParameter(
-        'type',
-        'one of newest, alphabeticalByName, alphabeticalByArtist, random, starred, byGenre, byYear',
-      );
+      return undefined;
+  }
+}
+
+/**
+ * The albums of one getAlbumList2 type, a page of them. newest: latest first; alphabeticalByName and
+ * alphabeticalByArtist: by name without case or accents (artist, then album); byGenre: the album's
+ * genre (its tracks' first by name) in any case, by name; byYear: from fromYear to toYear, backwards
+ * when fromYear is the later; random: `size` albums drawn anew each call (offset means nothing);
+ * starred: albums holding a song the caller liked (Riff likes songs), most recently liked first;
+ * frequent and recent: albums of the songs the caller played (their counted plays), most played or
+ * last played first.
+ */
+function listed(
+  catalogue: SubsonicCatalogue,
+  actor: UserActor,
+  type: ListType,
+  params: SubsonicParams,
+  window: Window,
+) {
+  const order = orderOf(type, params);
+  if (order) return catalogue.albumPage(actor, order, window);
+  switch (type) {
+    case 'random':
+      return catalogue.randomAlbums(actor, window.limit);
+    case 'starred':
+      return catalogue.albumsActedOn(actor, 'liked', window);
+    default:
+      return catalogue.albumsActedOn(actor, type === 'frequent' ? 'frequent' : 'recent', window);
   }
 }
 
@@ -71,14 +82,13 @@ export function listMethods(catalogue: SubsonicCatalogue): SubsonicMethod[] {
       name: 'getAlbumList2',
       needs: 'read',
       handle: async ({ actor, params }) => {
-        // read before the catalogue, so that a bad size or offset costs no query
-        const size = params.int('size', 10, { min: 1, max: 500 });
-        const offset = params.int('offset', 0, { min: 0 });
-        params.required('type');
-        const albums = ordered(await catalogue.albums(actor), params);
-        return {
-          albumList2: { album: albums.slice(offset, offset + size).map((album) => catalogue.albumNode(album)) },
-        };
+        // read before the catalogue, so that a bad value costs no query
+        const limit = params.int('size', 10, { min: 1, max: 500 });
+        const offset = params.int('offset', 0, { min: 0, max: 1_000_000 });
+        const type = params.required('type');
+        if (!isListType(type)) throw invalidParameter('type', `one of ${TYPES.join(', ')}`);
+        const albums = await listed(catalogue, actor, type, params, { limit, offset });
+        return { albumList2: { album: albums.map((album) => catalogue.albumNode(album)) } };
       },
     }),
   ];
