@@ -97,6 +97,7 @@ export async function createRiff(config: Config, overrides: RiffOverrides = {}):
     },
     routes: Object.assign({}, ...modules.map((module) => module.routes ?? {})),
     routers: modules.flatMap((module) => module.routers ?? []),
+    openCorsPaths: modules.flatMap((module) => module.openCorsPaths ?? []),
     inFlight,
   });
   const sockets = socketRouter(

@@ -178,6 +178,22 @@ describe('XML replies', () => {
     expect(reply.headers.get('access-control-allow-origin')).toBe('*');
     expect(reply.headers.get('x-request-id')).toBeTruthy();
   });
+
+  it('a web player on another origin passes its preflight (a Range header on audio)', async () => {
+    const reply = await fetch(`${suite.server.baseUrl}/rest/stream.view?id=x`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://player.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'range',
+      },
+    });
+    expect(reply.status).toBe(204);
+    expect(reply.headers.get('access-control-allow-origin')).toBe('*');
+    expect(reply.headers.get('access-control-allow-methods')).toContain('GET');
+    expect(reply.headers.get('access-control-allow-headers')).toBe('range');
+    expect(await reply.text()).toBe('');
+  });
 });
 
 describe('refusals', () => {

@@ -41,6 +41,12 @@ export interface RiffModule {
   routes?: { [K in keyof RiffContract]?: RoutesOf<RiffContract[K]> };
   /** Express routers outside the contract (e.g. the account pages). */
   routers?: Router[];
+  /**
+   * Path prefixes any web page may call without credentials (no cookies: the caller's credentials
+   * travel in the URL or the form), whose routers answer CORS themselves, preflights included; the
+   * credentialed CORS of the configured origins is left out there (e.g. the Subsonic interface).
+   */
+  openCorsPaths?: string[];
   /** WebSocket endpoints (e.g. the live channel of shared sessions). */
   sockets?: SocketEndpoint[];
   jobs?: ModuleJob[];

@@ -94,6 +94,8 @@ export function createSubsonicModule(
     services: { appPasswords, auth, rest },
     routes: { subsonic: appPasswordsRoutes(appPasswords) },
     routers: [subsonicRouter(rest)],
+    // player apps and web players on any origin; credentials travel in the URL or the form, never in cookies
+    openCorsPaths: ['/rest'],
     accountData: {
       export: (owner) => appPasswords.exportFor(owner),
       erase: (owner) => appPasswords.eraseFor(owner),

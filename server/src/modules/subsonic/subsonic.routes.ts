@@ -53,6 +53,14 @@ export function subsonicRouter(rest: SubsonicRest): Router {
     res.setHeader('Cache-Control', 'no-store');
     next();
   };
+  // a web player's preflight (a Range header on audio, a form POST with headers of its own): allowed, answered empty
+  router.options('/rest/{*method}', headers, (req: Request, res: Response) => {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS');
+    const asked = req.get('access-control-request-headers');
+    if (asked) res.setHeader('Access-Control-Allow-Headers', asked);
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.status(204).end();
+  });
   router.use('/rest', headers, form, async (req: Request, res: Response) => {
     const call = callOf(req, res);
     send(req, res, await rest.answer(call));

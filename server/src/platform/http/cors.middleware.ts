@@ -16,9 +16,18 @@ const EXPOSED_HEADERS = [
  * each of its calls. Most requests carry no Origin (servers,
  * players, same-origin pages): what `cors` answers to those depends on nothing in the request, so
  * it runs once at start-up against a recorder and such requests get the recorded headers; a
- * request with an Origin, and every preflight, goes through `cors` itself.
+ * request with an Origin, and every preflight, goes through `cors` itself. Below `openPaths` the
+ * router answers CORS itself (any origin, no credentials) and this stays out of its way.
  */
-export function corsMiddleware(origins: string[], maxAgeSeconds: number): Middleware {
+export function corsMiddleware(
+  origins: string[],
+  maxAgeSeconds: number,
+  openPaths: readonly string[] = [],
+): Middleware {
+  // `/rest` covers /rest, /rest/… and /rest?…, not /restful
+  const under = (url: string, prefix: string) =>
+    url.startsWith(prefix) && ['', '/', '?'].includes(url.charAt(prefix.length));
+  const open = (url: string | undefined) => url !== undefined && openPaths.some((prefix) => under(url, prefix));
   const full = cors({
     origin: origins,
     credentials: true,
@@ -35,6 +44,7 @@ export function corsMiddleware(origins: string[], maxAgeSeconds: number): Middle
   full({ method: 'GET', headers: {} } as never, recorder as never, () => undefined);
   const headers = [...recorded.values()];
   return (req, res, next) => {
+    if (open(req.url)) return next();
     if (req.headers.origin !== undefined || req.method === 'OPTIONS') return full(req, res, next);
     for (const [name, value] of headers) res.setHeader(name, value);
     next();

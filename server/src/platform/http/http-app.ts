@@ -29,6 +29,8 @@ export interface HttpAppParts {
   routes: Record<string, unknown>;
   /** Express routers outside the contract. */
   routers: Router[];
+  /** Path prefixes whose routers answer CORS themselves (RiffModule.openCorsPaths). */
+  openCorsPaths: string[];
   /** Counts running handlers, for shutdown. */
   inFlight: InFlight;
 }
@@ -64,7 +66,7 @@ export function createHttpApp(parts: HttpAppParts): HttpHandler {
     requestLog(parts.logger),
     requestBodyGuard(config.requestBodies),
     securityHeaders(config.publicBaseUrl),
-    corsMiddleware(config.corsOrigins, config.corsMaxAgeSeconds),
+    corsMiddleware(config.corsOrigins, config.corsMaxAgeSeconds, parts.openCorsPaths),
     requestLimitMiddleware(parts.limits.create('requests', requestCeiling(config.rateLimitPerMinute))),
   ];
   const router = createContractRouter(contract, parts.routes, {
