@@ -30,6 +30,7 @@ import * as productCountsByModeration from './0029-product-counts-by-moderation.
 import * as announcementBatches from './0030-announcement-batches.js';
 import * as appPasswords from './0031-app-passwords.js';
 import * as trackAlbums from './0032-track-albums.js';
+import * as subsonicQueueClients from './0033-subsonic-queue-clients.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0030-announcement-batches': announcementBatches,
   '0031-app-passwords': appPasswords,
   '0032-track-albums': trackAlbums,
+  '0033-subsonic-queue-clients': subsonicQueueClients,
 };

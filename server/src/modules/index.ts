@@ -142,6 +142,10 @@ export function createAreas(platform: Platform) {
     people: users.people,
     tracks: tracks.searcher,
     audio: tracks.audio,
+    playlists: playlists.services.playlists,
+    playlistTracks: playlists.services.tracks,
+    queue: queue.services.queue,
+    social: social.services.social,
   });
   const admin = createAdminModule(platform, {
     settings,

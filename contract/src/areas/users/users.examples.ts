@@ -169,6 +169,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     api_keys: [apiKey],
     webhooks: [webhook],
     app_passwords: [appPassword],
+    subsonic_play_queue: { client: 'Symfonium', saved_at: UPDATED },
     sanctions: [suspension],
     appeals: [appeal],
     notifications: [exportedNotification],

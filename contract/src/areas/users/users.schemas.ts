@@ -296,6 +296,10 @@ export const UserExportSchema = named(
     app_passwords: z
       .array(AppPasswordSchema)
       .describe('Your app passwords for Subsonic apps (names and dates; the passwords are not exported)'),
+    subsonic_play_queue: z
+      .object({ client: z.string(), saved_at: TimestampSchema })
+      .nullable()
+      .describe('The Subsonic app that last saved your play queue (getPlayQueue names it to your other apps), or null'),
     sanctions: z.array(SanctionSchema).describe('The warnings, suspensions and bans of your account, newest first'),
     appeals: z.array(AppealSchema).describe('Your appeals and their outcome, newest first'),
     notifications: z

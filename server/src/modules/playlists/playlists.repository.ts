@@ -45,8 +45,14 @@ export type VisibleTracks = RawBuilder<TrackRow>;
 
 type PlaylistsEb = ExpressionBuilder<Database & { p: PlaylistsTable }, 'p'>;
 
-/** Whose playlists a list shows. */
-export type PlaylistListFilter = { kind: 'mine'; viewerId: string } | { kind: 'of'; ownerId: string; viewerId: string };
+/**
+ * Whose playlists a list shows: the viewer's own and those they collaborate on (`mine`), those and
+ * the public ones they follow besides (`library`: what a player app lists), or one owner's (`of`).
+ */
+export type PlaylistListFilter =
+  | { kind: 'mine'; viewerId: string }
+  | { kind: 'library'; viewerId: string }
+  | { kind: 'of'; ownerId: string; viewerId: string };
 
 /**
  * All SQL of playlists and their tracks. Writes of one playlist's tracks run under lock():
@@ -156,6 +162,21 @@ export class PlaylistsRepository {
           .where('c2.user_id', '=', filter.viewerId),
       );
       if (filter.kind === 'mine') return eb.or([eb('p.user_id', '=', filter.viewerId), collaborating]);
+      if (filter.kind === 'library') {
+        // a followed playlist made private since is no longer the follower's to see
+        const following = eb.exists(
+          eb
+            .selectFrom('playlist_followers as f2')
+            .select('f2.user_id')
+            .whereRef('f2.playlist_id', '=', 'p.id')
+            .where('f2.user_id', '=', filter.viewerId),
+        );
+        return eb.or([
+          eb('p.user_id', '=', filter.viewerId),
+          collaborating,
+          eb.and([following, eb('p.is_public', '=', true)]),
+        ]);
+      }
       if (filter.ownerId === filter.viewerId) return eb('p.user_id', '=', filter.ownerId);
       return eb.and([eb('p.user_id', '=', filter.ownerId), eb.or([eb('p.is_public', '=', true), collaborating])]);
     };
@@ -200,6 +221,22 @@ export class PlaylistsRepository {
       .offset(page.offset)
       .limit(page.limit)
       .execute() as Promise<PlaylistEntryRow[]>;
+  }
+
+  /** The visible entries' track ids of several playlists, each playlist's by position (one statement). */
+  visibleTrackIdsOf(
+    playlistIds: readonly string[],
+    visible: VisibleTracks,
+  ): Promise<{ playlist_id: string; track_id: string }[]> {
+    if (playlistIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('playlist_tracks as pt')
+      .innerJoin(visible.as('t'), 't.id', 'pt.track_id')
+      .select(['pt.playlist_id', 'pt.track_id'])
+      .where('pt.playlist_id', 'in', [...playlistIds])
+      .orderBy('pt.playlist_id')
+      .orderBy('pt.position')
+      .execute();
   }
 
   /** Every track id of the playlist in order, visible or not (reorder, export). */

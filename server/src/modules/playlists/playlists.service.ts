@@ -2,6 +2,7 @@ import {
   PLAYLIST_TITLE_MAX,
   type CreatePlaylistRequest,
   type DuplicatePlaylistRequest,
+  type Playlist,
   type UpdatePlaylistRequest,
 } from '@riff/contract';
 import { anonymousActor, type Actor, type UserActor } from '../../platform/access/actor.js';
@@ -14,12 +15,14 @@ import type { PeopleReader } from '../users/people-reader.js';
 import type { CollaboratorsRepository } from './collaborators.repository.js';
 import type { PlaylistReader } from './playlist-reader.js';
 import { snapshotOf } from './playlists.mapper.js';
-import { canFollow, canSetEditorial, playlistModerationSql, roleOf } from './playlists.policy.js';
+import { canFollow, canReadPlaylist, canSetEditorial, playlistModerationSql, roleOf } from './playlists.policy.js';
 import type { PlaylistRow, PlaylistsRepository } from './playlists.repository.js';
 import type { PlaylistAccess, PlaylistNeed, TrackWindow } from './playlist-reader.js';
 import { assertRoomForPlaylist, writePlaylist } from './playlist-writes.js';
 
 const COPY_SUFFIX = ' (copy)';
+/** At most this many playlists in one library read (a user owns at most PLAYLISTS_PER_USER_MAX). */
+const LIBRARY_MAX = 5000;
 /** The original title cut so that the suffix fits. */
 const copyTitle = (title: string) =>
   `${title.slice(0, PLAYLIST_TITLE_MAX - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`;
@@ -69,6 +72,39 @@ export class PlaylistsService {
       window,
     );
     return { playlists: this.deps.reader.summaries(actor, rows), pagination: paginate(window, total) };
+  }
+
+  /**
+   * Every playlist a player app lists (the Subsonic interface's getPlaylists, which has no pages):
+   * the caller's own, those they collaborate on and the public ones they follow, newest first.
+   */
+  async library(actor: UserActor): Promise<Playlist[]> {
+    const { rows } = await this.deps.playlists.list(
+      { kind: 'library', viewerId: actor.id },
+      this.deps.reader.visible(actor),
+      playlistModerationSql(actor, 'p'),
+      { offset: 0, limit: LIBRARY_MAX },
+    );
+    return this.deps.reader.summaries(
+      actor,
+      rows.filter((view) => canReadPlaylist(roleOf(actor, view))),
+    );
+  }
+
+  /**
+   * The track ids of the entries the caller may see of each playlist they may read, by position
+   * (GET /playlists/{id}'s tracks, for many playlists in one read); a playlist they may not read
+   * is left out.
+   */
+  async visibleTrackIds(actor: UserActor, ids: readonly string[]): Promise<Map<string, string[]>> {
+    const { playlists, reader } = this.deps;
+    const views = await playlists.findViews(ids, actor.id, reader.visible(actor));
+    const readable = views.filter((view) => canReadPlaylist(roleOf(actor, view))).map((view) => view.id);
+    const byPlaylist = new Map(readable.map((id): [string, string[]] => [id, []]));
+    for (const entry of await playlists.visibleTrackIdsOf(readable, reader.visible(actor))) {
+      byPlaylist.get(entry.playlist_id)?.push(entry.track_id);
+    }
+    return byPlaylist;
   }
 
   private async recordCreated(actor: UserActor, row: PlaylistRow, copiedFrom: string | null) {

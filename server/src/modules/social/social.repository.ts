@@ -152,6 +152,19 @@ export class SocialRepository {
     await this.db.insertInto('track_shares').values({ track_id: trackId, user_id: userId, platform }).execute();
   }
 
+  /** When the user last shared each of these tracks (tracks they never shared are left out). */
+  async lastSharedBy(userId: string, trackIds: readonly string[]): Promise<Map<string, Date>> {
+    if (trackIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('track_shares')
+      .select((eb) => ['track_id', eb.fn.max('created_at').as('at')])
+      .where('user_id', '=', userId)
+      .where('track_id', 'in', [...trackIds])
+      .groupBy('track_id')
+      .execute();
+    return new Map(rows.map((row) => [row.track_id, new Date(row.at as Date)]));
+  }
+
   sharesOf(userId: string) {
     return this.db
       .selectFrom('track_shares')

@@ -190,6 +190,28 @@ export class SocialService {
     return createHmac('sha256', this.deps.secretKey).update(`${trackId}:${nonce}`).digest('base64url');
   }
 
+  /** A private track's secret link: its public address with the secret derived from the nonce. */
+  private secretUrl(trackId: string, nonce: string): string {
+    return `${this.deps.publicBaseUrl}${API_PREFIX}/tracks/${trackId}?secret=${this.secretFor(trackId, nonce)}`;
+  }
+
+  /**
+   * The caller's secret links that work now (their live private tracks that have one), newest
+   * track first, with when they last shared each (the link stays the same until it is revoked).
+   */
+  async secretLinksOf(owner: UserActor): Promise<{ track_id: string; share_url: string; shared_at: Date }[]> {
+    const links = await this.deps.secretLinks.liveOf(owner.id);
+    const shared = await this.repo.lastSharedBy(
+      owner.id,
+      links.map((link) => link.trackId),
+    );
+    return links.map((link) => ({
+      track_id: link.trackId,
+      share_url: this.secretUrl(link.trackId, link.nonce),
+      shared_at: shared.get(link.trackId) ?? link.updatedAt,
+    }));
+  }
+
   async share(actor: Actor, trackId: string, body: ShareRequest) {
     const track = await this.visibleTrack(actor, trackId);
     const secretLink = !track.is_public;
@@ -212,7 +234,7 @@ export class SocialService {
           nonce: fresh,
           hash: (value) => hashTrackSecret(this.secretFor(track.id, value)),
         });
-        shareUrl = `${url}?secret=${this.secretFor(track.id, nonce)}`;
+        shareUrl = this.secretUrl(track.id, nonce);
       }
       await this.deps.events.record(actor, 'track.shared', {
         subject: { resource: 'track', id: track.id },

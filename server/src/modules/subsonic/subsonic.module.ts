@@ -5,6 +5,10 @@ import { TranscodeSlots } from '../../platform/media/live-transcode.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import type { PlaylistTracksService } from '../playlists/playlist-tracks.service.js';
+import type { PlaylistsService } from '../playlists/playlists.service.js';
+import type { QueueService } from '../queue/queue.service.js';
+import type { SocialService } from '../social/social.service.js';
 import type { TrackSearchService } from '../tracks/track-search.service.js';
 import type { TrackAudio } from '../tracks/track-audio.js';
 import type { PeopleReader } from '../users/people-reader.js';
@@ -13,7 +17,10 @@ import { appPasswordsRoutes } from './app-passwords.routes.js';
 import { AppPasswordsService } from './app-passwords.service.js';
 import { browsingMethods } from './methods/browsing.methods.js';
 import { listMethods } from './methods/lists.methods.js';
+import { playlistMethods } from './methods/playlists.methods.js';
+import { queueMethods } from './methods/queue.methods.js';
 import { searchingMethods } from './methods/searching.methods.js';
+import { sharingMethods } from './methods/sharing.methods.js';
 import { streamMethods } from './methods/stream.methods.js';
 import { systemMethods } from './methods/system.methods.js';
 import { userMethods } from './methods/users.methods.js';
@@ -21,6 +28,8 @@ import { SubsonicAuthenticator } from './rest-auth.js';
 import { SubsonicAlbumsRepository } from './subsonic-albums.repository.js';
 import { SubsonicCatalogue } from './subsonic-catalogue.js';
 import { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
+import { SubsonicSongs } from './subsonic-songs.js';
+import { QueueClientsRepository } from './queue-clients.repository.js';
 import { MethodRegistry } from './rest-methods.js';
 import { SubsonicRest } from './subsonic-rest.js';
 import { subsonicRouter } from './subsonic.routes.js';
@@ -35,8 +44,8 @@ export type SubsonicModule = RiffModule & {
 
 /**
  * The Subsonic-compatible interface (/rest/, for player apps) and the app passwords its users sign
- * in with. It reads the catalogue, likes, plays and playlists through the other areas' ports; its
- * own table is app_passwords.
+ * in with. It reads the catalogue, likes, plays, playlists, the queue and share links through the
+ * other areas' ports and services; its own tables are app_passwords and subsonic_queue_clients.
  */
 export function createSubsonicModule(
   platform: Platform,
@@ -48,6 +57,13 @@ export function createSubsonicModule(
     tracks: Pick<TrackSearchService, 'matchingIds'>;
     /** The tracks area's audio (stream, download). */
     audio: TrackAudio;
+    /** The playlists area's services (getPlaylists … deletePlaylist). */
+    playlists: Pick<PlaylistsService, 'library' | 'visibleTrackIds' | 'get' | 'create' | 'update' | 'remove'>;
+    playlistTracks: Pick<PlaylistTracksService, 'add' | 'remove'>;
+    /** The queue area's service (getPlayQueue, savePlayQueue). */
+    queue: Pick<QueueService, 'get' | 'update' | 'clear'>;
+    /** Track social's shares and secret links (getShares, createShare, deleteShare). */
+    social: Pick<SocialService, 'share' | 'revokeShare' | 'secretLinksOf'>;
   },
 ): SubsonicModule {
   const { scope, events, clock, keys, limits, keyLimits, logger, config } = platform;
@@ -66,8 +82,9 @@ export function createSubsonicModule(
     passwords: appPasswords,
     failures: policyLimiter(limits, 'subsonic-sign-in'),
   });
+  const catalogueRepository = new SubsonicCatalogueRepository(scope);
   const catalogue = new SubsonicCatalogue({
-    repository: new SubsonicCatalogueRepository(scope),
+    repository: catalogueRepository,
     albums: new SubsonicAlbumsRepository(scope),
     names: (ids) => deps.people.names(ids),
     searchTracks: (actor, q, page) => deps.tracks.matchingIds(actor, q, page),
@@ -80,6 +97,13 @@ export function createSubsonicModule(
     slots: new TranscodeSlots(config.media.transcodeConcurrency, TRANSCODE_WAIT_MS),
     logger,
   });
+  const songs = new SubsonicSongs({
+    repository: catalogueRepository,
+    names: (ids) => deps.people.names(ids),
+    catalogue,
+  });
+  const queueClients = new QueueClientsRepository(scope);
+  const transaction = <T>(work: () => Promise<T>) => scope.transaction(work);
   const methods = new MethodRegistry([
     systemMethods(),
     browsingMethods(catalogue),
@@ -87,6 +111,15 @@ export function createSubsonicModule(
     searchingMethods(catalogue),
     userMethods(),
     stream,
+    playlistMethods({
+      playlists: deps.playlists,
+      tracks: deps.playlistTracks,
+      songs,
+      names: (ids) => deps.people.names(ids),
+      transaction,
+    }),
+    queueMethods({ queue: deps.queue, songs, clients: queueClients, transaction, now: () => clock.now() }),
+    sharingMethods({ social: deps.social, songs, now: () => clock.now() }),
   ]);
   const rest = new SubsonicRest({ methods, auth, serverVersion: rootPackage.version, logger });
   return {
@@ -97,8 +130,18 @@ export function createSubsonicModule(
     // player apps and web players on any origin; credentials travel in the URL or the form, never in cookies
     openCorsPaths: ['/rest'],
     accountData: {
-      export: (owner) => appPasswords.exportFor(owner),
-      erase: (owner) => appPasswords.eraseFor(owner),
+      export: async (owner) => {
+        const saved = await queueClients.find(owner.id);
+        return {
+          ...(await appPasswords.exportFor(owner)),
+          // the app that last saved the play queue (getPlayQueue's changedBy)
+          subsonic_play_queue: saved ? { client: saved.client, saved_at: saved.saved_at.toISOString() } : null,
+        };
+      },
+      erase: async (owner) => ({
+        ...(await appPasswords.eraseFor(owner)),
+        removed_play_queue_clients: await queueClients.removeOfUser(owner.id),
+      }),
     },
   };
 }

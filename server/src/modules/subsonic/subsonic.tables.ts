@@ -11,9 +11,18 @@ export interface AppPasswordsTable {
   last_used_at: Timestamp | null;
 }
 
-/** The subsonic area's table: app passwords. */
+/** The Subsonic app that last saved a user's play queue, and the queue's version it left (getPlayQueue's changedBy). */
+export interface SubsonicQueueClientsTable {
+  user_id: string;
+  client: string;
+  queue_version: number;
+  saved_at: Timestamp;
+}
+
+/** The subsonic area's tables: app passwords, and who saved the play queue last. */
 declare module '../../platform/db/database.schema.js' {
   interface Database {
     app_passwords: AppPasswordsTable;
+    subsonic_queue_clients: SubsonicQueueClientsTable;
   }
 }

@@ -23,11 +23,19 @@ export interface TrackSecretLinks {
   secretNonce(trackId: string, fresh: { nonce: string; hash: (nonce: string) => string }): Promise<string>;
   /** Clears the track's secret link; answers whether it had one. */
   revokeSecret(trackId: string): Promise<boolean>;
+  /** The owner's live private tracks whose secret link works, with its nonce, newest track first. */
+  liveOf(ownerId: string): Promise<{ trackId: string; nonce: string; updatedAt: Date }[]>;
 }
 
 export function createTrackSecretLinks(tracks: TracksRepository): TrackSecretLinks {
   return {
     secretNonce: (trackId, fresh) => tracks.secretNonce(trackId, fresh),
     revokeSecret: (trackId) => tracks.revokeSecret(trackId),
+    liveOf: async (ownerId) =>
+      (await tracks.liveSecretsOf(ownerId)).map((row) => ({
+        trackId: row.id,
+        nonce: row.share_secret_nonce,
+        updatedAt: row.updated_at,
+      })),
   };
 }

@@ -279,6 +279,21 @@ export class TracksRepository {
     return row.share_secret_nonce ?? fresh.nonce;
   }
 
+  /** The user's live private tracks that have a secret link, with its nonce, newest first. */
+  liveSecretsOf(userId: string): Promise<{ id: string; share_secret_nonce: string; updated_at: Date }[]> {
+    return this.db
+      .selectFrom('tracks')
+      .select(['id', 'share_secret_nonce', 'updated_at'])
+      .where('creator_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .where('is_public', '=', false)
+      .where('share_secret_hash', 'is not', null)
+      .where('share_secret_nonce', 'is not', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute() as Promise<{ id: string; share_secret_nonce: string; updated_at: Date }[]>;
+  }
+
   /** Clears the track's secret link; answers whether it had one. */
   async revokeSecret(trackId: string): Promise<boolean> {
     const row = await this.db
