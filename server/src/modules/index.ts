@@ -142,6 +142,11 @@ export function createAreas(platform: Platform) {
     people: users.people,
     tracks: tracks.searcher,
     audio: tracks.audio,
+    lyrics: tracks.tracks,
+    covers: media.media,
+    avatars: media.avatars,
+    profiles: users.services.profiles,
+    recommendations: social.recommendations,
   });
   const admin = createAdminModule(platform, {
     settings,

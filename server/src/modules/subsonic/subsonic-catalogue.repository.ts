@@ -43,6 +43,16 @@ export interface TrackFilter {
   trackId?: string;
   /** Any of these tracks (in no particular order). */
   trackIds?: readonly string[];
+  /** Of this genre: the track's genre tag, trimmed, in any case (as getGenres lists them). */
+  genre?: string;
+  /** Of a year within these, both included (either may be absent; a track without a year is left out). */
+  years?: { from?: number | undefined; to?: number | undefined };
+  /**
+   * `published` (the default): in the order published. `random`: a random sample of `page.limit`
+   * (PostgreSQL's top-N heapsort on random(): one pass over the matching tracks keeping `limit` of
+   * them, never a sort of the whole library). `plays`: the most played first.
+   */
+  order?: 'published' | 'random' | 'plays';
   /** A page of the result. */
   page?: { limit: number; offset: number };
 }
@@ -78,12 +88,16 @@ export class SubsonicCatalogueRepository {
       .where(activeUserSql('t.creator_id'));
   }
 
-  /** Creators with at least one track in the library, with how many albums (singles included) they have. */
-  async artists(actor: UserActor, creatorId?: string): Promise<CatalogueArtistRow[]> {
+  /** Creators with at least one track in the library (of these when given), with how many albums (singles included) they have. */
+  async artists(actor: UserActor, creator?: string | readonly string[]): Promise<CatalogueArtistRow[]> {
     let query = this.library(actor)
       .select(['t.creator_id', sql<number>`count(distinct coalesce(${albumKey}, t.id::text))::int`.as('album_count')])
       .groupBy('t.creator_id');
-    if (creatorId !== undefined) query = query.where('t.creator_id', '=', creatorId);
+    if (typeof creator === 'string') query = query.where('t.creator_id', '=', creator);
+    else if (creator !== undefined) {
+      if (creator.length === 0) return [];
+      query = query.where('t.creator_id', 'in', [...creator]);
+    }
     return query.execute();
   }
 
@@ -118,9 +132,16 @@ export class SubsonicCatalogueRepository {
     let query = this.library(actor)
       .leftJoin(likesSql().as('l'), (join) => join.onRef('l.track_id', '=', 't.id').on('l.user_id', '=', actor.id))
       .selectAll('t')
-      .select([albumKey.as('album_key'), 'l.liked_at'])
-      .orderBy('t.created_at')
-      .orderBy('t.id');
+      .select([albumKey.as('album_key'), 'l.liked_at']);
+    if (filter.order === 'random') query = query.orderBy(sql`random()`);
+    else {
+      if (filter.order === 'plays') query = query.orderBy('t.play_count', 'desc');
+      query = query.orderBy('t.created_at').orderBy('t.id');
+    }
+    if (filter.genre !== undefined)
+      query = query.where(sql`lower(btrim(t.genre))`, '=', filter.genre.trim().toLowerCase());
+    if (filter.years?.from !== undefined) query = query.where('t.year', '>=', filter.years.from);
+    if (filter.years?.to !== undefined) query = query.where('t.year', '<=', filter.years.to);
     if (filter.creatorId !== undefined) query = query.where('t.creator_id', '=', filter.creatorId);
     if (filter.albumKey === null) query = query.where(albumKey, 'is', null);
     else if (filter.albumKey !== undefined) query = query.where(albumKey, '=', filter.albumKey);

@@ -7,6 +7,7 @@ import type {
   CatalogueAlbumRow,
   CatalogueTrackRow,
   SubsonicCatalogueRepository,
+  TrackFilter,
 } from './subsonic-catalogue.repository.js';
 
 /** Articles left out when artists are sorted and indexed (`ignoredArticles` tells apps, space separated). */
@@ -165,6 +166,44 @@ export class SubsonicCatalogue {
       .map((candidate) => this.album(candidate, artist))
       .find((candidate) => candidate.id === ownAlbum);
     return this.songNode(actor, row, { artist, ...(album ? { album } : {}) });
+  }
+
+  /** A track of the caller's library, or undefined (a malformed id included). */
+  async track(actor: UserActor, id: string): Promise<CatalogueTrackRow | undefined> {
+    if (!isUuid(id)) return undefined;
+    const [row] = await this.deps.repository.tracks(actor, { trackId: id });
+    return row;
+  }
+
+  /** The rows of the caller's library a filter picks, in its order. */
+  trackRows(actor: UserActor, filter: TrackFilter): Promise<CatalogueTrackRow[]> {
+    return this.deps.repository.tracks(actor, filter);
+  }
+
+  /** The songs of the caller's library a filter picks (random, by genre, by plays …), in its order, as nodes. */
+  async songs(actor: UserActor, filter: TrackFilter): Promise<SubsonicNode[]> {
+    return this.songNodes(actor, await this.deps.repository.tracks(actor, filter));
+  }
+
+  /** Song nodes of rows of the library, each with its artist's name (a row whose creator has none is left out). */
+  async songNodes(actor: UserActor, rows: readonly CatalogueTrackRow[]): Promise<SubsonicNode[]> {
+    const names = await this.usernames(rows.map((row) => row.creator_id));
+    return rows.flatMap((row) => {
+      const artist = names.get(row.creator_id);
+      return artist === undefined ? [] : [this.songNode(actor, row, { artist })];
+    });
+  }
+
+  /** Of these creators, the artists of the caller's library, in the order given. */
+  async artistsAmong(actor: UserActor, ids: readonly string[]): Promise<CatalogueArtist[]> {
+    const unique = [...new Set(ids.filter(isUuid))];
+    const rows = new Map((await this.deps.repository.artists(actor, unique)).map((row) => [row.creator_id, row]));
+    const names = await this.usernames([...rows.keys()]);
+    return unique.flatMap((id) => {
+      const row = rows.get(id);
+      const name = names.get(id);
+      return row && name !== undefined ? [{ id, name, albumCount: row.album_count }] : [];
+    });
   }
 
   /** The genres of the caller's library with their songs and albums. */
