@@ -5,7 +5,6 @@ import { notFoundError } from '../rest-error.js';
 import { method, type SubsonicMethod } from '../rest-methods.js';
 import { childText, type SubsonicNode } from '../rest-serializer.js';
 import { songsLikeArtist, type SimilarDeps } from '../similar-songs.js';
-import type { SubsonicCatalogue } from '../subsonic-catalogue.js';
 import { asListener } from './media.methods.js';
 
 export interface InfoMethodsDeps extends SimilarDeps {
