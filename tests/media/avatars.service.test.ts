@@ -46,6 +46,28 @@ async function avatarFiles(userId: string): Promise<string[]> {
 }
 
 describe('avatars (service)', () => {
+  it('an avatar fitted for players (avatarImage) is made once beside the large one and goes when the avatar is replaced or removed', async () => {
+    const { profiles } = suite.areas.users.services;
+    const { avatars } = suite.areas.media;
+    const user = await serviceUser(suite);
+    await profiles.setAvatar(user, await photo(RED));
+    const sized = await avatars.avatarImage(user.id, 64);
+    const { body } = await sized.read();
+    expect((await sharp(await buffer(body)).metadata()).width).toBe(64);
+    expect((await avatars.avatarImage(user.id, 64)).etag).toBe(sized.etag);
+    // 128 and 512 are the squares stored already
+    expect((await avatars.avatarImage(user.id, 128)).etag).not.toBe(sized.etag);
+    expect(await avatarFiles(user.id)).toHaveLength(3);
+
+    await profiles.setAvatar(user, await photo(BLUE));
+    expect(await avatarFiles(user.id)).toHaveLength(2);
+    await avatars.avatarImage(user.id, 64);
+    expect(await avatarFiles(user.id)).toHaveLength(3);
+    await profiles.removeAvatar(user);
+    expect(await avatarFiles(user.id)).toEqual([]);
+    expect(await refusal(avatars.avatarImage(user.id, 64))).toMatchObject({ status: 404 });
+  });
+
   it('an avatar is stored as centred squares of 512 and 128 without the photo’s metadata; the profile points at it', async () => {
     const { profiles } = suite.areas.users.services;
     const user = await serviceUser(suite);

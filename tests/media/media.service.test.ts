@@ -230,6 +230,30 @@ describe('media pipeline (service)', () => {
     expect((await filesUnder(suite, `media/${track.id}`)).filter((file) => file.endsWith('/cover'))).toEqual([]);
   });
 
+  it('a cover fitted for players (coverImage) is made once, kept beside the cover, and goes when new audio replaces it', async () => {
+    const { media } = suite.areas.media;
+    const owner = await serviceUser(suite);
+    const track = await serviceTrack(suite, owner);
+    await serviceReplaceAudio(suite, owner, track, { bytes: await mp3WithCover(2), filename: 'covered.mp3' });
+    await suite.platform.jobs.runDue();
+    const copies = async () =>
+      (await filesUnder(suite, `media/${track.id}`)).filter((file) => file.includes('/cover-sizes/'));
+
+    const first = await media.coverImage(owner, track.id, 32);
+    expect(await copies()).toEqual([expect.stringMatching(/\/cover-sizes\/32$/)]);
+    const again = await media.coverImage(owner, track.id, 32);
+    expect(again.etag).toBe(first.etag);
+    expect((await media.coverImage(owner, track.id)).etag).not.toBe(first.etag);
+    const { body, size } = await again.read();
+    expect((await buffer(body)).length).toBe(size);
+    expect(await copies()).toHaveLength(1);
+
+    await serviceReplaceAudio(suite, owner, track, { bytes: await mp3WithCover(3), filename: 'covered-again.mp3' });
+    await suite.platform.jobs.runDue();
+    expect(await copies()).toEqual([]);
+    expect((await media.coverImage(owner, track.id, 32)).etag).not.toBe(first.etag);
+  });
+
   it('a deleted track’s media is gone for everyone, its owner included, with every derived file and older version', async () => {
     const { media } = suite.areas.media;
     const { tracks } = suite.areas.tracks.services;

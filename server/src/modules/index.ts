@@ -146,6 +146,11 @@ export function createAreas(platform: Platform) {
     playlistTracks: playlists.services.tracks,
     queue: queue.services.queue,
     social: social.services.social,
+    lyrics: tracks.tracks,
+    covers: media.media,
+    avatars: media.avatars,
+    profiles: users.services.profiles,
+    recommendations: social.recommendations,
   });
   const admin = createAdminModule(platform, {
     settings,

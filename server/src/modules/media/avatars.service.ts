@@ -6,6 +6,7 @@ import type { UserActor } from '../../platform/access/actor.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { AppError, notFound } from '../../platform/errors/app-error.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
+import { scaledImage, scaledPrefix, servedImage, type ServedImage } from './image-sizes.js';
 import { ImageError, processAvatar } from './images.js';
 import { mediaKeys, mediaPaths } from './media-keys.js';
 import type { MediaRepository } from './media.repository.js';
@@ -81,12 +82,28 @@ export class AvatarsService {
     };
   }
 
+  /**
+   * A user's avatar for players (the Subsonic interface's getAvatar and an artist's cover art): the
+   * larger one stored, or fitted inside side×side (the small one when it is exactly that), other
+   * sides made once and kept beside it. Who may see the profile is the caller's to decide first.
+   */
+  async avatarImage(userId: string, side?: number): Promise<ServedImage> {
+    const avatar = await this.deps.avatars.avatar(userId);
+    if (!avatar) throw notFound('Avatar');
+    const large = { key: avatar.large_key, contentType: avatar.content_type };
+    if (side === undefined || side >= 512) return servedImage(this.deps.storage, large);
+    if (side === 128) return servedImage(this.deps.storage, { ...large, key: avatar.small_key });
+    return servedImage(this.deps.storage, await scaledImage(this.deps.storage, large, side));
+  }
+
   /** The account's part the media module holds itself: the avatar (tracks go through track.deleted). */
   async eraseFor(owner: UserActor) {
     return { removed_avatars: (await this.removeAvatar(owner)) ? 1 : 0 };
   }
 
-  private removeFiles(keys: string[]): Promise<void> {
+  private async removeFiles(keys: string[]): Promise<void> {
+    // with each image go the sides made of it for players (avatarImage; only the large one has any)
+    for (const key of keys) await this.deps.storage.deletePrefix(scaledPrefix(key)).catch(() => undefined);
     return removeFiles(this.deps.storage, this.deps.logger, keys);
   }
 }

@@ -89,3 +89,13 @@ export async function processCover(bytes: Buffer): Promise<EncodedImage> {
     throw new ImageError('The image could not be read');
   }
 }
+
+/**
+ * An image the server stored (a cover, an avatar) fitted inside side×side, never enlarged, its
+ * proportions kept, in the given format (the stored image's, so its alpha stays where it had one).
+ */
+export async function fitInside(bytes: Buffer, side: number, format: 'png' | 'jpeg'): Promise<Buffer> {
+  const image = (await loadSharp())(bytes).resize(side, side, { fit: 'inside', withoutEnlargement: true });
+  const output = format === 'png' ? image.png({ compressionLevel: 9 }) : image.jpeg({ quality: 85, mozjpeg: true });
+  return output.toBuffer();
+}

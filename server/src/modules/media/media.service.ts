@@ -11,6 +11,7 @@ import type { EventBus } from '../../platform/events/event-bus.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { saveCoverArt } from './cover-art.js';
+import { scaledImage, scaledPrefix, servedImage, type ServedImage } from './image-sizes.js';
 import { MediaError, type MediaInput } from './ffmpeg-process.js';
 import { transcodeToHls } from './hls-transcoder.js';
 import { mediaKeys, mediaPaths } from './media-keys.js';
@@ -217,6 +218,24 @@ export class MediaService {
     };
   }
 
+  /**
+   * A track's cover for players (the Subsonic interface's getCoverArt), to whoever may see it as
+   * GET /tracks/{id}/cover allows: as stored, or fitted inside side×side (never enlarged), each side
+   * made once and kept beside the cover (image-sizes.ts), so it goes when the cover goes. `etag`
+   * names these bytes (the stored file's key: a new cover is a new key) and is known before they
+   * are read, for an If-None-Match answered without them.
+   */
+  async coverImage(actor: Actor, trackId: string, side?: number): Promise<ServedImage> {
+    await this.visible(actor, trackId);
+    const media = await this.repo.media(trackId);
+    if (!media?.cover_key || !media.cover_content_type) throw notFound('Cover');
+    const source = { key: media.cover_key, contentType: media.cover_content_type };
+    return servedImage(
+      this.deps.storage,
+      side === undefined ? source : await scaledImage(this.deps.storage, source, side),
+    );
+  }
+
   // ---- the jobs
 
   /** Where a job reads the current audio: the local file when the driver has one, else a stream. */
@@ -335,6 +354,9 @@ export class MediaService {
       return 'stale';
     }
     await this.removeFiles(published.replaced);
+    // the scaled copies players were served of the replaced cover (coverImage; the waveform has none)
+    for (const key of published.replaced)
+      await this.deps.storage.deletePrefix(scaledPrefix(key)).catch(() => undefined);
     return 'ready';
   }
 

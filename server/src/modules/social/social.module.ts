@@ -37,6 +37,8 @@ export type SocialModule = RiffModule & {
   services: { social: SocialService; plays: PlaysService };
   /** For the admin area's figures: counted plays since. */
   countedPlaysSince(since: Date): Promise<number>;
+  /** For the Subsonic interface (getSimilarSongs2, getArtistInfo2): tracks similar to a track, as GET /tracks/{id}/recommendations finds them. */
+  recommendations: Pick<RecommendationsService, 'similar'>;
 };
 
 /**
@@ -89,6 +91,7 @@ export function createSocialModule(
     name: 'social',
     services: { social, plays },
     countedPlaysSince: (since) => playRows.countedSince(since),
+    recommendations,
     routes: { social: socialRoutes({ social, plays, recommendations }) },
     accountData: {
       export: async (owner) => ({ ...(await social.exportFor(owner)), ...(await plays.exportFor(owner)) }),

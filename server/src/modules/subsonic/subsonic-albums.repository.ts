@@ -172,13 +172,15 @@ export class SubsonicAlbumsRepository {
     return rows;
   }
 
-  /** The creators with albums in the library (one when given), with how many albums each. */
-  async artists(actor: UserActor, creatorId?: string): Promise<{ creator_id: string; album_count: number }[]> {
-    const only = creatorId === undefined ? sql`` : sql`where lib.creator_id = ${creatorId}`;
-    const { rows } = await sql<{
-      creator_id: string;
-      album_count: number;
-    }>`select lib.creator_id, count(*)::int as album_count
+  /** The creators with albums in the library (of these when given), with how many albums each. */
+  async artists(
+    actor: UserActor,
+    creators?: string | readonly string[],
+  ): Promise<{ creator_id: string; album_count: number }[]> {
+    const ids = typeof creators === 'string' ? [creators] : creators;
+    if (ids?.length === 0) return [];
+    const only = ids === undefined ? sql`` : sql`where lib.creator_id in (${sql.join(ids)})`;
+    const { rows } = await sql<{ creator_id: string; album_count: number }>`select lib.creator_id, count(*)::int as album_count
       from ${this.library(actor)} lib ${only} group by lib.creator_id`.execute(this.db);
     return rows;
   }

@@ -21,6 +21,16 @@ export interface TrackFilter {
   trackId?: string;
   /** Any of these tracks (in no particular order). */
   trackIds?: readonly string[];
+  /** Of this genre: the track's genre tag, trimmed, in any case (as getGenres lists them). */
+  genre?: string;
+  /** Of a year within these, both included (either may be absent; a track without a year is left out). */
+  years?: { from?: number | undefined; to?: number | undefined };
+  /**
+   * `published` (the default): in the order published. `random`: a random sample of `page.limit`
+   * (PostgreSQL's top-N heapsort on random(): one pass over the matching tracks keeping `limit` of
+   * them, never a sort of the whole library). `plays`: the most played first.
+   */
+  order?: 'published' | 'random' | 'plays';
   /** A page of the result. */
   page?: { limit: number; offset: number };
 }
@@ -67,9 +77,16 @@ export class SubsonicCatalogueRepository {
     let query = this.library(actor)
       .leftJoin(likesSql().as('l'), (join) => join.onRef('l.track_id', '=', 't.id').on('l.user_id', '=', actor.id))
       .selectAll('t')
-      .select([albumKey.as('album_key'), 'l.liked_at'])
-      .orderBy('t.created_at')
-      .orderBy('t.id');
+      .select([albumKey.as('album_key'), 'l.liked_at']);
+    if (filter.order === 'random') query = query.orderBy(sql`random()`);
+    else {
+      if (filter.order === 'plays') query = query.orderBy('t.play_count', 'desc');
+      query = query.orderBy('t.created_at').orderBy('t.id');
+    }
+    if (filter.genre !== undefined)
+      query = query.where(sql`lower(btrim(t.genre))`, '=', filter.genre.trim().toLowerCase());
+    if (filter.years?.from !== undefined) query = query.where('t.year', '>=', filter.years.from);
+    if (filter.years?.to !== undefined) query = query.where('t.year', '<=', filter.years.to);
     if (filter.creatorId !== undefined) query = query.where('t.creator_id', '=', filter.creatorId);
     if (filter.albumId !== undefined) query = query.where('t.album_id', '=', filter.albumId);
     if (filter.trackId !== undefined) query = query.where('t.id', '=', filter.trackId);

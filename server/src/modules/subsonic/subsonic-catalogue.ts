@@ -4,7 +4,7 @@ import { isUuid } from './album-ids.js';
 import { notFoundError } from './rest-error.js';
 import type { SubsonicNode } from './rest-serializer.js';
 import type { AlbumOrder, CatalogueAlbumRow, SubsonicAlbumsRepository, Window } from './subsonic-albums.repository.js';
-import type { CatalogueTrackRow, SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
+import type { CatalogueTrackRow, SubsonicCatalogueRepository, TrackFilter } from './subsonic-catalogue.repository.js';
 
 /** Articles left out when artists are sorted and indexed (`ignoredArticles` tells apps, space separated). */
 export const IGNORED_ARTICLES = ['The', 'El', 'La', 'Los', 'Las', 'Le', 'Les'] as const;
@@ -183,6 +183,44 @@ export class SubsonicCatalogue {
     // its album as getAlbum shows it (its name is the one its first track gives it)
     const album = await this.findAlbum(actor, row.album_id);
     return this.songNode(actor, row, { artist, ...(album ? { album } : {}) });
+  }
+
+  /** A track of the caller's library, or undefined (a malformed id included). */
+  async track(actor: UserActor, id: string): Promise<CatalogueTrackRow | undefined> {
+    if (!isUuid(id)) return undefined;
+    const [row] = await this.deps.repository.tracks(actor, { trackId: id });
+    return row;
+  }
+
+  /** The rows of the caller's library a filter picks, in its order. */
+  trackRows(actor: UserActor, filter: TrackFilter): Promise<CatalogueTrackRow[]> {
+    return this.deps.repository.tracks(actor, filter);
+  }
+
+  /** The songs of the caller's library a filter picks (random, by genre, by plays …), in its order, as nodes. */
+  async songs(actor: UserActor, filter: TrackFilter): Promise<SubsonicNode[]> {
+    return this.songNodes(actor, await this.deps.repository.tracks(actor, filter));
+  }
+
+  /** Song nodes of rows of the library, each with its artist's name (a row whose creator has none is left out). */
+  async songNodes(actor: UserActor, rows: readonly CatalogueTrackRow[]): Promise<SubsonicNode[]> {
+    const names = await this.usernames(rows.map((row) => row.creator_id));
+    return rows.flatMap((row) => {
+      const artist = names.get(row.creator_id);
+      return artist === undefined ? [] : [this.songNode(actor, row, { artist })];
+    });
+  }
+
+  /** Of these creators, the artists of the caller's library, in the order given. */
+  async artistsAmong(actor: UserActor, ids: readonly string[]): Promise<CatalogueArtist[]> {
+    const unique = [...new Set(ids.filter(isUuid))];
+    const rows = new Map((await this.deps.albums.artists(actor, unique)).map((row) => [row.creator_id, row]));
+    const names = await this.usernames([...rows.keys()]);
+    return unique.flatMap((id) => {
+      const row = rows.get(id);
+      const name = names.get(id);
+      return row && name !== undefined ? [{ id, name, albumCount: row.album_count }] : [];
+    });
   }
 
   /** The genres of the caller's library with their songs and albums. */

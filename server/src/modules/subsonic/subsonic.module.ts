@@ -1,5 +1,6 @@
 import './subsonic.events.js';
 import rootPackage from '../../../../package.json' with { type: 'json' };
+import type { UserActor } from '../../platform/access/actor.js';
 import type { ApiKeyVerifier } from '../../platform/auth/authenticate.middleware.js';
 import { TranscodeSlots } from '../../platform/media/live-transcode.js';
 import type { Platform } from '../../platform/platform.js';
@@ -9,18 +10,26 @@ import type { PlaylistTracksService } from '../playlists/playlist-tracks.service
 import type { PlaylistsService } from '../playlists/playlists.service.js';
 import type { QueueService } from '../queue/queue.service.js';
 import type { SocialService } from '../social/social.service.js';
+import type { AvatarsService } from '../media/avatars.service.js';
+import type { MediaService } from '../media/media.service.js';
+import type { RecommendationsService } from '../social/recommendations.service.js';
 import type { TrackSearchService } from '../tracks/track-search.service.js';
 import type { TrackAudio } from '../tracks/track-audio.js';
+import type { TracksService } from '../tracks/tracks.service.js';
 import type { PeopleReader } from '../users/people-reader.js';
+import type { ProfilesService } from '../users/profiles.service.js';
 import { AppPasswordsRepository } from './app-passwords.repository.js';
 import { appPasswordsRoutes } from './app-passwords.routes.js';
 import { AppPasswordsService } from './app-passwords.service.js';
 import { browsingMethods } from './methods/browsing.methods.js';
+import { infoMethods } from './methods/info.methods.js';
 import { listMethods } from './methods/lists.methods.js';
 import { playlistMethods } from './methods/playlists.methods.js';
 import { queueMethods } from './methods/queue.methods.js';
 import { searchingMethods } from './methods/searching.methods.js';
 import { sharingMethods } from './methods/sharing.methods.js';
+import { mediaMethods } from './methods/media.methods.js';
+import { songMethods } from './methods/songs.methods.js';
 import { streamMethods } from './methods/stream.methods.js';
 import { systemMethods } from './methods/system.methods.js';
 import { userMethods } from './methods/users.methods.js';
@@ -64,6 +73,15 @@ export function createSubsonicModule(
     queue: Pick<QueueService, 'get' | 'update' | 'clear'>;
     /** Track social's shares and secret links (getShares, createShare, deleteShare). */
     social: Pick<SocialService, 'share' | 'revokeShare' | 'secretLinksOf'>;
+    /** The tracks area's lyrics (getLyricsBySongId). */
+    lyrics: Pick<TracksService, 'lyrics'>;
+    /** The media area's covers and avatars, scaled for players (getCoverArt, getAvatar). */
+    covers: Pick<MediaService, 'coverImage'>;
+    avatars: Pick<AvatarsService, 'avatarImage'>;
+    /** The users area's profiles as the caller may see them: avatars, biographies, artists by name. */
+    profiles: Pick<ProfilesService, 'get' | 'getByUsername'>;
+    /** The social area's similar tracks (getSimilarSongs2, getArtistInfo2's similar artists). */
+    recommendations: Pick<RecommendationsService, 'similar'>;
   },
 ): SubsonicModule {
   const { scope, events, clock, keys, limits, keyLimits, logger, config } = platform;
@@ -104,10 +122,17 @@ export function createSubsonicModule(
   });
   const queueClients = new QueueClientsRepository(scope);
   const transaction = <T>(work: () => Promise<T>) => scope.transaction(work);
+  const similar = {
+    catalogue,
+    similarTracks: async (actor: UserActor, trackId: string, limit: number) =>
+      (await deps.recommendations.similar(actor, trackId, limit)).tracks.map((track) => track.id),
+  };
   const methods = new MethodRegistry([
     systemMethods(),
     browsingMethods(catalogue),
     listMethods(catalogue),
+    songMethods({ ...similar, profiles: deps.profiles }),
+    infoMethods({ ...similar, profiles: deps.profiles, publicBaseUrl: config.publicBaseUrl }),
     searchingMethods(catalogue),
     userMethods(),
     stream,
@@ -120,6 +145,14 @@ export function createSubsonicModule(
     }),
     queueMethods({ queue: deps.queue, songs, clients: queueClients, transaction, now: () => clock.now() }),
     sharingMethods({ social: deps.social, songs, now: () => clock.now() }),
+    mediaMethods({
+      catalogue,
+      covers: deps.covers,
+      avatars: deps.avatars,
+      profiles: deps.profiles,
+      blockedEitherWay: (a, b) => deps.people.blockedEitherWay(a, b),
+      lyrics: deps.lyrics,
+    }),
   ]);
   const rest = new SubsonicRest({ methods, auth, serverVersion: rootPackage.version, logger });
   return {
