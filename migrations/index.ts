@@ -29,6 +29,7 @@ import * as trustIndexes from './0028-trust-indexes.js';
 import * as productCountsByModeration from './0029-product-counts-by-moderation.js';
 import * as announcementBatches from './0030-announcement-batches.js';
 import * as appPasswords from './0031-app-passwords.js';
+import * as subsonicAnnotations from './0032-subsonic-annotations.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0029-product-counts-by-moderation': productCountsByModeration,
   '0030-announcement-batches': announcementBatches,
   '0031-app-passwords': appPasswords,
+  '0032-subsonic-annotations': subsonicAnnotations,
 };

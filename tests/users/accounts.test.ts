@@ -108,7 +108,8 @@ describe('account deletion (DELETE /users/me)', () => {
     // removed_notifications: her inbox; pseudonymised_staff_log_entries: what she did as staff (the admin area);
     // anonymised_reports, anonymised_claims, forgotten_counter_notices: her reports and copyright claims stay
     // in their cases without her; deleted_appeals, deleted_strikes: her own standing;
-    // removed_app_passwords: the passwords her Subsonic apps signed in with
+    // removed_app_passwords: the passwords her Subsonic apps signed in with; removed_subsonic_ratings,
+    // removed_now_playing: what those apps rated and said was playing
     expect(entry.metadata).toEqual({
       anonymised_claims: 0,
       anonymised_reports: 0,
@@ -134,6 +135,8 @@ describe('account deletion (DELETE /users/me)', () => {
       archived_products: 0,
       removed_webhooks: 0,
       removed_app_passwords: 0,
+      removed_subsonic_ratings: 0,
+      removed_now_playing: 0,
       pseudonymised_staff_log_entries: 0,
     });
 

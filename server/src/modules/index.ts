@@ -142,6 +142,9 @@ export function createAreas(platform: Platform) {
     people: users.people,
     tracks: tracks.searcher,
     audio: tracks.audio,
+    social: social.services.social,
+    plays: social.services.plays,
+    follows: users.services.follows,
   });
   const admin = createAdminModule(platform, {
     settings,

@@ -169,6 +169,8 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     api_keys: [apiKey],
     webhooks: [webhook],
     app_passwords: [appPassword],
+    subsonic_ratings: [{ item_type: 'song', item_id: TRACK_ID, rating: 4, rated_at: UPDATED }],
+    subsonic_now_playing: null,
     sanctions: [suspension],
     appeals: [appeal],
     notifications: [exportedNotification],

@@ -1,13 +1,17 @@
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { UserActor } from '../../platform/access/actor.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { likesSql } from '../playlists/likes-sql.js';
 import { visibleTracksSql } from '../tracks/track-sql.js';
 import type { TrackRow } from '../tracks/tracks.tables.js';
-import { activeUserSql, notBlockedSql } from '../users/people-sql.js';
+import { activeUserSql, followeesSql, notBlockedSql } from '../users/people-sql.js';
 
-/** A track as the catalogue reads it: the row, its album's key and the caller's like. */
-export type CatalogueTrackRow = TrackRow & { album_key: string | null; liked_at: Date | null };
+/** A track as the catalogue reads it: the row, its album's key, the caller's like and rating (subsonic_ratings). */
+export type CatalogueTrackRow = TrackRow & {
+  album_key: string | null;
+  liked_at: Date | null;
+  user_rating: number | null;
+};
 
 /** One album of a creator (or a single: album_key null, single_id its track). */
 export interface CatalogueAlbumRow {
@@ -43,6 +47,8 @@ export interface TrackFilter {
   trackId?: string;
   /** Any of these tracks (in no particular order). */
   trackIds?: readonly string[];
+  /** Only the tracks the caller liked, the latest like first (getStarred2). */
+  liked?: boolean;
   /** A page of the result. */
   page?: { limit: number; offset: number };
 }
@@ -113,14 +119,15 @@ export class SubsonicCatalogueRepository {
     return query.execute();
   }
 
-  /** Tracks of the library, in the order they were published, with their album's key and the caller's like. */
+  /** Tracks of the library, in the order they were published, with their album's key and the caller's like and rating. */
   async tracks(actor: UserActor, filter: TrackFilter): Promise<CatalogueTrackRow[]> {
     let query = this.library(actor)
       .leftJoin(likesSql().as('l'), (join) => join.onRef('l.track_id', '=', 't.id').on('l.user_id', '=', actor.id))
+      .leftJoin('subsonic_ratings as r', (join) => join.onRef('r.item_id', '=', 't.id').on('r.user_id', '=', actor.id))
       .selectAll('t')
-      .select([albumKey.as('album_key'), 'l.liked_at'])
-      .orderBy('t.created_at')
-      .orderBy('t.id');
+      .select([albumKey.as('album_key'), 'l.liked_at', 'r.rating as user_rating']);
+    if (filter.liked) query = query.where('l.liked_at', 'is not', null).orderBy('l.liked_at', 'desc');
+    query = query.orderBy('t.created_at').orderBy('t.id');
     if (filter.creatorId !== undefined) query = query.where('t.creator_id', '=', filter.creatorId);
     if (filter.albumKey === null) query = query.where(albumKey, 'is', null);
     else if (filter.albumKey !== undefined) query = query.where(albumKey, '=', filter.albumKey);
@@ -154,5 +161,14 @@ export class SubsonicCatalogueRepository {
   async lastModified(actor: UserActor): Promise<Date | null> {
     const row = await this.library(actor).select(sql<Date | null>`max(t.updated_at)`.as('at')).executeTakeFirst();
     return row?.at ?? null;
+  }
+
+  /** The creators the caller follows with tracks in their library (getStarred2's artists), as artists() counts them. */
+  async followedArtists(actor: UserActor): Promise<CatalogueArtistRow[]> {
+    return this.library(actor)
+      .where(sql<SqlBool>`t.creator_id in ${followeesSql(actor.id)}`)
+      .select(['t.creator_id', sql<number>`count(distinct coalesce(${albumKey}, t.id::text))::int`.as('album_count')])
+      .groupBy('t.creator_id')
+      .execute();
   }
 }

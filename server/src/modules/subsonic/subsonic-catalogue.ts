@@ -266,8 +266,8 @@ export class SubsonicCatalogue {
 
   /**
    * A song (Child). `track` is its place in its album when listed there; playCount is shown to the
-   * track's owner only, as the API shows it; starred is when the caller liked it. Riff has no ratings yet,
-   * so userRating is left out.
+   * track's owner only, as the API shows it; starred is when the caller liked it; userRating the
+   * caller's setRating (Riff itself has no ratings).
    */
   songNode(
     actor: UserActor,
@@ -292,6 +292,7 @@ export class SubsonicCatalogue {
       suffix: row.format,
       duration: Math.round(row.duration),
       bitRate: row.bitrate ?? undefined,
+      userRating: row.user_rating ?? undefined,
       playCount: row.creator_id === actor.id ? Number(row.play_count) : undefined,
       created: iso(row.created_at),
       starred: row.liked_at ? iso(row.liked_at) : undefined,

@@ -5,12 +5,16 @@ import { TranscodeSlots } from '../../platform/media/live-transcode.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import type { PlaysService } from '../social/plays.service.js';
+import type { SocialService } from '../social/social.service.js';
 import type { TrackSearchService } from '../tracks/track-search.service.js';
 import type { TrackAudio } from '../tracks/track-audio.js';
+import type { FollowsService } from '../users/follows.service.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { AppPasswordsRepository } from './app-passwords.repository.js';
 import { appPasswordsRoutes } from './app-passwords.routes.js';
 import { AppPasswordsService } from './app-passwords.service.js';
+import { annotationMethods } from './methods/annotation.methods.js';
 import { browsingMethods } from './methods/browsing.methods.js';
 import { listMethods } from './methods/lists.methods.js';
 import { searchingMethods } from './methods/searching.methods.js';
@@ -18,6 +22,8 @@ import { streamMethods } from './methods/stream.methods.js';
 import { systemMethods } from './methods/system.methods.js';
 import { userMethods } from './methods/users.methods.js';
 import { SubsonicAuthenticator } from './rest-auth.js';
+import { SubsonicAnnotations } from './subsonic-annotations.js';
+import { SubsonicAnnotationsRepository } from './subsonic-annotations.repository.js';
 import { SubsonicCatalogue } from './subsonic-catalogue.js';
 import { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
 import { MethodRegistry } from './rest-methods.js';
@@ -34,8 +40,9 @@ export type SubsonicModule = RiffModule & {
 
 /**
  * The Subsonic-compatible interface (/rest/, for player apps) and the app passwords its users sign
- * in with. It reads the catalogue, likes, plays and playlists through the other areas' ports; its
- * own table is app_passwords.
+ * in with. It reads the catalogue, likes, plays and playlists through the other areas' ports, and
+ * changes likes, plays and follows through their services; its own tables are app_passwords,
+ * subsonic_ratings (Riff has no ratings) and subsonic_now_playing.
  */
 export function createSubsonicModule(
   platform: Platform,
@@ -47,6 +54,12 @@ export function createSubsonicModule(
     tracks: Pick<TrackSearchService, 'matchingIds'>;
     /** The tracks area's audio (stream, download). */
     audio: TrackAudio;
+    /** The social area's likes (star, unstar). */
+    social: Pick<SocialService, 'like' | 'unlike'>;
+    /** The social area's plays (scrobble). */
+    plays: Pick<PlaysService, 'play'>;
+    /** The users area's follows (star and unstar of an artist). */
+    follows: Pick<FollowsService, 'follow' | 'unfollow'>;
   },
 ): SubsonicModule {
   const { scope, events, clock, keys, limits, keyLimits, logger, config } = platform;
@@ -65,10 +78,22 @@ export function createSubsonicModule(
     passwords: appPasswords,
     failures: policyLimiter(limits, 'subsonic-sign-in'),
   });
+  const library = new SubsonicCatalogueRepository(scope);
   const catalogue = new SubsonicCatalogue({
-    repository: new SubsonicCatalogueRepository(scope),
+    repository: library,
     names: (ids) => deps.people.names(ids),
     searchTracks: (actor, q, page) => deps.tracks.matchingIds(actor, q, page),
+  });
+  const annotationRows = new SubsonicAnnotationsRepository(scope);
+  const annotations = new SubsonicAnnotations({
+    catalogue,
+    library,
+    annotations: annotationRows,
+    names: (ids) => deps.people.names(ids),
+    social: deps.social,
+    plays: deps.plays,
+    follows: deps.follows,
+    clock,
   });
   const stream = streamMethods({
     audio: deps.audio,
@@ -80,11 +105,12 @@ export function createSubsonicModule(
   });
   const methods = new MethodRegistry([
     systemMethods(),
-    browsingMethods(catalogue),
+    browsingMethods(catalogue, (userId, ids) => annotationRows.ratingsOf(userId, ids)),
     listMethods(catalogue),
     searchingMethods(catalogue),
     userMethods(),
     stream,
+    annotationMethods(annotations),
   ]);
   const rest = new SubsonicRest({ methods, auth, serverVersion: rootPackage.version, logger });
   return {
@@ -93,8 +119,8 @@ export function createSubsonicModule(
     routes: { subsonic: appPasswordsRoutes(appPasswords) },
     routers: [subsonicRouter(rest)],
     accountData: {
-      export: (owner) => appPasswords.exportFor(owner),
-      erase: (owner) => appPasswords.eraseFor(owner),
+      export: async (owner) => ({ ...(await appPasswords.exportFor(owner)), ...(await annotations.exportFor(owner)) }),
+      erase: async (owner) => ({ ...(await appPasswords.eraseFor(owner)), ...(await annotations.eraseFor(owner)) }),
     },
   };
 }
