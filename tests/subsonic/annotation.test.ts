@@ -297,3 +297,40 @@ describe('scrobble and getNowPlaying', () => {
     expect(await playing(follower)).toEqual([]);
   });
 });
+
+describe('account data', () => {
+  it('the export holds the ratings and what is playing; erasing the account removes them', async () => {
+    const w = await world();
+    expect(await w.me.client.setRating({ id: w.first.id, rating: 5 })).toMatchObject(ok);
+    expect(await w.me.client.scrobble({ id: w.single.id, submission: false })).toMatchObject(ok);
+    const exported = await suite.http.get('/users/me/export', { token: w.me.user.accessToken });
+    expect(exported.status).toBe(200);
+    expect(exported.body.subsonic_ratings).toEqual([
+      { item_type: 'song', item_id: w.first.id, rating: 5, rated_at: expect.any(String) },
+    ]);
+    expect(exported.body.subsonic_now_playing).toEqual({
+      track_id: w.single.id,
+      client: 'subsonic-api',
+      started_at: expect.any(String),
+    });
+    const deleted = await suite.http.delete('/users/me', {
+      token: w.me.user.accessToken,
+      body: { confirm_text: 'DELETE', password: w.me.user.password, keep_public_tracks: false },
+    });
+    expect(deleted.status).toBe(200);
+    const { db } = suite.server.riff.database;
+    const entry = await db
+      .selectFrom('audit_logs')
+      .select('metadata')
+      .where('user_id', '=', w.me.user.id)
+      .where('action', '=', 'user.deleted')
+      .executeTakeFirstOrThrow();
+    expect(entry.metadata).toMatchObject({ removed_subsonic_ratings: 1, removed_now_playing: 1 });
+    expect(
+      await db.selectFrom('subsonic_ratings').select('item_id').where('user_id', '=', w.me.user.id).execute(),
+    ).toEqual([]);
+    expect(
+      await db.selectFrom('subsonic_now_playing').select('track_id').where('user_id', '=', w.me.user.id).execute(),
+    ).toEqual([]);
+  });
+});
