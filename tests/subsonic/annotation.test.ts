@@ -43,6 +43,18 @@ const followingIds = async (user: TestUser) => {
   return (reply.body.data.users as Json[]).map((entry) => entry.id as string);
 };
 
+/** The types and actors of the user's notifications, once `count` have come (the job makes them shortly after the event). */
+async function inboxOf(user: TestUser, count: number) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const reply = await suite.http.get('/notifications', { token: user.accessToken });
+    expect(reply.status).toBe(200);
+    const notes = reply.body.data.notifications as Json[];
+    if (notes.length >= count || Date.now() > deadline) return notes.map((note) => [note.type, note.actor?.id]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const ok = { status: 'ok' };
 /** The songs getNowPlaying shows this player. */
 const playing = async (who: { client: ReturnType<typeof subsonicClient> }) =>
@@ -73,6 +85,7 @@ describe('star and unstar (likes and follows)', () => {
     // the like went through the social area: the owner's like_count counts it
     const owned = await suite.http.get(`/tracks/${w.first.id}`, { token: w.creator.accessToken });
     expect(owned.body.data.track.like_count).toBe(1);
+    expect(await inboxOf(w.creator, 1)).toEqual([['like', w.me.user.id]]);
     // again: nothing more to do
     expect(await client.star({ id: w.first.id })).toMatchObject(ok);
     expect(await likedIds(w.me.user)).toEqual([w.first.id]);
@@ -113,6 +126,7 @@ describe('star and unstar (likes and follows)', () => {
     const w = await world();
     expect(await w.me.client.star({ artistId: w.creator.id })).toMatchObject(ok);
     expect(await followingIds(w.me.user)).toEqual([w.creator.id]);
+    expect(await inboxOf(w.creator, 1)).toEqual([['follow', w.me.user.id]]);
     const starred = (await w.me.client.getStarred2()).starred2 as Json;
     expect(starred.artist).toEqual([{ id: w.creator.id, name: w.creator.username, albumCount: 2 }]);
     // followed on the API: the same
