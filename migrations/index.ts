@@ -31,6 +31,7 @@ import * as announcementBatches from './0030-announcement-batches.js';
 import * as appPasswords from './0031-app-passwords.js';
 import * as trackAlbums from './0032-track-albums.js';
 import * as subsonicQueueClients from './0033-subsonic-queue-clients.js';
+import * as subsonicAnnotations from './0034-subsonic-annotations.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0031-app-passwords': appPasswords,
   '0032-track-albums': trackAlbums,
   '0033-subsonic-queue-clients': subsonicQueueClients,
+  '0034-subsonic-annotations': subsonicAnnotations,
 };

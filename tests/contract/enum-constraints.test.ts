@@ -28,6 +28,7 @@ import {
   SANCTION_KINDS,
   SHARE_PLATFORMS,
   STREAM_STATUSES,
+  SUBSONIC_RATED_ITEM_TYPES,
   TRACK_FORMATS,
   TRACK_STATUSES,
   USER_ROLES,
@@ -76,6 +77,7 @@ const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][]
   ['appeals', 'subject_type', APPEAL_SUBJECT_TYPES],
   ['appeals', 'target_type', MODERATED_CONTENT_TYPES],
   ['appeals', 'status', APPEAL_STATUSES],
+  ['subsonic_ratings', 'item_type', SUBSONIC_RATED_ITEM_TYPES],
 ];
 
 let database: DatabaseHandle;

@@ -109,7 +109,8 @@ describe('account deletion (DELETE /users/me)', () => {
     // anonymised_reports, anonymised_claims, forgotten_counter_notices: her reports and copyright claims stay
     // in their cases without her; deleted_appeals, deleted_strikes: her own standing;
     // removed_app_passwords: the passwords her Subsonic apps signed in with; removed_play_queue_clients: the
-    // Subsonic app that last saved her play queue
+    // Subsonic app that last saved her play queue; removed_subsonic_ratings, removed_now_playing: what those
+    // apps rated and said was playing
     expect(entry.metadata).toEqual({
       anonymised_claims: 0,
       anonymised_reports: 0,
@@ -136,6 +137,8 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_webhooks: 0,
       removed_app_passwords: 0,
       removed_play_queue_clients: 0,
+      removed_subsonic_ratings: 0,
+      removed_now_playing: 0,
       pseudonymised_staff_log_entries: 0,
     });
 

@@ -151,6 +151,8 @@ export function createAreas(platform: Platform) {
     avatars: media.avatars,
     profiles: users.services.profiles,
     recommendations: social.recommendations,
+    plays: social.services.plays,
+    follows: users.services.follows,
   });
   const admin = createAdminModule(platform, {
     settings,

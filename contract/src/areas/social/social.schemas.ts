@@ -8,7 +8,8 @@ import { ProfileSchema } from '../users/users.schemas.js';
 
 export const SHARE_PLATFORMS = ['link', 'twitter', 'facebook', 'whatsapp', 'email', 'embed', 'other'] as const;
 export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
-export const PLAY_SOURCES = ['track', 'playlist', 'queue', 'session', 'embed', 'search'] as const;
+/** Where a play was started; `subsonic`: scrobbled by a player app through the Subsonic interface (/rest/). */
+export const PLAY_SOURCES = ['track', 'playlist', 'queue', 'session', 'embed', 'search', 'subsonic'] as const;
 export type PlaySource = (typeof PLAY_SOURCES)[number];
 export const STATS_PERIODS = ['7d', '30d', '90d', 'all'] as const;
 export type StatsPeriod = (typeof STATS_PERIODS)[number];

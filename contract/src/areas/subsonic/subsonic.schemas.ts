@@ -47,3 +47,26 @@ export const CreatedAppPasswordSchema = named(
 export type CreatedAppPassword = z.infer<typeof CreatedAppPasswordSchema>;
 
 export const AppPasswordListSchema = named('AppPasswordList', z.object({ app_passwords: z.array(AppPasswordSchema) }));
+
+/** What a Subsonic rating (setRating) is about: a song (a track), an album, or an artist (a creator). */
+export const SUBSONIC_RATED_ITEM_TYPES = ['song', 'album', 'artist'] as const;
+export type SubsonicRatedItemType = (typeof SUBSONIC_RATED_ITEM_TYPES)[number];
+
+export const ExportedSubsonicRatingSchema = named(
+  'ExportedSubsonicRating',
+  z.object({
+    item_type: z.enum(SUBSONIC_RATED_ITEM_TYPES),
+    item_id: UuidSchema.describe("The track's, the creator's, or the album's id as Subsonic apps know it (a UUID v5)"),
+    rating: z.number().int().min(1).max(5),
+    rated_at: TimestampSchema,
+  }),
+);
+
+export const ExportedNowPlayingSchema = named(
+  'ExportedNowPlaying',
+  z.object({
+    track_id: UuidSchema,
+    client: z.string().describe('The Subsonic app that said so'),
+    started_at: TimestampSchema,
+  }),
+);

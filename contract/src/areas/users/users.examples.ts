@@ -170,6 +170,8 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     webhooks: [webhook],
     app_passwords: [appPassword],
     subsonic_play_queue: { client: 'Symfonium', saved_at: UPDATED },
+    subsonic_ratings: [{ item_type: 'song', item_id: TRACK_ID, rating: 4, rated_at: UPDATED }],
+    subsonic_now_playing: null,
     sanctions: [suspension],
     appeals: [appeal],
     notifications: [exportedNotification],

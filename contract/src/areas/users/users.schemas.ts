@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { ApiKeySchema } from '../developer/developer.schemas.js';
 import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
-import { AppPasswordSchema } from '../subsonic/subsonic.schemas.js';
+import {
+  AppPasswordSchema,
+  ExportedNowPlayingSchema,
+  ExportedSubsonicRatingSchema,
+} from '../subsonic/subsonic.schemas.js';
 import { DateSchema, TimestampSchema, UserIdOrMeSchema, UuidSchema, pageOf } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
@@ -300,6 +304,12 @@ export const UserExportSchema = named(
       .object({ client: z.string(), saved_at: TimestampSchema })
       .nullable()
       .describe('The Subsonic app that last saved your play queue (getPlayQueue names it to your other apps), or null'),
+    subsonic_ratings: z
+      .array(ExportedSubsonicRatingSchema)
+      .describe('Your ratings in Subsonic apps (setRating), oldest first: Riff itself has no ratings'),
+    subsonic_now_playing: ExportedNowPlayingSchema.nullable().describe(
+      'What your Subsonic app last said it was playing (scrobble without submission), if anything',
+    ),
     sanctions: z.array(SanctionSchema).describe('The warnings, suspensions and bans of your account, newest first'),
     appeals: z.array(AppealSchema).describe('Your appeals and their outcome, newest first'),
     notifications: z

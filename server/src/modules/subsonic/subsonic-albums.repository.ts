@@ -5,7 +5,7 @@ import { likesSql } from '../playlists/likes-sql.js';
 import { countedPlaysSql } from '../social/plays-sql.js';
 import { creatorAlbumsSql, publishedAlbumsSql } from '../tracks/track-sql.js';
 import type { TrackAlbumRow } from '../tracks/tracks.tables.js';
-import { activeUserSql, activeUsersSql, notBlockedSql } from '../users/people-sql.js';
+import { activeUserSql, activeUsersSql, followeesSql, notBlockedSql } from '../users/people-sql.js';
 import { libraryTracksSql } from './subsonic-library-sql.js';
 
 /** One album of the caller's library. */
@@ -182,6 +182,14 @@ export class SubsonicAlbumsRepository {
     const only = ids === undefined ? sql`` : sql`where lib.creator_id in (${sql.join(ids)})`;
     const { rows } = await sql<{ creator_id: string; album_count: number }>`select lib.creator_id, count(*)::int as album_count
       from ${this.library(actor)} lib ${only} group by lib.creator_id`.execute(this.db);
+    return rows;
+  }
+
+  /** The creators the caller follows with albums in the library (getStarred2's artists), with how many albums each. */
+  async followedArtists(actor: UserActor): Promise<{ creator_id: string; album_count: number }[]> {
+    const { rows } = await sql<{ creator_id: string; album_count: number }>`select lib.creator_id, count(*)::int as album_count
+      from ${this.library(actor)} lib where lib.creator_id in ${followeesSql(actor.id)}
+      group by lib.creator_id`.execute(this.db);
     return rows;
   }
 

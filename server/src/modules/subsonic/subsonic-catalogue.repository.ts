@@ -5,8 +5,12 @@ import { likesSql } from '../playlists/likes-sql.js';
 import type { TrackRow } from '../tracks/tracks.tables.js';
 import { libraryTracksSql } from './subsonic-library-sql.js';
 
-/** A track as the catalogue reads it: the row, its album's key and the caller's like. */
-export type CatalogueTrackRow = TrackRow & { album_key: string | null; liked_at: Date | null };
+/** A track as the catalogue reads it: the row, its album's key, the caller's like and rating (subsonic_ratings). */
+export type CatalogueTrackRow = TrackRow & {
+  album_key: string | null;
+  liked_at: Date | null;
+  user_rating: number | null;
+};
 
 export interface CatalogueGenreRow {
   genre: string;
@@ -31,6 +35,8 @@ export interface TrackFilter {
    * them, never a sort of the whole library). `plays`: the most played first.
    */
   order?: 'published' | 'random' | 'plays';
+  /** Only the tracks the caller liked, the latest like first (getStarred2). */
+  liked?: boolean;
   /** A page of the result. */
   page?: { limit: number; offset: number };
 }
@@ -72,12 +78,14 @@ export class SubsonicCatalogueRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Tracks of the library, in the order they were published, with their album's key and the caller's like. */
+  /** Tracks of the library, in the order they were published, with their album's key and the caller's like and rating. */
   async tracks(actor: UserActor, filter: TrackFilter): Promise<CatalogueTrackRow[]> {
     let query = this.library(actor)
       .leftJoin(likesSql().as('l'), (join) => join.onRef('l.track_id', '=', 't.id').on('l.user_id', '=', actor.id))
+      .leftJoin('subsonic_ratings as r', (join) => join.onRef('r.item_id', '=', 't.id').on('r.user_id', '=', actor.id))
       .selectAll('t')
-      .select([albumKey.as('album_key'), 'l.liked_at']);
+      .select([albumKey.as('album_key'), 'l.liked_at', 'r.rating as user_rating']);
+    if (filter.liked) query = query.where('l.liked_at', 'is not', null).orderBy('l.liked_at', 'desc');
     if (filter.order === 'random') query = query.orderBy(sql`random()`);
     else {
       if (filter.order === 'plays') query = query.orderBy('t.play_count', 'desc');

@@ -223,6 +223,18 @@ export class SubsonicCatalogue {
     });
   }
 
+  /** The creators the caller follows with albums in their library, by name. */
+  async followedArtists(actor: UserActor): Promise<CatalogueArtist[]> {
+    const rows = await this.deps.albums.followedArtists(actor);
+    const names = await this.usernames(rows.map((row) => row.creator_id));
+    return rows
+      .flatMap((row) => {
+        const name = names.get(row.creator_id);
+        return name === undefined ? [] : [{ id: row.creator_id, name, albumCount: row.album_count }];
+      })
+      .sort((a, b) => sortName(a.name).localeCompare(sortName(b.name), 'en', { sensitivity: 'base' }));
+  }
+
   /** The genres of the caller's library with their songs and albums. */
   genres(actor: UserActor) {
     return this.deps.repository.genres(actor);
@@ -318,8 +330,8 @@ export class SubsonicCatalogue {
 
   /**
    * A song (Child). `track` is its place in its album when listed there; playCount is shown to the
-   * track's owner only, as the API shows it; starred is when the caller liked it. Riff has no ratings yet,
-   * so userRating is left out.
+   * track's owner only, as the API shows it; starred is when the caller liked it; userRating the
+   * caller's setRating (Riff itself has no ratings).
    */
   songNode(
     actor: UserActor,
@@ -344,6 +356,7 @@ export class SubsonicCatalogue {
       suffix: row.format,
       duration: Math.round(row.duration),
       bitRate: row.bitrate ?? undefined,
+      userRating: row.user_rating ?? undefined,
       playCount: row.creator_id === actor.id ? Number(row.play_count) : undefined,
       created: iso(row.created_at),
       starred: row.liked_at ? iso(row.liked_at) : undefined,

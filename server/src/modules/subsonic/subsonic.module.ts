@@ -6,21 +6,24 @@ import { TranscodeSlots } from '../../platform/media/live-transcode.js';
 import type { Platform } from '../../platform/platform.js';
 import type { RiffModule } from '../../platform/module.js';
 import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
+import type { AvatarsService } from '../media/avatars.service.js';
+import type { MediaService } from '../media/media.service.js';
 import type { PlaylistTracksService } from '../playlists/playlist-tracks.service.js';
 import type { PlaylistsService } from '../playlists/playlists.service.js';
 import type { QueueService } from '../queue/queue.service.js';
-import type { SocialService } from '../social/social.service.js';
-import type { AvatarsService } from '../media/avatars.service.js';
-import type { MediaService } from '../media/media.service.js';
+import type { PlaysService } from '../social/plays.service.js';
 import type { RecommendationsService } from '../social/recommendations.service.js';
-import type { TrackSearchService } from '../tracks/track-search.service.js';
+import type { SocialService } from '../social/social.service.js';
 import type { TrackAudio } from '../tracks/track-audio.js';
+import type { TrackSearchService } from '../tracks/track-search.service.js';
 import type { TracksService } from '../tracks/tracks.service.js';
+import type { FollowsService } from '../users/follows.service.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import type { ProfilesService } from '../users/profiles.service.js';
 import { AppPasswordsRepository } from './app-passwords.repository.js';
 import { appPasswordsRoutes } from './app-passwords.routes.js';
 import { AppPasswordsService } from './app-passwords.service.js';
+import { annotationMethods } from './methods/annotation.methods.js';
 import { browsingMethods } from './methods/browsing.methods.js';
 import { infoMethods } from './methods/info.methods.js';
 import { listMethods } from './methods/lists.methods.js';
@@ -35,6 +38,8 @@ import { systemMethods } from './methods/system.methods.js';
 import { userMethods } from './methods/users.methods.js';
 import { SubsonicAuthenticator } from './rest-auth.js';
 import { SubsonicAlbumsRepository } from './subsonic-albums.repository.js';
+import { SubsonicAnnotations } from './subsonic-annotations.js';
+import { SubsonicAnnotationsRepository } from './subsonic-annotations.repository.js';
 import { SubsonicCatalogue } from './subsonic-catalogue.js';
 import { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
 import { SubsonicSongs } from './subsonic-songs.js';
@@ -54,7 +59,9 @@ export type SubsonicModule = RiffModule & {
 /**
  * The Subsonic-compatible interface (/rest/, for player apps) and the app passwords its users sign
  * in with. It reads the catalogue, likes, plays, playlists, the queue and share links through the
- * other areas' ports and services; its own tables are app_passwords and subsonic_queue_clients.
+ * other areas' ports, and changes likes, plays, follows, playlists, the queue and share links through
+ * their services; its own tables are app_passwords, subsonic_queue_clients, subsonic_ratings (Riff
+ * has no ratings) and subsonic_now_playing.
  */
 export function createSubsonicModule(
   platform: Platform,
@@ -71,8 +78,8 @@ export function createSubsonicModule(
     playlistTracks: Pick<PlaylistTracksService, 'add' | 'remove'>;
     /** The queue area's service (getPlayQueue, savePlayQueue). */
     queue: Pick<QueueService, 'get' | 'update' | 'clear'>;
-    /** Track social's shares and secret links (getShares, createShare, deleteShare). */
-    social: Pick<SocialService, 'share' | 'revokeShare' | 'secretLinksOf'>;
+    /** Track social's likes (star, unstar), shares and secret links (getShares, createShare, deleteShare). */
+    social: Pick<SocialService, 'like' | 'unlike' | 'share' | 'revokeShare' | 'secretLinksOf'>;
     /** The tracks area's lyrics (getLyricsBySongId). */
     lyrics: Pick<TracksService, 'lyrics'>;
     /** The media area's covers and avatars, scaled for players (getCoverArt, getAvatar). */
@@ -82,6 +89,10 @@ export function createSubsonicModule(
     profiles: Pick<ProfilesService, 'get' | 'getByUsername'>;
     /** The social area's similar tracks (getSimilarSongs2, getArtistInfo2's similar artists). */
     recommendations: Pick<RecommendationsService, 'similar'>;
+    /** The social area's plays (scrobble). */
+    plays: Pick<PlaysService, 'play'>;
+    /** The users area's follows (star and unstar of an artist). */
+    follows: Pick<FollowsService, 'follow' | 'unfollow'>;
   },
 ): SubsonicModule {
   const { scope, events, clock, keys, limits, keyLimits, logger, config } = platform;
@@ -107,6 +118,17 @@ export function createSubsonicModule(
     names: (ids) => deps.people.names(ids),
     searchTracks: (actor, q, page) => deps.tracks.matchingIds(actor, q, page),
   });
+  const annotationRows = new SubsonicAnnotationsRepository(scope);
+  const annotations = new SubsonicAnnotations({
+    catalogue,
+    library: catalogueRepository,
+    annotations: annotationRows,
+    names: (ids) => deps.people.names(ids),
+    social: deps.social,
+    plays: deps.plays,
+    follows: deps.follows,
+    clock,
+  });
   const stream = streamMethods({
     audio: deps.audio,
     blockedEitherWay: (a, b) => deps.people.blockedEitherWay(a, b),
@@ -129,7 +151,7 @@ export function createSubsonicModule(
   };
   const methods = new MethodRegistry([
     systemMethods(),
-    browsingMethods(catalogue),
+    browsingMethods(catalogue, (userId, ids) => annotationRows.ratingsOf(userId, ids)),
     listMethods(catalogue),
     songMethods({ ...similar, profiles: deps.profiles }),
     infoMethods({ ...similar, profiles: deps.profiles, publicBaseUrl: config.publicBaseUrl }),
@@ -153,6 +175,7 @@ export function createSubsonicModule(
       blockedEitherWay: (a, b) => deps.people.blockedEitherWay(a, b),
       lyrics: deps.lyrics,
     }),
+    annotationMethods(annotations),
   ]);
   const rest = new SubsonicRest({ methods, auth, serverVersion: rootPackage.version, logger });
   return {
@@ -167,12 +190,14 @@ export function createSubsonicModule(
         const saved = await queueClients.find(owner.id);
         return {
           ...(await appPasswords.exportFor(owner)),
+          ...(await annotations.exportFor(owner)),
           // the app that last saved the play queue (getPlayQueue's changedBy)
           subsonic_play_queue: saved ? { client: saved.client, saved_at: saved.saved_at.toISOString() } : null,
         };
       },
       erase: async (owner) => ({
         ...(await appPasswords.eraseFor(owner)),
+        ...(await annotations.eraseFor(owner)),
         removed_play_queue_clients: await queueClients.removeOfUser(owner.id),
       }),
     },

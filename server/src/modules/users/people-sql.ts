@@ -44,6 +44,15 @@ export function followeesSql(userId: string): RawBuilder<unknown> {
  * true for no user (null). The default is on, so a user without preferences keeps it.
  */
 export function keepsListeningHistorySql(userId: string | null): RawBuilder<SqlBool> {
-  return sql<SqlBool>`not exists (select 1 from user_preferences prefs where prefs.user_id = ${userId}::uuid
+  return keepsHistory(sql`${userId}::uuid`);
+}
+
+/** As keepsListeningHistorySql, for the user in `userIdColumn` (what they play is shown to others only then). */
+export function keepsListeningHistoryOfSql(userIdColumn: string): RawBuilder<SqlBool> {
+  return keepsHistory(sql.ref(userIdColumn));
+}
+
+function keepsHistory(user: RawBuilder<unknown>): RawBuilder<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from user_preferences prefs where prefs.user_id = ${user}
     and prefs.settings -> 'privacy' ->> 'show_listening_history' = 'false')`;
 }

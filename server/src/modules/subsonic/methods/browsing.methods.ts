@@ -1,4 +1,5 @@
 import { method, type SubsonicMethod } from '../rest-methods.js';
+import type { SubsonicNode } from '../rest-serializer.js';
 import { byIndex, IGNORED_ARTICLES, type SubsonicCatalogue } from '../subsonic-catalogue.js';
 
 /** Riff's whole catalogue is one library: the one music folder apps show (its id is an int in the XSD). */
@@ -6,12 +7,17 @@ export const MUSIC_FOLDER = { id: 1, name: 'Riff' } as const;
 
 const ignoredArticles = IGNORED_ARTICLES.join(' ');
 
+/** The caller's ratings (setRating) of these albums or artists, by id. */
+export type RatingsOf = (userId: string, ids: readonly string[]) => Promise<Map<string, number>>;
+
 /**
  * Browsing: getMusicFolders, getIndexes, getArtists, getArtist, getAlbum, getSong, getMusicDirectory
  * and getGenres, over the caller's library (subsonic-catalogue.ts). `musicFolderId` is accepted and
- * ignored: there is one folder.
+ * ignored: there is one folder. Albums and artists carry the caller's rating (`userRating`) where the
+ * XSD has it: getAlbum's album, getMusicDirectory's directory and its album entries (songs carry
+ * theirs everywhere).
  */
-export function browsingMethods(catalogue: SubsonicCatalogue): SubsonicMethod[] {
+export function browsingMethods(catalogue: SubsonicCatalogue, ratings: RatingsOf): SubsonicMethod[] {
   return [
     method({
       name: 'getMusicFolders',
@@ -71,9 +77,11 @@ export function browsingMethods(catalogue: SubsonicCatalogue): SubsonicMethod[] 
       needs: 'read',
       handle: async ({ actor, params }) => {
         const { album, songs } = await catalogue.albumWithSongs(actor, params.required('id'));
+        const userRating = (await ratings(actor.id, [album.id])).get(album.id);
         return {
           album: {
             ...catalogue.albumNode(album),
+            userRating,
             song: songs.map((song, index) =>
               catalogue.songNode(actor, song, { artist: album.artist, album, track: index + 1 }),
             ),
@@ -89,7 +97,24 @@ export function browsingMethods(catalogue: SubsonicCatalogue): SubsonicMethod[] 
     method({
       name: 'getMusicDirectory',
       needs: 'read',
-      handle: async ({ actor, params }) => ({ directory: await catalogue.directory(actor, params.required('id')) }),
+      handle: async ({ actor, params }) => {
+        const directory = await catalogue.directory(actor, params.required('id'));
+        const children = (directory.child ?? []) as readonly SubsonicNode[];
+        const id = String(directory.id);
+        const rated = await ratings(actor.id, [
+          id,
+          ...children.filter((child) => child.isDir).map((c) => String(c.id)),
+        ]);
+        return {
+          directory: {
+            ...directory,
+            userRating: rated.get(id),
+            child: children.map((child) =>
+              child.isDir ? { ...child, userRating: rated.get(String(child.id)) } : child,
+            ),
+          },
+        };
+      },
     }),
     method({
       name: 'getGenres',
