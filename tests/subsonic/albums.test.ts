@@ -9,7 +9,8 @@ import { createAppPassword, subsonicClient } from '../support/subsonic.js';
 // 0032), so that getAlbumList2 and search3 read an index range at any size. What a user sees: every
 // change to a track (its album tag, visibility, moderation, deletion) shows at once in every album
 // list, and two uploads into one album at the same moment both count.
-const suite = useTestServer();
+// a database of its own on PostgreSQL: its pages of the newest albums are the whole library's
+const suite = useTestServer({}, {}, { ownDatabase: true });
 const db = () => suite.server.riff.database.db;
 
 type Json = Record<string, any>;

@@ -11,7 +11,9 @@ import { expectValidSubsonicXml } from '../support/subsonic-xsd.js';
 // artists are creators, albums their album tags (a track without one a single), and the caller sees
 // exactly what Riff lets them see: public tracks and their own private ones, nothing hidden by
 // moderation, nothing of a user they blocked. Every XML reply validates against the XSD.
-const suite = useTestServer();
+// A database of its own on PostgreSQL: the album lists' order (the newest first) is the whole library's,
+// which other files' uploads at the same time would change.
+const suite = useTestServer({}, {}, { ownDatabase: true });
 
 type Json = Record<string, any>;
 
