@@ -53,7 +53,8 @@ const creatorId = (n: RawBuilder<unknown>) => sql`md5('bench-subsonic-creator-' 
  * their 100 tracks and 30 albums at both sizes, as a search for a name does. (A common word matches
  * 100 times more tracks at 1M: ranking them all is the search engine's cost, as bench:search shows.)
  */
-const creatorWord = (n: RawBuilder<unknown>) => sql`translate(substr(md5('bench-subsonic-word-' || ${n}), 1, 10), '0123456789', 'ghijklmnop')`;
+const creatorWord = (n: RawBuilder<unknown>) =>
+  sql`translate(substr(md5('bench-subsonic-word-' || ${n}), 1, 10), '0123456789', 'ghijklmnop')`;
 const creatorWordOf = (n: number) =>
   createHash('md5')
     .update(`bench-subsonic-word-${n}`)

@@ -180,14 +180,20 @@ export class SubsonicAlbumsRepository {
     const ids = typeof creators === 'string' ? [creators] : creators;
     if (ids?.length === 0) return [];
     const only = ids === undefined ? sql`` : sql`where lib.creator_id in (${sql.join(ids)})`;
-    const { rows } = await sql<{ creator_id: string; album_count: number }>`select lib.creator_id, count(*)::int as album_count
+    const { rows } = await sql<{
+      creator_id: string;
+      album_count: number;
+    }>`select lib.creator_id, count(*)::int as album_count
       from ${this.library(actor)} lib ${only} group by lib.creator_id`.execute(this.db);
     return rows;
   }
 
   /** The creators the caller follows with albums in the library (getStarred2's artists), with how many albums each. */
   async followedArtists(actor: UserActor): Promise<{ creator_id: string; album_count: number }[]> {
-    const { rows } = await sql<{ creator_id: string; album_count: number }>`select lib.creator_id, count(*)::int as album_count
+    const { rows } = await sql<{
+      creator_id: string;
+      album_count: number;
+    }>`select lib.creator_id, count(*)::int as album_count
       from ${this.library(actor)} lib where lib.creator_id in ${followeesSql(actor.id)}
       group by lib.creator_id`.execute(this.db);
     return rows;

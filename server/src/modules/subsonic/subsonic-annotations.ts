@@ -266,7 +266,6 @@ export class SubsonicAnnotations {
     };
   }
 
-
   // ---- account data
 
   async exportFor(owner: UserActor) {
