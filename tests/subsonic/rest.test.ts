@@ -14,6 +14,16 @@ const suite = useTestServer();
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const SERVED = ['ping', 'getLicense', 'getOpenSubsonicExtensions', 'tokenInfo', 'getMusicFolders', 'getUser'];
 
+/** Every method the interface promises player apps (the OpenSubsonic methods Riff serves). */
+const PROMISED = [
+  ...SERVED,
+  ...['getIndexes', 'getArtists', 'getArtist', 'getArtistInfo2', 'getAlbum', 'getAlbumInfo2', 'getSong', 'getGenres'],
+  ...['getMusicDirectory', 'getAlbumList2', 'getRandomSongs', 'getSongsByGenre', 'getStarred2', 'getTopSongs'],
+  ...['getSimilarSongs2', 'search3', 'stream', 'download', 'getCoverArt', 'getAvatar', 'getLyricsBySongId', 'star'],
+  ...['unstar', 'setRating', 'scrobble', 'getPlaylists', 'getPlaylist', 'createPlaylist', 'updatePlaylist'],
+  ...['deletePlaylist', 'getPlayQueue', 'savePlayQueue', 'getNowPlaying', 'getShares', 'createShare', 'deleteShare'],
+];
+
 async function apiKey(owner: TestUser, scopes: string[]) {
   const reply = await suite.http.post('/developer/api-keys', { token: owner.accessToken, body: { name: 'k', scopes } });
   expect(reply.status).toBe(201);
@@ -94,6 +104,18 @@ describe('a Subsonic client signed in with an app password', () => {
     }
     const listed = await suite.http.get('/users/me/app-passwords', { token: user.accessToken });
     expect(listed.body.data.app_passwords[0].last_used_at).not.toBeNull();
+  });
+
+  it('serves every method it promises: none answers "not supported", called bare each says what it misses', async () => {
+    const { sign } = await player();
+    for (const method of PROMISED) {
+      const reply = await restCall(suite.server, method, { ...sign, f: 'json' });
+      expect(reply.status, method).toBe(200);
+      // bytes (a stream, a cover) are answered only to a call naming its item: bare, every method answers JSON
+      const body = JSON.parse(reply.text)['subsonic-response'];
+      expect(body.error?.message ?? '', method).not.toContain('not supported');
+      if (body.status === 'failed') expect([10, 70], method).toContain(body.error.code);
+    }
   });
 
   it('an unsupported method answers error 0 "not supported" in the standard reply, never a 404 page', async () => {
