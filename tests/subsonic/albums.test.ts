@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { createModerator } from '../support/moderation.js';
 import { useTestServer } from '../support/suite.js';
-import { createAppPassword, subsonicClient } from '../support/subsonic.js';
+import { signedInPlayer } from '../support/subsonic.js';
 
 // Albums as players list them are kept by the database beside the tracks (track_albums, migration
 // 0032), so that getAlbumList2 and search3 read an index range at any size. What a user sees: every
@@ -15,11 +15,7 @@ const db = () => suite.server.riff.database.db;
 
 type Json = Record<string, any>;
 
-async function listener(user?: TestUser) {
-  const who = user ?? (await createUser(suite.server));
-  const { password } = await createAppPassword(suite.server, who, 'Player');
-  return { user: who, client: subsonicClient(suite.server, { username: who.username, password }) };
-}
+const listener = (user?: TestUser) => signedInPlayer(suite.server, user);
 
 const track = (owner: TestUser, title: string, album?: string, isPublic = true) =>
   createTrack(suite.server, owner, { title, isPublic, tags: { title, ...(album ? { album } : {}), year: 2021 } });

@@ -3,7 +3,7 @@ import { createAdmin } from '../support/admin-factory.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { createModerator } from '../support/moderation.js';
 import { useTestServer } from '../support/suite.js';
-import { createAppPassword, restCall, subsonicClient } from '../support/subsonic.js';
+import { restCall, signedInPlayer } from '../support/subsonic.js';
 import { expectValidSubsonicXml } from '../support/subsonic-xsd.js';
 
 // The catalogue as a Subsonic player browses it (getArtists → getArtist → getAlbum → getSong, the
@@ -17,13 +17,7 @@ const suite = useTestServer({}, {}, { ownDatabase: true });
 
 type Json = Record<string, any>;
 
-async function listener(user?: TestUser) {
-  const who = user ?? (await createUser(suite.server));
-  const { password } = await createAppPassword(suite.server, who, 'Player');
-  const client = subsonicClient(suite.server, { username: who.username, password });
-  const sign = { u: who.username, p: password, v: '1.16.1', c: 'riff-tests' };
-  return { user: who, client, sign };
-}
+const listener = (user?: TestUser) => signedInPlayer(suite.server, user);
 
 const track = (owner: TestUser, title: string, album?: string, extra: { isPublic?: boolean; genre?: string } = {}) =>
   createTrack(suite.server, owner, {

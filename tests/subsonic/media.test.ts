@@ -12,7 +12,7 @@ import { createTrack, createUser, type TestUser } from '../support/factories.js'
 import { afterJobs } from '../support/jobs.js';
 import { createModerator } from '../support/moderation.js';
 import { useTestServer } from '../support/suite.js';
-import { createAppPassword, jsonReply, restCall, subsonicClient } from '../support/subsonic.js';
+import { jsonReply, restCall, signedInPlayer } from '../support/subsonic.js';
 import { expectValidSubsonicXml } from '../support/subsonic-xsd.js';
 import { expectStatus } from '../support/typed-api.js';
 
@@ -25,13 +25,7 @@ const suite = useTestServer();
 
 type Json = Record<string, any>;
 
-async function listener(user?: TestUser) {
-  const who = user ?? (await createUser(suite.server));
-  const { password } = await createAppPassword(suite.server, who, 'Player');
-  const client = subsonicClient(suite.server, { username: who.username, password });
-  const sign = { u: who.username, p: password, v: '1.16.1', c: 'riff-tests' };
-  return { user: who, client, sign };
-}
+const listener = (user?: TestUser) => signedInPlayer(suite.server, user);
 
 type Listener = Awaited<ReturnType<typeof listener>>;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { createModerator } from '../support/moderation.js';
 import { useTestServer } from '../support/suite.js';
-import { createAppPassword, restCall, subsonicClient } from '../support/subsonic.js';
+import { restCall, subsonicClient, signedInPlayer } from '../support/subsonic.js';
 import { expectValidSubsonicXml } from '../support/subsonic-xsd.js';
 
 // Riff playlists as a Subsonic player sees them (getPlaylists, getPlaylist, createPlaylist,
@@ -13,13 +13,7 @@ const suite = useTestServer();
 
 type Json = Record<string, any>;
 
-async function player(user?: TestUser) {
-  const who = user ?? (await createUser(suite.server));
-  const { password } = await createAppPassword(suite.server, who, 'Player');
-  const client = subsonicClient(suite.server, { username: who.username, password });
-  const sign = { u: who.username, p: password, v: '1.16.1', c: 'riff-tests' };
-  return { user: who, client, sign };
-}
+const player = (user?: TestUser) => signedInPlayer(suite.server, user);
 
 const track = (owner: TestUser, title: string, isPublic = true) =>
   createTrack(suite.server, owner, { title, isPublic, tags: { title, album: 'Road Songs', year: 2024 } });

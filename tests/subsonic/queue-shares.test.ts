@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
-import { createAppPassword, restCall, subsonicClient } from '../support/subsonic.js';
+import { restCall, subsonicClient, signedInPlayer } from '../support/subsonic.js';
 import { expectValidSubsonicXml } from '../support/subsonic-xsd.js';
 
 // The play queue (getPlayQueue, savePlayQueue: Riff's one queue, as GET and PUT /api/v1/queue show it)
@@ -11,13 +11,7 @@ const suite = useTestServer();
 
 type Json = Record<string, any>;
 
-async function player(user?: TestUser) {
-  const who = user ?? (await createUser(suite.server));
-  const { password } = await createAppPassword(suite.server, who, 'Player');
-  const client = subsonicClient(suite.server, { username: who.username, password });
-  const sign = { u: who.username, p: password, v: '1.16.1', c: 'riff-tests' };
-  return { user: who, client, sign };
-}
+const player = (user?: TestUser) => signedInPlayer(suite.server, user);
 
 const track = (owner: TestUser, title: string, isPublic = true) =>
   createTrack(suite.server, owner, { title, isPublic, tags: { title, year: 2024 } });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { createModerator } from '../support/moderation.js';
 import { useTestServer } from '../support/suite.js';
-import { createAppPassword, restCall, subsonicClient } from '../support/subsonic.js';
+import { restCall, signedInPlayer } from '../support/subsonic.js';
 import { expectValidSubsonicXml } from '../support/subsonic-xsd.js';
 
 // Song lists through the Subsonic interface, driven by the subsonic-api client: getRandomSongs (genre
@@ -13,13 +13,7 @@ const suite = useTestServer();
 
 type Json = Record<string, any>;
 
-async function listener(user?: TestUser) {
-  const who = user ?? (await createUser(suite.server));
-  const { password } = await createAppPassword(suite.server, who, 'Player');
-  const client = subsonicClient(suite.server, { username: who.username, password });
-  const sign = { u: who.username, p: password, v: '1.16.1', c: 'riff-tests' };
-  return { user: who, client, sign };
-}
+const listener = (user?: TestUser) => signedInPlayer(suite.server, user);
 
 /** A genre of one test alone (the server is shared by the file's tests). */
 const uniqueGenre = (name: string) => `${name} ${Math.random().toString(36).slice(2, 8)}`;

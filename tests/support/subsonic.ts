@@ -1,5 +1,6 @@
 import SubsonicAPI from 'subsonic-api';
 import { expect } from 'vitest';
+import { createUser, type TestUser } from './factories.js';
 import { request } from './http.js';
 import type { TestServer } from './test-server.js';
 
@@ -51,4 +52,16 @@ export async function restCall(
 /** The `subsonic-response` of a JSON reply. */
 export function jsonReply(text: string) {
   return JSON.parse(text)['subsonic-response'] as Record<string, any>;
+}
+
+/**
+ * A player app signed in as `user` (a new user when none is given) with an app password of its own:
+ * the user, the subsonic-api client, and the parameters (`sign`) for restCall.
+ */
+export async function signedInPlayer(server: TestServer, user?: TestUser) {
+  const who = user ?? (await createUser(server));
+  const { password } = await createAppPassword(server, who, 'Player');
+  const client = subsonicClient(server, { username: who.username, password });
+  const sign = { u: who.username, p: password, v: '1.16.1', c: 'riff-tests' };
+  return { user: who, client, sign, password };
 }
