@@ -126,7 +126,8 @@ export class SubsonicAlbumsRepository {
           where ${notBlockedSql(actor.id, 'u.id')}
           order by riff_norm(u.username::text) collate "C", u.id, ${BY_NAME} limit ${end})
         union all
-        (select lib.*, u.username::text from ${creatorAlbumsSql(actor.id)} lib join ${activeUsersSql()} u on u.id = lib.creator_id)
+        (select lib.*, (select u.username::text from ${activeUsersSql()} u where u.id = ${actor.id}) as username
+          from ${creatorAlbumsSql(actor.id)} lib)
       ) lib order by ${order} limit ${window.limit} offset ${window.offset}`.execute(this.db);
     return rows;
   }
