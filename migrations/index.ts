@@ -32,6 +32,7 @@ import * as appPasswords from './0031-app-passwords.js';
 import * as trackAlbums from './0032-track-albums.js';
 import * as subsonicQueueClients from './0033-subsonic-queue-clients.js';
 import * as subsonicAnnotations from './0034-subsonic-annotations.js';
+import * as trackShuffle from './0035-track-shuffle.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0032-track-albums': trackAlbums,
   '0033-subsonic-queue-clients': subsonicQueueClients,
   '0034-subsonic-annotations': subsonicAnnotations,
+  '0035-track-shuffle': trackShuffle,
 };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { createModerator } from '../support/moderation.js';
+import { insertTrackRow } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { signedInPlayer } from '../support/subsonic.js';
 
@@ -142,9 +143,8 @@ describe('albums kept beside the tracks', () => {
 
   it.runIf(process.env.DATABASE_URL)('two writers adding to one album at once both count', async () => {
     const creator = await createUser(suite.server);
-    const insert = (title: string) => sql`
-      insert into tracks (id, creator_id, title, album, duration, file_size, format, md5, status, is_public)
-      values (gen_random_uuid(), ${creator.id}, ${title}, 'Together', 60, 1000, 'mp3', 'test', 'completed', true)`;
+    const insert = (executor: Parameters<typeof insertTrackRow>[0], title: string) =>
+      insertTrackRow(executor, creator.id, title, 'Together');
     // the first writer holds its transaction open while the second inserts: without the album lock the
     // second would recount the album without the first's track, and one of the two would be lost
     let releaseFirst!: () => void;
@@ -154,7 +154,7 @@ describe('albums kept beside the tracks', () => {
     const first = db()
       .transaction()
       .execute(async (trx) => {
-        await insert('One').execute(trx);
+        await insert(trx, 'One');
         firstInserted();
         await firstMayCommit;
       });
@@ -162,7 +162,7 @@ describe('albums kept beside the tracks', () => {
     const second = db()
       .transaction()
       .execute(async (trx) => {
-        await insert('Two').execute(trx);
+        await insert(trx, 'Two');
       });
     await new Promise((resolve) => setTimeout(resolve, 200));
     releaseFirst();

@@ -97,6 +97,18 @@ describe('getRandomSongs', () => {
     // without a genre, the caller's whole library: none of the others' ever
     const anything = ids((await me.client.getRandomSongs({ size: 500 })).randomSongs.song as Json[]);
     for (const id of [privateTrack.id, hidden.id, blockedTrack.id, blockerTrack.id]) expect(anything).not.toContain(id);
+    // a few of the whole library (drawn by index probes, not by reading it): distinct, never the others'
+    const invisible = [privateTrack.id, hidden.id, blockedTrack.id, blockerTrack.id];
+    const seen = new Set<string>();
+    for (let round = 0; round < 20; round++) {
+      const few = ids((await me.client.getRandomSongs({ size: 2 })).randomSongs.song as Json[]);
+      expect(few).toHaveLength(2);
+      expect(new Set(few).size).toBe(2);
+      for (const id of few) expect(invisible).not.toContain(id);
+      for (const id of few) seen.add(id);
+    }
+    // not always the same two
+    expect(seen.size).toBeGreaterThan(2);
     // the owner's library holds their private and hidden songs (and the others', whom they did not block)
     const owner = await listener(creator);
     expect(sorted(ids((await owner.client.getRandomSongs({ genre, size: 500 })).randomSongs.song as Json[]))).toEqual(

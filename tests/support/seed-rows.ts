@@ -100,3 +100,20 @@ export async function seedProducts(server: TestServer, sellerId: string, count: 
   }));
   await server.riff.platform.scope.db.insertInto('products').values(rows).execute();
 }
+
+/**
+ * One live, completed, public track of `creatorId` in `album`, written through `executor` (a
+ * transaction the test holds open): tests of what two writers at the same moment do to the rows the
+ * database keeps beside the tracks (an album's count) need the writes themselves, mid-transaction.
+ */
+export async function insertTrackRow(
+  executor: Parameters<ReturnType<typeof sql>['execute']>[0],
+  creatorId: string,
+  title: string,
+  album: string,
+): Promise<void> {
+  await sql`insert into tracks (id, creator_id, title, album, duration, file_size, format, md5, status, is_public)
+    values (gen_random_uuid(), ${creatorId}, ${title}, ${album}, 60, 1000, 'mp3', 'test', 'completed', true)`.execute(
+    executor,
+  );
+}

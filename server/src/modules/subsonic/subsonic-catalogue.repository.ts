@@ -78,8 +78,54 @@ export class SubsonicCatalogueRepository {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * `size` songs of the library drawn at random, ids: each the first song at or after a random point
+   * of the songs' fixed shuffle numbers (riff_track_shuffle, indexed over the public tracks: a probe
+   * each, whatever the library's size), among the public songs and the caller's own private ones;
+   * twice as many points as wanted, duplicates dropped, so a small library may give fewer.
+   */
+  private async shuffledIds(actor: UserActor, size: number): Promise<string[]> {
+    const { rows } = await sql<{ id: string }>`with own as materialized (
+        select t.id, riff_track_shuffle(t.id) as k from ${libraryTracksSql(actor)} t
+        where t.creator_id = ${actor.id} and not t.is_public)
+      select distinct pick.id from (select random() as r from generate_series(1, ${size * 2})) point
+      cross join lateral (
+        select * from (
+          (select t.id, riff_track_shuffle(t.id) as k from ${libraryTracksSql(actor)} t
+            where t.is_public and riff_track_shuffle(t.id) >= point.r order by riff_track_shuffle(t.id) limit 1)
+          union all
+          (select own.id, own.k from own where own.k >= point.r order by own.k limit 1)
+        ) nearest order by nearest.k limit 1
+      ) pick`.execute(this.db);
+    // the distinct ids come back in no random order: shuffled (Fisher–Yates) before `size` are kept
+    const ids = rows.map((row) => row.id);
+    for (let i = ids.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+    }
+    return ids.slice(0, size);
+  }
+
   /** Tracks of the library, in the order they were published, with their album's key and the caller's like and rating. */
   async tracks(actor: UserActor, filter: TrackFilter): Promise<CatalogueTrackRow[]> {
+    const { order, page } = filter;
+    const wholeLibrary =
+      filter.creatorId === undefined &&
+      filter.albumId === undefined &&
+      filter.trackId === undefined &&
+      filter.trackIds === undefined &&
+      filter.genre === undefined &&
+      filter.years?.from === undefined &&
+      filter.years?.to === undefined &&
+      !filter.liked;
+    // random songs of the whole library: index probes (a library too small to give them so is read whole)
+    if (order === 'random' && page && wholeLibrary) {
+      const ids = await this.shuffledIds(actor, page.limit);
+      if (ids.length === page.limit) {
+        const rows = new Map((await this.tracks(actor, { trackIds: ids })).map((row) => [row.id, row]));
+        return ids.flatMap((id) => rows.get(id) ?? []);
+      }
+    }
     let query = this.library(actor)
       .leftJoin(likesSql().as('l'), (join) => join.onRef('l.track_id', '=', 't.id').on('l.user_id', '=', actor.id))
       .leftJoin('subsonic_ratings as r', (join) => join.onRef('r.item_id', '=', 't.id').on('r.user_id', '=', actor.id))
