@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, open, readdir, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import autocannon from 'autocannon';
 import { wavHeader } from '../tests/support/audio.js';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -204,4 +205,36 @@ export async function measure<T>(
   } finally {
     clearInterval(sampler);
   }
+}
+
+/** The machine's load averages (1, 5, 15 min), for a figure's context. */
+export const loadAverages = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+
+/** Seconds since `since` (performance.now()), as printed. */
+export const secondsSince = (since: number): string => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+/**
+ * Every latency of GET `url`, `connections` at once for `seconds` after 1 s not counted, and the
+ * requests per second; a reply other than 200 stops the bench.
+ */
+export async function latenciesOf(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<{ latencies: number[]; rps: number }> {
+  const latencies: number[] = [];
+  const base = { url, connections: options.connections, ...(options.headers ? { headers: options.headers } : {}) };
+  await autocannon({ ...base, duration: 1 });
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ ...base, duration: options.seconds }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    );
+    instance.on('response', (_client, status, _bytes, time) => {
+      if (status !== 200) reject(new Error(`${url}: ${status}`));
+      latencies.push(time);
+    });
+  });
+  return { latencies, rps: result.requests.average };
 }

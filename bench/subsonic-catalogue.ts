@@ -13,12 +13,19 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { sql, type RawBuilder } from 'kysely';
 import { migrateToLatest, openDatabase } from '../server/src/platform/db/database.js';
-import { signInUser, startRiff, type BenchUser, type Child } from './bench-support.js';
+import {
+  latenciesOf,
+  loadAverages,
+  secondsSince,
+  signInUser,
+  startRiff,
+  type BenchUser,
+  type Child,
+} from './bench-support.js';
 import { percentile } from './live-scenario.js';
 
 const quick = process.argv.includes('--quick');
@@ -42,11 +49,8 @@ const opened = await openDatabase({ databaseUrl, dataDir: await mkdtemp(path.joi
 const db = opened.db;
 await migrateToLatest(db);
 
-const load = () =>
-  loadavg()
-    .map((v) => v.toFixed(1))
-    .join(' ');
-const elapsed = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+const load = loadAverages;
+const elapsed = secondsSince;
 const creatorId = (n: RawBuilder<unknown>) => sql`md5('bench-subsonic-creator-' || ${n})::uuid`;
 /**
  * A word of creator n's own (10 letters), in their titles and album names: a search for it matches
@@ -159,21 +163,7 @@ const REQUESTS = [
   { name: 'search3 "", offsets 500', query: 'search3?query=&artistOffset=500&albumOffset=500&songOffset=500' },
 ];
 
-/** Latencies of GET `url`, `connections` at once for `seconds` (after 1 s not counted); a failed reply stops the bench. */
-async function measure(url: string): Promise<{ latencies: number[]; rps: number }> {
-  const latencies: number[] = [];
-  await autocannon({ url, connections, duration: 1 });
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration: seconds }, (error, done) =>
-      error ? reject(error) : resolve(done),
-    );
-    instance.on('response', (_client, status, _bytes, time) => {
-      if (status !== 200) reject(new Error(`${url}: ${status}`));
-      latencies.push(time);
-    });
-  });
-  return { latencies, rps: result.requests.average };
-}
+const measure = (url: string) => latenciesOf(url, { connections, seconds });
 
 type Sized = { small: number[]; large: number[] };
 const figures = new Map<string, Sized>();

@@ -21,14 +21,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { sql, type RawBuilder } from 'kysely';
 import WebSocket from 'ws';
 import { migrateToLatest, openDatabase } from '../server/src/platform/db/database.js';
 import { createPasswordHasher } from '../server/src/platform/auth/password-hasher.js';
-import { logIn, signInUser, startRiff, type BenchUser, type Child } from './bench-support.js';
+import {
+  latenciesOf,
+  loadAverages,
+  logIn,
+  secondsSince,
+  signInUser,
+  startRiff,
+  type BenchUser,
+  type Child,
+} from './bench-support.js';
 import { percentile } from './live-scenario.js';
 
 const quick = process.argv.includes('--quick');
@@ -61,11 +69,8 @@ const opened = await openDatabase({ databaseUrl, dataDir: await mkdtemp(path.joi
 const db = opened.db;
 await migrateToLatest(db);
 
-const load = () =>
-  loadavg()
-    .map((v) => v.toFixed(1))
-    .join(' ');
-const elapsed = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+const load = loadAverages;
+const elapsed = secondsSince;
 /** The bench's accounts have fixed ids, so a later run (or one stopped half-way) finds the same ones. */
 const benchUser = (n: RawBuilder<unknown>) => sql`md5('bench-trust-user-' || ${n})::uuid`;
 
@@ -82,21 +87,8 @@ async function seedUsers(count: number) {
 }
 
 /** Latencies of GET `url` with the token, `connections` at once for `seconds` (after 1 s not counted). */
-async function measure(url: string, token: string): Promise<{ latencies: number[]; rps: number }> {
-  const latencies: number[] = [];
-  const options = { url, connections, headers: { authorization: `Bearer ${token}` } };
-  await autocannon({ ...options, duration: 1 });
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ ...options, duration: seconds }, (error, done) =>
-      error ? reject(error) : resolve(done),
-    );
-    instance.on('response', (_client, status, _bytes, time) => {
-      if (status !== 200) reject(new Error(`${url}: ${status}`));
-      latencies.push(time);
-    });
-  });
-  return { latencies, rps: result.requests.average };
-}
+const measure = (url: string, token: string) =>
+  latenciesOf(url, { connections, seconds, headers: { authorization: `Bearer ${token}` } });
 
 /** A checkpoint (superuser only; skipped otherwise): a bulk load's dirty pages written before the requests. */
 async function settle() {
