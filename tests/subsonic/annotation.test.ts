@@ -158,6 +158,13 @@ describe('star and unstar (likes and follows)', () => {
     expect(await followingIds(w.me.user)).toEqual([]);
     expect(await w.me.client.star({})).toMatchObject(failed(10));
     expect(await w.me.client.unstar({})).toMatchObject(failed(10));
+    // at most 500 ids in one call (each is a like or a play of its own): 501 change nothing
+    const many = { ...w.me.sign, f: 'json', id: Array.from({ length: 501 }, () => w.first.id) };
+    for (const method of ['star', 'scrobble']) {
+      const reply = JSON.parse((await restCall(suite.server, method, many, { post: true })).text)['subsonic-response'];
+      expect(reply, method).toMatchObject({ status: 'failed', error: { code: 0 } });
+    }
+    expect(await likedIds(w.me.user)).toEqual([]);
     expect(await w.me.client.setRating({ id: w.secret.id, rating: 3 })).toMatchObject(failed(70));
     expect(await w.me.client.scrobble({ id: blockedSong.id })).toMatchObject(failed(70));
     expect(await w.me.client.scrobble({ id: w.second.id, submission: false })).toMatchObject(failed(70));

@@ -3,10 +3,22 @@ import { method, type SubsonicMethod } from '../rest-methods.js';
 import type { SubsonicParams } from '../rest-params.js';
 import type { StarTargets, SubsonicAnnotations } from '../subsonic-annotations.js';
 
+/**
+ * The most ids one star, unstar or scrobble names: each is a like, a follow or a play with its own
+ * unit of work, events and notifications, so a call is bounded as the API's batch routes are.
+ */
+export const ANNOTATED_IDS_MAX = 500;
+
+function bounded(count: number): void {
+  if (count > ANNOTATED_IDS_MAX) throw invalidParameter('id', `at most ${ANNOTATED_IDS_MAX} ids in one call`);
+}
+
 /** star's and unstar's ids (each may repeat); none at all is error 10. */
 function starTargets(params: SubsonicParams): StarTargets {
   const targets = { ids: params.all('id'), albumIds: params.all('albumId'), artistIds: params.all('artistId') };
-  if (targets.ids.length + targets.albumIds.length + targets.artistIds.length === 0) throw missingParameter('id');
+  const count = targets.ids.length + targets.albumIds.length + targets.artistIds.length;
+  if (count === 0) throw missingParameter('id');
+  bounded(count);
   return targets;
 }
 
@@ -57,6 +69,7 @@ export function annotationMethods(annotations: SubsonicAnnotations): SubsonicMet
       handle: async ({ actor, params, client }) => {
         params.required('id');
         const ids = params.all('id');
+        bounded(ids.length);
         const at = times(params);
         if (params.boolean('submission', true)) {
           await annotations.scrobble(actor, ids);
