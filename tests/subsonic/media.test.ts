@@ -1,13 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ffmpegPathFrom } from '../../server/src/platform/media/ffmpeg-path.js';
 import { createAdmin } from '../support/admin-factory.js';
-import { makeAudio, uploadTrack } from '../support/audio.js';
+import { mp3WithCover, uploadTrack } from '../support/audio.js';
 import { createTrack, createUser, type TestUser } from '../support/factories.js';
 import { afterJobs } from '../support/jobs.js';
 import { createModerator } from '../support/moderation.js';
@@ -29,28 +23,9 @@ const listener = (user?: TestUser) => signedInPlayer(suite.server, user);
 
 type Listener = Awaited<ReturnType<typeof listener>>;
 
-/** An MP3 whose tags carry `tags` and whose picture is a width×height PNG of one colour. */
-async function mp3WithPicture(width: number, height: number, tags: { album?: string; title?: string }) {
-  const work = await mkdtemp(path.join(tmpdir(), 'riff-subsonic-cover-'));
-  try {
-    const [audio, picture, output] = ['a.mp3', 'c.png', 't.mp3'].map((name) => path.join(work, name));
-    await writeFile(audio!, await makeAudio('mp3', { seconds: 2, ...tags }));
-    const colour = { r: Math.floor(Math.random() * 255), g: 90, b: 30 };
-    await writeFile(
-      picture!,
-      await sharp({ create: { width, height, channels: 3, background: colour } })
-        .png()
-        .toBuffer(),
-    );
-    await promisify(execFile)(ffmpegPathFrom(), [
-      ...['-hide_banner', '-loglevel', 'error', '-y', '-i', audio!, '-i', picture!],
-      ...['-map', '0:a', '-map', '1:v', '-c', 'copy', '-id3v2_version', '3', output!],
-    ]);
-    return await readFile(output!);
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
-}
+/** An MP3 whose tags carry `tags` and whose picture is a width×height PNG of one colour (a new one each time). */
+const mp3WithPicture = (width: number, height: number, tags: { album?: string; title?: string }) =>
+  mp3WithCover(2, { width, height, tags, background: { r: Math.floor(Math.random() * 255), g: 90, b: 30 } });
 
 /** A track with a cover, once the media pipeline has stored it (GET /tracks/{id}/cover answers). */
 async function coveredTrack(

@@ -155,12 +155,28 @@ export async function uploadTrack(
   return reply.body.data.track as { id: string; [key: string]: any };
 }
 
-/** An MP3 tone of `seconds` with a red 64×64 PNG embedded as its picture (ID3v2.3 APIC). */
-export async function mp3WithCover(seconds = 3): Promise<Buffer> {
+/**
+ * An MP3 tone of `seconds` with a PNG of one colour embedded as its picture (ID3v2.3 APIC): red and
+ * 64×64 unless given, its tags `tags` (an album, a title).
+ */
+export async function mp3WithCover(
+  seconds = 3,
+  options: {
+    width?: number;
+    height?: number;
+    background?: string | { r: number; g: number; b: number };
+    tags?: { album?: string; title?: string };
+  } = {},
+): Promise<Buffer> {
   const work = await mkdtemp(path.join(tmpdir(), 'riff-cover-'));
   try {
-    await writeFile(path.join(work, 'a.mp3'), await makeAudio('mp3', { seconds }));
-    const cover = { width: 64, height: 64, channels: 3, background: 'red' } as const;
+    await writeFile(path.join(work, 'a.mp3'), await makeAudio('mp3', { seconds, ...options.tags }));
+    const cover = {
+      width: options.width ?? 64,
+      height: options.height ?? 64,
+      channels: 3,
+      background: options.background ?? 'red',
+    } as const;
     await writeFile(path.join(work, 'c.png'), await sharp({ create: cover }).png().toBuffer());
     const [audio, picture, output] = ['a.mp3', 'c.png', 't.mp3'].map((name) => path.join(work, name));
     await promisify(execFile)(ffmpegPathFrom(), [

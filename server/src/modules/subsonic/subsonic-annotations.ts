@@ -131,15 +131,20 @@ export class SubsonicAnnotations {
       else if (item.type === 'artist') artists.add(item.id);
       else for (const song of item.songs) songs.add(song);
     }
-    for (const id of targets.albumIds) {
-      const album = await this.albumSongs(actor, id);
-      if (!album) throw notFoundError('Album');
-      for (const song of album) songs.add(song);
-    }
+    await this.addAlbumSongs(actor, targets.albumIds, songs);
     for (const id of songs) await this.deps.social.unlike(actor, id);
     // the social area's rule says whether a like outside the library may go (its 404 is error 70)
     for (const id of elsewhere) await this.deps.social.unlike(actor, id);
     for (const id of artists) await this.deps.follows.unfollow(actor, id);
+  }
+
+  /** Adds the songs of each album (of the caller's library; error 70 otherwise) to `songs`. */
+  private async addAlbumSongs(actor: UserActor, albumIds: readonly string[], songs: Set<string>): Promise<void> {
+    for (const id of albumIds) {
+      const album = await this.albumSongs(actor, id);
+      if (!album) throw notFoundError('Album');
+      for (const song of album) songs.add(song);
+    }
   }
 
   /** The songs and artists star names, each of the caller's library; error 70 otherwise. */
@@ -153,11 +158,7 @@ export class SubsonicAnnotations {
       else if (item.type === 'artist') artists.add(item.id);
       else for (const song of item.songs) songs.add(song);
     }
-    for (const id of targets.albumIds) {
-      const album = await this.albumSongs(actor, id);
-      if (!album) throw notFoundError('Album');
-      for (const song of album) songs.add(song);
-    }
+    await this.addAlbumSongs(actor, targets.albumIds, songs);
     for (const id of targets.artistIds) {
       if (!(await this.isArtist(actor, id))) throw notFoundError('Artist');
       artists.add(id);
