@@ -67,4 +67,6 @@ export * from './areas/appeals/appeals.schemas.js';
 export * from './areas/appeals/appeals.contract.js';
 export * from './areas/subsonic/subsonic.schemas.js';
 export * from './areas/subsonic/subsonic.contract.js';
+export * from './areas/analytics/analytics.schemas.js';
+export * from './areas/analytics/analytics.contract.js';
 export * from './riff.contract.js';

@@ -23,6 +23,7 @@ import { searchContract } from './areas/search/search.contract.js';
 import { webhooksContract } from './areas/webhooks/webhooks.contract.js';
 import { adminContract } from './areas/admin/admin.contract.js';
 import { subsonicContract } from './areas/subsonic/subsonic.contract.js';
+import { analyticsContract } from './areas/analytics/analytics.contract.js';
 
 const c = initContract();
 
@@ -64,6 +65,7 @@ export const adminRouter = c.router(adminContract, apiOptions);
 export const sanctionsRouter = c.router(sanctionsContract, apiOptions);
 export const appealsRouter = c.router(appealsContract, apiOptions);
 export const subsonicRouter = c.router(subsonicContract, apiOptions);
+export const analyticsRouter = c.router(analyticsContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -93,6 +95,7 @@ export const contract: {
   sanctions: typeof sanctionsRouter;
   appeals: typeof appealsRouter;
   subsonic: typeof subsonicRouter;
+  analytics: typeof analyticsRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -117,6 +120,7 @@ export const contract: {
   sanctions: sanctionsRouter,
   appeals: appealsRouter,
   subsonic: subsonicRouter,
+  analytics: analyticsRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -175,4 +179,8 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   subsonic:
     'App passwords for Subsonic player apps. The Subsonic REST API 1.16.1 with the OpenSubsonic extensions is served under /rest/ ' +
     '(outside /api/v1 and outside this document, as the apps expect it): docs/subsonic.md lists its methods and how to sign in',
+  analytics:
+    'Your tracks’ analytics from daily roll-ups: plays, listeners, listening time, likes, reposts, comments, shares, downloads, ' +
+    'followers and sales against the previous period, series by day, week or month, top tracks, play sources, one track’s ' +
+    'completion and retention, your audience (top listeners, countries) and a CSV export',
 };

@@ -121,6 +121,11 @@ const matrix: Record<string, Case[]> = {
     { object: 'publicTrack', status: 403 },
     { object: 'privateTrack', status: 404 },
   ],
+  // a track's analytics are its owner's (and admins'): another user who may see the track gets 403
+  'analytics.track': [
+    { object: 'publicTrack', status: 403 },
+    { object: 'privateTrack', status: 404 },
+  ],
   'social.recommendationsFor': [{ object: 'privateTrack', status: 404 }],
   'social.suggestedTags': [
     { object: 'publicTrack', status: 403 },

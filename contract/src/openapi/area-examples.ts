@@ -3,6 +3,7 @@
  * common/common.examples.ts). An area adds its file to this list.
  */
 import { COMMON_EXAMPLES } from '../common/common.examples.js';
+import { ANALYTICS_EXAMPLES } from '../areas/analytics/analytics.examples.js';
 import { ADMIN_EXAMPLES } from '../areas/admin/admin.examples.js';
 import { APPEALS_EXAMPLES } from '../areas/appeals/appeals.examples.js';
 import { AUDIT_EXAMPLES } from '../areas/audit/audit.examples.js';
@@ -32,6 +33,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {};
 for (const examples of [
   COMMON_EXAMPLES,
   ADMIN_EXAMPLES,
+  ANALYTICS_EXAMPLES,
   APPEALS_EXAMPLES,
   AUDIT_EXAMPLES,
   AUTH_EXAMPLES,
