@@ -9,6 +9,7 @@ import { createDbScope, type DbScope } from '../../server/src/platform/db/transa
 import { userActor, type RequestOrigin } from '../../server/src/platform/access/actor.js';
 import type { UserRow } from '../../server/src/modules/users/users.tables.js';
 import { createEventBus, type EventBus, type EventHandler } from '../../server/src/platform/events/event-bus.js';
+import { EventStream } from '../../server/src/platform/events/event-stream.js';
 import { EventsRepository } from '../../server/src/platform/events/events.repository.js';
 import { createJobQueue, type JobQueue } from '../../server/src/platform/jobs/job-queue.js';
 import { createLogger } from '../../server/src/platform/logging/logger.js';
@@ -32,7 +33,7 @@ async function setUp(
   await migrateToLatest(database.db);
   const scope = createDbScope(database.db);
   const jobs = createJobQueue(scope, createLogger('silent'), { concurrency: 0, schema });
-  const bus = createEventBus(scope, jobs, new EventsRepository(scope));
+  const bus = createEventBus(scope, jobs, new EventsRepository(scope), new EventStream(scope));
   for (const handler of handlers) bus.subscribe(handler);
   await jobs.start();
   cleanups.push(async () => {

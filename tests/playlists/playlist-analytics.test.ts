@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { PLAYLIST_ANALYTICS_DAYS } from '@riff/contract';
+import { rollUp } from '../support/analytics.js';
 import { backdatePlaylistFollow } from '../support/backdate.js';
 import { createUser, type TestUser } from '../support/factories.js';
 import { markSeededTrackDeleted } from '../support/row-states.js';
@@ -48,6 +49,8 @@ describe('playlists: analytics', () => {
     await backdate(listeners[0]!, 3);
     await backdate(listeners[1]!, PLAYLIST_ANALYTICS_DAYS - 1);
     await backdate(listeners[2]!, PLAYLIST_ANALYTICS_DAYS);
+    // plays reach the playlist's figures through the analytics roll-up
+    await rollUp(suite.server);
 
     const { analytics } = expectStatus(await owner.api.playlists.analytics({ params: { id: playlist.id } }), 200).body
       .data;
@@ -105,6 +108,7 @@ describe('playlists: analytics', () => {
     for (const id of ids) await play(listeners[0]!, id, 60, playlist.id);
     for (const listener of listeners.slice(1)) await play(listener, ids[11]!, 60, playlist.id);
     await play(listeners[1]!, ids[5]!, 60, playlist.id);
+    await rollUp(suite.server);
     const { analytics } = expectStatus(await owner.api.playlists.analytics({ params: { id: playlist.id } }), 200).body
       .data;
     expect(analytics.plays_from_playlist).toBe(15);

@@ -14,6 +14,7 @@ import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { createCommentsModule } from './comments/comments.module.js';
 import { createCopyrightModule } from './copyright/copyright.module.js';
+import { createAnalyticsModule } from './analytics/analytics.module.js';
 import { createDashboardModule } from './dashboard/dashboard.module.js';
 import { createDeveloperModule } from './developer/developer.module.js';
 import { createFrontendModule } from './frontend/frontend.module.js';
@@ -100,6 +101,8 @@ export function createAreas(platform: Platform) {
     tracks: tracks.reader,
     trackCounters: tracks.counters,
     people: users.people,
+    // the analytics area is made below (it reads playlists too), and asked only when a request comes
+    playsFrom: (id) => analytics.playsFromPlaylist(id),
   });
   const comments = createCommentsModule(platform, { tracks: tracks.reader, people: users.people });
   const social = createSocialModule(platform, {
@@ -112,6 +115,12 @@ export function createAreas(platform: Platform) {
     comments: comments.count,
   });
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });
+  const analytics = createAnalyticsModule(platform, {
+    tracks: tracks.reader,
+    playlists: (actor, ids) => playlists.playlistsFor(actor, ids),
+    audience: (ids) => users.people.audienceProfiles(ids),
+    productTracks: (ids) => marketplace.productTracks(ids),
+  });
   const webhooks = createWebhooksModule(platform, {
     activeUser: (id) => users.activeUser!(id),
     tracks: (actor, ids) => tracks.reader.visibleTracks(actor, ids),
@@ -337,6 +346,7 @@ export function createAreas(platform: Platform) {
     social,
     playlists,
     marketplace,
+    analytics,
     search,
     webhooks,
     developer,

@@ -5,7 +5,7 @@ import type { RiffContract } from '@riff/contract';
 import type { AccountData } from './accounts/account-data.js';
 import type { ApiKeyVerifier } from './auth/authenticate.middleware.js';
 import type { AccountUser } from './access/actor.js';
-import type { EventHandler } from './events/event-bus.js';
+import type { AnyEventHandler } from './events/event-bus.js';
 import type { RoutesOf } from './http/contract-routes.js';
 import type { EventType } from './events/event-map.js';
 import type { JobMap, JobName, NoData } from './jobs/job-map.js';
@@ -50,7 +50,7 @@ export interface RiffModule {
   /** WebSocket endpoints (e.g. the live channel of shared sessions). */
   sockets?: SocketEndpoint[];
   jobs?: ModuleJob[];
-  eventHandlers?: EventHandler<EventType>[];
+  eventHandlers?: AnyEventHandler<EventType>[];
   accountData?: AccountData;
   /** Resolves the keys this area issues (developer keys, webhook keys) for the authenticator. */
   keyVerifiers?: ApiKeyVerifier[];

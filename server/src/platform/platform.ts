@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './clock.js';
 import { migrateWhenReachable, openDatabase, type DatabaseHandle } from './db/database.js';
 import { createDbScope, type DbScope } from './db/transactions.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
+import { EventStream } from './events/event-stream.js';
 import { EventsRepository } from './events/events.repository.js';
 import type { NoData } from './jobs/job-map.js';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
@@ -128,7 +129,7 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
     storage: overrides.storage ?? (await openStorage(config)),
     mail: createMailQueue(jobs, mailer, keys.secretBox('job-data')),
     jobs,
-    events: createEventBus(scope, jobs, events),
+    events: createEventBus(scope, jobs, events, new EventStream(scope)),
     limits,
     keyLimits: createApiKeyLimits(limits),
     hasher: overrides.hasher ?? createPasswordHasher(),

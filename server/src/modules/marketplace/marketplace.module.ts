@@ -67,6 +67,8 @@ export type MarketplaceModule = RiffModule & {
   orderFor(actor: UserActor, id: string): Promise<Order>;
   /** An order's buyer (null once their account is deleted; undefined for no such order): whom a sale was to. */
   orderBuyer(id: string): Promise<string | null | undefined>;
+  /** For analytics: the track each product licenses (products of no track are left out). */
+  productTracks(ids: readonly string[]): Promise<Map<string, string>>;
   /** For the admin area's figures: orders completed since, their totals by currency, refunds. */
   orderFigures(since: Date): ReturnType<OrdersRepository['figures']>;
 };
@@ -200,6 +202,7 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
     productFor: (actor, id) => catalog.get(actor, id),
     orderFor: (actor, id) => orders.get(actor, id),
     orderBuyer: async (id) => (await orderRows.find(id))?.buyer_id,
+    productTracks: (ids) => products.tracksOf(ids),
     orderFigures: (since) => orderRows.figures(since),
   };
 }

@@ -183,24 +183,6 @@ export class PlaylistLibraryRepository {
   }
 
   /** Counted plays reported from this playlist: in all, and the ten most played tracks. */
-  async playsFrom(playlistId: string): Promise<{ total: number; top: { track_id: string; plays: number }[] }> {
-    const [{ rows: totals }, { rows: top }] = await Promise.all([
-      sql<{
-        n: string;
-      }>`select count(*) as n from ${countedPlaysSql()} play where play.playlist_id = ${playlistId} and play.source = 'playlist'`.execute(
-        this.db,
-      ),
-      sql<{ track_id: string; plays: string }>`
-        select play.track_id, count(*) as plays from ${countedPlaysSql()} play
-        where play.playlist_id = ${playlistId} and play.source = 'playlist'
-        group by play.track_id order by count(*) desc, play.track_id limit 10`.execute(this.db),
-    ]);
-    return {
-      total: Number(totals[0]?.n ?? 0),
-      top: top.map((row) => ({ track_id: row.track_id, plays: Number(row.plays) })),
-    };
-  }
-
   /** New followers per UTC day since `from` (a UTC midnight); days without any are absent. */
   async followersPerDay(playlistId: string, from: Date): Promise<FollowerDay[]> {
     const { rows } = await sql<{ date: string; count: string }>`

@@ -37,7 +37,13 @@ export interface PlaylistLibraryDeps {
   events: EventBus;
   clock: Clock;
   publicBaseUrl: string;
+  playsFrom: PlaysFromPlaylist;
 }
+
+/** Counted plays started from a playlist, and its most played tracks (at most 10), as analytics rolls them up. */
+export type PlaysFromPlaylist = (
+  playlistId: string,
+) => Promise<{ total: number; top: { track_id: string; plays: number }[] }>;
 
 const DEFAULT_TITLE = 'Imported playlist';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -179,14 +185,14 @@ export class PlaylistLibraryService {
 
   /** The owner's and admin collaborators' figures; 403 for others who see the playlist, 404 for the rest. */
   async analytics(actor: UserActor, id: string) {
-    const { reader, library, clock } = this.deps;
+    const { reader, library, clock, playsFrom } = this.deps;
     const { view } = await reader.require(actor, id, 'admin');
     const now = clock.now();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const from = new Date(today - (PLAYLIST_ANALYTICS_DAYS - 1) * DAY_MS);
     const [totals, plays, days] = await Promise.all([
       library.trackTotals(id),
-      library.playsFrom(id),
+      playsFrom(id),
       library.followersPerDay(id, from),
     ]);
     const perDay = new Map(days.map((day) => [day.date, day.count]));

@@ -14,7 +14,7 @@ import { FavoritesService } from './favorites.service.js';
 import { CollaboratorsService } from './collaborators.service.js';
 import { PlaylistLibraryRepository } from './playlist-library.repository.js';
 import { playlistLibraryRoutes } from './playlist-library.routes.js';
-import { PlaylistLibraryService } from './playlist-library.service.js';
+import { type PlaysFromPlaylist, PlaylistLibraryService } from './playlist-library.service.js';
 import { PlaylistReader } from './playlist-reader.js';
 import { PlaylistTracksService } from './playlist-tracks.service.js';
 import { PlaylistAccountData } from './playlist-account-data.js';
@@ -32,6 +32,8 @@ export interface PlaylistsModuleDeps {
   trackCounters: TrackCounters;
   /** The users area's read port: accounts, blocks and profiles of collaborators. */
   people: PeopleReader;
+  /** The analytics area's roll-ups: counted plays started from a playlist (all time), and its most played tracks. */
+  playsFrom: PlaysFromPlaylist;
 }
 
 export type PlaylistsModule = RiffModule & {
@@ -50,6 +52,8 @@ export type PlaylistsModule = RiffModule & {
   searcher: Searcher<Playlist>;
   /** For webhooks: a playlist as this caller reads it (without its tracks), if they may. */
   playlistFor(actor: Actor, id: string): Promise<Playlist | undefined>;
+  /** The same for many: those of `ids` the caller may read, by id. */
+  playlistsFor(actor: Actor, ids: readonly string[]): Promise<Map<string, Playlist>>;
   /** For the admin area's figures: playlists made since. */
   createdSince(since: Date): Promise<number>;
 };
@@ -76,6 +80,7 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
     events,
     clock,
     publicBaseUrl,
+    playsFrom: deps.playsFrom,
   });
   const accountData = new PlaylistAccountData({ scope, collaborators, favorites });
   const services = {
@@ -93,6 +98,12 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
     }),
     library,
   };
+  async function readable(actor: Actor, ids: readonly string[]): Promise<Map<string, Playlist>> {
+    if (ids.length === 0) return new Map();
+    const views = await playlists.findViews([...ids], actor.id, reader.visible(actor));
+    const seen = views.filter((view) => actor.kind === 'system' || canReadPlaylist(roleOf(actor, view)));
+    return new Map(reader.summaries(actor, seen).map((playlist) => [playlist.id, playlist]));
+  }
   return {
     name: 'playlists',
     moderation: createPlaylistModeration(platform.scope, platform.clock),
@@ -109,11 +120,8 @@ export function createPlaylistsModule(platform: Platform, deps: PlaylistsModuleD
     createdSince: (since) => playlists.createdSince(since),
     // as GET /playlists/{id} reads it: undefined when it does not exist for the caller (private, or
     // hidden by moderation); the service itself (system) reads any playlist
-    playlistFor: async (actor, id) => {
-      const views = await playlists.findViews([id], actor.id, reader.visible(actor));
-      const seen = views.filter((view) => actor.kind === 'system' || canReadPlaylist(roleOf(actor, view)));
-      return reader.summaries(actor, seen)[0];
-    },
+    playlistFor: async (actor, id) => (await readable(actor, [id])).get(id),
+    playlistsFor: readable,
     searcher: {
       search: async (actor, q, page) => {
         const found = await library.search(actor, { q, ...page });

@@ -58,6 +58,28 @@ export class UsersRepository {
     return this.activeAccounts().selectAll().where('id', 'in', ids).execute();
   }
 
+  /**
+   * Of these users, those who may be named in another user's audience: active, with a public
+   * profile, and not opted out (POST /users/me/privacy/opt-out).
+   */
+  findAudienceMembers(ids: readonly string[]): Promise<UserRow[]> {
+    return this.activeAccounts()
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .where('is_public', '=', true)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('user_preferences as opted')
+              .select('opted.user_id')
+              .whereRef('opted.user_id', '=', 'users.id')
+              .where('opted.do_not_sell_at', 'is not', null),
+          ),
+        ),
+      )
+      .execute();
+  }
+
   /** A user whose tokens may act: verified, active, not banned, not deleted. */
   findActiveById(id: string): Promise<UserRow | undefined> {
     return this.activeAccounts().selectAll().where('id', '=', id).executeTakeFirst();

@@ -13,6 +13,19 @@ export interface DomainEventsTable {
   created_at: Generated<Date>;
 }
 
+/** An event waiting for one batched consumer (platform/events/event-stream.ts). */
+export interface EventStreamTable {
+  seq: Generated<number>;
+  consumer: string;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  subject_type: string;
+  subject_id: string | null;
+  user_id: string | null;
+  actor_id: string | null;
+  occurred_at: Date;
+}
+
 /**
  * The whole database as Kysely sees it. The platform declares its own table here (the domain-event
  * outbox); each area adds the tables it owns by augmenting
@@ -28,4 +41,5 @@ export interface DomainEventsTable {
  */
 export interface Database {
   domain_events: DomainEventsTable;
+  event_stream: EventStreamTable;
 }

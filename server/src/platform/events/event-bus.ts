@@ -4,6 +4,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import type { DomainEvent, EventInput } from './domain-event.js';
 import type { EventType } from './event-map.js';
 import type { EventsRepository } from './events.repository.js';
+import type { BatchedEventHandler, EventStream } from './event-stream.js';
 
 export type { DomainEvent, EventInput, EventSubject } from './domain-event.js';
 
@@ -25,9 +26,17 @@ export interface EventHandler<K extends EventType = EventType> {
   handle(event: DomainEvent<K>): Promise<void>;
 }
 
+/** Any handler a module declares: one event at a time (in the transaction or after it), or in batches. */
+export type AnyEventHandler<K extends EventType = EventType> = EventHandler<K> | BatchedEventHandler<K>;
+
 export interface EventBus {
   /** Before the job queue starts. */
-  subscribe<K extends EventType>(handler: EventHandler<K>): void;
+  subscribe<K extends EventType>(handler: AnyEventHandler<K>): void;
+  /**
+   * Applies up to `limit` events waiting for the batched handler `name`; returns how many (fewer
+   * than `limit` once its stream is empty). Its module's job calls it.
+   */
+  drain(name: string, limit: number): Promise<number>;
   /**
    * Records an event in the current unit of work (one is opened if none is): in-transaction
    * handlers run now; for each after-commit handler the event is stored in the outbox with
@@ -43,13 +52,24 @@ declare module '../jobs/job-map.js' {
   }
 }
 
-export function createEventBus(scope: DbScope, jobs: JobQueue, events: EventsRepository): EventBus {
+export function createEventBus(
+  scope: DbScope,
+  jobs: JobQueue,
+  events: EventsRepository,
+  stream: EventStream,
+): EventBus {
   const inTransaction: EventHandler[] = [];
   const afterCommit: EventHandler[] = [];
-  const handles = (handler: EventHandler, type: EventType) => handler.types === '*' || handler.types.includes(type);
+  const batched = new Map<string, BatchedEventHandler>();
+  const handles = (handler: EventHandler | BatchedEventHandler, type: EventType) =>
+    handler.types === '*' || handler.types.includes(type);
 
   return {
     subscribe(handler) {
+      if (handler.delivery === 'batched') {
+        batched.set(handler.name, handler as unknown as BatchedEventHandler);
+        return;
+      }
       const generic = handler as unknown as EventHandler;
       if (handler.delivery === 'in-transaction') {
         inTransaction.push(generic);
@@ -77,12 +97,20 @@ export function createEventBus(scope: DbScope, jobs: JobQueue, events: EventsRep
         occurredAt: new Date(),
       };
       const later = afterCommit.filter((handler) => handles(handler, type));
+      const consumers = [...batched.values()].filter((handler) => handles(handler, type));
       await scope.transaction(async () => {
         for (const handler of inTransaction) if (handles(handler, type)) await handler.handle(event);
+        for (const consumer of consumers) await stream.append(consumer.name, event);
         if (later.length === 0) return;
         const eventId = await events.insert(event);
         for (const handler of later) await jobs.enqueue(`event.${handler.name}`, { eventId });
       });
+    },
+
+    drain(name, limit) {
+      const handler = batched.get(name);
+      if (!handler) throw new Error(`no batched event handler ${name}`);
+      return stream.drain(handler, limit);
     },
   };
 }

@@ -1,0 +1,314 @@
+import {
+  ANALYTICS_TOP_LISTENERS,
+  ANALYTICS_TOP_PLAYLISTS,
+  ANALYTICS_TOP_TRACKS,
+  type AnalyticsInterval,
+  type AnalyticsPeriod,
+  type AnalyticsTotals,
+  PLAY_SOURCES,
+  type PlaySource,
+  type Playlist,
+  type Profile,
+  RETENTION_BUCKETS,
+  type Track,
+} from '@riff/contract';
+import type { Actor, UserActor } from '../../platform/access/actor.js';
+import type { Clock } from '../../platform/clock.js';
+import { forbidden, notFound } from '../../platform/errors/app-error.js';
+import { addDays, daysBetween, dayOf } from './analytics-days.js';
+import { buckets, type PeriodRange, periodRange } from './analytics-periods.js';
+import type { AnalyticsRepository, RankRow, ScopeOf } from './analytics.repository.js';
+
+export interface AnalyticsServiceDeps {
+  analytics: AnalyticsRepository;
+  clock: Clock;
+  /** Tracks as this caller reads them (missing: the caller may not see it, or it is gone). */
+  tracks(actor: Actor, ids: readonly string[]): Promise<Map<string, Track>>;
+  /** Playlists as this caller may see them. */
+  playlists(actor: Actor, ids: readonly string[]): Promise<Map<string, Playlist>>;
+  /** Of these users, those who may appear in an audience list: public profile, not opted out. */
+  audience(ids: readonly string[]): Promise<Map<string, Profile>>;
+}
+
+export interface PeriodQuery {
+  period: AnalyticsPeriod;
+}
+export interface SeriesQuery extends PeriodQuery {
+  interval: AnalyticsInterval;
+}
+
+/** Export rows are read this many days at a time (a day's rows are sorted by title in memory). */
+const EXPORT_DAYS_PER_READ = 31;
+/** Before any roll-up: the first day of an all-time sum. */
+const EPOCH_DAY = '1970-01-01';
+/** Candidates read per round when some of a top list may not be shown. */
+const CANDIDATES = 50;
+
+const round = (value: number, places = 3) => Math.round(value * 10 ** places) / 10 ** places;
+const share = (part: number, whole: number) => (whole === 0 ? 0 : round(part / whole, 4));
+
+/**
+ * A creator's analytics, read from the roll-ups alone: totals and the previous period from the daily
+ * rows, unique listeners from one row's window count, top lists from the ranks' indexes.
+ */
+export class AnalyticsService {
+  constructor(private readonly deps: AnalyticsServiceDeps) {}
+
+  private today(): string {
+    return dayOf(this.deps.clock.now());
+  }
+
+  private async range(scope: ScopeOf, period: AnalyticsPeriod): Promise<PeriodRange> {
+    const first = period === 'all' ? await this.deps.analytics.firstDay(scope) : null;
+    return periodRange(period, this.today(), first);
+  }
+
+  async overview(actor: UserActor, query: SeriesQuery) {
+    const scope: ScopeOf = { kind: 'creator', id: actor.id };
+    const range = await this.range(scope, query.period);
+    const [totals, previous, series, topTracks, sources] = await Promise.all([
+      this.totals(scope, range.from, range.to, range.window),
+      range.previous ? this.totals(scope, range.previous.from, range.previous.to, range.window) : null,
+      this.series(scope, range, query.interval),
+      this.topTracks(actor, scope, range),
+      this.sources(scope, range),
+    ]);
+    return {
+      period: query.period,
+      interval: query.interval,
+      from: range.from,
+      to: range.to,
+      totals,
+      previous,
+      series,
+      top_tracks: topTracks,
+      sources,
+    };
+  }
+
+  async track(actor: UserActor, trackId: string, query: SeriesQuery) {
+    const track = (await this.deps.tracks(actor, [trackId])).get(trackId);
+    if (!track) throw notFound('Track');
+    if (track.creator_id !== actor.id && !actor.isAdmin) throw forbidden('Only the track’s creator sees its analytics');
+    const scope: ScopeOf = { kind: 'track', id: trackId };
+    const range = await this.range(scope, query.period);
+    const [{ totals, completed }, previous, series, sources, retention, playlists] = await Promise.all([
+      this.counts(scope, range.from, range.to, range.window),
+      range.previous ? this.totals(scope, range.previous.from, range.previous.to, range.window) : null,
+      this.series(scope, range, query.interval),
+      this.sources(scope, range),
+      this.retention(scope, range, track.duration),
+      this.topPlaylists(actor, scope, range),
+    ]);
+    return {
+      period: query.period,
+      interval: query.interval,
+      from: range.from,
+      to: range.to,
+      totals,
+      previous,
+      series,
+      sources,
+      completion_rate: share(completed, totals.plays),
+      retention,
+      playlists,
+    };
+  }
+
+  async audience(actor: UserActor, query: PeriodQuery) {
+    const scope: ScopeOf = { kind: 'creator', id: actor.id };
+    const range = await this.range(scope, query.period);
+    const listeners = await this.shown(
+      (limit, offset) => this.deps.analytics.top(scope, 'listener', range.window, limit, offset),
+      (ids) => this.deps.audience(ids),
+      ANALYTICS_TOP_LISTENERS,
+    );
+    const countries = await this.deps.analytics.top(scope, 'country', range.window, 300);
+    return {
+      period: query.period,
+      from: range.from,
+      to: range.to,
+      top_listeners: listeners.map(({ row, item }) => ({ user: item, plays: row.plays })),
+      countries: countries.map((row) => ({ country: row.item, plays: row.plays })),
+    };
+  }
+
+  /**
+   * The export's rows: one per track and UTC day with any activity, by date then title; only tracks
+   * the creator still has are listed. Read a month of days at a time, so memory stays bounded.
+   */
+  async *exportRows(actor: UserActor, query: PeriodQuery): AsyncGenerator<(string | number)[]> {
+    const range = await this.range({ kind: 'creator', id: actor.id }, query.period);
+    const titles = new Map<string, string>();
+    for (let from = range.from; from <= range.to; from = addDays(from, EXPORT_DAYS_PER_READ)) {
+      const last = addDays(from, EXPORT_DAYS_PER_READ - 1);
+      const rows = await this.deps.analytics.exportDays(actor.id, from, last < range.to ? last : range.to);
+      const unknown = [...new Set(rows.map((row) => row.track_id))].filter((id) => !titles.has(id));
+      for (const [id, track] of await this.deps.tracks(actor, unknown)) {
+        if (track.creator_id === actor.id) titles.set(id, track.title);
+      }
+      const shown = rows.filter((row) => titles.has(row.track_id));
+      shown.sort((a, b) => a.day.localeCompare(b.day) || titles.get(a.track_id)!.localeCompare(titles.get(b.track_id)!));
+      for (const row of shown) {
+        yield [
+          row.day,
+          row.track_id,
+          titles.get(row.track_id)!,
+          row.plays,
+          row.listeners,
+          round(row.listening_seconds),
+          row.likes,
+          row.reposts,
+          row.comments,
+          row.shares,
+          row.downloads,
+        ];
+      }
+    }
+  }
+
+  /** Counted plays started from a playlist over all time, and its most played tracks. */
+  async playsFromPlaylist(playlistId: string) {
+    const scope: ScopeOf = { kind: 'playlist', id: playlistId };
+    const [top, { sums }] = await Promise.all([
+      this.deps.analytics.top(scope, 'track', 'all', ANALYTICS_TOP_TRACKS),
+      this.deps.analytics.sums(scope, EPOCH_DAY, this.today()),
+    ]);
+    return { total: sums.plays, top: top.map((row) => ({ track_id: row.item, plays: row.plays })) };
+  }
+
+  // ---- parts
+
+  private async totals(scope: ScopeOf, from: string, to: string, window: PeriodRange['window']): Promise<AnalyticsTotals> {
+    return (await this.counts(scope, from, to, window)).totals;
+  }
+
+  /** A period's totals, and how many of its counted plays were complete. */
+  private async counts(scope: ScopeOf, from: string, to: string, window: PeriodRange['window']) {
+    const [{ sums, revenue }, listeners] = await Promise.all([
+      this.deps.analytics.sums(scope, from, to),
+      this.deps.analytics.listeners(scope, window, to),
+    ]);
+    const totals: AnalyticsTotals = {
+      plays: sums.plays,
+      unique_listeners: listeners,
+      listening_seconds: round(sums.listening_seconds),
+      likes: sums.likes,
+      reposts: sums.reposts,
+      comments: sums.comments,
+      shares: sums.shares,
+      downloads: sums.downloads,
+      followers_gained: sums.follows,
+      followers_lost: sums.unfollows,
+      sales: sums.sales,
+      revenue_cents_by_currency: revenue,
+    };
+    return { totals, completed: sums.completed };
+  }
+
+  /**
+   * Each interval's counts. Its unique listeners: for a day, that day's listeners; for a longer
+   * interval, each day's listeners who had not played since the interval began (their previous day
+   * is further back than the interval's first day, or they had none).
+   */
+  private async series(scope: ScopeOf, range: PeriodRange, interval: AnalyticsInterval) {
+    const intervals = buckets(range.from, range.to, interval);
+    const days = new Map(
+      (await this.deps.analytics.seriesDays(scope, range.from, range.to)).map((row) => [row.day, row]),
+    );
+    const longest = Math.max(...intervals.map((bucket) => daysBetween(bucket.start, bucket.end)));
+    const returning = new Map<string, number>();
+    if (interval !== 'day' && longest > 0) {
+      for (const row of await this.deps.analytics.gaps(scope, range.from, range.to, longest)) {
+        returning.set(`${row.day}:${row.gap}`, row.listeners);
+      }
+    }
+    return intervals.map((bucket) => {
+      let plays = 0;
+      let listeners = 0;
+      let likes = 0;
+      let net = 0;
+      for (let day = bucket.start; day <= bucket.end; day = addDays(day, 1)) {
+        const row = days.get(day);
+        if (!row) continue;
+        plays += row.plays;
+        likes += row.likes;
+        net += row.follows - row.unfollows;
+        listeners += row.listeners;
+        for (let gap = 1; gap <= daysBetween(bucket.start, day); gap++) listeners -= returning.get(`${day}:${gap}`) ?? 0;
+      }
+      return { date: bucket.start, plays, unique_listeners: listeners, likes, followers_net: net };
+    });
+  }
+
+  private async sources(scope: ScopeOf, range: PeriodRange): Promise<Record<PlaySource, number>> {
+    const rows = await this.deps.analytics.top(scope, 'source', range.window, PLAY_SOURCES.length);
+    const plays = new Map(rows.map((row) => [row.item, row.plays]));
+    return Object.fromEntries(PLAY_SOURCES.map((source) => [source, plays.get(source) ?? 0])) as Record<
+      PlaySource,
+      number
+    >;
+  }
+
+  private async topTracks(actor: UserActor, scope: ScopeOf, range: PeriodRange) {
+    const shown = await this.shown(
+      (limit, offset) => this.deps.analytics.top(scope, 'track', range.window, limit, offset),
+      async (ids) => {
+        const tracks = await this.deps.tracks(actor, ids);
+        return new Map([...tracks].filter(([, track]) => track.creator_id === actor.id));
+      },
+      ANALYTICS_TOP_TRACKS,
+    );
+    return shown.map(({ row, item }) => ({
+      track: item,
+      plays: row.plays,
+      listening_seconds: round(row.seconds),
+      completion_rate: share(row.completed, row.plays),
+    }));
+  }
+
+  private async topPlaylists(actor: UserActor, scope: ScopeOf, range: PeriodRange) {
+    const shown = await this.shown(
+      (limit, offset) => this.deps.analytics.top(scope, 'playlist', range.window, limit, offset),
+      (ids) => this.deps.playlists(actor, ids),
+      ANALYTICS_TOP_PLAYLISTS,
+    );
+    return shown.map(({ row, item }) => ({ playlist: item, plays: row.plays }));
+  }
+
+  /** 20 parts of equal length; each part's listeners are the plays that reached its first second. */
+  private async retention(scope: ScopeOf, range: PeriodRange, duration: number) {
+    const reached = Array.from({ length: RETENTION_BUCKETS }, () => 0);
+    for (const day of await this.deps.analytics.retention(scope, range.from, range.to)) {
+      day.forEach((plays, bucket) => (reached[bucket]! += plays));
+    }
+    let listeners = reached.reduce((sum, plays) => sum + plays, 0);
+    return reached.map((plays, bucket) => {
+      const entry = { second_bucket: round((bucket * duration) / RETENTION_BUCKETS, 2), listeners };
+      listeners -= plays;
+      return entry;
+    });
+  }
+
+  /**
+   * The first `count` ranked items the caller may be shown, in rank order: candidates are read a few
+   * dozen at a time until enough pass (the ranks hold items that may since have gone private).
+   */
+  private async shown<T>(
+    read: (limit: number, offset: number) => Promise<RankRow[]>,
+    resolve: (ids: string[]) => Promise<Map<string, T>>,
+    count: number,
+  ): Promise<{ row: RankRow; item: T }[]> {
+    const result: { row: RankRow; item: T }[] = [];
+    for (let offset = 0; result.length < count; offset += CANDIDATES) {
+      const rows = await read(CANDIDATES, offset);
+      const items = await resolve(rows.map((row) => row.item));
+      for (const row of rows) {
+        const item = items.get(row.item);
+        if (item !== undefined && result.length < count) result.push({ row, item });
+      }
+      if (rows.length < CANDIDATES) break;
+    }
+    return result;
+  }
+}

@@ -1,0 +1,106 @@
+import type { Json } from '../../platform/db/column-types.js';
+
+/** What a roll-up row is about: a creator (all their tracks), one track, or plays from one playlist. */
+export type ScopeKind = 'creator' | 'track' | 'playlist';
+
+/** The windows ranks and distinct listeners are kept for, by their column suffix. */
+export const WINDOWS = ['7d', '30d', '90d', '365d', 'all'] as const;
+export type Window = (typeof WINDOWS)[number];
+/** The length in days of each bounded window. */
+export const WINDOW_DAYS = { '7d': 7, '30d': 30, '90d': 90, '365d': 365 } as const satisfies Record<
+  Exclude<Window, 'all'>,
+  number
+>;
+
+/** What a rank counts plays by. */
+export type Dimension = 'track' | 'listener' | 'country' | 'source' | 'playlist';
+
+/** The counters of one scope on one UTC day (dates are 'YYYY-MM-DD' strings). */
+export interface AnalyticsDaysTable {
+  scope_kind: ScopeKind;
+  scope_id: string;
+  day: string;
+  /** A track's creator (track rows only). */
+  creator_id: string | null;
+  plays: number;
+  listeners: number;
+  listening_seconds: number;
+  completed: number;
+  likes: number;
+  reposts: number;
+  comments: number;
+  shares: number;
+  downloads: number;
+  follows: number;
+  unfollows: number;
+  sales: number;
+  revenue: Json<Record<string, number>>;
+  retention: number[] | null;
+  listeners_7d: number;
+  listeners_30d: number;
+  listeners_90d: number;
+  listeners_365d: number;
+  listeners_all: number;
+}
+
+export interface AnalyticsLastSeenTable {
+  scope_kind: ScopeKind;
+  scope_id: string;
+  day: string;
+  listeners: number;
+}
+
+export interface AnalyticsListenersTable {
+  scope_kind: ScopeKind;
+  scope_id: string;
+  listener: string;
+  last_day: string;
+}
+
+export interface AnalyticsGapsTable {
+  scope_kind: ScopeKind;
+  scope_id: string;
+  day: string;
+  gap: number;
+  listeners: number;
+}
+
+type RankMeasures = {
+  [K in `${'plays' | 'seconds' | 'completed'}_${Window}`]: number;
+};
+
+export interface AnalyticsRanksTable extends RankMeasures {
+  scope_kind: ScopeKind;
+  scope_id: string;
+  dimension: Dimension;
+  item: string;
+}
+
+export interface AnalyticsRankDaysTable {
+  scope_kind: ScopeKind;
+  scope_id: string;
+  dimension: Dimension;
+  item: string;
+  day: string;
+  plays: number;
+  seconds: number;
+  completed: number;
+}
+
+export interface AnalyticsStateTable {
+  id: boolean;
+  open_day: string;
+}
+
+/** The analytics area's tables: roll-ups only (the events they come from are other areas'). */
+declare module '../../platform/db/database.schema.js' {
+  interface Database {
+    analytics_days: AnalyticsDaysTable;
+    analytics_last_seen: AnalyticsLastSeenTable;
+    analytics_listeners: AnalyticsListenersTable;
+    analytics_gaps: AnalyticsGapsTable;
+    analytics_ranks: AnalyticsRanksTable;
+    analytics_rank_days: AnalyticsRankDaysTable;
+    analytics_state: AnalyticsStateTable;
+  }
+}
