@@ -33,6 +33,7 @@ import * as trackAlbums from './0032-track-albums.js';
 import * as subsonicQueueClients from './0033-subsonic-queue-clients.js';
 import * as subsonicAnnotations from './0034-subsonic-annotations.js';
 import * as trackShuffle from './0035-track-shuffle.js';
+import * as dailySalts from './0036-daily-salts.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0033-subsonic-queue-clients': subsonicQueueClients,
   '0034-subsonic-annotations': subsonicAnnotations,
   '0035-track-shuffle': trackShuffle,
+  '0036-daily-salts': dailySalts,
 };
