@@ -33,6 +33,7 @@ import * as trackAlbums from './0032-track-albums.js';
 import * as subsonicQueueClients from './0033-subsonic-queue-clients.js';
 import * as subsonicAnnotations from './0034-subsonic-annotations.js';
 import * as trackShuffle from './0035-track-shuffle.js';
+import * as dailySalts from './0036-daily-salts.js';
 import * as eventStream from './0037-event-stream.js';
 import * as analytics from './0038-analytics.js';
 
@@ -72,6 +73,7 @@ export const migrations: Record<string, Migration> = {
   '0033-subsonic-queue-clients': subsonicQueueClients,
   '0034-subsonic-annotations': subsonicAnnotations,
   '0035-track-shuffle': trackShuffle,
+  '0036-daily-salts': dailySalts,
   '0037-event-stream': eventStream,
   '0038-analytics': analytics,
 };

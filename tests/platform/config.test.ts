@@ -17,6 +17,9 @@ describe('configuration', () => {
     expect(config.ffmpegPath).toMatch(/@ffmpeg-installer[/\\][^/\\]+[/\\]ffmpeg(\.exe)?$/);
     expect(config.secureCookies).toBe(false);
     expect(config.plays).toEqual({ anonymousPerAddress: 3, anonymousPeriodHours: 24 });
+    expect(config.analyticsRollupSeconds).toBe(300);
+    expect(loadConfig({ ANALYTICS_ROLLUP_SECONDS: '3600' }).analyticsRollupSeconds).toBe(3600);
+    expect(loadConfig({ ANALYTICS_ROLLUP_SECONDS: '2' }).analyticsRollupSeconds).toBe(2);
   });
 
   it.each([
@@ -34,6 +37,10 @@ describe('configuration', () => {
     ['SECRET_KEY', 'c2hvcnQ='],
     ['ANONYMOUS_PLAYS_PER_ADDRESS', '0'],
     ['ANONYMOUS_PLAYS_PERIOD_HOURS', 'a day'],
+    ['ANALYTICS_ROLLUP_SECONDS', '0'],
+    ['ANALYTICS_ROLLUP_SECONDS', '3601'],
+    ['ANALYTICS_ROLLUP_SECONDS', '1.5'],
+    ['ANALYTICS_ROLLUP_SECONDS', 'often'],
   ])('a bad %s stops the start with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

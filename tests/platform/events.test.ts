@@ -13,10 +13,12 @@ import { EventStream } from '../../server/src/platform/events/event-stream.js';
 import { EventsRepository } from '../../server/src/platform/events/events.repository.js';
 import { createJobQueue, type JobQueue } from '../../server/src/platform/jobs/job-queue.js';
 import { createLogger } from '../../server/src/platform/logging/logger.js';
+import { systemClock, type Clock } from '../../server/src/platform/clock.js';
 import { seedDataDir } from '../support/test-database.js';
 
 // the event map is empty until areas add their events: tests use their own type names
 const TYPE = 'test.happened' as never;
+const OTHER_TYPE = 'test.measured' as never;
 const cleanups: (() => Promise<unknown>)[] = [];
 
 afterEach(async () => {
@@ -25,6 +27,7 @@ afterEach(async () => {
 
 async function setUp(
   handlers: EventHandler[],
+  clock: Clock = systemClock,
 ): Promise<{ database: DatabaseHandle; scope: DbScope; jobs: JobQueue; bus: EventBus; schema: string }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-events-'));
   await seedDataDir(dataDir);
@@ -33,7 +36,7 @@ async function setUp(
   await migrateToLatest(database.db);
   const scope = createDbScope(database.db);
   const jobs = createJobQueue(scope, createLogger('silent'), { concurrency: 0, schema });
-  const bus = createEventBus(scope, jobs, new EventsRepository(scope), new EventStream(scope));
+  const bus = createEventBus(scope, jobs, new EventsRepository(scope), new EventStream(scope), clock);
   for (const handler of handlers) bus.subscribe(handler);
   await jobs.start();
   cleanups.push(async () => {
@@ -106,6 +109,35 @@ describe('domain events through the outbox', () => {
     expect(seen).toEqual([{ inTransaction: true, ip: '203.0.113.7', userId: owner, data: { n: 1 } }]);
     // no after-commit handler: nothing is stored in the outbox, no job is queued
     expect(await jobs.runDue()).toBe(0);
+  });
+
+  it('a handler of every type leaves out the types it excepts; events carry the service clock’s time, stored too', async () => {
+    const seen: string[] = [];
+    const at = new Date('2024-02-29T23:59:30.000Z');
+    const { database, jobs, bus } = await setUp(
+      [
+        {
+          name: 'test-audit',
+          types: '*',
+          except: [OTHER_TYPE],
+          delivery: 'in-transaction',
+          handle: async (event) => void seen.push(`${event.type} ${event.occurredAt.toISOString()}`),
+        },
+        { name: 'test-webhooks', types: [TYPE], handle: async () => {} },
+      ],
+      { now: () => at },
+    );
+    const actorId = randomUUID();
+    await bus.record(actorFor(actorId), TYPE, { subject, data: { n: 1 } as never });
+    await bus.record(actorFor(actorId), OTHER_TYPE, { subject, data: { n: 2 } as never });
+    expect(seen).toEqual([`test.happened ${at.toISOString()}`]);
+    expect(await jobs.runDue()).toBe(1);
+    const stored = await database.db
+      .selectFrom('domain_events')
+      .select('created_at')
+      .where('actor_id', '=', actorId)
+      .executeTakeFirstOrThrow();
+    expect(stored.created_at.toISOString()).toBe(at.toISOString());
   });
 
   it('an event recorded in a unit of work that rolls back is neither stored nor handled', async () => {

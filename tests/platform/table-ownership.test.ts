@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Each area owns its tables: the tables its `<area>.tables.ts` adds to the Database interface (the
- * platform owns those `platform/db/database.schema.ts` declares itself). An area's SQL touches only
+ * platform owns those `platform/db/database.schema.ts` declares itself, and those of its own
+ * `*.tables.ts`). An area's SQL touches only
  * those; another area's data is read through that area's read port (or an SQL fragment it exports)
  * and changed through its service or the events it handles. This reads every module's source, finds
  * the tables its queries name (Kysely's selectFrom, insertInto, updateTable, deleteFrom, mergeInto and
@@ -90,6 +91,12 @@ function owners(): { owner: Map<string, string>; duplicates: string[] } {
   const platform = readFileSync(path.join(SERVER, 'platform/db/database.schema.ts'), 'utf8');
   const own = /export interface Database \{([^}]*)\}/.exec(platform);
   for (const table of tablesIn(own?.[1] ?? '')) claim(table, 'platform');
+  // a platform part may declare its table beside its code, as areas do
+  for (const file of walk(path.join(SERVER, 'platform')).filter((f) => f.endsWith('.tables.ts'))) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/interface Database \{([^}]*)\}/g)) {
+      for (const table of tablesIn(m[1] as string)) claim(table, 'platform');
+    }
+  }
   for (const file of walk(MODULES).filter((f) => f.endsWith('.tables.ts'))) {
     const area = path.relative(MODULES, file).split(path.sep)[0] as string;
     const source = readFileSync(file, 'utf8');

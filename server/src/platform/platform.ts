@@ -20,6 +20,7 @@ import { createJobQueue, type JobQueue } from './jobs/job-queue.js';
 import { createLogger } from './logging/logger.js';
 import { createMailQueue, type MailQueue } from './mail/mail-queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { createDailySalts, type DailySalts } from './privacy/daily-salt.js';
 import { createRateLimits, type RateLimits } from './rate-limit/rate-limiter.js';
 import type { ObjectStorage } from './storage/object-storage.js';
 import { openStorage } from './storage/open-storage.js';
@@ -28,10 +29,13 @@ declare module './jobs/job-map.js' {
   interface JobMap {
     /** Removes outbox events older than a week. */
     'events.prune': NoData;
+    /** Destroys the daily salts of the days before yesterday. */
+    'salts.prune': NoData;
   }
 }
 
-const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const OUTBOX_RETENTION_MS = 7 * DAY_MS;
 
 /** Everything a module is built from: the service's shared parts, none of them area-specific. */
 export interface Platform {
@@ -45,6 +49,8 @@ export interface Platform {
   mail: MailQueue;
   jobs: JobQueue;
   events: EventBus;
+  /** Keyed hashes that link within one UTC day only (anonymous listeners): no address is kept. */
+  salts: DailySalts;
   limits: RateLimits;
   /** Each API key's hourly budget: one count for every interface a key is used on (the API, /rest/). */
   keyLimits: ApiKeyLimits;
@@ -120,16 +126,26 @@ export async function openPlatform(config: Config, overrides: PlatformOverrides 
     handle: () => events.prune(new Date(Date.now() - OUTBOX_RETENTION_MS)),
   });
   jobs.every('events.prune', 6 * 60 * 60 * 1000);
+  const clock = overrides.clock ?? systemClock;
+  const salts = createDailySalts(scope);
+  jobs.define({
+    name: 'salts.prune',
+    retryLimit: 0,
+    // yesterday's salt stays (see pruneSalts); hourly, so an older day's lasts an hour past its end at most
+    handle: () => salts.pruneSalts(new Date(clock.now().getTime() - DAY_MS)),
+  });
+  jobs.every('salts.prune', 60 * 60 * 1000);
   const platform: Platform = {
     config,
     logger,
-    clock: overrides.clock ?? systemClock,
+    clock,
     database,
     scope,
     storage: overrides.storage ?? (await openStorage(config)),
     mail: createMailQueue(jobs, mailer, keys.secretBox('job-data')),
     jobs,
-    events: createEventBus(scope, jobs, events, new EventStream(scope)),
+    events: createEventBus(scope, jobs, events, new EventStream(scope), clock),
+    salts,
     limits,
     keyLimits: createApiKeyLimits(limits),
     hasher: overrides.hasher ?? createPasswordHasher(),

@@ -7,6 +7,8 @@ import type { DbScope } from '../../platform/db/transactions.js';
 import { forbidden, rateLimited } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
+import { countryOf } from '../../platform/net/geo-ip.js';
+import type { DailySalts } from '../../platform/privacy/daily-salt.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { PlaysRepository } from './plays.repository.js';
 import { canSeeTrackAudience } from './social.policy.js';
@@ -27,6 +29,8 @@ export interface PlaysServiceDeps {
   limiter: Limiter;
   /** Keys the hash of an anonymous listener's address and user agent. */
   listenerKey: Buffer;
+  /** The day's keyed hash of an anonymous listener, for the track.played event (analytics). */
+  salts: Pick<DailySalts, 'dailyHash'>;
   comments: CommentCounter;
 }
 
@@ -60,6 +64,18 @@ export class PlaysService {
       .digest('base64url')}`;
   }
 
+  /**
+   * The listener as analytics counts it: the user over any period, else the day's keyed hash of
+   * address and user agent (`d:`), equal all of one UTC day and unlinkable to another day's once
+   * that day's salt is destroyed. Not the window's listener (listenerOf): that key never changes,
+   * which the 30-minute rule needs across midnight.
+   */
+  private async analyticsListenerOf(actor: Actor, at: Date): Promise<string> {
+    if (actor.kind === 'user') return `u:${actor.id}`;
+    const origin = `${actor.origin.ip ?? ''}\n${actor.origin.userAgent ?? ''}`;
+    return `d:${await this.deps.salts.dailyHash(at, origin)}`;
+  }
+
   async play(actor: Actor, trackId: string, body: PlayRequest, secret?: string) {
     const track = await this.deps.tracks.streamable(actor, trackId, secret);
     const listener = this.listenerOf(actor);
@@ -67,18 +83,41 @@ export class PlaysService {
     if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, 'Too many plays reported; try again in a minute');
     const duration = body.duration_listened;
     const userId = actor.kind === 'user' ? actor.id : null;
-    const counted = await this.deps.plays.record({
-      trackId: track.id,
-      userId,
-      listener,
-      address: this.addressOf(actor),
-      source: body.source,
-      playlistId: body.playlist_id ?? null,
-      duration,
-      eligible: duration >= Math.min(PLAY_COUNT_SECONDS, track.duration),
-      completed: track.duration > 0 && duration >= track.duration,
-      forHistory: userId !== null && duration >= HISTORY_MIN_SECONDS,
-      now: this.deps.clock.now(),
+    const now = this.deps.clock.now();
+    const playlistId = body.playlist_id ?? null;
+    // before the transaction: the day's salt is read (made on the day's first play) outside it, and kept
+    const dailyListener = await this.analyticsListenerOf(actor, now);
+    const counted = await this.deps.scope.transaction(async () => {
+      const counted = await this.deps.plays.record({
+        trackId: track.id,
+        userId,
+        listener,
+        address: this.addressOf(actor),
+        source: body.source,
+        playlistId,
+        duration,
+        eligible: duration >= Math.min(PLAY_COUNT_SECONDS, track.duration),
+        completed: track.duration > 0 && duration >= track.duration,
+        forHistory: userId !== null && duration >= HISTORY_MIN_SECONDS,
+        now,
+      });
+      // only counted plays enter analytics; the event commits with the play, or neither does
+      if (counted) {
+        await this.deps.events.record(actor, 'track.played', {
+          subject: { resource: 'track', id: track.id },
+          userId,
+          // the play's own time: the listener's day and the event's are one, even at midnight
+          occurredAt: now,
+          data: {
+            listener: dailyListener,
+            source: body.source,
+            playlist_id: playlistId,
+            duration_listened: duration,
+            country: countryOf(actor.origin.ip),
+          },
+        });
+      }
+      return counted;
     });
     return { counted };
   }

@@ -49,7 +49,7 @@ export function createSocialModule(
   platform: Platform,
   { favorites, tracks, reader, secretLinks, trackCounters, people, comments }: SocialModuleDeps,
 ): SocialModule {
-  const { scope, events, keys, limits, clock, config } = platform;
+  const { scope, events, keys, limits, clock, config, salts } = platform;
   const social = new SocialService({
     scope,
     social: new SocialRepository(scope),
@@ -80,6 +80,7 @@ export function createSocialModule(
     clock,
     limiter: policyLimiter(limits, 'plays'),
     listenerKey: keys.key('play-listener'),
+    salts,
     comments,
   });
   const recommendations = new RecommendationsService({

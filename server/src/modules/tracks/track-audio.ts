@@ -38,9 +38,14 @@ export interface TrackAudio {
   /**
    * The original, as /tracks/{id}/stream (`inline`) or /tracks/{id}/download (`attachment`) answers
    * it: Range, If-Range and ETag, a redirect to a presigned URL where the store has one. A download
-   * is counted for the owner's stats as that route counts it.
+   * is counted for the owner's stats as that route counts it (the actor's download).
    */
-  original(track: PlayableTrack, request: OriginalRequest, disposition: 'inline' | 'attachment'): Promise<StreamReply>;
+  original(
+    actor: Actor,
+    track: PlayableTrack,
+    request: OriginalRequest,
+    disposition: 'inline' | 'attachment',
+  ): Promise<StreamReply>;
   /** The original's bytes for a transcoder: a local path where the store has one (ffmpeg seeks in it), else a stream. */
   source(track: PlayableTrack): Promise<string | Readable>;
 }
@@ -57,9 +62,9 @@ export function createTrackAudio(deps: {
       const row = await tracks.streamable(actor, id);
       return { id: row.id, creatorId: row.creator_id, duration: row.duration, row };
     },
-    async original(track, request, disposition) {
+    async original(actor, track, request, disposition) {
       const reply = await streamTrack(storage, track.row, request, disposition);
-      if (disposition === 'attachment') await tracks.downloaded(track.row, reply);
+      if (disposition === 'attachment') await tracks.downloaded(actor, track.row, reply);
       return reply;
     },
     async source(track) {

@@ -13,6 +13,8 @@ declare module '../../platform/events/event-map.js' {
     'track.updated': { fields: string[]; batch?: true };
     'track.deleted': Nothing;
     'track.lyrics_updated': Nothing;
+    /** A download of the original (its format), for the owner's analytics; not audited (a measurement). */
+    'track.downloaded': { format: string };
   }
 }
 

@@ -73,10 +73,11 @@ export function tracksRoutes({ tracks, search, storage, files, ...uploads }: Tra
       return reply(res, await streamTrack(storage, track, request, 'inline'));
     },
     download: async ({ params, query, headers, req, res }) => {
-      const track = await tracks.streamable(actorOf(req), params.id, query.secret);
+      const actor = actorOf(req);
+      const track = await tracks.streamable(actor, params.id, query.secret);
       const request = { range: headers.range, ifNoneMatch: headers['if-none-match'], ifRange: headers['if-range'] };
       const result = await streamTrack(storage, track, request, 'attachment');
-      await tracks.downloaded(track, result);
+      await tracks.downloaded(actor, track, result);
       return reply(res, result);
     },
   });

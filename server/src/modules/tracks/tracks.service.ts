@@ -78,12 +78,25 @@ export class TracksService {
   }
 
   /**
-   * Counts a download for the owner's stats: a reply from the first byte (a whole file, a
-   * redirect to it, or the first range); the following ranges of the same download do not count.
+   * Counts a download for the owner's stats and analytics: a reply from the first byte (a whole
+   * file, a redirect to it, or the first range); the following ranges of the same download do not
+   * count. The row and the event commit together, so the stats and the roll-ups agree.
    */
-  async downloaded(track: TrackRow, reply: { status: number; headers: Record<string, string> }): Promise<void> {
+  async downloaded(
+    actor: Actor,
+    track: TrackRow,
+    reply: { status: number; headers: Record<string, string> },
+  ): Promise<void> {
     const firstByte = reply.status !== 206 || (reply.headers['Content-Range'] ?? '').startsWith('bytes 0-');
-    if (reply.status !== 304 && firstByte) await this.deps.tracks.recordDownload(track.id);
+    if (reply.status === 304 || !firstByte) return;
+    await this.deps.scope.transaction(async () => {
+      await this.deps.tracks.recordDownload(track.id);
+      await this.deps.events.record(actor, 'track.downloaded', {
+        subject: { resource: 'track', id: track.id },
+        data: { format: track.format },
+        userId: actor.kind === 'user' ? actor.id : null,
+      });
+    });
   }
 
   private async editable(actor: Actor, id: string): Promise<TrackRow> {

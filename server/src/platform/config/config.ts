@@ -152,6 +152,8 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: integer(10_000, 1),
   WORKERS: z.enum(['0', '1']).default('1'),
   WORKER_CONCURRENCY: integer(2, 1),
+  /** How far behind the analytics roll-up may be: it runs at least this often (seconds). */
+  ANALYTICS_ROLLUP_SECONDS: integer(300, 1).pipe(z.number().max(3600)),
   /**
    * `trust` (default) sends replies as the mappers build them; `check` also parses every reply
    * against the contract and fails it (500) when it breaks the schema or carries anything the
@@ -277,5 +279,7 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
     cleanupIntervalMs: env.CLEANUP_INTERVAL_SECONDS * 1000,
     /** Jobs this process runs at once: 0 with WORKERS=0 (an API-only process). */
     workerConcurrency: env.WORKERS === '0' ? 0 : env.WORKER_CONCURRENCY,
+    /** Seconds between analytics roll-ups (1 to 3600): how far behind the analytics may be. */
+    analyticsRollupSeconds: env.ANALYTICS_ROLLUP_SECONDS,
   };
 }

@@ -23,4 +23,6 @@ export interface EventInput<K extends EventType> {
   subject: EventSubject;
   data: EventMap[K];
   userId?: string | null;
+  /** When it happened, if the change stamped its own time already (the service clock's now otherwise). */
+  occurredAt?: Date;
 }

@@ -1,4 +1,5 @@
 import type { Actor } from '../access/actor.js';
+import type { Clock } from '../clock.js';
 import type { DbScope } from '../db/transactions.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { DomainEvent, EventInput } from './domain-event.js';
@@ -22,6 +23,11 @@ export interface EventHandler<K extends EventType = EventType> {
   name: string;
   /** The types it handles, or '*' for every type. */
   types: readonly K[] | '*';
+  /**
+   * With '*': types it does not handle after all (e.g. the audit log leaves out plays and
+   * downloads, which are a listener's measurements, not an account's actions).
+   */
+  except?: readonly EventType[];
   delivery?: 'after-commit' | 'in-transaction';
   handle(event: DomainEvent<K>): Promise<void>;
 }
@@ -52,17 +58,19 @@ declare module '../jobs/job-map.js' {
   }
 }
 
+/** The clock stamps each event (occurredAt), so tests that move the service's clock move its events too. */
 export function createEventBus(
   scope: DbScope,
   jobs: JobQueue,
   events: EventsRepository,
   stream: EventStream,
+  clock: Clock,
 ): EventBus {
   const inTransaction: EventHandler[] = [];
   const afterCommit: EventHandler[] = [];
   const batched = new Map<string, BatchedEventHandler>();
   const handles = (handler: EventHandler | BatchedEventHandler, type: EventType) =>
-    handler.types === '*' || handler.types.includes(type);
+    handler.types === '*' ? !('except' in handler && handler.except?.includes(type)) : handler.types.includes(type);
 
   return {
     subscribe(handler) {
@@ -94,7 +102,7 @@ export function createEventBus(
         userId: input.userId !== undefined ? input.userId : actor.id,
         actorId: actor.id,
         origin: actor.origin,
-        occurredAt: new Date(),
+        occurredAt: input.occurredAt ?? clock.now(),
       };
       const later = afterCommit.filter((handler) => handles(handler, type));
       const consumers = [...batched.values()].filter((handler) => handles(handler, type));

@@ -17,6 +17,8 @@ export class EventsRepository {
         user_id: event.userId,
         actor_id: event.actorId,
         request_id: event.origin.requestId,
+        // the event's own time (the service's clock), not the insert's
+        created_at: event.occurredAt,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

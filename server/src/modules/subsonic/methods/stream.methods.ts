@@ -137,6 +137,7 @@ export function streamMethods(deps: StreamMethodsDeps): SubsonicMethod[] {
   }
 
   async function original(
+    actor: UserActor,
     track: PlayableTrack,
     http: { req: IncomingMessage; res: ServerResponse },
     disposition: 'inline' | 'attachment',
@@ -147,7 +148,7 @@ export function streamMethods(deps: StreamMethodsDeps): SubsonicMethod[] {
       ifRange: header(http.req, 'if-range'),
     };
     try {
-      await sendOriginal(http.res, await audio.original(track, request, disposition));
+      await sendOriginal(http.res, await audio.original(actor, track, request, disposition));
     } catch (error) {
       // a player seeking past the end reads HTTP, not a subsonic-response
       if (!(error instanceof AppError) || error.status !== 416) throw error;
@@ -230,7 +231,7 @@ export function streamMethods(deps: StreamMethodsDeps): SubsonicMethod[] {
         const offset = offsetOf(params);
         const estimate = params.boolean('estimateContentLength', false);
         const track = await playable(actor, params);
-        if (target.format === 'raw') return original(track, http, 'inline');
+        if (target.format === 'raw') return original(actor, track, http, 'inline');
         return transcode(track, target, { offset, estimate }, http);
       },
     }),
@@ -238,7 +239,7 @@ export function streamMethods(deps: StreamMethodsDeps): SubsonicMethod[] {
     method({
       name: 'download',
       needs: 'read',
-      handle: async ({ actor, params, http }) => original(await playable(actor, params), http, 'attachment'),
+      handle: async ({ actor, params, http }) => original(actor, await playable(actor, params), http, 'attachment'),
     }),
   ];
 }
