@@ -65,7 +65,7 @@ export const analyticsContract = c.router({
     path: '/analytics/export',
     summary: 'Export your analytics as CSV',
     description:
-      'Not enveloped: text/csv in UTF-8, streamed. A header row ' +
+      'Not enveloped: text/csv; charset=utf-8, streamed. A header row ' +
       `\`${ANALYTICS_EXPORT_COLUMNS.join(',')}\`, then one row per track of yours and UTC day of the period with any ` +
       'activity, by date then title. Fields are quoted as RFC 4180 says (a field with a comma, a double quote, CR or LF is ' +
       'quoted, its quotes doubled; rows end with CRLF). So that no spreadsheet runs a cell as a formula, a text cell ' +
@@ -75,7 +75,7 @@ export const analyticsContract = c.router({
     query: AnalyticsExportQuerySchema,
     responses: {
       200: c.otherResponse({
-        contentType: 'text/csv; charset=utf-8',
+        contentType: 'text/csv',
         body: withOpenApi(z.any(), { type: 'string', description: 'The CSV file' }),
       }),
       ...errors(400, 401, 403),
