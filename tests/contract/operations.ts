@@ -67,10 +67,12 @@ export function responseContentTypes(route: AppRoute, status: number): string[] 
 /** A content-type header value matches a declared type (`audio/*` matches audio/mpeg). */
 export function contentTypeMatches(actual: string | null, declared: string): boolean {
   const type = (actual ?? '').split(';')[0]!.trim().toLowerCase();
-  const [major, minor] = declared.toLowerCase().split('/');
+  // a declared type may name its parameters (text/csv; charset=utf-8): the media type is what must match
+  const media = declared.split(';')[0]!.trim().toLowerCase();
+  const [major, minor] = media.split('/');
   if (minor === '*') return type.startsWith(`${major}/`);
-  if (declared === 'application/json') return /^application\/(.+\+)?json$/.test(type);
-  return type === declared.toLowerCase();
+  if (media === 'application/json') return /^application\/(.+\+)?json$/.test(type);
+  return type === media;
 }
 
 /** Routes whose body is sent as multipart/form-data. */

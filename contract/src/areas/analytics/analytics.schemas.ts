@@ -95,10 +95,12 @@ export const AnalyticsTotalsSchema = named(
     downloads: Count.describe('Downloads of the original'),
     followers_gained: Count.describe('Follows of you'),
     followers_lost: Count.describe('Unfollows of you'),
-    sales: Count.describe('Your items sold in completed orders'),
+    sales: Count.describe('Your items in orders completed in the period, refunded ones left out'),
     revenue_cents_by_currency: z
       .record(z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals'), Count)
-      .describe('What those sales brought, in cents, by ISO 4217 currency code (upper case); {} without sales'),
+      .describe(
+        'What those items brought after discounts, in cents, by ISO 4217 currency code (upper case); {} without sales',
+      ),
   }),
 );
 export type AnalyticsTotals = z.infer<typeof AnalyticsTotalsSchema>;
