@@ -41,7 +41,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         primary key (scope_kind, scope_id, day))`,
     )
     .execute(db);
-  await sql`create index analytics_days_creator on analytics_days (creator_id, day) where scope_kind = 'track'`.execute(db);
+  await sql`create index analytics_days_creator on analytics_days (creator_id, day) where scope_kind = 'track'`.execute(
+    db,
+  );
   await sql
     .raw(
       `create table analytics_last_seen (${SCOPES}, day date not null, listeners integer not null,

@@ -68,9 +68,27 @@ describe('analytics: overview', () => {
     expect(overview.previous).toMatchObject({ plays: 2, unique_listeners: 2, listening_seconds: 240, likes: 0 });
     expect(overview.series).toHaveLength(7);
     const day = (date: string) => overview.series.find((point: { date: string }) => point.date === date);
-    expect(day('2026-03-10')).toEqual({ date: '2026-03-10', plays: 3, unique_listeners: 2, likes: 1, followers_net: 0 });
-    expect(day('2026-03-12')).toEqual({ date: '2026-03-12', plays: 2, unique_listeners: 2, likes: 0, followers_net: 1 });
-    expect(day('2026-03-11')).toEqual({ date: '2026-03-11', plays: 0, unique_listeners: 0, likes: 0, followers_net: 0 });
+    expect(day('2026-03-10')).toEqual({
+      date: '2026-03-10',
+      plays: 3,
+      unique_listeners: 2,
+      likes: 1,
+      followers_net: 0,
+    });
+    expect(day('2026-03-12')).toEqual({
+      date: '2026-03-12',
+      plays: 2,
+      unique_listeners: 2,
+      likes: 0,
+      followers_net: 1,
+    });
+    expect(day('2026-03-11')).toEqual({
+      date: '2026-03-11',
+      plays: 0,
+      unique_listeners: 0,
+      likes: 0,
+      followers_net: 0,
+    });
     expect(overview.top_tracks.map((entry: { track: { id: string } }) => entry.track.id)).toEqual([short, long]);
     expect(overview.top_tracks[0]).toMatchObject({ plays: 3, listening_seconds: 175 });
     expect(overview.top_tracks[0].completion_rate).toBeCloseTo(1 / 3, 4);
@@ -78,16 +96,16 @@ describe('analytics: overview', () => {
     expect(overview.sources).toEqual({ ...noSources, track: 2, search: 1, playlist: 1, embed: 1 });
 
     // weeks are ISO weeks clipped to the period: Tuesday 03-10 to Sunday 03-15, then Monday 03-16
-    const weekly = (await suite.http.get('/analytics/overview?period=7d&interval=week', { token: creator.token }))
-      .body.data;
+    const weekly = (await suite.http.get('/analytics/overview?period=7d&interval=week', { token: creator.token })).body
+      .data;
     expect(weekly.series).toEqual([
       { date: '2026-03-10', plays: 5, unique_listeners: 3, likes: 1, followers_net: 1 },
       { date: '2026-03-16', plays: 0, unique_listeners: 0, likes: 0, followers_net: 0 },
     ]);
 
     // all time: from the first day with activity, no previous period; the two anonymous listeners were on two days
-    const all = (await suite.http.get('/analytics/overview?period=all&interval=month', { token: creator.token }))
-      .body.data;
+    const all = (await suite.http.get('/analytics/overview?period=all&interval=month', { token: creator.token })).body
+      .data;
     expect(all).toMatchObject({ from: '2026-03-05', to: '2026-03-16', previous: null });
     expect(all.totals).toMatchObject({ plays: 7, unique_listeners: 4, listening_seconds: 546 });
     expect(all.series).toEqual([{ date: '2026-03-05', plays: 7, unique_listeners: 4, likes: 1, followers_net: 1 }]);
@@ -105,6 +123,10 @@ describe('analytics: overview', () => {
     const listener = await createUser(suite.server);
     clock.set('2026-04-01T12:00:00Z');
     expect(await reportPlay(suite.server, listener.token, track!, 60)).toBe(true);
+    // a day with a like and no play leaves the listeners as they were
+    clock.set('2026-04-03T12:00:00Z');
+    const liker = await createUser(suite.server);
+    expect((await suite.http.post(`/tracks/${track}/like`, { token: liker.token })).status).toBe(200);
     const listenersOn = async (iso: string, period: string) => {
       clock.set(iso);
       await rollUp(suite.server);

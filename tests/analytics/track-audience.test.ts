@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { RETENTION_BUCKETS } from '@riff/contract';
+import { createProduct, payInSandbox } from '../marketplace/order-helpers.js';
 import { createAdmin } from '../support/admin-factory.js';
 import { reportPlay, rollUp, SetClock } from '../support/analytics.js';
 import { createUser } from '../support/factories.js';
 import { seedNamedTracks } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
+import { expectStatus } from '../support/typed-api.js';
 
 // the service believes X-Forwarded-For here, so each play comes from the address the test names
 const clock = new SetClock('2026-06-10T08:00:00Z');
@@ -169,5 +171,50 @@ describe('analytics: audience and export', () => {
     ]);
     expect(reply.text).toContain('"Comma, ""quoted"""');
     expect(reply.text.endsWith('\r\n')).toBe(true);
+  });
+});
+
+describe('analytics: sales', () => {
+  it('counts items sold on the day their order completed, by currency and track, and takes refunded ones off', async () => {
+    const seller = await createUser(suite.server);
+    const [track] = await seedNamedTracks(suite.server, seller.id, [{ title: 'For sale', duration: 60 }]);
+    const license = await createProduct(suite.server, seller, { title: 'License', priceCents: 1999, trackId: track! });
+    const pack = await createProduct(suite.server, seller, { title: 'Pack', priceCents: 500, currency: 'EUR' });
+    const buy = async (buyer: Awaited<ReturnType<typeof createUser>>, productId: string) => {
+      const order = expectStatus(
+        await buyer.api.marketplace.createOrder({ body: { items: [{ product_id: productId }] } }),
+        201,
+      ).body;
+      expect((await payInSandbox(suite.server, buyer.api, order)).status).toBe('completed');
+      return order;
+    };
+    clock.set('2026-09-01T10:00:00Z');
+    const first = await createUser(suite.server);
+    const second = await createUser(suite.server);
+    await buy(first, license.id);
+    await buy(first, pack.id);
+    const refunded = await buy(second, license.id);
+    clock.set('2026-09-02T10:00:00Z');
+    await rollUp(suite.server);
+    const totals = async (path: string) => (await suite.http.get(path, { token: seller.token })).body.data.totals;
+    expect(await totals('/analytics/overview?period=7d')).toMatchObject({
+      sales: 3,
+      revenue_cents_by_currency: { USD: 3998, EUR: 500 },
+    });
+
+    clock.set('2026-09-03T10:00:00Z');
+    expectStatus(await second.api.marketplace.refundOrder({ params: { id: refunded.id }, body: {} }), 200);
+    await rollUp(suite.server);
+    expect(await totals('/analytics/overview?period=7d')).toMatchObject({
+      sales: 2,
+      revenue_cents_by_currency: { USD: 1999, EUR: 500 },
+    });
+    expect(await totals(`/analytics/tracks/${track}?period=7d`)).toMatchObject({
+      sales: 1,
+      revenue_cents_by_currency: { USD: 1999 },
+    });
+    // the sales stay on 09-01, the day the orders completed
+    const series = (await suite.http.get('/analytics/overview?period=7d', { token: seller.token })).body.data.series;
+    expect(series.every((point: { plays: number }) => point.plays === 0)).toBe(true);
   });
 });

@@ -119,7 +119,7 @@ export function createAreas(platform: Platform) {
     tracks: tracks.reader,
     playlists: (actor, ids) => playlists.playlistsFor(actor, ids),
     audience: (ids) => users.people.audienceProfiles(ids),
-    productTracks: (ids) => marketplace.productTracks(ids),
+    orderSales: (ids) => marketplace.orderSales(ids),
   });
   const webhooks = createWebhooksModule(platform, {
     activeUser: (id) => users.activeUser!(id),

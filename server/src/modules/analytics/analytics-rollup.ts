@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { DomainEvent, EventBus } from '../../platform/events/event-bus.js';
 import type { BatchedEventHandler } from '../../platform/events/event-stream.js';
+import type { OrderSales } from '../marketplace/orders.repository.js';
 import type { Dimension, ScopeKind } from './analytics.tables.js';
 import { addDays, dayOf, daysBetween } from './analytics-days.js';
 import type {
@@ -27,6 +28,7 @@ export const ROLLED_UP = [
   'user.followed',
   'user.unfollowed',
   'product.sold',
+  'order.refunded',
 ] as const;
 export type RolledUp = (typeof ROLLED_UP)[number];
 
@@ -44,8 +46,8 @@ export interface RollupDeps {
   clock: Clock;
   /** The tracks that still exist, by id. */
   tracks(ids: readonly string[]): Promise<Map<string, TrackFacts>>;
-  /** The track each product licenses (none for other products). */
-  productTracks(ids: readonly string[]): Promise<Map<string, string>>;
+  /** What these orders sold (their items' sellers, tracks and net amounts) and when they completed. */
+  orderSales(orderIds: readonly string[]): Promise<Map<string, OrderSales>>;
   /** Events applied per transaction. */
   batchSize: number;
 }
@@ -63,35 +65,27 @@ class DayTally {
   readonly ranks = new Map<string, RankIncrement>();
   readonly visits = new Map<string, Omit<ListenerState, 'last_day'>>();
   readonly sales: { scope: ScopeRef; currency: string; cents: number }[] = [];
+  /** Refunded items: taken off the day their order completed. */
+  readonly refunds: { day: string; scope: ScopeRef; creator_id: string | null; currency: string; cents: number }[] = [];
 
   day(scope_kind: ScopeKind, scope_id: string, creator_id: string | null = null): DayIncrement {
     const key = keyOf(scope_kind, scope_id);
     let row = this.days.get(key);
     if (!row) {
-      row = {
-        scope_kind,
-        scope_id,
-        creator_id,
-        plays: 0,
-        listeners: 0,
-        listening_seconds: 0,
-        completed: 0,
-        likes: 0,
-        reposts: 0,
-        comments: 0,
-        shares: 0,
-        downloads: 0,
-        follows: 0,
-        unfollows: 0,
-        sales: 0,
-        retention: null,
-      };
+      row = emptyDay(scope_kind, scope_id, creator_id);
       this.days.set(key, row);
     }
     return row;
   }
 
-  rank(scope_kind: ScopeKind, scope_id: string, dimension: Dimension, item: string, seconds: number, completed: number) {
+  rank(
+    scope_kind: ScopeKind,
+    scope_id: string,
+    dimension: Dimension,
+    item: string,
+    seconds: number,
+    completed: number,
+  ) {
     const key = `${keyOf(scope_kind, scope_id)}:${dimension}:${item}`;
     const row = this.ranks.get(key) ?? { scope_kind, scope_id, dimension, item, plays: 0, seconds: 0, completed: 0 };
     row.plays += 1;
@@ -155,26 +149,44 @@ export class AnalyticsRollup {
       const day = dayOf(event.occurredAt);
       byDay.set(day, [...(byDay.get(day) ?? []), event]);
     }
-    const products = await this.deps.productTracks(
-      events.filter((event) => event.type === 'product.sold').map((event) => event.subject.id ?? ''),
-    );
+    const orders = await this.deps.orderSales([
+      ...new Set(events.map((event) => orderOf(event)).filter((id): id is string => id !== null)),
+    ]);
+    const orderTracks = [...orders.values()].flatMap((order) => order.items.map((item) => item.track_id));
     const tracks = await this.deps.tracks([
-      ...new Set(events.map((event) => trackOf(event, products)).filter((id): id is string => id !== null)),
+      ...new Set([...events.map((event) => trackOf(event)), ...orderTracks].filter((id): id is string => id !== null)),
     ]);
     for (const [day, list] of byDay) {
       const open = await this.begin(day);
-      await this.applyDay(day, open, this.tally(list, tracks, products));
+      const tally = this.tally(list, tracks, orders);
+      await this.applyDay(day, open, tally);
+      for (const refund of tally.refunds) {
+        await this.deps.store.addDays(refund.day, [
+          { ...emptyDay(refund.scope.scope_kind, refund.scope.scope_id, refund.creator_id), sales: -1 },
+        ]);
+        await this.deps.store.addRevenue(refund.scope, refund.day, refund.currency, -refund.cents);
+      }
     }
   }
 
   private tally(
     events: readonly DomainEvent<RolledUp>[],
     tracks: Map<string, TrackFacts>,
-    products: Map<string, string>,
+    orders: Map<string, OrderSales>,
   ): DayTally {
     const tally = new DayTally();
+    /** The scopes an order item's sale counts in: its seller, and the track it sells. */
+    const sellers = (item: OrderSales['items'][number]) => {
+      const track = item.track_id ? tracks.get(item.track_id) : undefined;
+      const scopes: { scope: ScopeRef; creator_id: string | null }[] = [];
+      if (item.seller_id) scopes.push({ scope: { scope_kind: 'creator', scope_id: item.seller_id }, creator_id: null });
+      if (track && item.track_id) {
+        scopes.push({ scope: { scope_kind: 'track', scope_id: item.track_id }, creator_id: track.creator_id });
+      }
+      return scopes;
+    };
     for (const event of events) {
-      const trackId = trackOf(event, products);
+      const trackId = trackOf(event);
       const track = trackId ? tracks.get(trackId) : undefined;
       const both = (add: (row: DayIncrement) => void) => {
         if (!track || !trackId) return;
@@ -237,11 +249,28 @@ export class AnalyticsRollup {
         }
         case 'product.sold': {
           const sale = (event as DomainEvent<'product.sold'>).data;
-          const sellers: ScopeRef[] = event.userId ? [{ scope_kind: 'creator', scope_id: event.userId }] : [];
-          if (track && trackId) sellers.push({ scope_kind: 'track', scope_id: trackId });
-          for (const seller of sellers) {
-            tally.day(seller.scope_kind, seller.scope_id, seller.scope_kind === 'track' ? track!.creator_id : null).sales += 1;
-            tally.sales.push({ scope: seller, currency: sale.currency, cents: sale.price_cents });
+          const order = orders.get(sale.order_id);
+          const item = order?.items.find((candidate) => candidate.id === sale.order_item_id);
+          if (!order || !item) break;
+          for (const { scope, creator_id } of sellers(item)) {
+            tally.day(scope.scope_kind, scope.scope_id, creator_id).sales += 1;
+            tally.sales.push({ scope, currency: order.currency, cents: item.net_cents });
+          }
+          break;
+        }
+        case 'order.refunded': {
+          const order = event.subject.id ? orders.get(event.subject.id) : undefined;
+          if (!order?.completedAt) break;
+          for (const item of order.items) {
+            for (const { scope, creator_id } of sellers(item)) {
+              tally.refunds.push({
+                day: dayOf(order.completedAt),
+                scope,
+                creator_id,
+                currency: order.currency,
+                cents: item.net_cents,
+              });
+            }
           }
           break;
         }
@@ -299,19 +328,47 @@ export class AnalyticsRollup {
   }
 }
 
-/** The track an event is about, if any. */
-function trackOf(event: DomainEvent<RolledUp>, products: Map<string, string>): string | null {
+function emptyDay(scope_kind: ScopeKind, scope_id: string, creator_id: string | null): DayIncrement {
+  return {
+    scope_kind,
+    scope_id,
+    creator_id,
+    plays: 0,
+    listeners: 0,
+    listening_seconds: 0,
+    completed: 0,
+    likes: 0,
+    reposts: 0,
+    comments: 0,
+    shares: 0,
+    downloads: 0,
+    follows: 0,
+    unfollows: 0,
+    sales: 0,
+    retention: null,
+  };
+}
+
+/** The track an event is about, if any (a sale's comes with its order). */
+function trackOf(event: DomainEvent<RolledUp>): string | null {
   switch (event.type) {
     case 'comment.created':
       return (event as DomainEvent<'comment.created'>).data.track_id;
     case 'user.followed':
     case 'user.unfollowed':
-      return null;
     case 'product.sold':
-      return products.get(event.subject.id ?? '') ?? null;
+    case 'order.refunded':
+      return null;
     default:
       return event.subject.id;
   }
+}
+
+/** The order a sale or a refund is of. */
+function orderOf(event: DomainEvent<RolledUp>): string | null {
+  if (event.type === 'product.sold') return (event as DomainEvent<'product.sold'>).data.order_id;
+  if (event.type === 'order.refunded') return event.subject.id;
+  return null;
 }
 
 /** The part of the track (of RETENTION_BUCKETS equal parts) a play reached the start of, last. */

@@ -4,6 +4,7 @@ import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Playlist, Profile } from '@riff/contract';
+import type { OrderSales } from '../marketplace/orders.repository.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import { AnalyticsRepository } from './analytics.repository.js';
 import { analyticsRoutes } from './analytics.routes.js';
@@ -19,7 +20,7 @@ export interface AnalyticsModuleDeps {
   playlists(actor: Actor, ids: readonly string[]): Promise<Map<string, Playlist>>;
   /** Users who may be named in an audience: public profile, not opted out. */
   audience(ids: readonly string[]): Promise<Map<string, Profile>>;
-  productTracks(ids: readonly string[]): Promise<Map<string, string>>;
+  orderSales(orderIds: readonly string[]): Promise<Map<string, OrderSales>>;
 }
 
 export type AnalyticsModule = RiffModule & {
@@ -48,7 +49,7 @@ export function createAnalyticsModule(platform: Platform, deps: AnalyticsModuleD
           { creator_id: row.creator_id, duration: Number(row.duration ?? 0) },
         ]),
       ),
-    productTracks: deps.productTracks,
+    orderSales: deps.orderSales,
   });
   const service = new AnalyticsService({
     analytics: new AnalyticsRepository(scope),

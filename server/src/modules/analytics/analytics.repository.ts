@@ -78,7 +78,10 @@ export class AnalyticsRepository {
         coalesce(sum(unfollows), 0) as unfollows, coalesce(sum(sales), 0) as sales
       from analytics_days where scope_kind = ${scope.kind} and scope_id = ${scope.id}
         and day between ${from}::date and ${to}::date`.execute(this.db);
-    const revenue = await sql<{ currency: string; cents: number }>`select r.key as currency, sum(r.value::bigint) as cents
+    const revenue = await sql<{
+      currency: string;
+      cents: number;
+    }>`select r.key as currency, sum(r.value::bigint) as cents
       from analytics_days d, jsonb_each_text(d.revenue) r
       where d.scope_kind = ${scope.kind} and d.scope_id = ${scope.id} and d.day between ${from}::date and ${to}::date
         and d.revenue <> '{}'::jsonb
@@ -146,12 +149,7 @@ export class AnalyticsRepository {
   async top(scope: ScopeOf, dimension: Dimension, window: Window, limit: number, offset = 0): Promise<RankRow[]> {
     const rows = await this.db
       .selectFrom('analytics_ranks')
-      .select([
-        'item',
-        `plays_${window}` as const,
-        `seconds_${window}` as const,
-        `completed_${window}` as const,
-      ])
+      .select(['item', `plays_${window}` as const, `seconds_${window}` as const, `completed_${window}` as const])
       .where('scope_kind', '=', scope.kind)
       .where('scope_id', '=', scope.id)
       .where('dimension', '=', dimension)

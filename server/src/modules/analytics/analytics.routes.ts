@@ -7,12 +7,18 @@ import type { AnalyticsService } from './analytics.service.js';
 
 export function analyticsRoutes(analytics: AnalyticsService) {
   return contractRoutes(contract.analytics, {
-    overview: async ({ query, req }) => ({ status: 200, body: ok(await analytics.overview(signedInActor(req), query)) }),
+    overview: async ({ query, req }) => ({
+      status: 200,
+      body: ok(await analytics.overview(signedInActor(req), query)),
+    }),
     track: async ({ params, query, req }) => ({
       status: 200,
       body: ok(await analytics.track(signedInActor(req), params.id, query)),
     }),
-    audience: async ({ query, req }) => ({ status: 200, body: ok(await analytics.audience(signedInActor(req), query)) }),
+    audience: async ({ query, req }) => ({
+      status: 200,
+      body: ok(await analytics.audience(signedInActor(req), query)),
+    }),
     export: async ({ query, req, res }) => {
       const rows = analytics.exportRows(signedInActor(req), query);
       res.setHeader('Content-Type', CSV_CONTENT_TYPE);

@@ -148,7 +148,9 @@ export class AnalyticsService {
         if (track.creator_id === actor.id) titles.set(id, track.title);
       }
       const shown = rows.filter((row) => titles.has(row.track_id));
-      shown.sort((a, b) => a.day.localeCompare(b.day) || titles.get(a.track_id)!.localeCompare(titles.get(b.track_id)!));
+      shown.sort(
+        (a, b) => a.day.localeCompare(b.day) || titles.get(a.track_id)!.localeCompare(titles.get(b.track_id)!),
+      );
       for (const row of shown) {
         yield [
           row.day,
@@ -179,7 +181,12 @@ export class AnalyticsService {
 
   // ---- parts
 
-  private async totals(scope: ScopeOf, from: string, to: string, window: PeriodRange['window']): Promise<AnalyticsTotals> {
+  private async totals(
+    scope: ScopeOf,
+    from: string,
+    to: string,
+    window: PeriodRange['window'],
+  ): Promise<AnalyticsTotals> {
     return (await this.counts(scope, from, to, window)).totals;
   }
 
@@ -235,7 +242,8 @@ export class AnalyticsService {
         likes += row.likes;
         net += row.follows - row.unfollows;
         listeners += row.listeners;
-        for (let gap = 1; gap <= daysBetween(bucket.start, day); gap++) listeners -= returning.get(`${day}:${gap}`) ?? 0;
+        for (let gap = 1; gap <= daysBetween(bucket.start, day); gap++)
+          listeners -= returning.get(`${day}:${gap}`) ?? 0;
       }
       return { date: bucket.start, plays, unique_listeners: listeners, likes, followers_net: net };
     });

@@ -158,13 +158,22 @@ export class RollupRepository {
 
   async addDays(day: string, rows: readonly DayIncrement[]): Promise<void> {
     if (rows.length === 0) return;
+    // a new row carries the windows of the scope's row before it: nothing this row adds moves them
+    // (listeners' arrivals are counted afterwards, by countWindows)
     await sql`insert into analytics_days (scope_kind, scope_id, day, creator_id, plays, listeners, listening_seconds, completed, likes,
-        reposts, comments, shares, downloads, follows, unfollows, sales, retention)
+        reposts, comments, shares, downloads, follows, unfollows, sales, retention,
+        listeners_7d, listeners_30d, listeners_90d, listeners_365d, listeners_all)
       select r.scope_kind, r.scope_id, ${day}::date, r.creator_id, r.plays, r.listeners, r.listening_seconds, r.completed, r.likes,
-        r.reposts, r.comments, r.shares, r.downloads, r.follows, r.unfollows, r.sales, r.retention
+        r.reposts, r.comments, r.shares, r.downloads, r.follows, r.unfollows, r.sales, r.retention,
+        coalesce(prev.listeners_7d, 0), coalesce(prev.listeners_30d, 0), coalesce(prev.listeners_90d, 0),
+        coalesce(prev.listeners_365d, 0), coalesce(prev.listeners_all, 0)
         from jsonb_to_recordset(${json(rows)}::jsonb) as r(scope_kind text, scope_id uuid, creator_id uuid, plays integer, listeners integer,
           listening_seconds double precision, completed integer, likes integer, reposts integer, comments integer,
           shares integer, downloads integer, follows integer, unfollows integer, sales integer, retention integer[])
+        left join lateral (select p.listeners_7d, p.listeners_30d, p.listeners_90d, p.listeners_365d, p.listeners_all
+                             from analytics_days p
+                            where p.scope_kind = r.scope_kind and p.scope_id = r.scope_id and p.day < ${day}::date
+                            order by p.day desc limit 1) prev on true
       on conflict (scope_kind, scope_id, day) do update set
         creator_id = coalesce(excluded.creator_id, analytics_days.creator_id),
         plays = analytics_days.plays + excluded.plays,
@@ -187,12 +196,11 @@ export class RollupRepository {
         end`.execute(this.db);
   }
 
-  /** Revenue of one scope's day in one currency (sales are few: one statement each). */
+  /** Revenue of one scope's day in one currency (sales are few: one statement each); the day's row exists (addDays). */
   async addRevenue(scope: ScopeRef, day: string, currency: string, cents: number): Promise<void> {
-    await sql`insert into analytics_days (scope_kind, scope_id, day, revenue)
-      values (${scope.scope_kind}, ${scope.scope_id}::uuid, ${day}::date, jsonb_build_object(${currency}::text, ${cents}::bigint))
-      on conflict (scope_kind, scope_id, day) do update set revenue = analytics_days.revenue
-        || jsonb_build_object(${currency}::text, coalesce((analytics_days.revenue ->> ${currency}::text)::bigint, 0) + ${cents}::bigint)`.execute(
+    await sql`update analytics_days set revenue = revenue
+        || jsonb_build_object(${currency}::text, coalesce((revenue ->> ${currency}::text)::bigint, 0) + ${cents}::bigint)
+      where scope_kind = ${scope.scope_kind} and scope_id = ${scope.scope_id}::uuid and day = ${day}::date`.execute(
       this.db,
     );
   }
@@ -221,7 +229,9 @@ export class RollupRepository {
       sql`r.seconds * ${holds(window)}`,
       sql`r.completed * ${holds(window)}`,
     ]);
-    const updates = columns.map((column) => sql`${sql.ref(column)} = analytics_ranks.${sql.ref(column)} + excluded.${sql.ref(column)}`);
+    const updates = columns.map(
+      (column) => sql`${sql.ref(column)} = analytics_ranks.${sql.ref(column)} + excluded.${sql.ref(column)}`,
+    );
     const rowsJson = json(rows);
     await sql`insert into analytics_ranks (scope_kind, scope_id, dimension, item, ${sql.join(columns.map((column) => sql.ref(column)))})
       select r.scope_kind, r.scope_id, r.dimension, r.item, ${sql.join(values)}
@@ -256,7 +266,11 @@ export class RollupRepository {
   /** A listener's identity leaves the roll-ups; the counts they made stay. */
   async forgetListener(userId: string): Promise<void> {
     await this.db.deleteFrom('analytics_listeners').where('listener', '=', `u:${userId}`).execute();
-    await this.db.deleteFrom('analytics_ranks').where('dimension', '=', 'listener').where('item', '=', userId).execute();
+    await this.db
+      .deleteFrom('analytics_ranks')
+      .where('dimension', '=', 'listener')
+      .where('item', '=', userId)
+      .execute();
     await this.db
       .deleteFrom('analytics_rank_days')
       .where('dimension', '=', 'listener')

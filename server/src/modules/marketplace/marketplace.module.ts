@@ -17,7 +17,7 @@ import { OrderSettlementRepository } from './order-settlement.repository.js';
 import { OrderSettlement } from './order-settlement.js';
 import './marketplace.jobs.js';
 import './orders.events.js';
-import { OrdersRepository } from './orders.repository.js';
+import { type OrderSales, OrdersRepository } from './orders.repository.js';
 import { orderRoutes } from './orders.routes.js';
 import { OrdersService } from './orders.service.js';
 import { createPaymentProvider } from './payments/payment-providers.js';
@@ -67,8 +67,8 @@ export type MarketplaceModule = RiffModule & {
   orderFor(actor: UserActor, id: string): Promise<Order>;
   /** An order's buyer (null once their account is deleted; undefined for no such order): whom a sale was to. */
   orderBuyer(id: string): Promise<string | null | undefined>;
-  /** For analytics: the track each product licenses (products of no track are left out). */
-  productTracks(ids: readonly string[]): Promise<Map<string, string>>;
+  /** For analytics: what these orders sold, by whom, of which track, and when they completed. */
+  orderSales(orderIds: readonly string[]): Promise<Map<string, OrderSales>>;
   /** For the admin area's figures: orders completed since, their totals by currency, refunds. */
   orderFigures(since: Date): ReturnType<OrdersRepository['figures']>;
 };
@@ -202,7 +202,7 @@ export function createMarketplaceModule(platform: Platform, deps: MarketplaceMod
     productFor: (actor, id) => catalog.get(actor, id),
     orderFor: (actor, id) => orders.get(actor, id),
     orderBuyer: async (id) => (await orderRows.find(id))?.buyer_id,
-    productTracks: (ids) => products.tracksOf(ids),
+    orderSales: (ids) => orderRows.sales(ids),
     orderFigures: (since) => orderRows.figures(since),
   };
 }

@@ -10,11 +10,54 @@ export type LicenseRow = Selectable<Database['product_licenses']>;
 export type PromoCodeRow = Selectable<Database['promo_codes']>;
 
 /** Orders and what they read of products, licenses and promo codes (same area): all SQL of the order side. */
+export interface OrderSales {
+  currency: string;
+  completedAt: Date | null;
+  items: { id: string; seller_id: string | null; track_id: string | null; net_cents: number }[];
+}
+
 export class OrdersRepository {
   constructor(private readonly scope: DbScope) {}
 
   private get db() {
     return this.scope.db;
+  }
+
+  /**
+   * What each of these orders sold, for analytics: its items' sellers, the track each product
+   * sells (null for other products), what the item brought after its discount, and when the order
+   * completed (null while it has not).
+   */
+  async sales(orderIds: readonly string[]): Promise<Map<string, OrderSales>> {
+    if (orderIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('order_items as item')
+      .innerJoin('orders', 'orders.id', 'item.order_id')
+      .leftJoin('products', 'products.id', 'item.product_id')
+      .select([
+        'item.order_id',
+        'item.id',
+        'item.seller_id',
+        'products.track_id',
+        'item.price_cents',
+        'item.discount_cents',
+        'orders.currency',
+        'orders.completed_at',
+      ])
+      .where('item.order_id', 'in', [...new Set(orderIds)])
+      .execute();
+    const sales = new Map<string, OrderSales>();
+    for (const row of rows) {
+      const order = sales.get(row.order_id) ?? { currency: row.currency, completedAt: row.completed_at, items: [] };
+      order.items.push({
+        id: row.id,
+        seller_id: row.seller_id,
+        track_id: row.track_id ?? null,
+        net_cents: Number(row.price_cents) - Number(row.discount_cents),
+      });
+      sales.set(row.order_id, order);
+    }
+    return sales;
   }
 
   /** The platform's figures since then: orders completed, their totals by currency, orders refunded. */

@@ -55,18 +55,6 @@ export class ProductsRepository {
     return this.db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The track each of these products licenses (products of no track are left out). */
-  async tracksOf(ids: readonly string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('products')
-      .select(['id', 'track_id'])
-      .where('id', 'in', [...new Set(ids)])
-      .where('track_id', 'is not', null)
-      .execute();
-    return new Map(rows.map((row) => [row.id, row.track_id!]));
-  }
-
   /** The row, locked until the unit of work ends (writes on one product go one at a time). */
   findForUpdate(id: string) {
     return this.db.selectFrom('products').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();

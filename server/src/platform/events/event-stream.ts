@@ -57,12 +57,7 @@ export class EventStream {
       const rows = await this.scope.db
         .deleteFrom('event_stream')
         .where('seq', 'in', (eb) =>
-          eb
-            .selectFrom('event_stream')
-            .select('seq')
-            .where('consumer', '=', handler.name)
-            .orderBy('seq')
-            .limit(limit),
+          eb.selectFrom('event_stream').select('seq').where('consumer', '=', handler.name).orderBy('seq').limit(limit),
         )
         .returningAll()
         .execute();
