@@ -102,15 +102,30 @@ describe('analytics: audience and export', () => {
     await reportPlay(suite.server, shy.token, one!, 60, { address: '8.8.8.8' });
     for (const track of [one!, two!, three!])
       await reportPlay(suite.server, optedOut.token, track, 60, { address: '2001:db8::1' });
+    // a listener who blocks the creator after listening is not named to them either
+    const blocker = await createUser(suite.server);
+    await reportPlay(suite.server, blocker.token, one!, 60, { address: '81.2.69.142' });
+    expect((await suite.http.post(`/users/${creator.id}/block`, { token: blocker.token })).status).toBe(200);
     await rollUp(suite.server);
 
     const audience = (await suite.http.get('/analytics/audience?period=30d', { token: creator.token })).body.data;
     expect(audience.top_listeners).toEqual([{ user: expect.objectContaining({ id: fan.id }), plays: 2 }]);
     expect(audience.countries).toEqual([
+      { country: 'GB', plays: 3 },
       { country: 'ZZ', plays: 3 },
-      { country: 'GB', plays: 2 },
       { country: 'US', plays: 1 },
     ]);
+
+    // the listener's own export holds their listening history, and nobody else's plays
+    const exported = await suite.http.get('/users/me/export', { token: fan.token });
+    expect(exported.status).toBe(200);
+    expect(exported.body.listening_history.map((entry: { track_id: string }) => entry.track_id).sort()).toEqual(
+      [one!, two!].sort(),
+    );
+    for (const other of [shy.id, optedOut.id]) expect(exported.text).not.toContain(other);
+    // nor does the creator's hold their audience
+    const creatorExport = await suite.http.get('/users/me/export', { token: creator.token });
+    for (const listener of [fan.id, shy.id, optedOut.id]) expect(creatorExport.text).not.toContain(listener);
 
     const before = (await suite.http.get('/analytics/overview?period=30d', { token: creator.token })).body.data.totals;
     const erased = await suite.http.delete('/users/me', {

@@ -118,7 +118,7 @@ export function createAreas(platform: Platform) {
   const analytics = createAnalyticsModule(platform, {
     tracks: tracks.reader,
     playlists: (actor, ids) => playlists.playlistsFor(actor, ids),
-    audience: (ids) => users.people.audienceProfiles(ids),
+    audience: (ids, viewerId) => users.people.audienceProfiles(ids, viewerId),
     orderSales: (ids) => marketplace.orderSales(ids),
   });
   const webhooks = createWebhooksModule(platform, {

@@ -53,8 +53,9 @@ export const analyticsContract = c.router({
     summary: 'Who listens to your tracks',
     description:
       `Your top ${ANALYTICS_TOP_LISTENERS} signed-in listeners and the countries plays came from, over the period. Only ` +
-      'listeners whose profile is public and who did not opt out through POST /users/me/privacy/opt-out appear, and an ' +
-      'opt-out removes their past plays from this list too (they still count in countries and in every figure). ' +
+      'listeners whose profile is public, who did not opt out through POST /users/me/privacy/opt-out and with no block ' +
+      'between you either way appear, and an opt-out removes their past plays from this list too (they still count in ' +
+      'countries and in every figure). An erased account leaves the list; its plays stay counted. ' +
       `${ANALYTICS_PERIOD_RULE} ${ANALYTICS_RULES} ${BAD_QUERY}`,
     metadata: userRoute,
     query: AnalyticsAudienceQuerySchema,

@@ -18,8 +18,8 @@ const ROLLUP_BATCH = 2000;
 export interface AnalyticsModuleDeps {
   tracks: Pick<TrackReader, 'visibleTracks' | 'findLiveMany'>;
   playlists(actor: Actor, ids: readonly string[]): Promise<Map<string, Playlist>>;
-  /** Users who may be named in an audience: public profile, not opted out. */
-  audience(ids: readonly string[]): Promise<Map<string, Profile>>;
+  /** Users who may be named in the viewer's audience: public profile, not opted out, no block either way. */
+  audience(ids: readonly string[], viewerId: string): Promise<Map<string, Profile>>;
   orderSales(orderIds: readonly string[]): Promise<Map<string, OrderSales>>;
 }
 

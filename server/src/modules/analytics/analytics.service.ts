@@ -26,8 +26,8 @@ export interface AnalyticsServiceDeps {
   tracks(actor: Actor, ids: readonly string[]): Promise<Map<string, Track>>;
   /** Playlists as this caller may see them. */
   playlists(actor: Actor, ids: readonly string[]): Promise<Map<string, Playlist>>;
-  /** Of these users, those who may appear in an audience list: public profile, not opted out. */
-  audience(ids: readonly string[]): Promise<Map<string, Profile>>;
+  /** Of these users, those who may appear in the viewer's audience list: public, not opted out, no block either way. */
+  audience(ids: readonly string[], viewerId: string): Promise<Map<string, Profile>>;
 }
 
 export interface PeriodQuery {
@@ -120,7 +120,7 @@ export class AnalyticsService {
     const range = await this.range(scope, query.period);
     const listeners = await this.shown(
       (limit, offset) => this.deps.analytics.top(scope, 'listener', range.window, limit, offset),
-      (ids) => this.deps.audience(ids),
+      (ids) => this.deps.audience(ids, actor.id),
       ANALYTICS_TOP_LISTENERS,
     );
     const countries = await this.deps.analytics.top(scope, 'country', range.window, 300);

@@ -30,8 +30,11 @@ export interface PeopleReader {
    * actor, a collaborator). Unknown ids and such accounts are missing.
    */
   profiles(ids: readonly string[], viewer?: Actor): Promise<Map<string, Profile>>;
-  /** Of these users, those who may be named in another user's audience (public, not opted out), as others see them. */
-  audienceProfiles(ids: readonly string[]): Promise<Map<string, Profile>>;
+  /**
+   * Of these users, those who may be named in the viewer's audience (public, not opted out, no
+   * block either way), as others see them.
+   */
+  audienceProfiles(ids: readonly string[], viewerId: string): Promise<Map<string, Profile>>;
   /** The profiles of these accounts whatever their state (not erased): for staff and records (a case, an invoice). */
   accountProfiles(ids: readonly string[]): Promise<Map<string, Profile>>;
   /**
@@ -92,10 +95,12 @@ export function createPeopleReader(users: UsersRepository, social: SocialReposit
       if (unique.length === 0) return new Map();
       return new Map((await users.findManyActiveById(unique)).map((row) => [row.id, toProfileDto(row, viewer)]));
     },
-    async audienceProfiles(ids) {
+    async audienceProfiles(ids, viewerId) {
       const unique = [...new Set(ids)];
       if (unique.length === 0) return new Map();
-      return new Map((await users.findAudienceMembers(unique)).map((row) => [row.id, toProfileDto(row, others)]));
+      return new Map(
+        (await users.findAudienceMembers(unique, viewerId)).map((row) => [row.id, toProfileDto(row, others)]),
+      );
     },
     async accountProfiles(ids) {
       const unique = [...new Set(ids)];

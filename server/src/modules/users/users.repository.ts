@@ -1,3 +1,4 @@
+import { notBlockedSql } from './people-sql.js';
 import type { UserRole } from '@riff/contract';
 import { sql } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
@@ -59,14 +60,15 @@ export class UsersRepository {
   }
 
   /**
-   * Of these users, those who may be named in another user's audience: active, with a public
-   * profile, and not opted out (POST /users/me/privacy/opt-out).
+   * Of these users, those who may be named in `viewerId`'s audience: active, with a public profile,
+   * not opted out (POST /users/me/privacy/opt-out), and neither blocking the viewer nor blocked.
    */
-  findAudienceMembers(ids: readonly string[]): Promise<UserRow[]> {
+  findAudienceMembers(ids: readonly string[], viewerId: string): Promise<UserRow[]> {
     return this.activeAccounts()
       .selectAll()
       .where('id', 'in', [...ids])
       .where('is_public', '=', true)
+      .where(notBlockedSql(viewerId, 'users.id'))
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
