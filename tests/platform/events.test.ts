@@ -8,7 +8,12 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../server
 import { createDbScope, type DbScope } from '../../server/src/platform/db/transactions.js';
 import { userActor, type RequestOrigin } from '../../server/src/platform/access/actor.js';
 import type { UserRow } from '../../server/src/modules/users/users.tables.js';
-import { createEventBus, type EventBus, type EventHandler } from '../../server/src/platform/events/event-bus.js';
+import {
+  type AnyEventHandler,
+  createEventBus,
+  type DomainEvent,
+  type EventBus,
+} from '../../server/src/platform/events/event-bus.js';
 import { EventStream } from '../../server/src/platform/events/event-stream.js';
 import { EventsRepository } from '../../server/src/platform/events/events.repository.js';
 import { createJobQueue, type JobQueue } from '../../server/src/platform/jobs/job-queue.js';
@@ -26,7 +31,7 @@ afterEach(async () => {
 });
 
 async function setUp(
-  handlers: EventHandler[],
+  handlers: AnyEventHandler[],
   clock: Clock = systemClock,
 ): Promise<{ database: DatabaseHandle; scope: DbScope; jobs: JobQueue; bus: EventBus; schema: string }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-events-'));
@@ -206,5 +211,53 @@ describe('domain events through the outbox', () => {
       .where('actor_id', '=', actorId)
       .execute();
     expect(left.map((row) => row.subject_id)).toEqual(['new']);
+  });
+});
+
+describe('domain events in batches (the event stream)', () => {
+  /** A batched consumer of its own name (the stream's table is shared on PostgreSQL) that keeps what it saw. */
+  function consumer(fail: () => boolean = () => false) {
+    const batches: number[][] = [];
+    const handler: AnyEventHandler = {
+      name: `test-rollup-${randomUUID()}`,
+      types: [TYPE],
+      delivery: 'batched',
+      handleBatch: async (events: readonly DomainEvent[]) => {
+        if (fail()) throw new Error('the batch failed');
+        // slow enough that a second drain would run beside it, were batches not one at a time
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        batches.push(events.map((event) => (event.data as { n: number }).n));
+      },
+    };
+    return { handler, batches };
+  }
+
+  it('applies committed events once each, in the order recorded, a batch at a time; a failed batch stays for the next', async () => {
+    let failing = true;
+    const { handler, batches } = consumer(() => failing);
+    const { scope, jobs, bus } = await setUp([handler]);
+    const actor = actorFor(randomUUID());
+    for (let n = 1; n <= 5; n++) await bus.record(actor, TYPE, { subject, data: { n } as never });
+    // recorded in a unit of work that rolls back: never in the stream
+    await expect(
+      scope.transaction(async () => {
+        await bus.record(actor, TYPE, { subject, data: { n: 99 } as never });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    // of another type: not this consumer's
+    await bus.record(actor, OTHER_TYPE, { subject, data: { n: 100 } as never });
+    // no job per event
+    expect(await jobs.runDue()).toBe(0);
+
+    await expect(bus.drain(handler.name, 2)).rejects.toThrow('the batch failed');
+    failing = false;
+    expect(await bus.drain(handler.name, 2)).toBe(2);
+    // two drains at once: one waits for the other, so no event is applied twice or out of order
+    const both = await Promise.all([bus.drain(handler.name, 2), bus.drain(handler.name, 2)]);
+    expect(both.sort()).toEqual([1, 2]);
+    expect(await bus.drain(handler.name, 2)).toBe(0);
+    expect(batches.flat()).toEqual([1, 2, 3, 4, 5]);
+    expect(batches.map((batch) => batch.length)).toEqual([2, 2, 1]);
   });
 });
