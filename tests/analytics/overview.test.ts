@@ -8,7 +8,8 @@ import { useTestServer } from '../support/suite.js';
 // the figures count by the UTC day of the service's clock, which the test sets; a database of its
 // own, since the roll-ups' open day is one for the whole service
 const clock = new SetClock('2026-03-05T10:00:00Z');
-const suite = useTestServer({}, { clock }, { ownDatabase: true });
+// the roll-up runs every second here, as its periodic job: figures follow without anyone asking
+const suite = useTestServer({ ANALYTICS_ROLLUP_SECONDS: '1' }, { clock }, { ownDatabase: true });
 
 const noSources = Object.fromEntries(PLAY_SOURCES.map((source) => [source, 0]));
 
@@ -141,6 +142,22 @@ describe('analytics: overview', () => {
     // the 7 days before 05-01 hold nothing, the 30 days before it hold the play
     const reply = await suite.http.get('/analytics/overview?period=30d', { token: creator.token });
     expect(reply.body.data.previous).toMatchObject({ plays: 1, unique_listeners: 1 });
+  });
+
+  it('shows a play within the roll-up period (ANALYTICS_ROLLUP_SECONDS) with no one running the job', async () => {
+    const creator = await createUser(suite.server);
+    const [track] = await seedNamedTracks(suite.server, creator.id, [{ title: 'Soon', duration: 60 }]);
+    const listener = await createUser(suite.server);
+    clock.set('2026-05-02T09:00:00Z');
+    const played = Date.now();
+    expect(await reportPlay(suite.server, listener.token, track!, 60)).toBe(true);
+    let plays = 0;
+    while (plays === 0 && Date.now() - played < 15_000) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      plays = (await suite.http.get('/analytics/overview?period=7d', { token: creator.token })).body.data.totals.plays;
+    }
+    // within 15 s (a second's period, a worker's poll and the run: a few seconds even on a loaded machine)
+    expect(plays).toBe(1);
   });
 
   it('refuses a period, interval or format it does not know with 400 VALIDATION_FAILED', async () => {
