@@ -111,6 +111,11 @@ describe('analytics: overview', () => {
     expect(all.totals).toMatchObject({ plays: 7, unique_listeners: 4, listening_seconds: 546 });
     expect(all.series).toEqual([{ date: '2026-03-05', plays: 7, unique_listeners: 4, likes: 1, followers_net: 1 }]);
 
+    // without TRUST_PROXY the X-Forwarded-For the anonymous plays sent is not believed: the address is the
+    // connection's (loopback), of no country
+    const audience = (await suite.http.get('/analytics/audience?period=all', { token: creator.token })).body.data;
+    expect(audience.countries).toEqual([{ country: 'ZZ', plays: 7 }]);
+
     // another creator sees none of it
     const other = await createUser(suite.server);
     const theirs = (await suite.http.get('/analytics/overview', { token: other.token })).body.data;
