@@ -226,7 +226,7 @@ describe('domain events in batches (the event stream)', () => {
         if (fail()) throw new Error('the batch failed');
         // slow enough that a second drain would run beside it, were batches not one at a time
         await new Promise((resolve) => setTimeout(resolve, 20));
-        batches.push(events.map((event) => (event.data as { n: number }).n));
+        batches.push(events.map((event) => (event.data as unknown as { n: number }).n));
       },
     };
     return { handler, batches };

@@ -4,7 +4,7 @@ import type { DbScope } from '../../platform/db/transactions.js';
 import type { DomainEvent, EventBus } from '../../platform/events/event-bus.js';
 import type { BatchedEventHandler } from '../../platform/events/event-stream.js';
 import type { OrderSales } from '../marketplace/orders.repository.js';
-import type { Dimension, ScopeKind } from './analytics.tables.js';
+import { DAY_COUNTERS, type DayCounters, type Dimension, type ScopeKind } from './analytics.tables.js';
 import { addDays, dayOf, daysBetween } from './analytics-days.js';
 import type {
   CountAt,
@@ -329,24 +329,8 @@ export class AnalyticsRollup {
 }
 
 function emptyDay(scope_kind: ScopeKind, scope_id: string, creator_id: string | null): DayIncrement {
-  return {
-    scope_kind,
-    scope_id,
-    creator_id,
-    plays: 0,
-    listeners: 0,
-    listening_seconds: 0,
-    completed: 0,
-    likes: 0,
-    reposts: 0,
-    comments: 0,
-    shares: 0,
-    downloads: 0,
-    follows: 0,
-    unfollows: 0,
-    sales: 0,
-    retention: null,
-  };
+  const counters = Object.fromEntries(DAY_COUNTERS.map((counter) => [counter, 0])) as DayCounters;
+  return { scope_kind, scope_id, creator_id, ...counters, retention: null };
 }
 
 /** The track an event is about, if any (a sale's comes with its order). */

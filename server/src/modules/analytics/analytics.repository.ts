@@ -1,26 +1,14 @@
 import { type SqlBool, sql } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
-import type { Dimension, ScopeKind, Window } from './analytics.tables.js';
+import { DAY_COUNTERS, type DayCounters, type Dimension, type ScopeKind, type Window } from './analytics.tables.js';
 
 export interface ScopeOf {
   kind: ScopeKind;
   id: string;
 }
 
-/** A period's sums over a scope's days. */
-export interface DaySums {
-  plays: number;
-  listening_seconds: number;
-  completed: number;
-  likes: number;
-  reposts: number;
-  comments: number;
-  shares: number;
-  downloads: number;
-  follows: number;
-  unfollows: number;
-  sales: number;
-}
+/** A period's sums over a scope's days (the day's distinct listeners do not add up: windows count them). */
+export type DaySums = Omit<DayCounters, 'listeners'>;
 
 export interface SeriesDay {
   day: string;
@@ -29,6 +17,8 @@ export interface SeriesDay {
   likes: number;
   follows: number;
   unfollows: number;
+  /** A track's plays by the last of its 20 parts they reached (null for other scopes). */
+  retention: number[] | null;
 }
 
 export interface RankRow {
@@ -71,11 +61,10 @@ export class AnalyticsRepository {
   }
 
   async sums(scope: ScopeOf, from: string, to: string): Promise<{ sums: DaySums; revenue: Record<string, number> }> {
-    const result = await sql<DaySums>`select coalesce(sum(plays), 0) as plays,
-        coalesce(sum(listening_seconds), 0) as listening_seconds, coalesce(sum(completed), 0) as completed,
-        coalesce(sum(likes), 0) as likes, coalesce(sum(reposts), 0) as reposts, coalesce(sum(comments), 0) as comments,
-        coalesce(sum(shares), 0) as shares, coalesce(sum(downloads), 0) as downloads, coalesce(sum(follows), 0) as follows,
-        coalesce(sum(unfollows), 0) as unfollows, coalesce(sum(sales), 0) as sales
+    const summed = DAY_COUNTERS.filter((counter) => counter !== 'listeners').map(
+      (counter) => sql`coalesce(sum(${sql.ref(counter)}), 0) as ${sql.ref(counter)}`,
+    );
+    const result = await sql<DaySums>`select ${sql.join(summed)}
       from analytics_days where scope_kind = ${scope.kind} and scope_id = ${scope.id}
         and day between ${from}::date and ${to}::date`.execute(this.db);
     const revenue = await sql<{
@@ -107,10 +96,11 @@ export class AnalyticsRepository {
     return row ? Number(row[`listeners_${window}`]) : 0;
   }
 
+  /** A scope's rows from `from` to `to`, by day: what a series and a retention curve are made of. */
   async seriesDays(scope: ScopeOf, from: string, to: string): Promise<SeriesDay[]> {
     return this.db
       .selectFrom('analytics_days')
-      .select(['day', 'plays', 'listeners', 'likes', 'follows', 'unfollows'])
+      .select(['day', 'plays', 'listeners', 'likes', 'follows', 'unfollows', 'retention'])
       .where('scope_kind', '=', scope.kind)
       .where('scope_id', '=', scope.id)
       .where('day', '>=', from)
@@ -130,19 +120,6 @@ export class AnalyticsRepository {
       .where('day', '<=', to)
       .where('gap', '<=', maxGap)
       .execute();
-  }
-
-  async retention(scope: ScopeOf, from: string, to: string): Promise<number[][]> {
-    const rows = await this.db
-      .selectFrom('analytics_days')
-      .select('retention')
-      .where('scope_kind', '=', scope.kind)
-      .where('scope_id', '=', scope.id)
-      .where('day', '>=', from)
-      .where('day', '<=', to)
-      .where('retention', 'is not', null)
-      .execute();
-    return rows.map((row) => row.retention ?? []);
   }
 
   /** The items of a dimension, most played in the window first (ties by item), from `offset`. */

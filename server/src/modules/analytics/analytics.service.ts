@@ -17,7 +17,7 @@ import type { Clock } from '../../platform/clock.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
 import { addDays, daysBetween, dayOf } from './analytics-days.js';
 import { buckets, type PeriodRange, periodRange } from './analytics-periods.js';
-import type { AnalyticsRepository, RankRow, ScopeOf } from './analytics.repository.js';
+import type { AnalyticsRepository, RankRow, ScopeOf, SeriesDay } from './analytics.repository.js';
 
 export interface AnalyticsServiceDeps {
   analytics: AnalyticsRepository;
@@ -66,24 +66,12 @@ export class AnalyticsService {
   async overview(actor: UserActor, query: SeriesQuery) {
     const scope: ScopeOf = { kind: 'creator', id: actor.id };
     const range = await this.range(scope, query.period);
-    const [totals, previous, series, topTracks, sources] = await Promise.all([
-      this.totals(scope, range.from, range.to, range.window),
-      range.previous ? this.totals(scope, range.previous.from, range.previous.to, range.window) : null,
-      this.series(scope, range, query.interval),
+    const [figures, topTracks] = await Promise.all([
+      this.figures(scope, range, query),
       this.topTracks(actor, scope, range),
-      this.sources(scope, range),
     ]);
-    return {
-      period: query.period,
-      interval: query.interval,
-      from: range.from,
-      to: range.to,
-      totals,
-      previous,
-      series,
-      top_tracks: topTracks,
-      sources,
-    };
+    const { completed: _completed, days: _days, ...shared } = figures;
+    return { ...shared, top_tracks: topTracks };
   }
 
   async track(actor: UserActor, trackId: string, query: SeriesQuery) {
@@ -92,13 +80,25 @@ export class AnalyticsService {
     if (track.creator_id !== actor.id && !actor.isAdmin) throw forbidden('Only the track’s creator sees its analytics');
     const scope: ScopeOf = { kind: 'track', id: trackId };
     const range = await this.range(scope, query.period);
-    const [{ totals, completed }, previous, series, sources, retention, playlists] = await Promise.all([
+    const [{ completed, days, ...figures }, playlists] = await Promise.all([
+      this.figures(scope, range, query),
+      this.topPlaylists(actor, scope, range),
+    ]);
+    return {
+      ...figures,
+      completion_rate: share(completed, figures.totals.plays),
+      retention: retentionOf(days, track.duration),
+      playlists,
+    };
+  }
+
+  /** What the overview and a track's reply share: the period, its totals and the previous ones, a series, sources. */
+  private async figures(scope: ScopeOf, range: PeriodRange, query: SeriesQuery) {
+    const [{ totals, completed }, previous, days, sources] = await Promise.all([
       this.counts(scope, range.from, range.to, range.window),
       range.previous ? this.totals(scope, range.previous.from, range.previous.to, range.window) : null,
-      this.series(scope, range, query.interval),
+      this.deps.analytics.seriesDays(scope, range.from, range.to),
       this.sources(scope, range),
-      this.retention(scope, range, track.duration),
-      this.topPlaylists(actor, scope, range),
     ]);
     return {
       period: query.period,
@@ -107,11 +107,10 @@ export class AnalyticsService {
       to: range.to,
       totals,
       previous,
-      series,
+      series: await this.series(scope, range, query.interval, days),
       sources,
-      completion_rate: share(completed, totals.plays),
-      retention,
-      playlists,
+      completed,
+      days,
     };
   }
 
@@ -218,11 +217,9 @@ export class AnalyticsService {
    * interval, each day's listeners who had not played since the interval began (their previous day
    * is further back than the interval's first day, or they had none).
    */
-  private async series(scope: ScopeOf, range: PeriodRange, interval: AnalyticsInterval) {
+  private async series(scope: ScopeOf, range: PeriodRange, interval: AnalyticsInterval, rows: readonly SeriesDay[]) {
     const intervals = buckets(range.from, range.to, interval);
-    const days = new Map(
-      (await this.deps.analytics.seriesDays(scope, range.from, range.to)).map((row) => [row.day, row]),
-    );
+    const days = new Map(rows.map((row) => [row.day, row]));
     const longest = Math.max(...intervals.map((bucket) => daysBetween(bucket.start, bucket.end)));
     const returning = new Map<string, number>();
     if (interval !== 'day' && longest > 0) {
@@ -284,20 +281,6 @@ export class AnalyticsService {
     return shown.map(({ row, item }) => ({ playlist: item, plays: row.plays }));
   }
 
-  /** 20 parts of equal length; each part's listeners are the plays that reached its first second. */
-  private async retention(scope: ScopeOf, range: PeriodRange, duration: number) {
-    const reached = Array.from({ length: RETENTION_BUCKETS }, () => 0);
-    for (const day of await this.deps.analytics.retention(scope, range.from, range.to)) {
-      day.forEach((plays, bucket) => (reached[bucket]! += plays));
-    }
-    let listeners = reached.reduce((sum, plays) => sum + plays, 0);
-    return reached.map((plays, bucket) => {
-      const entry = { second_bucket: round((bucket * duration) / RETENTION_BUCKETS, 2), listeners };
-      listeners -= plays;
-      return entry;
-    });
-  }
-
   /**
    * The first `count` ranked items the caller may be shown, in rank order: candidates are read a few
    * dozen at a time until enough pass (the ranks hold items that may since have gone private).
@@ -319,4 +302,16 @@ export class AnalyticsService {
     }
     return result;
   }
+}
+
+/** 20 parts of equal length; each part's listeners are the plays that reached its first second. */
+function retentionOf(days: readonly SeriesDay[], duration: number) {
+  const reached = Array.from({ length: RETENTION_BUCKETS }, () => 0);
+  for (const day of days) day.retention?.forEach((plays, bucket) => (reached[bucket]! += plays));
+  let listeners = reached.reduce((sum, plays) => sum + plays, 0);
+  return reached.map((plays, bucket) => {
+    const entry = { second_bucket: round((bucket * duration) / RETENTION_BUCKETS, 2), listeners };
+    listeners -= plays;
+    return entry;
+  });
 }

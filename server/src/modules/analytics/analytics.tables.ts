@@ -15,25 +15,30 @@ export const WINDOW_DAYS = { '7d': 7, '30d': 30, '90d': 90, '365d': 365 } as con
 /** What a rank counts plays by. */
 export type Dimension = 'track' | 'listener' | 'country' | 'source' | 'playlist';
 
+/** What a scope's day counts, each a sum over its events (listening_seconds in seconds, the rest events). */
+export const DAY_COUNTERS = [
+  'plays',
+  'listeners',
+  'listening_seconds',
+  'completed',
+  'likes',
+  'reposts',
+  'comments',
+  'shares',
+  'downloads',
+  'follows',
+  'unfollows',
+  'sales',
+] as const;
+export type DayCounters = Record<(typeof DAY_COUNTERS)[number], number>;
+
 /** The counters of one scope on one UTC day (dates are 'YYYY-MM-DD' strings). */
-export interface AnalyticsDaysTable {
+export interface AnalyticsDaysTable extends DayCounters {
   scope_kind: ScopeKind;
   scope_id: string;
   day: string;
   /** A track's creator (track rows only). */
   creator_id: string | null;
-  plays: number;
-  listeners: number;
-  listening_seconds: number;
-  completed: number;
-  likes: number;
-  reposts: number;
-  comments: number;
-  shares: number;
-  downloads: number;
-  follows: number;
-  unfollows: number;
-  sales: number;
   revenue: Json<Record<string, number>>;
   retention: number[] | null;
   listeners_7d: number;

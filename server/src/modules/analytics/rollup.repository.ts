@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { lockConsumer } from '../../platform/events/event-stream.js';
-import { type Dimension, type ScopeKind, WINDOW_DAYS, WINDOWS } from './analytics.tables.js';
+import {
+  DAY_COUNTERS,
+  type DayCounters,
+  type Dimension,
+  type ScopeKind,
+  WINDOW_DAYS,
+  WINDOWS,
+} from './analytics.tables.js';
 
 /** A scope and one of its listeners, with the last day they played in it (null: never before). */
 export interface ListenerState {
@@ -12,23 +19,11 @@ export interface ListenerState {
 }
 
 /** Counts added to one scope's day. */
-export interface DayIncrement {
+export interface DayIncrement extends DayCounters {
   scope_kind: ScopeKind;
   scope_id: string;
   /** A track's creator (track rows only). */
   creator_id: string | null;
-  plays: number;
-  listeners: number;
-  listening_seconds: number;
-  completed: number;
-  likes: number;
-  reposts: number;
-  comments: number;
-  shares: number;
-  downloads: number;
-  follows: number;
-  unfollows: number;
-  sales: number;
   /** Plays by the last of 20 parts of the track they reached (track scopes only). */
   retention: number[] | null;
 }
@@ -158,36 +153,31 @@ export class RollupRepository {
 
   async addDays(day: string, rows: readonly DayIncrement[]): Promise<void> {
     if (rows.length === 0) return;
+    const counters = DAY_COUNTERS.map((counter) => sql.ref(counter));
+    const fromRow = DAY_COUNTERS.map((counter) => sql.ref(`r.${counter}`));
+    const typed = DAY_COUNTERS.map(
+      (counter) =>
+        sql`${sql.ref(counter)} ${sql.raw(counter === 'listening_seconds' ? 'double precision' : 'integer')}`,
+    );
+    const added = DAY_COUNTERS.map(
+      (counter) => sql`${sql.ref(counter)} = analytics_days.${sql.ref(counter)} + excluded.${sql.ref(counter)}`,
+    );
+    const windows = WINDOWS.map((window) => `listeners_${window}`);
     // a new row carries the windows of the scope's row before it: nothing this row adds moves them
     // (listeners' arrivals are counted afterwards, by countWindows)
-    await sql`insert into analytics_days (scope_kind, scope_id, day, creator_id, plays, listeners, listening_seconds, completed, likes,
-        reposts, comments, shares, downloads, follows, unfollows, sales, retention,
-        listeners_7d, listeners_30d, listeners_90d, listeners_365d, listeners_all)
-      select r.scope_kind, r.scope_id, ${day}::date, r.creator_id, r.plays, r.listeners, r.listening_seconds, r.completed, r.likes,
-        r.reposts, r.comments, r.shares, r.downloads, r.follows, r.unfollows, r.sales, r.retention,
-        coalesce(prev.listeners_7d, 0), coalesce(prev.listeners_30d, 0), coalesce(prev.listeners_90d, 0),
-        coalesce(prev.listeners_365d, 0), coalesce(prev.listeners_all, 0)
-        from jsonb_to_recordset(${json(rows)}::jsonb) as r(scope_kind text, scope_id uuid, creator_id uuid, plays integer, listeners integer,
-          listening_seconds double precision, completed integer, likes integer, reposts integer, comments integer,
-          shares integer, downloads integer, follows integer, unfollows integer, sales integer, retention integer[])
-        left join lateral (select p.listeners_7d, p.listeners_30d, p.listeners_90d, p.listeners_365d, p.listeners_all
+    await sql`insert into analytics_days (scope_kind, scope_id, day, creator_id, ${sql.join(counters)}, retention,
+        ${sql.join(windows.map((column) => sql.ref(column)))})
+      select r.scope_kind, r.scope_id, ${day}::date, r.creator_id, ${sql.join(fromRow)}, r.retention,
+        ${sql.join(windows.map((column) => sql`coalesce(${sql.ref(`prev.${column}`)}, 0)`))}
+        from jsonb_to_recordset(${json(rows)}::jsonb)
+          as r(scope_kind text, scope_id uuid, creator_id uuid, ${sql.join(typed)}, retention integer[])
+        left join lateral (select ${sql.join(windows.map((column) => sql.ref(`p.${column}`)))}
                              from analytics_days p
                             where p.scope_kind = r.scope_kind and p.scope_id = r.scope_id and p.day < ${day}::date
                             order by p.day desc limit 1) prev on true
       on conflict (scope_kind, scope_id, day) do update set
         creator_id = coalesce(excluded.creator_id, analytics_days.creator_id),
-        plays = analytics_days.plays + excluded.plays,
-        listeners = analytics_days.listeners + excluded.listeners,
-        listening_seconds = analytics_days.listening_seconds + excluded.listening_seconds,
-        completed = analytics_days.completed + excluded.completed,
-        likes = analytics_days.likes + excluded.likes,
-        reposts = analytics_days.reposts + excluded.reposts,
-        comments = analytics_days.comments + excluded.comments,
-        shares = analytics_days.shares + excluded.shares,
-        downloads = analytics_days.downloads + excluded.downloads,
-        follows = analytics_days.follows + excluded.follows,
-        unfollows = analytics_days.unfollows + excluded.unfollows,
-        sales = analytics_days.sales + excluded.sales,
+        ${sql.join(added)},
         retention = case
           when excluded.retention is null then analytics_days.retention
           when analytics_days.retention is null then excluded.retention

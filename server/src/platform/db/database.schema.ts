@@ -1,28 +1,26 @@
 import type { Generated } from 'kysely';
 import type { Json } from './column-types.js';
 
-export interface DomainEventsTable {
-  id: Generated<string>;
+/** A recorded event's own columns, as the outbox and the event stream both keep them. */
+export interface EventColumns {
   type: string;
   payload: Json<Record<string, unknown>>;
   subject_type: string;
   subject_id: string | null;
   user_id: string | null;
   actor_id: string | null;
+}
+
+export interface DomainEventsTable extends EventColumns {
+  id: Generated<string>;
   request_id: string | null;
   created_at: Generated<Date>;
 }
 
 /** An event waiting for one batched consumer (platform/events/event-stream.ts). */
-export interface EventStreamTable {
+export interface EventStreamTable extends EventColumns {
   seq: Generated<number>;
   consumer: string;
-  type: string;
-  payload: Json<Record<string, unknown>>;
-  subject_type: string;
-  subject_id: string | null;
-  user_id: string | null;
-  actor_id: string | null;
   occurred_at: Date;
 }
 

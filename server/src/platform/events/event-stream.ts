@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbScope } from '../db/transactions.js';
-import type { DomainEvent } from './domain-event.js';
+import { type DomainEvent, eventColumns, eventFromColumns } from './domain-event.js';
 import type { EventType } from './event-map.js';
 
 /**
@@ -36,12 +36,7 @@ export class EventStream {
       .insertInto('event_stream')
       .values({
         consumer,
-        type: event.type,
-        payload: JSON.stringify(event.data),
-        subject_type: event.subject.resource,
-        subject_id: event.subject.id,
-        user_id: event.userId,
-        actor_id: event.actorId,
+        ...eventColumns(event),
         occurred_at: event.occurredAt,
       })
       .execute();
@@ -63,17 +58,7 @@ export class EventStream {
         .execute();
       if (rows.length === 0) return 0;
       rows.sort((a, b) => a.seq - b.seq);
-      await handler.handleBatch(
-        rows.map((row) => ({
-          type: row.type as K,
-          data: row.payload as never,
-          subject: { resource: row.subject_type, id: row.subject_id },
-          userId: row.user_id,
-          actorId: row.actor_id,
-          origin: { ip: null, userAgent: null, requestId: null },
-          occurredAt: row.occurred_at,
-        })),
-      );
+      await handler.handleBatch(rows.map((row) => eventFromColumns<K>(row, null, row.occurred_at)));
       return rows.length;
     });
   }
