@@ -3,7 +3,6 @@ import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { DomainEvent, EventBus } from '../../platform/events/event-bus.js';
 import type { BatchedEventHandler } from '../../platform/events/event-stream.js';
-import type { OrderSales } from '../marketplace/orders.repository.js';
 import { DAY_COUNTERS, type DayCounters, type Dimension, type ScopeKind } from './analytics.tables.js';
 import { addDays, dayOf, daysBetween } from './analytics-days.js';
 import type {
@@ -31,6 +30,15 @@ export const ROLLED_UP = [
   'order.refunded',
 ] as const;
 export type RolledUp = (typeof ROLLED_UP)[number];
+
+/** What an order sold, as the roll-up needs it (the marketplace's read port answers it). */
+export interface OrderSales {
+  currency: string;
+  /** null while the order has not completed. */
+  completedAt: Date | null;
+  /** Each item's seller, the track its product sells (null for other products), what it brought after its discount. */
+  items: { id: string; seller_id: string | null; track_id: string | null; net_cents: number }[];
+}
 
 /** A played track as the roll-up needs it. */
 export interface TrackFacts {

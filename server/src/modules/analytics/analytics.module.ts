@@ -4,12 +4,11 @@ import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
 import type { Playlist, Profile } from '@riff/contract';
-import type { OrderSales } from '../marketplace/orders.repository.js';
 import type { TrackReader } from '../tracks/track-reader.js';
 import { AnalyticsRepository } from './analytics.repository.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService } from './analytics.service.js';
-import { AnalyticsRollup } from './analytics-rollup.js';
+import { AnalyticsRollup, type OrderSales } from './analytics-rollup.js';
 import { RollupRepository } from './rollup.repository.js';
 
 /** Events applied per transaction: a few thousand keep a batch's statements short and its memory small. */
