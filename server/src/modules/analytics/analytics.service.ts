@@ -15,7 +15,7 @@ import {
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
-import { addDays, daysBetween, dayOf } from './analytics-days.js';
+import { addDays, dayOf } from './analytics-days.js';
 import { buckets, type PeriodRange, periodRange } from './analytics-periods.js';
 import type { AnalyticsRepository, RankRow, ScopeOf } from './analytics.repository.js';
 
@@ -220,16 +220,13 @@ export class AnalyticsService {
    */
   private async series(scope: ScopeOf, range: PeriodRange, interval: AnalyticsInterval) {
     const intervals = buckets(range.from, range.to, interval);
-    const days = new Map(
-      (await this.deps.analytics.seriesDays(scope, range.from, range.to)).map((row) => [row.day, row]),
-    );
-    const longest = Math.max(...intervals.map((bucket) => daysBetween(bucket.start, bucket.end)));
-    const returning = new Map<string, number>();
-    if (interval !== 'day' && longest > 0) {
-      for (const row of await this.deps.analytics.gaps(scope, range.from, range.to, longest)) {
-        returning.set(`${row.day}:${row.gap}`, row.listeners);
-      }
-    }
+    const [seriesDays, returning] = await Promise.all([
+      this.deps.analytics.seriesDays(scope, range.from, range.to),
+      interval === 'day'
+        ? new Map<string, number>()
+        : this.deps.analytics.returning(scope, range.from, range.to, interval),
+    ]);
+    const days = new Map(seriesDays.map((row) => [row.day, row]));
     return intervals.map((bucket) => {
       let plays = 0;
       let listeners = 0;
@@ -241,9 +238,7 @@ export class AnalyticsService {
         plays += row.plays;
         likes += row.likes;
         net += row.follows - row.unfollows;
-        listeners += row.listeners;
-        for (let gap = 1; gap <= daysBetween(bucket.start, day); gap++)
-          listeners -= returning.get(`${day}:${gap}`) ?? 0;
+        listeners += row.listeners - (returning.get(day) ?? 0);
       }
       return { date: bucket.start, plays, unique_listeners: listeners, likes, followers_net: net };
     });
@@ -308,14 +303,16 @@ export class AnalyticsService {
     count: number,
   ): Promise<{ row: RankRow; item: T }[]> {
     const result: { row: RankRow; item: T }[] = [];
-    for (let offset = 0; result.length < count; offset += CANDIDATES) {
-      const rows = await read(CANDIDATES, offset);
+    // the first read is the list itself (most items may be shown: resolving 50 full playlists to show
+    // 10 doubled the reply), the ones after it a few dozen at a time
+    for (let offset = 0, limit = count; result.length < count; offset += limit, limit = CANDIDATES) {
+      const rows = await read(limit, offset);
       const items = await resolve(rows.map((row) => row.item));
       for (const row of rows) {
         const item = items.get(row.item);
         if (item !== undefined && result.length < count) result.push({ row, item });
       }
-      if (rows.length < CANDIDATES) break;
+      if (rows.length < limit) break;
     }
     return result;
   }
