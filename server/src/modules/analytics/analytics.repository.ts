@@ -109,17 +109,19 @@ export class AnalyticsRepository {
       .execute();
   }
 
-  /** Listeners of each day who had played `gap` days before (at most `maxGap`). */
-  async gaps(scope: ScopeOf, from: string, to: string, maxGap: number) {
-    return this.db
-      .selectFrom('analytics_gaps')
-      .select(['day', 'gap', 'listeners'])
-      .where('scope_kind', '=', scope.kind)
-      .where('scope_id', '=', scope.id)
-      .where('day', '>=', from)
-      .where('day', '<=', to)
-      .where('gap', '<=', maxGap)
-      .execute();
+  /**
+   * Per day, its listeners who had played already in the same week or month of a series: those whose
+   * previous day is at most as many days back as the day is into its interval (which begins on the
+   * ISO week's Monday or the month's first day, or on `from`). Summed here: a year by month is 365
+   * rows, not each day's 30 gaps.
+   */
+  async returning(scope: ScopeOf, from: string, to: string, interval: 'week' | 'month'): Promise<Map<string, number>> {
+    const result = await sql<{ day: string; listeners: number }>`select day, sum(listeners) as listeners
+      from analytics_gaps
+      where scope_kind = ${scope.kind} and scope_id = ${scope.id} and day >= ${from}::date and day <= ${to}::date
+        and gap <= day - greatest(date_trunc(${interval}, day::timestamp)::date, ${from}::date)
+      group by day`.execute(this.db);
+    return new Map(result.rows.map((row) => [row.day, Number(row.listeners)]));
   }
 
   /** The items of a dimension, most played in the window first (ties by item), from `offset`. */

@@ -15,7 +15,7 @@ import {
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
-import { addDays, daysBetween, dayOf } from './analytics-days.js';
+import { addDays, dayOf } from './analytics-days.js';
 import { buckets, type PeriodRange, periodRange } from './analytics-periods.js';
 import type { AnalyticsRepository, RankRow, ScopeOf, SeriesDay } from './analytics.repository.js';
 
@@ -94,10 +94,13 @@ export class AnalyticsService {
 
   /** What the overview and a track's reply share: the period, its totals and the previous ones, a series, sources. */
   private async figures(scope: ScopeOf, range: PeriodRange, query: SeriesQuery) {
-    const [{ totals, completed }, previous, days, sources] = await Promise.all([
+    const [{ totals, completed }, previous, days, returning, sources] = await Promise.all([
       this.counts(scope, range.from, range.to, range.window),
       range.previous ? this.totals(scope, range.previous.from, range.previous.to, range.window) : null,
       this.deps.analytics.seriesDays(scope, range.from, range.to),
+      query.interval === 'day'
+        ? new Map<string, number>()
+        : this.deps.analytics.returning(scope, range.from, range.to, query.interval),
       this.sources(scope, range),
     ]);
     return {
@@ -107,7 +110,7 @@ export class AnalyticsService {
       to: range.to,
       totals,
       previous,
-      series: await this.series(scope, range, query.interval, days),
+      series: this.series(range, query.interval, days, returning),
       sources,
       completed,
       days,
@@ -217,16 +220,14 @@ export class AnalyticsService {
    * interval, each day's listeners who had not played since the interval began (their previous day
    * is further back than the interval's first day, or they had none).
    */
-  private async series(scope: ScopeOf, range: PeriodRange, interval: AnalyticsInterval, rows: readonly SeriesDay[]) {
+  private series(
+    range: PeriodRange,
+    interval: AnalyticsInterval,
+    rows: readonly SeriesDay[],
+    returning: ReadonlyMap<string, number>,
+  ) {
     const intervals = buckets(range.from, range.to, interval);
     const days = new Map(rows.map((row) => [row.day, row]));
-    const longest = Math.max(...intervals.map((bucket) => daysBetween(bucket.start, bucket.end)));
-    const returning = new Map<string, number>();
-    if (interval !== 'day' && longest > 0) {
-      for (const row of await this.deps.analytics.gaps(scope, range.from, range.to, longest)) {
-        returning.set(`${row.day}:${row.gap}`, row.listeners);
-      }
-    }
     return intervals.map((bucket) => {
       let plays = 0;
       let listeners = 0;
@@ -238,9 +239,7 @@ export class AnalyticsService {
         plays += row.plays;
         likes += row.likes;
         net += row.follows - row.unfollows;
-        listeners += row.listeners;
-        for (let gap = 1; gap <= daysBetween(bucket.start, day); gap++)
-          listeners -= returning.get(`${day}:${gap}`) ?? 0;
+        listeners += row.listeners - (returning.get(day) ?? 0);
       }
       return { date: bucket.start, plays, unique_listeners: listeners, likes, followers_net: net };
     });
@@ -291,14 +290,16 @@ export class AnalyticsService {
     count: number,
   ): Promise<{ row: RankRow; item: T }[]> {
     const result: { row: RankRow; item: T }[] = [];
-    for (let offset = 0; result.length < count; offset += CANDIDATES) {
-      const rows = await read(CANDIDATES, offset);
+    // the first read is the list itself (most items may be shown: resolving 50 full playlists to show
+    // 10 doubled the reply), the ones after it a few dozen at a time
+    for (let offset = 0, limit = count; result.length < count; offset += limit, limit = CANDIDATES) {
+      const rows = await read(limit, offset);
       const items = await resolve(rows.map((row) => row.item));
       for (const row of rows) {
         const item = items.get(row.item);
         if (item !== undefined && result.length < count) result.push({ row, item });
       }
-      if (rows.length < CANDIDATES) break;
+      if (rows.length < limit) break;
     }
     return result;
   }
