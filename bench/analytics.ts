@@ -14,7 +14,7 @@
  *   in-process (openServices, as scripts do): events applied per second (goal ≥ 2,000).
  *
  * The small creator's rows are the real roll-up's: its 10,000 plays go through event_stream and the job
- * (the year's first 360 days drained before the throughput run, its last days with it). The large
+ * (the year's first 361 days drained before the throughput run, its last days with it). The large
  * creator's year (27,400 plays a day) is generated in SQL to the shapes and cardinalities the roll-up
  * writes for such plays (bench/analytics-state.ts: days, ranks and their days per dimension, listeners'
  * state, last days, gaps). The generator is checked against the roll-up: it generates the throughput
