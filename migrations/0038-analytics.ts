@@ -16,8 +16,11 @@ const SCOPES = `scope_kind text not null check (scope_kind in ('creator', 'track
  *   counts are sums over it.
  * - analytics_listeners: per scope and listener, their last day (the job's state; a signed-in listener
  *   is u:<id>, an anonymous one a hash salted for the day, so new each day).
+ *   returning_week and returning_month are the day's listeners who had played earlier in its ISO week or
+ *   month: a week's or month's distinct listeners are its days' listeners less those.
  * - analytics_gaps: listeners of a day whose previous day with a play was `gap` (1–30) days before:
- *   the distinct listeners of any run of at most 31 days (a week or month of a series) follow.
+ *   the distinct listeners of any run of at most 31 days (a series' first week or month, cut by the
+ *   period's start) follow.
  * - analytics_ranks: per scope, dimension (track, listener, country, source, playlist) and item, the
  *   counts over the 7, 30, 90 and 365 days ending on the open day and over all time, for top-N lists
  *   read from an index. analytics_rank_days keeps each day's part, subtracted when it leaves a window.
@@ -34,6 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         shares integer not null default 0, downloads integer not null default 0,
         follows integer not null default 0, unfollows integer not null default 0,
         sales integer not null default 0, revenue jsonb not null default '{}',
+        returning_week integer not null default 0, returning_month integer not null default 0,
         retention integer[],
         listeners_7d integer not null default 0, listeners_30d integer not null default 0,
         listeners_90d integer not null default 0, listeners_365d integer not null default 0,

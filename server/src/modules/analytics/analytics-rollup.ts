@@ -4,7 +4,7 @@ import type { DbScope } from '../../platform/db/transactions.js';
 import type { DomainEvent, EventBus } from '../../platform/events/event-bus.js';
 import type { BatchedEventHandler } from '../../platform/events/event-stream.js';
 import { DAY_COUNTERS, type DayCounters, type Dimension, type ScopeKind } from './analytics.tables.js';
-import { addDays, dayOf, daysBetween } from './analytics-days.js';
+import { addDays, dayOf, daysBetween, monthStart, weekStart } from './analytics-days.js';
 import type {
   CountAt,
   DayIncrement,
@@ -308,7 +308,10 @@ export class AnalyticsRollup {
     };
     for (const state of states) {
       if (state.last_day !== null && state.last_day >= day) continue;
-      tally.day(state.scope_kind, state.scope_id).listeners += 1;
+      const row = tally.day(state.scope_kind, state.scope_id);
+      row.listeners += 1;
+      if (state.last_day !== null && state.last_day >= weekStart(day)) row.returning_week += 1;
+      if (state.last_day !== null && state.last_day >= monthStart(day)) row.returning_month += 1;
       arrived.push({ scope_kind: state.scope_kind, scope_id: state.scope_id, listener: state.listener });
       if (state.last_day !== null) move(state, state.last_day, -1);
       move(state, day, 1);

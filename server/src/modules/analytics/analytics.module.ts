@@ -54,6 +54,12 @@ export function createAnalyticsModule(platform: Platform, deps: AnalyticsModuleD
     analytics: new AnalyticsRepository(scope),
     clock,
     tracks: (actor, ids) => deps.tracks.visibleTracks(actor, ids),
+    titles: async (creatorId, ids) =>
+      new Map(
+        (await deps.tracks.findLiveMany(ids))
+          .filter((row) => row.creator_id === creatorId)
+          .map((row) => [row.id, row.title]),
+      ),
     playlists: deps.playlists,
     audience: deps.audience,
   });

@@ -7,8 +7,8 @@ export interface ScopeOf {
   id: string;
 }
 
-/** A period's sums over a scope's days (the day's distinct listeners do not add up: windows count them). */
-export type DaySums = Omit<DayCounters, 'listeners'>;
+/** A period's sums over a scope's days (distinct listeners do not add up: windows count them). */
+export type DaySums = Omit<DayCounters, 'listeners' | 'returning_week' | 'returning_month'>;
 
 export interface SeriesDay {
   day: string;
@@ -17,6 +17,8 @@ export interface SeriesDay {
   likes: number;
   follows: number;
   unfollows: number;
+  returning_week: number;
+  returning_month: number;
   /** A track's plays by the last of its 20 parts they reached (null for other scopes). */
   retention: number[] | null;
 }
@@ -41,6 +43,8 @@ export interface ExportDay {
   downloads: number;
 }
 
+const LISTENER_COUNTERS: readonly string[] = ['listeners', 'returning_week', 'returning_month'];
+
 /** A day with any activity (a row may also exist only to move the windows on). */
 const active = sql<SqlBool>`(plays > 0 or likes > 0 or reposts > 0 or comments > 0 or shares > 0 or downloads > 0
   or follows > 0 or unfollows > 0 or sales > 0)`;
@@ -61,7 +65,7 @@ export class AnalyticsRepository {
   }
 
   async sums(scope: ScopeOf, from: string, to: string): Promise<{ sums: DaySums; revenue: Record<string, number> }> {
-    const summed = DAY_COUNTERS.filter((counter) => counter !== 'listeners').map(
+    const summed = DAY_COUNTERS.filter((counter) => !LISTENER_COUNTERS.includes(counter)).map(
       (counter) => sql`coalesce(sum(${sql.ref(counter)}), 0) as ${sql.ref(counter)}`,
     );
     const result = await sql<DaySums>`select ${sql.join(summed)}
@@ -100,7 +104,17 @@ export class AnalyticsRepository {
   async seriesDays(scope: ScopeOf, from: string, to: string): Promise<SeriesDay[]> {
     return this.db
       .selectFrom('analytics_days')
-      .select(['day', 'plays', 'listeners', 'likes', 'follows', 'unfollows', 'retention'])
+      .select([
+        'day',
+        'plays',
+        'listeners',
+        'likes',
+        'follows',
+        'unfollows',
+        'returning_week',
+        'returning_month',
+        'retention',
+      ])
       .where('scope_kind', '=', scope.kind)
       .where('scope_id', '=', scope.id)
       .where('day', '>=', from)
@@ -110,16 +124,15 @@ export class AnalyticsRepository {
   }
 
   /**
-   * Per day, its listeners who had played already in the same week or month of a series: those whose
-   * previous day is at most as many days back as the day is into its interval (which begins on the
-   * ISO week's Monday or the month's first day, or on `from`). Summed here: a year by month is 365
-   * rows, not each day's 30 gaps.
+   * Per day from `from` to `to`, its listeners who had played already since `from` (their previous
+   * day at most as many days back as the day is after `from`): a series' first interval, cut by the
+   * period's start, is not a whole week or month. At most 31 days of up to 30 gaps.
    */
-  async returning(scope: ScopeOf, from: string, to: string, interval: 'week' | 'month'): Promise<Map<string, number>> {
+  async returningSince(scope: ScopeOf, from: string, to: string): Promise<Map<string, number>> {
     const result = await sql<{ day: string; listeners: number }>`select day, sum(listeners) as listeners
       from analytics_gaps
-      where scope_kind = ${scope.kind} and scope_id = ${scope.id} and day >= ${from}::date and day <= ${to}::date
-        and gap <= day - greatest(date_trunc(${interval}, day::timestamp)::date, ${from}::date)
+      where scope_kind = ${scope.kind} and scope_id = ${scope.id} and day > ${from}::date and day <= ${to}::date
+        and gap <= day - ${from}::date
       group by day`.execute(this.db);
     return new Map(result.rows.map((row) => [row.day, Number(row.listeners)]));
   }

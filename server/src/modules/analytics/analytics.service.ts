@@ -15,8 +15,8 @@ import {
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import { forbidden, notFound } from '../../platform/errors/app-error.js';
-import { addDays, dayOf } from './analytics-days.js';
-import { buckets, type PeriodRange, periodRange } from './analytics-periods.js';
+import { addDays, dayOf, monthStart, weekStart } from './analytics-days.js';
+import { type Bucket, buckets, type PeriodRange, periodRange } from './analytics-periods.js';
 import type { AnalyticsRepository, RankRow, ScopeOf, SeriesDay } from './analytics.repository.js';
 
 export interface AnalyticsServiceDeps {
@@ -24,6 +24,8 @@ export interface AnalyticsServiceDeps {
   clock: Clock;
   /** Tracks as this caller reads them (missing: the caller may not see it, or it is gone). */
   tracks(actor: Actor, ids: readonly string[]): Promise<Map<string, Track>>;
+  /** The titles of those of `ids` that are the creator's tracks and still exist. */
+  titles(creatorId: string, ids: readonly string[]): Promise<Map<string, string>>;
   /** Playlists as this caller may see them. */
   playlists(actor: Actor, ids: readonly string[]): Promise<Map<string, Playlist>>;
   /** Of these users, those who may appear in the viewer's audience list: public, not opted out, no block either way. */
@@ -39,6 +41,8 @@ export interface SeriesQuery extends PeriodQuery {
 
 /** Export rows are read this many days at a time (a day's rows are sorted by title in memory). */
 const EXPORT_DAYS_PER_READ = 31;
+/** The export's order of titles within a day. */
+const TITLE_ORDER = new Intl.Collator('en', { sensitivity: 'variant', numeric: true });
 /** Before any roll-up: the first day of an all-time sum. */
 const EPOCH_DAY = '1970-01-01';
 /** Candidates read per round when some of a top list may not be shown. */
@@ -98,9 +102,7 @@ export class AnalyticsService {
       this.counts(scope, range.from, range.to, range.window),
       range.previous ? this.totals(scope, range.previous.from, range.previous.to, range.window) : null,
       this.deps.analytics.seriesDays(scope, range.from, range.to),
-      query.interval === 'day'
-        ? new Map<string, number>()
-        : this.deps.analytics.returning(scope, range.from, range.to, query.interval),
+      this.returningInFirst(scope, range, query.interval),
       this.sources(scope, range),
     ]);
     return {
@@ -142,17 +144,21 @@ export class AnalyticsService {
   async *exportRows(actor: UserActor, query: PeriodQuery): AsyncGenerator<(string | number)[]> {
     const range = await this.range({ kind: 'creator', id: actor.id }, query.period);
     const titles = new Map<string, string>();
+    const asked = new Set<string>();
+    // each track's place by title, made again only when a read brings tracks not seen before
+    let order = new Map<string, number>();
     for (let from = range.from; from <= range.to; from = addDays(from, EXPORT_DAYS_PER_READ)) {
       const last = addDays(from, EXPORT_DAYS_PER_READ - 1);
       const rows = await this.deps.analytics.exportDays(actor.id, from, last < range.to ? last : range.to);
-      const unknown = [...new Set(rows.map((row) => row.track_id))].filter((id) => !titles.has(id));
-      for (const [id, track] of await this.deps.tracks(actor, unknown)) {
-        if (track.creator_id === actor.id) titles.set(id, track.title);
+      const unknown = [...new Set(rows.map((row) => row.track_id))].filter((id) => !asked.has(id));
+      if (unknown.length > 0) {
+        for (const id of unknown) asked.add(id);
+        for (const [id, title] of await this.deps.titles(actor.id, unknown)) titles.set(id, title);
+        const byTitle = [...titles].sort(([, a], [, b]) => TITLE_ORDER.compare(a, b));
+        order = new Map(byTitle.map(([id], place) => [id, place]));
       }
       const shown = rows.filter((row) => titles.has(row.track_id));
-      shown.sort(
-        (a, b) => a.day.localeCompare(b.day) || titles.get(a.track_id)!.localeCompare(titles.get(b.track_id)!),
-      );
+      shown.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : order.get(a.track_id)! - order.get(b.track_id)!));
       for (const row of shown) {
         yield [
           row.day,
@@ -216,18 +222,34 @@ export class AnalyticsService {
   }
 
   /**
-   * Each interval's counts. Its unique listeners: for a day, that day's listeners; for a longer
-   * interval, each day's listeners who had not played since the interval began (their previous day
-   * is further back than the interval's first day, or they had none).
+   * A series' first interval is cut by the period's start unless the period begins on a Monday (a
+   * week) or a first of the month: its listeners who had played earlier in it are counted from the
+   * gaps of its days (at most 31 of them); the whole intervals after it have theirs on each day's row.
+   */
+  private async returningInFirst(scope: ScopeOf, range: PeriodRange, interval: AnalyticsInterval) {
+    const first = cutFirst(range, interval);
+    return first ? this.deps.analytics.returningSince(scope, first.start, first.end) : new Map<string, number>();
+  }
+
+  /**
+   * Each interval's counts. Its unique listeners: for a day, that day's listeners; for a week or a
+   * month, its days' listeners less those who had played earlier in it (for the first interval, cut
+   * by the period's start, earlier since that start).
    */
   private series(
     range: PeriodRange,
     interval: AnalyticsInterval,
     rows: readonly SeriesDay[],
-    returning: ReadonlyMap<string, number>,
+    returningInFirst: ReadonlyMap<string, number>,
   ) {
     const intervals = buckets(range.from, range.to, interval);
     const days = new Map(rows.map((row) => [row.day, row]));
+    const cut = cutFirst(range, interval);
+    const returning = (row: SeriesDay) => {
+      if (interval === 'day') return 0;
+      if (cut && row.day <= cut.end) return returningInFirst.get(row.day) ?? 0;
+      return interval === 'week' ? row.returning_week : row.returning_month;
+    };
     return intervals.map((bucket) => {
       let plays = 0;
       let listeners = 0;
@@ -239,7 +261,7 @@ export class AnalyticsService {
         plays += row.plays;
         likes += row.likes;
         net += row.follows - row.unfollows;
-        listeners += row.listeners - (returning.get(day) ?? 0);
+        listeners += row.listeners - returning(row);
       }
       return { date: bucket.start, plays, unique_listeners: listeners, likes, followers_net: net };
     });
@@ -315,4 +337,11 @@ function retentionOf(days: readonly SeriesDay[], duration: number) {
     listeners -= plays;
     return entry;
   });
+}
+
+/** A series' first week or month when the period's start cuts it (undefined for days, or a whole one). */
+function cutFirst(range: PeriodRange, interval: AnalyticsInterval): Bucket | undefined {
+  if (interval === 'day') return undefined;
+  const start = interval === 'week' ? weekStart(range.from) : monthStart(range.from);
+  return start === range.from ? undefined : buckets(range.from, range.to, interval)[0];
 }

@@ -29,6 +29,9 @@ export const DAY_COUNTERS = [
   'follows',
   'unfollows',
   'sales',
+  // listeners of the day who had played earlier in its ISO week, in its calendar month
+  'returning_week',
+  'returning_month',
 ] as const;
 export type DayCounters = Record<(typeof DAY_COUNTERS)[number], number>;
 
