@@ -28,6 +28,7 @@ import path from 'node:path';
 import { sql, type RawBuilder } from 'kysely';
 import { openServices } from '../server/src/app.js';
 import { dayOf, addDays } from '../server/src/modules/analytics/analytics-days.js';
+import { SCOPED_TABLES } from '../server/src/modules/analytics/analytics.tables.js';
 import { loadConfig } from '../server/src/platform/config/config.js';
 import { migrateToLatest, openDatabase } from '../server/src/platform/db/database.js';
 import {
@@ -63,15 +64,7 @@ const SMALL_PLAYS = 10_000;
 const LARGE_PLAYS = 10_000_000;
 const THROUGHPUT = 200_000;
 const YEAR = 365;
-const ANALYTICS_TABLES = [
-  'analytics_days',
-  'analytics_last_seen',
-  'analytics_listeners',
-  'analytics_gaps',
-  'analytics_ranks',
-  'analytics_rank_days',
-  'analytics_state',
-];
+const ANALYTICS_TABLES = [...SCOPED_TABLES, 'analytics_state'];
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'riff-bench-analytics-'));
 const opened = await openDatabase({ databaseUrl, dataDir });

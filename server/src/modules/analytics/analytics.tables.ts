@@ -100,6 +100,16 @@ export interface AnalyticsStateTable {
   open_day: string;
 }
 
+/** The tables whose rows belong to one scope (all but the job's state). */
+export const SCOPED_TABLES = [
+  'analytics_days',
+  'analytics_last_seen',
+  'analytics_listeners',
+  'analytics_gaps',
+  'analytics_ranks',
+  'analytics_rank_days',
+] as const;
+
 /** The analytics area's tables: roll-ups only (the events they come from are other areas'). */
 declare module '../../platform/db/database.schema.js' {
   interface Database {

@@ -6,6 +6,7 @@ import {
   type DayCounters,
   type Dimension,
   type ScopeKind,
+  SCOPED_TABLES,
   WINDOW_DAYS,
   WINDOWS,
 } from './analytics.tables.js';
@@ -271,14 +272,7 @@ export class RollupRepository {
   /** Every roll-up of these scopes (an erased creator, a deleted track). */
   async removeScopes(kind: ScopeKind, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    for (const table of [
-      'analytics_days',
-      'analytics_last_seen',
-      'analytics_listeners',
-      'analytics_gaps',
-      'analytics_ranks',
-      'analytics_rank_days',
-    ] as const) {
+    for (const table of SCOPED_TABLES) {
       await this.db.deleteFrom(table).where('scope_kind', '=', kind).where('scope_id', 'in', ids).execute();
     }
   }
