@@ -1,4 +1,4 @@
-import { RETENTION_BUCKETS } from '@riff/contract';
+import { ANALYTICS_COMPLETION_SHARE, RETENTION_BUCKETS } from '@riff/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { DomainEvent, EventBus } from '../../platform/events/event-bus.js';
@@ -60,8 +60,6 @@ export interface RollupDeps {
   batchSize: number;
 }
 
-/** A play counts as complete from this share of the track. */
-const COMPLETE_SHARE = 0.9;
 /** Gaps longer than this are not kept: no week or month of a series is longer. */
 const GAP_MAX = 30;
 
@@ -206,7 +204,7 @@ export class AnalyticsRollup {
           if (!track || !trackId) break;
           const play = (event as DomainEvent<'track.played'>).data;
           const seconds = play.duration_listened;
-          const completed = track.duration > 0 && seconds >= COMPLETE_SHARE * track.duration ? 1 : 0;
+          const completed = track.duration > 0 && seconds >= ANALYTICS_COMPLETION_SHARE * track.duration ? 1 : 0;
           both((row) => {
             row.plays += 1;
             row.listening_seconds += seconds;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import {
+  ANALYTICS_ROLLUP_SECONDS_DEFAULT,
   ANONYMOUS_PLAYS_PER_ADDRESS,
   ANONYMOUS_PLAYS_PERIOD_HOURS,
   MEDIA_TRANSCODERS,
@@ -153,7 +154,7 @@ const EnvSchema = z.object({
   WORKERS: z.enum(['0', '1']).default('1'),
   WORKER_CONCURRENCY: integer(2, 1),
   /** How far behind the analytics roll-up may be: it runs at least this often (seconds). */
-  ANALYTICS_ROLLUP_SECONDS: integer(300, 1).pipe(z.number().max(3600)),
+  ANALYTICS_ROLLUP_SECONDS: integer(ANALYTICS_ROLLUP_SECONDS_DEFAULT, 1).pipe(z.number().max(3600)),
   /**
    * `trust` (default) sends replies as the mappers build them; `check` also parses every reply
    * against the contract and fails it (500) when it breaks the schema or carries anything the
