@@ -69,4 +69,5 @@ export * from './areas/subsonic/subsonic.schemas.js';
 export * from './areas/subsonic/subsonic.contract.js';
 export * from './areas/analytics/analytics.schemas.js';
 export * from './areas/analytics/analytics.contract.js';
+export * from './areas/groups/group-enums.js';
 export * from './riff.contract.js';
