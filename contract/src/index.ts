@@ -70,4 +70,8 @@ export * from './areas/subsonic/subsonic.contract.js';
 export * from './areas/analytics/analytics.schemas.js';
 export * from './areas/analytics/analytics.contract.js';
 export * from './areas/groups/group-enums.js';
+export * from './areas/groups/group-account.schemas.js';
+export * from './areas/groups/groups.schemas.js';
+export * from './areas/groups/groups.contract.js';
+export * from './areas/groups/group-membership.contract.js';
 export * from './riff.contract.js';

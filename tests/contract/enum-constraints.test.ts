@@ -9,6 +9,10 @@ import {
   MODERATED_CONTENT_TYPES,
   DELIVERY_STATUSES,
   GENDERS,
+  GROUP_INVITE_STATUSES,
+  GROUP_JOIN_POLICIES,
+  GROUP_ROLES,
+  GROUP_VISIBILITIES,
   WEBHOOK_EVENT_TYPES,
   LICENSE_TYPES,
   ORDER_STATUSES,
@@ -78,6 +82,10 @@ const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][]
   ['appeals', 'target_type', MODERATED_CONTENT_TYPES],
   ['appeals', 'status', APPEAL_STATUSES],
   ['subsonic_ratings', 'item_type', SUBSONIC_RATED_ITEM_TYPES],
+  ['groups', 'visibility', GROUP_VISIBILITIES],
+  ['groups', 'join_policy', GROUP_JOIN_POLICIES],
+  ['group_members', 'role', GROUP_ROLES],
+  ['group_invites', 'status', GROUP_INVITE_STATUSES],
 ];
 
 let database: DatabaseHandle;

@@ -33,7 +33,11 @@ type Owned =
   | 'draftProduct'
   | 'product'
   | 'order'
-  | 'notification';
+  | 'notification'
+  | 'publicGroup'
+  | 'privateGroup'
+  | 'privateGroupSlug'
+  | 'groupInvite';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -276,6 +280,60 @@ const matrix: Record<string, Case[]> = {
   'sanctions.unban': [{ object: 'user', status: 403 }],
   // deciding appeals is staff's: a user who is neither moderator nor admin is refused before the route runs
   'appeals.decide': [{ object: 'user', status: 403, body: { outcome: 'granted', note: 'x' } }],
+  // groups: a private group is 404 to non-members; a public one is seen, so what its owner and admins
+  // (or moderators) may do is 403 to others; the owner's invite (to someone else's group) is theirs alone
+  'groups.get': [{ object: 'privateGroup', status: 404 }],
+  'groups.bySlug': [{ object: 'privateGroupSlug', status: 404 }],
+  'groups.avatar': [{ object: 'privateGroup', status: 404 }],
+  'groups.update': [
+    { object: 'publicGroup', status: 403, body: { description: 'taken over' } },
+    { object: 'privateGroup', status: 404, body: { description: 'taken over' } },
+  ],
+  'groups.remove': [
+    { object: 'publicGroup', status: 403 },
+    { object: 'privateGroup', status: 404 },
+  ],
+  'groups.setAvatar': [
+    { object: 'publicGroup', status: 403 },
+    { object: 'privateGroup', status: 404 },
+  ],
+  'groups.join': [{ object: 'privateGroup', status: 404 }],
+  'groups.leave': [{ object: 'privateGroup', status: 404 }],
+  'groups.members': [{ object: 'privateGroup', status: 404 }],
+  'groups.requests': [
+    { object: 'publicGroup', status: 403 },
+    { object: 'privateGroup', status: 404 },
+  ],
+  'groups.approveRequest': [
+    { object: 'publicGroup', status: 403 },
+    { object: 'privateGroup', status: 404 },
+  ],
+  'groups.denyRequest': [
+    { object: 'publicGroup', status: 403 },
+    { object: 'privateGroup', status: 404 },
+  ],
+  'groups.invite': [
+    { object: 'publicGroup', status: 403, body: { user_id: 'OTHER_USER' } },
+    { object: 'privateGroup', status: 404, body: { user_id: 'OTHER_USER' } },
+  ],
+  'groups.acceptInvite': [{ object: 'groupInvite', status: 404 }],
+  'groups.declineInvite': [{ object: 'groupInvite', status: 404 }],
+  'groups.setRole': [
+    { object: 'publicGroup', status: 403, body: { role: 'admin' } },
+    { object: 'privateGroup', status: 404, body: { role: 'admin' } },
+  ],
+  'groups.removeMember': [
+    { object: 'publicGroup', status: 403 },
+    { object: 'privateGroup', status: 404 },
+  ],
+  'groups.ban': [
+    { object: 'publicGroup', status: 403 },
+    { object: 'privateGroup', status: 404 },
+  ],
+  'groups.transfer': [
+    { object: 'publicGroup', status: 403, body: { user_id: 'OTHER_USER' } },
+    { object: 'privateGroup', status: 404, body: { user_id: 'OTHER_USER' } },
+  ],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -410,6 +468,41 @@ beforeAll(async () => {
     expect(invited.status).toBe(201);
   }
   otherParams.userId = friend.id;
+  // the owner's groups, the friend a member of both (named by the member routes), and an invite to the owner
+  for (const [object, visibility] of [
+    ['publicGroup', 'public'],
+    ['privateGroup', 'private'],
+  ] as const) {
+    const made = await request(server.baseUrl, 'POST', '/api/v1/groups', {
+      token: owner.accessToken,
+      body: { name: `Owned ${visibility}`, visibility, join_policy: 'open' },
+    });
+    expect(made.status).toBe(201);
+    ids[object] = made.body.data.group.id;
+    if (object === 'privateGroup') ids.privateGroupSlug = made.body.data.group.slug;
+    const invited = await request(server.baseUrl, 'POST', `/api/v1/groups/${ids[object]}/invites`, {
+      token: owner.accessToken,
+      body: { user_id: friend.id },
+    });
+    expect(invited.status).toBe(201);
+    const accepted = await request(
+      server.baseUrl,
+      'POST',
+      `/api/v1/groups/invites/${invited.body.data.invite.id}/accept`,
+      { token: friend.accessToken },
+    );
+    expect(accepted.status).toBe(200);
+  }
+  const friendsGroup = await request(server.baseUrl, 'POST', '/api/v1/groups', {
+    token: friend.accessToken,
+    body: { name: 'Friend’s group', visibility: 'private', join_policy: 'invite' },
+  });
+  const toOwner = await request(server.baseUrl, 'POST', `/api/v1/groups/${friendsGroup.body.data.group.id}/invites`, {
+    token: friend.accessToken,
+    body: { user_id: owner.id },
+  });
+  expect(toOwner.status).toBe(201);
+  ids.groupInvite = toOwner.body.data.invite.id;
   const promo = await request(server.baseUrl, 'POST', '/api/v1/marketplace/promo-codes', {
     token: owner.accessToken,
     body: { code: 'OWNED10', percent_off: 10 },
@@ -583,6 +676,26 @@ async function ownerView() {
       const reply = await as(`/marketplace/orders/${ids.order}`);
       return { status: reply.status, orderStatus: reply.body?.status, total: reply.body?.total_cents };
     })(),
+    groups: await Promise.all(
+      (['publicGroup', 'privateGroup'] as const).map(async (object) => {
+        const reply = await as(`/groups/${ids[object]}`);
+        const { name, description, owner_id, member_count, my_role } = reply.body?.data?.group ?? {};
+        const members = await as(`/groups/${ids[object]}/members`);
+        return {
+          status: reply.status,
+          name,
+          description,
+          owner_id,
+          member_count,
+          my_role,
+          members: members.body?.data?.members?.map((m: { user: { id: string }; role: string }) => [m.user.id, m.role]),
+        };
+      }),
+    ),
+    groupInvites: await as('/groups/invites/mine').then((reply) => ({
+      status: reply.status,
+      ids: reply.body?.data?.invites?.map((invite: { id: string }) => invite.id),
+    })),
     notifications: await as('/notifications').then((reply) => ({
       status: reply.status,
       ids: reply.body?.data?.notifications?.map((note: { id: string }) => note.id),
@@ -642,6 +755,8 @@ describe('owned objects refuse another signed-in user', () => {
     expect(before.appPasswords.ids).toEqual([ids.appPassword]);
     expect(before.webhooks.webhooks.map((webhook: { id: string }) => webhook.id)).toEqual([ids.webhook]);
     expect(before.notifications.ids).toContain(ids.notification);
+    expect(before.groups.map((group) => group.member_count)).toEqual([2, 2]);
+    expect(before.groupInvites.ids).toEqual([ids.groupInvite]);
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {
@@ -701,6 +816,8 @@ describe('owned objects refuse another signed-in user', () => {
       ['playlists.get', `/api/v1/playlists/${ids.publicPlaylist}`],
       ['playlists.collaborators', `/api/v1/playlists/${ids.publicPlaylist}/collaborators`],
       ['marketplace.getProduct', `/api/v1/marketplace/products/${ids.activeProduct}`],
+      ['groups.get', `/api/v1/groups/${ids.publicGroup}`],
+      ['groups.members', `/api/v1/groups/${ids.publicGroup}/members`],
     ];
     const refused: string[] = [];
     for (const [id, path] of reads) {

@@ -14,7 +14,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeAudio, mp3WithCover, uploadTrack } from '../support/audio.js';
 import { createAdmin } from '../support/admin-factory.js';
-import { createUser, type TestUser } from '../support/factories.js';
+import { createGroup, createUser, type TestUser } from '../support/factories.js';
 import type { HttpReply } from '../support/http.js';
 import { runDueJobs } from '../support/jobs.js';
 import { parsePlaylist } from '../support/media.js';
@@ -36,11 +36,13 @@ interface World {
   /** A creator to be banned, with ties to both (follows, likes, comments, a track in their playlist). */
   banned: TestUser;
   /** The banned user's items: a public track, a public playlist, a comment on the owner's visible track. */
-  bannedItems: { track: string; playlist: string; comment: string };
+  bannedItems: { track: string; playlist: string; comment: string; group: string };
   /** The hidden items, by kind. */
-  hidden: { track: string; comment: string; reply: string; playlist: string; product: string };
+  hidden: { track: string; comment: string; reply: string; playlist: string; product: string; group: string };
   /** The owner's items that stay visible: a track (carrying the hidden comment), a product, and the other user's playlist holding the hidden track. */
-  visible: { track: string; secondTrack: string; comment: string; product: string; playlist: string };
+  visible: { track: string; secondTrack: string; comment: string; product: string; playlist: string; group: string };
+  /** The slugs of the hidden group and of the visible one. */
+  groupSlugs: { hidden: string; visible: string };
   /** The hidden track's secret link and the hidden playlist's share token, made before it was hidden. */
   trackSecret: string;
   playlistShareToken: string;
@@ -243,6 +245,10 @@ async function buildWorld(): Promise<World> {
   );
   const keptProductId: string = keptProduct.body.id;
   await ok(http().put(`/marketplace/products/${keptProductId}`, { ...auth(owner), body: { status: 'active' } }));
+  // the hidden group (public, open, the other user a member) and a visible one beside it
+  const hiddenGroup = await createGroup(suite.server, owner, { name: `${WORD} hidden group` });
+  await ok(http().post(`/groups/${hiddenGroup.id}/join`, auth(other)));
+  const visibleGroup = await createGroup(suite.server, owner, { name: `${WORD} visible group` });
   const banned = await bannedUsersTies(owner, other, visibleTrack.id);
   await runDueJobs(suite.server);
 
@@ -257,6 +263,7 @@ async function buildWorld(): Promise<World> {
       reply: reply.body.data.comment.id,
       playlist: playlistId,
       product: productId,
+      group: hiddenGroup.id,
     },
     visible: {
       track: visibleTrack.id,
@@ -264,7 +271,9 @@ async function buildWorld(): Promise<World> {
       comment: keptComment.body.data.comment.id,
       product: keptProductId,
       playlist: otherPlaylistId,
+      group: visibleGroup.id,
     },
+    groupSlugs: { hidden: hiddenGroup.slug, visible: visibleGroup.slug },
     trackSecret,
     playlistShareToken: playlistShare.body.data.token,
     visiblePlaylistShareToken: otherShare.body.data.token,
@@ -306,9 +315,17 @@ async function bannedUsersTies(owner: TestUser, other: TestUser, ownersTrack: st
     await ok(http().post(`/playlists/${playlistId}/tracks`, { ...auth(banned), body: { track_id: id } }));
   }
   await ok(http().post(`/playlists/${playlistId}/follow`, auth(other)));
+  const bannedGroup = await createGroup(suite.server, banned, { name: `${WORD} banned group` });
+  await ok(http().post(`/groups/${bannedGroup.id}/join`, auth(other)));
   return {
     banned,
-    bannedItems: { track: track.id, playlist: playlistId, comment: comment.body.data.comment.id },
+    bannedItems: {
+      track: track.id,
+      playlist: playlistId,
+      comment: comment.body.data.comment.id,
+      // a group the banned user owns without an admin: hidden with the ban (the other user a member)
+      group: bannedGroup.id,
+    },
   };
 }
 
@@ -428,6 +445,14 @@ function pathValues(path: string, param: string, world: World): { value: string;
       return [{ value: world.hls.variant }];
     case ':variant/file':
       return [{ value: world.hls.file }];
+    case 'groups/id':
+      return [
+        { value: hidden.group, names: hidden.group },
+        { value: visible.group },
+        { value: world.bannedItems.group },
+      ];
+    case 'by-slug/slug':
+      return [{ value: world.groupSlugs.hidden, names: hidden.group }, { value: world.groupSlugs.visible }];
     case 'comments/comment_id':
       return [{ value: hidden.comment, names: hidden.comment }];
     default:
@@ -496,7 +521,7 @@ const withheldIds = (world: World) => [
 /** The hidden ids an answer carries. */
 const carried = (answer: Answer, ids: readonly string[]) => ids.filter((id) => answer.text.includes(id));
 
-async function hide(kind: 'track' | 'comment' | 'playlist' | 'product', id: string) {
+async function hide(kind: 'track' | 'comment' | 'playlist' | 'product' | 'group', id: string) {
   await ok(http().post(`/moderation/content/${kind}/${id}/hide`, { ...auth(world.staff), body: { note: 'test' } }));
 }
 
@@ -511,6 +536,7 @@ describe('hidden content, walked through every read route', () => {
     await hide('comment', world.hidden.comment);
     await hide('playlist', world.hidden.playlist);
     await hide('product', world.hidden.product);
+    await hide('group', world.hidden.group);
     const admin = await createAdmin(suite.server);
     await ok(http().post(`/admin/users/${world.banned.id}/ban`, { ...auth(admin), body: { reason: 'Spam' } }), 201);
     after = await walk(world);
@@ -565,6 +591,9 @@ describe('hidden content, walked through every read route', () => {
       'marketplace.getProduct',
       'search.search',
       'search.suggestions',
+      'groups.list',
+      'groups.get',
+      'groups.bySlug',
     ]) {
       expect(reached, id).toContain(id);
     }

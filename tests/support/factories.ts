@@ -1,4 +1,4 @@
-import type { Track } from '@riff/contract';
+import type { CreateGroupRequest, Group, Track } from '@riff/contract';
 import { signedInUser } from './accounts.js';
 import { makeAudio, type AudioFormat } from './audio.js';
 import type { TestServer } from './test-server.js';
@@ -62,4 +62,21 @@ export async function createTrack(
     },
   });
   return expectStatus(reply, 201).body.data.track;
+}
+
+/** A group made by `owner` through POST /groups (public and open unless told), as the reply shows it. */
+export async function createGroup(
+  server: TestServer,
+  owner: { token: string },
+  options: Partial<CreateGroupRequest> = {},
+): Promise<Group> {
+  const reply = await typedApi(server, { token: owner.token }).groups.create({
+    body: {
+      name: options.name ?? `Group ${Math.random().toString(36).slice(2, 10)}`,
+      visibility: options.visibility ?? 'public',
+      join_policy: options.join_policy ?? 'open',
+      ...(options.description !== undefined ? { description: options.description } : {}),
+    },
+  });
+  return expectStatus(reply, 201).body.data.group;
 }

@@ -18,6 +18,7 @@ import { createAnalyticsModule } from './analytics/analytics.module.js';
 import { createDashboardModule } from './dashboard/dashboard.module.js';
 import { createDeveloperModule } from './developer/developer.module.js';
 import { createFrontendModule } from './frontend/frontend.module.js';
+import { createGroupsModule } from './groups/groups.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createModerationModule } from './moderation/moderation.module.js';
@@ -104,6 +105,7 @@ export function createAreas(platform: Platform) {
     // the analytics area is made below (it reads playlists too), and asked only when a request comes
     playsFrom: (id) => analytics.playsFromPlaylist(id),
   });
+  const groups = createGroupsModule(platform, { people: users.people, images: media.avatars });
   const comments = createCommentsModule(platform, { tracks: tracks.reader, people: users.people });
   const social = createSocialModule(platform, {
     favorites: playlists.favorites,
@@ -130,6 +132,7 @@ export function createAreas(platform: Platform) {
     comment: (actor, id) => comments.commentFor(actor, id),
     order: (actor, id) => unlessRefused(marketplace.orderFor(actor, id)),
     product: (actor, id) => unlessRefused(marketplace.productFor(actor, id)),
+    group: (actor, id) => groups.groupFor(actor, id),
     // trust and safety's areas are made below, and asked only when an event is delivered
     report: (actor, id) => moderation.reportFor(actor, id),
     claim: (actor, id) => copyright.claimFor(actor, id),
@@ -209,6 +212,7 @@ export function createAreas(platform: Platform) {
     comment: comments.moderation,
     playlist: playlists.moderation,
     product: marketplace.moderation,
+    group: groups.moderation,
   } satisfies Partial<Record<ModeratedContentType, ModeratedContent>>;
   const sanctions = createSanctionsModule(platform, {
     standing: users.standing,
@@ -240,6 +244,9 @@ export function createAreas(platform: Platform) {
       ),
       ...idsOf('order').map(async (id) => add('order', id, await unlessRefused(marketplace.orderFor(reader, id)))),
       ...idsOf('user').map(async (id) => add('user', id, await users.people.findActive(id))),
+      (async () => {
+        for (const id of (await groups.reader.readableMany(reader, idsOf('group'))).keys()) add('group', id, true);
+      })(),
     ]);
     return visible;
   };
@@ -314,6 +321,7 @@ export function createAreas(platform: Platform) {
         const product = await unlessRefused(marketplace.productFor(systemActor(), id));
         return product && { title: product.title };
       },
+      group: (id) => groups.groupFacts(id),
       orderBuyer: (id) => marketplace.orderBuyer(id),
       name: async (id) => (await users.people.contact(id))?.username,
       blockedEitherWay: (a, b) => users.people.blockedEitherWay(a, b),
@@ -345,6 +353,7 @@ export function createAreas(platform: Platform) {
     queue,
     social,
     playlists,
+    groups,
     marketplace,
     analytics,
     search,
@@ -371,6 +380,7 @@ export function createAreas(platform: Platform) {
     queue,
     social,
     playlists,
+    groups,
     marketplace,
     search,
     webhooks,

@@ -11,7 +11,15 @@ import { NOTIFICATION_TYPES } from './notification-types.js';
 export const NOTIFICATION_RETENTION_DAYS = 90;
 
 /** What a notification is about. */
-export const NOTIFICATION_SUBJECT_TYPES = ['track', 'comment', 'user', 'playlist', 'product', 'order'] as const;
+export const NOTIFICATION_SUBJECT_TYPES = [
+  'track',
+  'comment',
+  'user',
+  'playlist',
+  'product',
+  'order',
+  'group',
+] as const;
 export type NotificationSubjectType = (typeof NOTIFICATION_SUBJECT_TYPES)[number];
 
 export const NotificationSubjectSchema = named(

@@ -174,6 +174,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     subsonic_now_playing: null,
     sanctions: [suspension],
     appeals: [appeal],
+    groups: [],
     notifications: [exportedNotification],
   },
   SetAvatarRequest: { file: 'portrait.jpg' },

@@ -37,6 +37,7 @@ import {
   StrikeSchema,
 } from '../copyright/copyright-records.schemas.js';
 import { AppealSchema } from '../appeals/appeal.schemas.js';
+import { ExportedGroupMembershipSchema } from '../groups/group-account.schemas.js';
 
 export const USER_ROLES = ['user', 'creator', 'moderator', 'admin'] as const;
 export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const;
@@ -312,6 +313,9 @@ export const UserExportSchema = named(
     ),
     sanctions: z.array(SanctionSchema).describe('The warnings, suspensions and bans of your account, newest first'),
     appeals: z.array(AppealSchema).describe('Your appeals and their outcome, newest first'),
+    groups: z
+      .array(ExportedGroupMembershipSchema)
+      .describe('The groups you own or belong to, with your role, oldest membership first'),
     notifications: z
       .array(ExportedNotificationSchema)
       .describe(

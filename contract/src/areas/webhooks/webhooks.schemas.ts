@@ -37,6 +37,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'appeal.created',
   'appeal.granted',
   'appeal.denied',
+  'group.created',
+  'group.member_joined',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

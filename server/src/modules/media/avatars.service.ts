@@ -30,6 +30,28 @@ export class AvatarsService {
 
   /** PUT /users/me/avatar: both sizes stored; returns the absolute URL for the profile's `avatar`. */
   async setAvatar(actor: UserActor, bytes: Buffer): Promise<{ url: string }> {
+    const stored = await this.storeImage(actor.id, bytes);
+    try {
+      await committing(this.deps.scope, async (later) => {
+        const before = await this.deps.avatars.setAvatar({ user_id: actor.id, ...stored });
+        if (before) later(() => this.removeFiles([before.large_key, before.small_key]));
+      });
+    } catch (error) {
+      await this.removeFiles([stored.large_key, stored.small_key]);
+      throw error;
+    }
+    return { url: this.avatarUrl(actor.id) };
+  }
+
+  /**
+   * An avatar's two sizes (512 and 128, re-encoded without metadata) stored under its owner's id: a
+   * user's here, or another area's item that keeps the keys itself (a group's avatar). Not an
+   * image: 400 INVALID_IMAGE. The caller records the keys, and removes them with discardImages.
+   */
+  async storeImage(
+    ownerId: string,
+    bytes: Buffer,
+  ): Promise<{ large_key: string; small_key: string; content_type: string }> {
     let sizes;
     try {
       sizes = await processAvatar(bytes);
@@ -38,25 +60,21 @@ export class AvatarsService {
       throw error;
     }
     const imageId = randomUUID();
-    const large = mediaKeys.avatar(actor.id, imageId, 512);
-    const small = mediaKeys.avatar(actor.id, imageId, 128);
+    const large = mediaKeys.avatar(ownerId, imageId, 512);
+    const small = mediaKeys.avatar(ownerId, imageId, 128);
     await this.deps.storage.put(large, Readable.from([sizes[512].data]), { contentType: sizes[512].contentType });
     await this.deps.storage.put(small, Readable.from([sizes[128].data]), { contentType: sizes[128].contentType });
-    try {
-      await committing(this.deps.scope, async (later) => {
-        const before = await this.deps.avatars.setAvatar({
-          user_id: actor.id,
-          large_key: large,
-          small_key: small,
-          content_type: sizes[512].contentType,
-        });
-        if (before) later(() => this.removeFiles([before.large_key, before.small_key]));
-      });
-    } catch (error) {
-      await this.removeFiles([large, small]);
-      throw error;
-    }
-    return { url: this.avatarUrl(actor.id) };
+    return { large_key: large, small_key: small, content_type: sizes[512].contentType };
+  }
+
+  /** One stored image of storeImage, to serve. */
+  openImage(key: string): Promise<Readable> {
+    return this.deps.storage.get(key);
+  }
+
+  /** Removes images of storeImage (after the change that stopped naming them committed). */
+  discardImages(keys: string[]): Promise<void> {
+    return this.removeFiles(keys);
   }
 
   avatarUrl(userId: string): string {

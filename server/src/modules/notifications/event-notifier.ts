@@ -10,6 +10,7 @@ import '../sanctions/sanctions.events.js';
 import '../copyright/copyright.events.js';
 import { copyrightNotice } from '../copyright/copyright.notices.js';
 import '../appeals/appeals.events.js';
+import '../groups/groups.events.js';
 
 /** The actors a fold keeps by name; its count goes on beyond them. */
 const FOLD_ACTORS_KEPT = 50;
@@ -54,6 +55,8 @@ export const NOTIFYING_EVENTS = [
   'copyright.rejected',
   'appeal.granted',
   'appeal.denied',
+  'group.join_requested',
+  'group.member_joined',
 ] as const satisfies readonly EventType[];
 
 const CONTENT_NAMES: Record<string, string> = {
@@ -211,6 +214,33 @@ export function eventNotifier(deps: {
             actorId: buyerId ?? null,
             subject: { type: 'product', id: subjectId, title: product.title },
             says: buyerId ? `bought your product ${product.title}` : `Your product ${product.title} was bought`,
+          },
+        ];
+      }
+      case 'group.join_requested': {
+        // the owner and the group's admins decide requests: each of them hears of one
+        const group = await sources.group(subjectId);
+        const userId = String(data['user_id']);
+        if (!group) return [];
+        return group.adminIds.map((recipientId) => ({
+          recipientId,
+          type: 'group_join_request' as const,
+          actorId: userId,
+          subject: { type: 'group' as const, id: subjectId, title: group.name },
+          says: `asked to join your group ${group.name}`,
+        }));
+      }
+      case 'group.member_joined': {
+        // the one who joined is the actor, whoever let them in (an admin's approval)
+        const group = await sources.group(subjectId);
+        if (!group) return [];
+        return [
+          {
+            recipientId: group.ownerId,
+            type: 'group_joined',
+            actorId: String(data['user_id']),
+            subject: { type: 'group', id: subjectId, title: group.name },
+            says: `joined your group ${group.name}`,
           },
         ];
       }

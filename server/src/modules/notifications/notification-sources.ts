@@ -13,6 +13,8 @@ export interface NotificationSources {
   comment(id: string): Promise<{ authorId: string | null; content: string } | undefined>;
   playlist(id: string): Promise<{ title: string } | undefined>;
   product(id: string): Promise<{ title: string } | undefined>;
+  /** A live group's name, owner, and who decides its join requests (the owner and its admins). */
+  group(id: string): Promise<{ name: string; ownerId: string; adminIds: string[] } | undefined>;
   /** The buyer of an order (null once their account is deleted). */
   orderBuyer(id: string): Promise<string | null | undefined>;
   /** A live account's username. */

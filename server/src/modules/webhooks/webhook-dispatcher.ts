@@ -51,6 +51,9 @@ export function webhookDispatcher(deps: {
         return webhooks.orderBuyer(id);
       case 'product':
         return webhooks.productSeller(id);
+      case 'group':
+        // the owner when it happened, as the groups area recorded it
+        return String((event.data as { owner_id?: unknown }).owner_id);
       case 'content':
       case 'report':
       case 'claim':

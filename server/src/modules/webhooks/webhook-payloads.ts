@@ -2,6 +2,7 @@ import type {
   Appeal,
   Comment,
   CopyrightClaim,
+  Group,
   Order,
   Playlist,
   Product,
@@ -25,6 +26,8 @@ export interface WebhookSources {
   comment(actor: UserActor, id: string): Promise<Comment | undefined>;
   order(actor: UserActor, id: string): Promise<Order | undefined>;
   product(actor: UserActor, id: string): Promise<Product | undefined>;
+  /** A group as its owner reads it (GET /groups/{id}). */
+  group(actor: UserActor, id: string): Promise<Group | undefined>;
   /** The reader's report as GET /reports/mine shows it. */
   report(actor: UserActor, id: string): Promise<Report | undefined>;
   /** A claim as either of its parties reads it (GET /copyright/claims/mine: never the claimant's email). */
@@ -131,6 +134,12 @@ export function webhookPayloads(sources: WebhookSources) {
           actor: await profileOf(event.actorId),
           ...data(event),
           product: (await sources.product(reader, id)) ?? { id },
+        };
+      case 'group':
+        return {
+          actor: await profileOf(event.actorId),
+          ...data(event),
+          group: (await sources.group(reader, id)) ?? { id },
         };
       default:
         return trustAndSafety(event, about, reader);

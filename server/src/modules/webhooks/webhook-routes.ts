@@ -4,17 +4,28 @@ import '../sanctions/sanctions.events.js';
 import '../moderation/moderation.events.js';
 import '../copyright/copyright.events.js';
 import '../appeals/appeals.events.js';
+import '../groups/groups.events.js';
 
 /**
  * What a webhook event is about, which says whom it goes to and how its data is made:
  * - track, comment: the track's owner; playlist: its owner; order: the buyer; product: the seller;
- *   user: the followed user; account: the sanctioned account (its subject);
+ *   user: the followed user; account: the sanctioned account (its subject); group: the group's
+ *   owner (named in the event's data: a group changes hands);
  * - content, report, claim, strike, appeal (trust and safety): the event's own user, as the area
  *   that recorded it chose it (the content's owner, the reporter, each party of a claim, the
  *   strike's account, the appellant). Those areas record one event per user concerned, each
  *   carrying only what that user may know.
  */
-export type Concerns = 'track' | 'comment' | 'user' | 'playlist' | 'order' | 'product' | 'account' | TrustConcerns;
+export type Concerns =
+  | 'track'
+  | 'comment'
+  | 'user'
+  | 'playlist'
+  | 'order'
+  | 'product'
+  | 'account'
+  | 'group'
+  | TrustConcerns;
 export type TrustConcerns = 'content' | 'report' | 'claim' | 'strike' | 'appeal';
 
 export interface WebhookRoute {
@@ -63,6 +74,8 @@ export const ROUTES: Partial<Record<EventType, WebhookRoute>> = {
   'appeal.created': { type: 'appeal.created', about: 'appeal' },
   'appeal.granted': { type: 'appeal.granted', about: 'appeal' },
   'appeal.denied': { type: 'appeal.denied', about: 'appeal' },
+  'group.created': { type: 'group.created', about: 'group' },
+  'group.member_joined': { type: 'group.member_joined', about: 'group' },
 };
 
 export const WEBHOOK_SOURCE_EVENTS = Object.keys(ROUTES) as EventType[];
