@@ -37,6 +37,7 @@ import * as dailySalts from './0036-daily-salts.js';
 import * as eventStream from './0037-event-stream.js';
 import * as analytics from './0038-analytics.js';
 import * as groups from './0040-groups.js';
+import * as groupPosts from './0041-group-posts.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '0037-event-stream': eventStream,
   '0038-analytics': analytics,
   '0040-groups': groups,
+  '0041-group-posts': groupPosts,
 };

@@ -74,4 +74,7 @@ export * from './areas/groups/group-account.schemas.js';
 export * from './areas/groups/groups.schemas.js';
 export * from './areas/groups/groups.contract.js';
 export * from './areas/groups/group-membership.contract.js';
+export * from './areas/group-posts/group-posts.schemas.js';
+export * from './areas/group-posts/group-post-export.schemas.js';
+export * from './areas/group-posts/group-posts.contract.js';
 export * from './riff.contract.js';

@@ -23,6 +23,7 @@ import { searchContract } from './areas/search/search.contract.js';
 import { webhooksContract } from './areas/webhooks/webhooks.contract.js';
 import { adminContract } from './areas/admin/admin.contract.js';
 import { subsonicContract } from './areas/subsonic/subsonic.contract.js';
+import { groupPostsContract } from './areas/group-posts/group-posts.contract.js';
 import { analyticsContract } from './areas/analytics/analytics.contract.js';
 import { groupsContract } from './areas/groups/groups.contract.js';
 
@@ -68,6 +69,7 @@ export const appealsRouter = c.router(appealsContract, apiOptions);
 export const subsonicRouter = c.router(subsonicContract, apiOptions);
 export const analyticsRouter = c.router(analyticsContract, apiOptions);
 export const groupsRouter = c.router(groupsContract, apiOptions);
+export const groupPostsRouter = c.router(groupPostsContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -99,6 +101,7 @@ export const contract: {
   subsonic: typeof subsonicRouter;
   analytics: typeof analyticsRouter;
   groups: typeof groupsRouter;
+  groupPosts: typeof groupPostsRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -125,6 +128,7 @@ export const contract: {
   subsonic: subsonicRouter,
   analytics: analyticsRouter,
   groups: groupsRouter,
+  groupPosts: groupPostsRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -190,4 +194,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   groups:
     'Groups of users (a band, a label, a class, a scene): public or private, open, on request or by invite; members and their ' +
     'roles (owner, admins, moderators), join requests, invites, removals, bans and transfer of ownership',
+  groupPosts:
+    'The posts of a group: pinned first, then newest, with one level of replies and references to tracks and playlists each reader ' +
+    'sees only if they may; members post (30 an hour per group), moderators pin and remove',
 };

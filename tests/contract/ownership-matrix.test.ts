@@ -37,7 +37,9 @@ type Owned =
   | 'publicGroup'
   | 'privateGroup'
   | 'privateGroupSlug'
-  | 'groupInvite';
+  | 'groupInvite'
+  | 'publicGroupPost'
+  | 'privateGroupPost';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -330,6 +332,31 @@ const matrix: Record<string, Case[]> = {
     { object: 'publicGroup', status: 403 },
     { object: 'privateGroup', status: 404 },
   ],
+  // the posts of a group: a private group's are 404 to a non-member; a public group's are read by anyone, so
+  // writing there is 403 to a non-member, and editing, deleting and pinning someone else's post 403
+  'groupPosts.list': [{ object: 'privateGroup', status: 404 }],
+  'groupPosts.create': [
+    { object: 'publicGroup', status: 403, body: { content: 'not a member' } },
+    { object: 'privateGroup', status: 404, body: { content: 'not a member' } },
+  ],
+  'groupPosts.get': [{ object: 'privateGroupPost', status: 404 }],
+  'groupPosts.replies': [{ object: 'privateGroupPost', status: 404 }],
+  'groupPosts.update': [
+    { object: 'publicGroupPost', status: 403, body: { content: 'taken over' } },
+    { object: 'privateGroupPost', status: 404, body: { content: 'taken over' } },
+  ],
+  'groupPosts.remove': [
+    { object: 'publicGroupPost', status: 403 },
+    { object: 'privateGroupPost', status: 404 },
+  ],
+  'groupPosts.pin': [
+    { object: 'publicGroupPost', status: 403 },
+    { object: 'privateGroupPost', status: 404 },
+  ],
+  'groupPosts.unpin': [
+    { object: 'publicGroupPost', status: 403 },
+    { object: 'privateGroupPost', status: 404 },
+  ],
   'groups.transfer': [
     { object: 'publicGroup', status: 403, body: { user_id: 'OTHER_USER' } },
     { object: 'privateGroup', status: 404, body: { user_id: 'OTHER_USER' } },
@@ -373,6 +400,8 @@ const otherParams: Record<string, string> = { variant: '160k', file: 'init.mp4',
 
 /** A comment named under its track (`/tracks/{id}/comments/{comment_id}`): the track the id stands for. */
 const trackOf: Partial<Record<Owned, Owned>> = { comment: 'publicTrack', privateComment: 'privateTrack' };
+/** A post named under its group (`/groups/{id}/posts/{post_id}`): the group the id stands for. */
+const groupOf: Partial<Record<Owned, Owned>> = { publicGroupPost: 'publicGroup', privateGroupPost: 'privateGroup' };
 
 const pathOperations = contractOperations().filter((operation) => pathParamNames(operation.route).length > 0);
 
@@ -492,6 +521,12 @@ beforeAll(async () => {
       { token: friend.accessToken },
     );
     expect(accepted.status).toBe(200);
+    const post = await request(server.baseUrl, 'POST', `/api/v1/groups/${ids[object]}/posts`, {
+      token: owner.accessToken,
+      body: { content: `Owned ${visibility} post` },
+    });
+    expect(post.status).toBe(201);
+    ids[object === 'publicGroup' ? 'publicGroupPost' : 'privateGroupPost'] = post.body.data.post.id;
   }
   const friendsGroup = await request(server.baseUrl, 'POST', '/api/v1/groups', {
     token: friend.accessToken,
@@ -692,6 +727,19 @@ async function ownerView() {
         };
       }),
     ),
+    groupPosts: await Promise.all(
+      (['publicGroup', 'privateGroup'] as const).map(async (object) => {
+        const reply = await as(`/groups/${ids[object]}/posts`);
+        return {
+          status: reply.status,
+          posts: reply.body?.data?.posts?.map((p: { id: string; content: string; is_pinned: boolean }) => [
+            p.id,
+            p.content,
+            p.is_pinned,
+          ]),
+        };
+      }),
+    ),
     groupInvites: await as('/groups/invites/mine').then((reply) => ({
       status: reply.status,
       ids: reply.body?.data?.invites?.map((invite: { id: string }) => invite.id),
@@ -723,7 +771,9 @@ function pathFor(operation: Operation, object: Owned): string {
   const names = pathParamNames(operation.route);
   for (const name of names) {
     const track = name === 'id' && names.includes('comment_id') ? trackOf[object] : undefined;
-    path = path.replace(`:${name}`, otherParams[name] ?? ids[track ?? object]);
+    const group = name === 'id' && names.includes('post_id') ? groupOf[object] : undefined;
+    const id = name === 'post_id' ? ids[object] : (otherParams[name] ?? ids[track ?? group ?? object]);
+    path = path.replace(`:${name}`, id);
   }
   return path;
 }
@@ -757,6 +807,7 @@ describe('owned objects refuse another signed-in user', () => {
     expect(before.notifications.ids).toContain(ids.notification);
     expect(before.groups.map((group) => group.member_count)).toEqual([2, 2]);
     expect(before.groupInvites.ids).toEqual([ids.groupInvite]);
+    expect(before.groupPosts.map((group) => group.posts?.length)).toEqual([1, 1]);
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {

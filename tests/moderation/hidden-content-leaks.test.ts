@@ -36,11 +36,27 @@ interface World {
   /** A creator to be banned, with ties to both (follows, likes, comments, a track in their playlist). */
   banned: TestUser;
   /** The banned user's items: a public track, a public playlist, a comment on the owner's visible track. */
-  bannedItems: { track: string; playlist: string; comment: string; group: string };
+  bannedItems: { track: string; playlist: string; comment: string; group: string; groupPost: string };
   /** The hidden items, by kind. */
-  hidden: { track: string; comment: string; reply: string; playlist: string; product: string; group: string };
+  hidden: {
+    track: string;
+    comment: string;
+    reply: string;
+    playlist: string;
+    product: string;
+    group: string;
+    groupPost: string;
+  };
   /** The owner's items that stay visible: a track (carrying the hidden comment), a product, and the other user's playlist holding the hidden track. */
-  visible: { track: string; secondTrack: string; comment: string; product: string; playlist: string; group: string };
+  visible: {
+    track: string;
+    secondTrack: string;
+    comment: string;
+    product: string;
+    playlist: string;
+    group: string;
+    groupPost: string;
+  };
   /** The slugs of the hidden group and of the visible one. */
   groupSlugs: { hidden: string; visible: string };
   /** The hidden track's secret link and the hidden playlist's share token, made before it was hidden. */
@@ -249,7 +265,17 @@ async function buildWorld(): Promise<World> {
   const hiddenGroup = await createGroup(suite.server, owner, { name: `${WORD} hidden group` });
   await ok(http().post(`/groups/${hiddenGroup.id}/join`, auth(other)));
   const visibleGroup = await createGroup(suite.server, owner, { name: `${WORD} visible group` });
-  const banned = await bannedUsersTies(owner, other, visibleTrack.id);
+  // in the visible group: the owner's post to hide, and the other user's that stays
+  await ok(http().post(`/groups/${visibleGroup.id}/join`, auth(other)));
+  const hiddenPost = await ok(
+    http().post(`/groups/${visibleGroup.id}/posts`, { ...auth(owner), body: { content: `${WORD} hidden post` } }),
+    201,
+  );
+  const keptPost = await ok(
+    http().post(`/groups/${visibleGroup.id}/posts`, { ...auth(other), body: { content: `${WORD} kept post` } }),
+    201,
+  );
+  const banned = await bannedUsersTies(owner, other, visibleTrack.id, visibleGroup.id);
   await runDueJobs(suite.server);
 
   return {
@@ -264,6 +290,7 @@ async function buildWorld(): Promise<World> {
       playlist: playlistId,
       product: productId,
       group: hiddenGroup.id,
+      groupPost: hiddenPost.body.data.post.id,
     },
     visible: {
       track: visibleTrack.id,
@@ -272,6 +299,7 @@ async function buildWorld(): Promise<World> {
       product: keptProductId,
       playlist: otherPlaylistId,
       group: visibleGroup.id,
+      groupPost: keptPost.body.data.post.id,
     },
     groupSlugs: { hidden: hiddenGroup.slug, visible: visibleGroup.slug },
     trackSecret,
@@ -285,7 +313,7 @@ async function buildWorld(): Promise<World> {
 }
 
 /** A creator with every kind of tie the walk can see: to be banned, after which none may show. */
-async function bannedUsersTies(owner: TestUser, other: TestUser, ownersTrack: string) {
+async function bannedUsersTies(owner: TestUser, other: TestUser, ownersTrack: string, ownersGroup: string) {
   const banned = await createUser(suite.server);
   await ok(http().post('/users/me/upgrade-creator', auth(banned)));
   const track = await uploadTrack(
@@ -317,6 +345,11 @@ async function bannedUsersTies(owner: TestUser, other: TestUser, ownersTrack: st
   await ok(http().post(`/playlists/${playlistId}/follow`, auth(other)));
   const bannedGroup = await createGroup(suite.server, banned, { name: `${WORD} banned group` });
   await ok(http().post(`/groups/${bannedGroup.id}/join`, auth(other)));
+  await ok(http().post(`/groups/${ownersGroup}/join`, auth(banned)));
+  const post = await ok(
+    http().post(`/groups/${ownersGroup}/posts`, { ...auth(banned), body: { content: `${WORD} banned post` } }),
+    201,
+  );
   return {
     banned,
     bannedItems: {
@@ -325,6 +358,8 @@ async function bannedUsersTies(owner: TestUser, other: TestUser, ownersTrack: st
       comment: comment.body.data.comment.id,
       // a group the banned user owns without an admin: hidden with the ban (the other user a member)
       group: bannedGroup.id,
+      // a post in a group of someone else's: hidden with the ban
+      groupPost: post.body.data.post.id,
     },
   };
 }
@@ -453,6 +488,12 @@ function pathValues(path: string, param: string, world: World): { value: string;
       ];
     case 'by-slug/slug':
       return [{ value: world.groupSlugs.hidden, names: hidden.group }, { value: world.groupSlugs.visible }];
+    case 'posts/post_id':
+      return [
+        { value: hidden.groupPost, names: hidden.groupPost },
+        { value: visible.groupPost },
+        { value: world.bannedItems.groupPost, names: world.bannedItems.groupPost },
+      ];
     case 'comments/comment_id':
       return [{ value: hidden.comment, names: hidden.comment }];
     default:
@@ -521,7 +562,7 @@ const withheldIds = (world: World) => [
 /** The hidden ids an answer carries. */
 const carried = (answer: Answer, ids: readonly string[]) => ids.filter((id) => answer.text.includes(id));
 
-async function hide(kind: 'track' | 'comment' | 'playlist' | 'product' | 'group', id: string) {
+async function hide(kind: 'track' | 'comment' | 'playlist' | 'product' | 'group' | 'group_post', id: string) {
   await ok(http().post(`/moderation/content/${kind}/${id}/hide`, { ...auth(world.staff), body: { note: 'test' } }));
 }
 
@@ -537,6 +578,7 @@ describe('hidden content, walked through every read route', () => {
     await hide('playlist', world.hidden.playlist);
     await hide('product', world.hidden.product);
     await hide('group', world.hidden.group);
+    await hide('group_post', world.hidden.groupPost);
     const admin = await createAdmin(suite.server);
     await ok(http().post(`/admin/users/${world.banned.id}/ban`, { ...auth(admin), body: { reason: 'Spam' } }), 201);
     after = await walk(world);
@@ -594,6 +636,8 @@ describe('hidden content, walked through every read route', () => {
       'groups.list',
       'groups.get',
       'groups.bySlug',
+      'groupPosts.list',
+      'groupPosts.get',
     ]) {
       expect(reached, id).toContain(id);
     }

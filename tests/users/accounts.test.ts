@@ -102,6 +102,8 @@ describe('account deletion (DELETE /users/me)', () => {
       .where('action', '=', 'user.deleted')
       .executeTakeFirstOrThrow();
     // removed_avatars: the media module's part of the erasure (issue 12); removed_comments: the comments module's,
+    // removed_group_posts: her posts in groups; group_*: her memberships, requests and invites, and the groups she
+    // owned (passed to their oldest admin, else hidden);
     // removed_queue_*, removed_chat_messages: the queue's (issue 14); removed_likes … removed_history: track social's (issue 13);
     // removed_playlist_follows, removed_collaborations: the playlists area's part in others' playlists;
     // removed_products, archived_products: the marketplace's products (sold ones stay archived);
@@ -122,6 +124,12 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_tracks: 0,
       removed_avatars: 0,
       removed_comments: 0,
+      removed_group_posts: 0,
+      group_invites: 0,
+      group_memberships: 0,
+      group_requests: 0,
+      groups_hidden: 0,
+      groups_transferred: 0,
       removed_queue_items: 0,
       removed_queue_sessions: 0,
       removed_chat_messages: 0,

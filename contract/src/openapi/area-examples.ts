@@ -14,6 +14,7 @@ import { DASHBOARD_EXAMPLES } from '../areas/dashboard/dashboard.examples.js';
 import { DEVELOPER_EXAMPLES } from '../areas/developer/developer.examples.js';
 import { GROUPS_EXAMPLES } from '../areas/groups/groups.examples.js';
 import { FRONTEND_EXAMPLES } from '../areas/frontend/frontend.examples.js';
+import { GROUP_POSTS_EXAMPLES } from '../areas/group-posts/group-posts.examples.js';
 import { MARKETPLACE_EXAMPLES } from '../areas/marketplace/marketplace.examples.js';
 import { MEDIA_EXAMPLES } from '../areas/media/media.examples.js';
 import { NOTIFICATIONS_EXAMPLES } from '../areas/notifications/notifications.examples.js';
@@ -44,6 +45,7 @@ for (const examples of [
   DEVELOPER_EXAMPLES,
   FRONTEND_EXAMPLES,
   GROUPS_EXAMPLES,
+  GROUP_POSTS_EXAMPLES,
   MARKETPLACE_EXAMPLES,
   MEDIA_EXAMPLES,
   NOTIFICATIONS_EXAMPLES,

@@ -19,6 +19,7 @@ import { createDashboardModule } from './dashboard/dashboard.module.js';
 import { createDeveloperModule } from './developer/developer.module.js';
 import { createFrontendModule } from './frontend/frontend.module.js';
 import { createGroupsModule } from './groups/groups.module.js';
+import { createGroupPostsModule } from './group-posts/group-posts.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createModerationModule } from './moderation/moderation.module.js';
@@ -106,6 +107,13 @@ export function createAreas(platform: Platform) {
     playsFrom: (id) => analytics.playsFromPlaylist(id),
   });
   const groups = createGroupsModule(platform, { people: users.people, images: media.avatars });
+  const groupPosts = createGroupPostsModule(platform, {
+    groups: groups.reader,
+    groupCounters: groups.counters,
+    tracks: tracks.reader,
+    playlists: (actor, ids) => playlists.playlistsFor(actor, ids),
+    people: users.people,
+  });
   const comments = createCommentsModule(platform, { tracks: tracks.reader, people: users.people });
   const social = createSocialModule(platform, {
     favorites: playlists.favorites,
@@ -133,6 +141,7 @@ export function createAreas(platform: Platform) {
     order: (actor, id) => unlessRefused(marketplace.orderFor(actor, id)),
     product: (actor, id) => unlessRefused(marketplace.productFor(actor, id)),
     group: (actor, id) => groups.groupFor(actor, id),
+    groupPost: (actor, id) => groupPosts.postFor(actor, id),
     // trust and safety's areas are made below, and asked only when an event is delivered
     report: (actor, id) => moderation.reportFor(actor, id),
     claim: (actor, id) => copyright.claimFor(actor, id),
@@ -213,6 +222,7 @@ export function createAreas(platform: Platform) {
     playlist: playlists.moderation,
     product: marketplace.moderation,
     group: groups.moderation,
+    group_post: groupPosts.moderation,
   } satisfies Partial<Record<ModeratedContentType, ModeratedContent>>;
   const sanctions = createSanctionsModule(platform, {
     standing: users.standing,
@@ -247,6 +257,7 @@ export function createAreas(platform: Platform) {
       (async () => {
         for (const id of (await groups.reader.readableMany(reader, idsOf('group'))).keys()) add('group', id, true);
       })(),
+      ...idsOf('group_post').map(async (id) => add('group_post', id, await groupPosts.postFor(reader, id))),
     ]);
     return visible;
   };
@@ -353,6 +364,8 @@ export function createAreas(platform: Platform) {
     queue,
     social,
     playlists,
+    // a member's posts go (and their groups' counts with them) before their memberships and groups
+    groupPosts,
     groups,
     marketplace,
     analytics,
@@ -381,6 +394,7 @@ export function createAreas(platform: Platform) {
     social,
     playlists,
     groups,
+    groupPosts,
     marketplace,
     search,
     webhooks,

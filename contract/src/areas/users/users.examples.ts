@@ -175,6 +175,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     sanctions: [suspension],
     appeals: [appeal],
     groups: [],
+    group_posts: [],
     notifications: [exportedNotification],
   },
   SetAvatarRequest: { file: 'portrait.jpg' },

@@ -1,3 +1,4 @@
+import { ExportedGroupPostSchema } from '../group-posts/group-post-export.schemas.js';
 import { z } from 'zod';
 import { ApiKeySchema } from '../developer/developer.schemas.js';
 import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
@@ -274,6 +275,9 @@ export const UserExportSchema = named(
     comments: z
       .array(CommentSchema)
       .describe('Your comments and replies on tracks that still exist, deleted ones left out'),
+    group_posts: z
+      .array(ExportedGroupPostSchema)
+      .describe('Your posts and replies in groups, oldest first (a deleted one left out)'),
     queue: QueueSchema.describe('Your play queue'),
     queue_sessions: z.array(ExportedQueueSessionSchema).describe('The shared sessions you host that are still live'),
     queue_chat_messages: z.array(ExportedChatMessageSchema).describe('What you wrote in live sessions’ chats'),

@@ -39,6 +39,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'appeal.denied',
   'group.created',
   'group.member_joined',
+  'group.post_created',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

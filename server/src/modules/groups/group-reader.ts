@@ -8,6 +8,8 @@ export interface GroupAccess {
   slug: string;
   owner_id: string;
   visibility: GroupVisibility;
+  /** Its top-level posts (kept by the posts' area through GroupCounters). */
+  post_count: number;
   /** The caller's role; null when they are not a member (an invite or a request is not membership). */
   role: GroupRole | null;
 }

@@ -10,6 +10,7 @@ const access = (view: GroupView): GroupAccess => ({
   slug: view.slug,
   owner_id: view.owner_id,
   visibility: view.visibility,
+  post_count: view.post_count,
   role: view.my_role,
 });
 

@@ -7,6 +7,7 @@ import type { Platform } from '../../platform/platform.js';
 import type { AvatarsService } from '../media/avatars.service.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { GroupAccountData } from './group-account-data.js';
+import { createGroupCounters, type GroupCounters } from './group-counters.js';
 import { createGroupModeration } from './group-moderation.js';
 import type { GroupReader } from './group-reader.js';
 import { GroupViews } from './group-views.js';
@@ -26,6 +27,8 @@ export interface GroupsModuleDeps {
 export type GroupsModule = RiffModule & {
   /** Who reaches a group: the port every other area asks (the posts of a group, notifications, webhooks). */
   reader: GroupReader;
+  /** The counters another area keeps on a group (the posts' area: post_count). */
+  counters: GroupCounters;
   /** Its groups' moderation state, for the moderation area. */
   moderation: ModeratedContent;
   /** A group as this caller reads it (GET /groups/{id}), if they may: for webhooks. */
@@ -73,6 +76,7 @@ export function createGroupsModule(platform: Platform, deps: GroupsModuleDeps): 
       erase: (owner) => accountData.eraseFor(owner, moderation),
     },
     reader: views,
+    counters: createGroupCounters(scope),
     moderation,
     groupFor: async (actor, id) => {
       const view = await views.view(actor, id);

@@ -11,6 +11,7 @@ import '../copyright/copyright.events.js';
 import { copyrightNotice } from '../copyright/copyright.notices.js';
 import '../appeals/appeals.events.js';
 import '../groups/groups.events.js';
+import '../group-posts/group-posts.events.js';
 
 /** The actors a fold keeps by name; its count goes on beyond them. */
 const FOLD_ACTORS_KEPT = 50;
@@ -57,6 +58,7 @@ export const NOTIFYING_EVENTS = [
   'appeal.denied',
   'group.join_requested',
   'group.member_joined',
+  'group.post_created',
 ] as const satisfies readonly EventType[];
 
 const CONTENT_NAMES: Record<string, string> = {
@@ -241,6 +243,21 @@ export function eventNotifier(deps: {
             actorId: String(data['user_id']),
             subject: { type: 'group', id: subjectId, title: group.name },
             says: `joined your group ${group.name}`,
+          },
+        ];
+      }
+      case 'group.post_created': {
+        // the group's owner hears of every post and reply in it (but their own: the actor is never told)
+        const groupId = String(data['group_id']);
+        const group = await sources.group(groupId);
+        if (!group) return [];
+        return [
+          {
+            recipientId: group.ownerId,
+            type: 'group_post',
+            actorId,
+            subject: { type: 'group', id: groupId, title: group.name },
+            says: `${data['parent_id'] ? 'replied in' : 'posted in'} your group ${group.name}`,
           },
         ];
       }

@@ -52,6 +52,7 @@ export function webhookDispatcher(deps: {
       case 'product':
         return webhooks.productSeller(id);
       case 'group':
+      case 'group_post':
         // the owner when it happened, as the groups area recorded it
         return String((event.data as { owner_id?: unknown }).owner_id);
       case 'content':

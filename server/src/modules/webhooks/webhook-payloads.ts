@@ -3,6 +3,7 @@ import type {
   Comment,
   CopyrightClaim,
   Group,
+  GroupPost,
   Order,
   Playlist,
   Product,
@@ -28,6 +29,8 @@ export interface WebhookSources {
   product(actor: UserActor, id: string): Promise<Product | undefined>;
   /** A group as its owner reads it (GET /groups/{id}). */
   group(actor: UserActor, id: string): Promise<Group | undefined>;
+  /** A group's post as the group's owner reads it (GET /groups/{id}/posts/{post_id}). */
+  groupPost(actor: UserActor, id: string): Promise<GroupPost | undefined>;
   /** The reader's report as GET /reports/mine shows it. */
   report(actor: UserActor, id: string): Promise<Report | undefined>;
   /** A claim as either of its parties reads it (GET /copyright/claims/mine: never the claimant's email). */
@@ -141,6 +144,15 @@ export function webhookPayloads(sources: WebhookSources) {
           ...data(event),
           group: (await sources.group(reader, id)) ?? { id },
         };
+      case 'group_post': {
+        const groupId = String((event.data as { group_id?: unknown }).group_id);
+        return {
+          actor: await profileOf(event.actorId),
+          ...data(event),
+          post: (await sources.groupPost(reader, id)) ?? { id },
+          group: (await sources.group(reader, groupId)) ?? { id: groupId },
+        };
+      }
       default:
         return trustAndSafety(event, about, reader);
     }

@@ -5,12 +5,13 @@ import '../moderation/moderation.events.js';
 import '../copyright/copyright.events.js';
 import '../appeals/appeals.events.js';
 import '../groups/groups.events.js';
+import '../group-posts/group-posts.events.js';
 
 /**
  * What a webhook event is about, which says whom it goes to and how its data is made:
  * - track, comment: the track's owner; playlist: its owner; order: the buyer; product: the seller;
  *   user: the followed user; account: the sanctioned account (its subject); group: the group's
- *   owner (named in the event's data: a group changes hands);
+ *   owner (named in the event's data: a group changes hands); group_post: the owner of the post's group, likewise;
  * - content, report, claim, strike, appeal (trust and safety): the event's own user, as the area
  *   that recorded it chose it (the content's owner, the reporter, each party of a claim, the
  *   strike's account, the appellant). Those areas record one event per user concerned, each
@@ -25,6 +26,7 @@ export type Concerns =
   | 'product'
   | 'account'
   | 'group'
+  | 'group_post'
   | TrustConcerns;
 export type TrustConcerns = 'content' | 'report' | 'claim' | 'strike' | 'appeal';
 
@@ -76,6 +78,7 @@ export const ROUTES: Partial<Record<EventType, WebhookRoute>> = {
   'appeal.denied': { type: 'appeal.denied', about: 'appeal' },
   'group.created': { type: 'group.created', about: 'group' },
   'group.member_joined': { type: 'group.member_joined', about: 'group' },
+  'group.post_created': { type: 'group.post_created', about: 'group_post' },
 };
 
 export const WEBHOOK_SOURCE_EVENTS = Object.keys(ROUTES) as EventType[];

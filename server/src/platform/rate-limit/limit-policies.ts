@@ -23,6 +23,8 @@ export const LIMIT_POLICIES = {
   shares: { points: 30, durationSeconds: MINUTE },
   /** Comments (and replies) created per user: 10 a minute; refused ones are given back. */
   'comments-created': { points: 10, durationSeconds: MINUTE },
+  /** Posts (and replies) per member per group: 30 an hour; refused ones are given back. */
+  'group-posts-created': { points: 30, durationSeconds: 60 * MINUTE },
   /** Marketplace products created per seller: 30 a minute; refused ones are given back. */
   'products-created': { points: 30, durationSeconds: MINUTE },
   /** Frontend log entries per address: 60 a minute (each one is a log line). */
