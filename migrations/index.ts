@@ -36,6 +36,7 @@ import * as trackShuffle from './0035-track-shuffle.js';
 import * as dailySalts from './0036-daily-salts.js';
 import * as eventStream from './0037-event-stream.js';
 import * as analytics from './0038-analytics.js';
+import * as gear from './0039-gear.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '0036-daily-salts': dailySalts,
   '0037-event-stream': eventStream,
   '0038-analytics': analytics,
+  '0039-gear': gear,
 };

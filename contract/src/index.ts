@@ -70,4 +70,6 @@ export * from './areas/subsonic/subsonic.contract.js';
 export * from './areas/analytics/analytics.schemas.js';
 export * from './areas/analytics/analytics.contract.js';
 export * from './areas/groups/group-enums.js';
+export * from './areas/gear/gear.schemas.js';
+export * from './areas/gear/gear.contract.js';
 export * from './riff.contract.js';

@@ -24,6 +24,7 @@ import { webhooksContract } from './areas/webhooks/webhooks.contract.js';
 import { adminContract } from './areas/admin/admin.contract.js';
 import { subsonicContract } from './areas/subsonic/subsonic.contract.js';
 import { analyticsContract } from './areas/analytics/analytics.contract.js';
+import { gearContract } from './areas/gear/gear.contract.js';
 
 const c = initContract();
 
@@ -66,6 +67,7 @@ export const sanctionsRouter = c.router(sanctionsContract, apiOptions);
 export const appealsRouter = c.router(appealsContract, apiOptions);
 export const subsonicRouter = c.router(subsonicContract, apiOptions);
 export const analyticsRouter = c.router(analyticsContract, apiOptions);
+export const gearRouter = c.router(gearContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -96,6 +98,7 @@ export const contract: {
   appeals: typeof appealsRouter;
   subsonic: typeof subsonicRouter;
   analytics: typeof analyticsRouter;
+  gear: typeof gearRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -121,6 +124,7 @@ export const contract: {
   appeals: appealsRouter,
   subsonic: subsonicRouter,
   analytics: analyticsRouter,
+  gear: gearRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -183,4 +187,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
     'Your tracks’ analytics from daily roll-ups: plays, listeners, listening time, likes, reposts, comments, shares, downloads, ' +
     'followers and sales against the previous period, series by day, week or month, top tracks, play sources, one track’s ' +
     'completion and retention, your audience (top listeners, countries) and a CSV export',
+  gear:
+    'What musicians play and record with: their items (public or private), photos, the tracks that name them, and ' +
+    'discovery (search, the most owned models, who owns one)',
 };

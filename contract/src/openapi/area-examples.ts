@@ -13,6 +13,7 @@ import { COPYRIGHT_EXAMPLES } from '../areas/copyright/copyright.examples.js';
 import { DASHBOARD_EXAMPLES } from '../areas/dashboard/dashboard.examples.js';
 import { DEVELOPER_EXAMPLES } from '../areas/developer/developer.examples.js';
 import { FRONTEND_EXAMPLES } from '../areas/frontend/frontend.examples.js';
+import { GEAR_EXAMPLES } from '../areas/gear/gear.examples.js';
 import { MARKETPLACE_EXAMPLES } from '../areas/marketplace/marketplace.examples.js';
 import { MEDIA_EXAMPLES } from '../areas/media/media.examples.js';
 import { NOTIFICATIONS_EXAMPLES } from '../areas/notifications/notifications.examples.js';
@@ -42,6 +43,7 @@ for (const examples of [
   DASHBOARD_EXAMPLES,
   DEVELOPER_EXAMPLES,
   FRONTEND_EXAMPLES,
+  GEAR_EXAMPLES,
   MARKETPLACE_EXAMPLES,
   MEDIA_EXAMPLES,
   NOTIFICATIONS_EXAMPLES,

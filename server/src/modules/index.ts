@@ -18,6 +18,7 @@ import { createAnalyticsModule } from './analytics/analytics.module.js';
 import { createDashboardModule } from './dashboard/dashboard.module.js';
 import { createDeveloperModule } from './developer/developer.module.js';
 import { createFrontendModule } from './frontend/frontend.module.js';
+import { createGearModule } from './gear/gear.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createModerationModule } from './moderation/moderation.module.js';
@@ -115,6 +116,7 @@ export function createAreas(platform: Platform) {
     comments: comments.count,
   });
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });
+  const gear = createGearModule(platform, { tracks: tracks.reader, people: users.people, images: media.images });
   const analytics = createAnalyticsModule(platform, {
     tracks: tracks.reader,
     playlists: (actor, ids) => playlists.playlistsFor(actor, ids),
@@ -346,6 +348,7 @@ export function createAreas(platform: Platform) {
     social,
     playlists,
     marketplace,
+    gear,
     analytics,
     search,
     webhooks,
@@ -372,6 +375,7 @@ export function createAreas(platform: Platform) {
     social,
     playlists,
     marketplace,
+    gear,
     search,
     webhooks,
     developer,
