@@ -12,6 +12,7 @@ import { committing, removeFiles } from '../media/stored-files.js';
 import type { GearReads } from './gear-reads.js';
 import { canAddGearPhoto, canEditGear } from './gear.policy.js';
 import type { GearRepository } from './gear.repository.js';
+import type { GearRow } from './gear.tables.js';
 
 export interface GearPhotosServiceDeps {
   scope: DbScope;
@@ -32,10 +33,16 @@ const photoKey = (userId: string, gearId: string, photoId: string, side: GearPho
 export class GearPhotosService {
   constructor(private readonly deps: GearPhotosServiceDeps) {}
 
+  /** 404 when the caller may not see the item, 403 when it is not theirs. */
+  async assertMayAdd(actor: UserActor, gearId: string): Promise<GearRow> {
+    const item = await this.deps.reads.visible(actor, gearId);
+    if (!canAddGearPhoto(actor, item)) throw forbidden('Only the owner may add photos to this item');
+    return item;
+  }
+
   async add(actor: UserActor, gearId: string, bytes: Buffer): Promise<Gear> {
     const { scope, gear, reads, storage } = this.deps;
-    const item = await reads.visible(actor, gearId);
-    if (!canAddGearPhoto(actor, item)) throw forbidden('Only the owner may add photos to this item');
+    const item = await this.assertMayAdd(actor, gearId);
     const [large, small] = await this.deps.photoSizes(bytes, GEAR_PHOTO_SIZES);
     const photoId = randomUUID();
     const keys = [photoKey(item.user_id, gearId, photoId, 1600), photoKey(item.user_id, gearId, photoId, 320)];

@@ -35,6 +35,8 @@ export function gearRoutes({ gear, photos, tracks, discovery }: GearRoutesDeps) 
     }),
     addPhoto: async ({ params, req }) => {
       const actor = signedInActor(req);
+      // refused before the upload is read: another user's item (403, or 404 when they may not see it)
+      await photos.assertMayAdd(actor, params.id);
       // at most 10 MiB, streamed: a larger file is cut at the limit and answered 413, nothing stored
       const { file } = await parseMultipart(req, {
         fileField: 'file',
