@@ -143,6 +143,28 @@ describe('popular gear and owners', () => {
     ).toEqual([]);
   });
 
+  it('a suspended account leaves search, owners and the counts until the suspension is lifted', async () => {
+    const word = tag();
+    const owner = await createUser(suite.server);
+    const mine = (item: { model: string }) => item.model.includes(word);
+    await gearOf(owner, { category: 'plugin', brand: 'Soundtoys', model: `Decapitator ${word}` });
+    const admin = await createAdmin(suite.server);
+    expectStatus(
+      await admin.api.sanctions.suspend({
+        params: { id: owner.id },
+        body: { reason: 'Spam', until: new Date(Date.now() + 30 * 86_400_000).toISOString() },
+      }),
+      201,
+    );
+    expect(await popularAs(undefined, mine)).toEqual([]);
+    expect(expectStatus(await suite.api.gear.search({ query: { q: word } }), 200).body.data.gear).toEqual([]);
+    const owners = await suite.api.gear.owners({ query: { brand: 'soundtoys', model: `decapitator ${word}` } });
+    expect(expectStatus(owners, 200).body.data.users).toEqual([]);
+    expectStatus(await admin.api.sanctions.unsuspend({ params: { id: owner.id } }), 200);
+    expect((await popularAs(undefined, mine)).map((item) => item.owners)).toEqual([1]);
+    expect(expectStatus(await suite.api.gear.search({ query: { q: word } }), 200).body.data.gear).toHaveLength(1);
+  });
+
   it('a banned account leaves the counts and comes back when unbanned', async () => {
     const word = tag();
     const owner = await createUser(suite.server);

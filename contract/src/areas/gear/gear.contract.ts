@@ -34,7 +34,8 @@ const VISIBLE =
   ' A private item is its owner’s (and admins’): 404 to everyone else, as is an item of an account the caller may not see ' +
   '(blocked either way, deactivated, banned).';
 const DISCOVERY =
-  ' Only public items of active accounts count, never those of a user who blocked the caller or whom the caller blocked.';
+  ' Only public items of accounts in good standing count (not deactivated, banned or suspended), never those of a user who ' +
+  'blocked the caller or whom the caller blocked.';
 
 /** What musicians play and record with: their items, photos, the tracks that name them, and discovery. */
 export const gearContract = c.router({

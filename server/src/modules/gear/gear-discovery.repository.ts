@@ -3,7 +3,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Actor } from '../../platform/access/actor.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { searchDoc, withTypoFallback, type TextQuery } from '../../platform/search/text-search.js';
-import { activeUserSql, notBlockedSql } from '../users/people-sql.js';
+import { actingUserSql, notBlockedSql } from '../users/people-sql.js';
 import type { GearRow } from './gear.tables.js';
 
 /** The document of an item, as migration 0039 indexes it (public items only). */
@@ -29,10 +29,10 @@ export class GearDiscoveryRepository {
     return this.scope.db;
   }
 
-  /** Public items of active accounts, never of one blocked either way with the caller. */
+  /** Public items of accounts that may act (not deactivated, banned or suspended), never of one blocked either way with the caller. */
   private discoverable(actor: Actor, alias: string): RawBuilder<SqlBool> {
     const owner = `${alias}.user_id`;
-    const conditions = [sql<SqlBool>`${sql.ref(`${alias}.is_public`)}`, activeUserSql(owner)];
+    const conditions = [sql<SqlBool>`${sql.ref(`${alias}.is_public`)}`, actingUserSql(owner)];
     if (actor.kind === 'user') conditions.push(notBlockedSql(actor.id, owner));
     return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
   }
@@ -163,13 +163,13 @@ export class GearDiscoveryRepository {
     return row.rows[0]!.key;
   }
 
-  /** The owners of a model others may see (active, not blocked either way), most recent first. */
+  /** The owners of a model others may see (acting accounts, not blocked either way), most recent first. */
   async owners(
     actor: Actor,
     modelKey: string,
     page: { limit: number; offset: number },
   ): Promise<{ ids: string[]; total: number }> {
-    const conditions = [sql<SqlBool>`o.model_key = ${modelKey}`, activeUserSql('o.user_id')];
+    const conditions = [sql<SqlBool>`o.model_key = ${modelKey}`, actingUserSql('o.user_id')];
     if (actor.kind === 'user') conditions.push(notBlockedSql(actor.id, 'o.user_id'));
     const where = sql.join(conditions, sql` and `);
     const rows = await sql<{ user_id: string }>`select o.user_id from gear_model_owners o where ${where}

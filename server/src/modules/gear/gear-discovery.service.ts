@@ -9,7 +9,7 @@ export interface GearDiscoveryServiceDeps {
   discovery: GearDiscoveryRepository;
   reads: GearReads;
   /** The users area's read port: the caller's blocks, and profiles as the caller sees them. */
-  people: Pick<PeopleReader, 'blockedEitherWayWith' | 'profiles'>;
+  people: Pick<PeopleReader, 'blockedEitherWayWith' | 'profiles' | 'findAccount'>;
 }
 
 /**
@@ -60,8 +60,14 @@ export class GearDiscoveryService {
     };
   }
 
-  /** A deactivated or banned account's items leave the counts; unbanned, they come back. */
-  async accountCounted(userId: string, counted: boolean): Promise<void> {
-    await this.deps.discovery.setCounted(userId, counted);
+  /**
+   * After a change of the account's standing: its items count while it may act (not deactivated,
+   * banned or suspended), read from the account itself (an unbanned account may still be suspended).
+   */
+  async standingChanged(userId: string, now: Date): Promise<void> {
+    const row = await this.deps.people.findAccount(userId);
+    const suspended = row?.suspended_at != null && (row.suspended_until === null || row.suspended_until > now);
+    const acting = row !== undefined && row.is_active && !row.is_banned && row.is_verified && !suspended;
+    await this.deps.discovery.setCounted(userId, acting);
   }
 }

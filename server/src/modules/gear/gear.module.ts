@@ -64,12 +64,13 @@ export function createGearModule(platform: Platform, deps: GearModuleDeps): Gear
       },
     },
     {
-      // the most owned models count active accounts only: a deactivated or banned one leaves the counts
+      // the most owned models count accounts that may act: a deactivated, banned or suspended one
+      // leaves the counts in the change's own transaction, and comes back when lifted
       name: 'gear.count-accounts',
-      types: ['user.deactivated', 'user.banned', 'user.unbanned'],
+      types: ['user.deactivated', 'user.banned', 'user.unbanned', 'user.suspended', 'user.unsuspended'],
       delivery: 'in-transaction',
       handle: async (event) => {
-        if (event.subject.id) await services.discovery.accountCounted(event.subject.id, event.type === 'user.unbanned');
+        if (event.subject.id) await services.discovery.standingChanged(event.subject.id, platform.clock.now());
       },
     },
   ];
