@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { createGear, createUser } from '../support/factories.js';
+import { createGear, createTrack, createUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
 
@@ -137,5 +137,22 @@ describe('gear photos', () => {
     expect(await storedFiles(owner.id)).toHaveLength(16);
     const photos = expectStatus(await owner.api.gear.get({ params: { id: item.id } }), 200).body.data.gear.photos;
     expectStatus(await other.api.gear.removePhoto({ params: { id: item.id, photoId: photos[0]!.id } }), 403);
+  });
+
+  it('deleting the account removes its items’ photo files', async () => {
+    const owner = await createUser(suite.server);
+    const item = await createGear(suite.server, owner);
+    const track = await createTrack(suite.server, owner);
+    expectStatus(
+      await owner.api.gear.addPhoto({ params: { id: item.id }, body: { file: fileOf(await jpeg(300, 200), 'a.jpg') } }),
+      201,
+    );
+    expectStatus(await owner.api.gear.setTrackGear({ params: { id: track.id }, body: { gear_ids: [item.id] } }), 200);
+    expect(await storedFiles(owner.id)).toHaveLength(2);
+    expectStatus(
+      await owner.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: owner.password } }),
+      200,
+    );
+    expect(await storedFiles(owner.id)).toEqual([]);
   });
 });
