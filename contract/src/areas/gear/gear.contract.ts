@@ -82,7 +82,7 @@ export const gearContract = c.router({
     description: `Public unless is_public is false. At most ${GEAR_PER_USER_MAX} items per user (the next: 400 LIMIT_REACHED).`,
     metadata: userRoute,
     body: CreateGearRequestSchema,
-    responses: { 201: GearEnvelope, ...errors(400, 401, 403, 415) },
+    responses: { 201: GearEnvelope, ...errors(400, 401, 403, 413, 415) },
   },
   get: {
     method: 'GET',
@@ -103,7 +103,7 @@ export const gearContract = c.router({
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: UpdateGearRequestSchema,
-    responses: { 200: GearEnvelope, ...errors(400, 401, 403, 404, 415) },
+    responses: { 200: GearEnvelope, ...errors(400, 401, 403, 404, 413, 415) },
   },
   remove: {
     method: 'DELETE',
@@ -176,7 +176,7 @@ export const gearContract = c.router({
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: SetTrackGearRequestSchema,
-    responses: { 200: TrackGearEnvelope, ...errors(400, 401, 403, 404, 415) },
+    responses: { 200: TrackGearEnvelope, ...errors(400, 401, 403, 404, 413, 415) },
   },
   trackGear: {
     method: 'GET',
