@@ -36,6 +36,7 @@ import * as trackShuffle from './0035-track-shuffle.js';
 import * as dailySalts from './0036-daily-salts.js';
 import * as eventStream from './0037-event-stream.js';
 import * as analytics from './0038-analytics.js';
+import * as gear from './0039-gear.js';
 import * as groups from './0040-groups.js';
 import * as groupPosts from './0041-group-posts.js';
 
@@ -78,6 +79,7 @@ export const migrations: Record<string, Migration> = {
   '0036-daily-salts': dailySalts,
   '0037-event-stream': eventStream,
   '0038-analytics': analytics,
+  '0039-gear': gear,
   '0040-groups': groups,
   '0041-group-posts': groupPosts,
 };

@@ -77,4 +77,6 @@ export * from './areas/groups/group-membership.contract.js';
 export * from './areas/group-posts/group-posts.schemas.js';
 export * from './areas/group-posts/group-post-export.schemas.js';
 export * from './areas/group-posts/group-posts.contract.js';
+export * from './areas/gear/gear.schemas.js';
+export * from './areas/gear/gear.contract.js';
 export * from './riff.contract.js';

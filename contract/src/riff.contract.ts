@@ -26,6 +26,7 @@ import { subsonicContract } from './areas/subsonic/subsonic.contract.js';
 import { groupPostsContract } from './areas/group-posts/group-posts.contract.js';
 import { analyticsContract } from './areas/analytics/analytics.contract.js';
 import { groupsContract } from './areas/groups/groups.contract.js';
+import { gearContract } from './areas/gear/gear.contract.js';
 
 const c = initContract();
 
@@ -70,6 +71,7 @@ export const subsonicRouter = c.router(subsonicContract, apiOptions);
 export const analyticsRouter = c.router(analyticsContract, apiOptions);
 export const groupsRouter = c.router(groupsContract, apiOptions);
 export const groupPostsRouter = c.router(groupPostsContract, apiOptions);
+export const gearRouter = c.router(gearContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -102,6 +104,7 @@ export const contract: {
   analytics: typeof analyticsRouter;
   groups: typeof groupsRouter;
   groupPosts: typeof groupPostsRouter;
+  gear: typeof gearRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -129,6 +132,7 @@ export const contract: {
   analytics: analyticsRouter,
   groups: groupsRouter,
   groupPosts: groupPostsRouter,
+  gear: gearRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -197,4 +201,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   groupPosts:
     'The posts of a group: pinned first, then newest, with one level of replies and references to tracks and playlists each reader ' +
     'sees only if they may; members post (30 an hour per group), moderators pin and remove',
+  gear:
+    'What musicians play and record with: their items (public or private), photos, the tracks that name them, and ' +
+    'discovery (search, the most owned models, who owns one)',
 };

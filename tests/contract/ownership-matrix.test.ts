@@ -6,6 +6,7 @@
  * The routes come from the contract: a route with a path id that the table below does not classify
  * fails the first test, so a new route has to be placed here.
  */
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser } from '../support/accounts.js';
 import { audioForm, makeAudio, uploadForm } from '../support/audio.js';
@@ -39,7 +40,9 @@ type Owned =
   | 'privateGroupSlug'
   | 'groupInvite'
   | 'publicGroupPost'
-  | 'privateGroupPost';
+  | 'privateGroupPost'
+  | 'publicGear'
+  | 'privateGear';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -361,6 +364,31 @@ const matrix: Record<string, Case[]> = {
     { object: 'publicGroup', status: 403, body: { user_id: 'OTHER_USER' } },
     { object: 'privateGroup', status: 404, body: { user_id: 'OTHER_USER' } },
   ],
+  // gear: a private item is its owner's (404); a public one others see but may not change (403)
+  'gear.get': [{ object: 'privateGear', status: 404 }],
+  'gear.update': [
+    { object: 'publicGear', status: 403, body: { notes: 'mine now' } },
+    { object: 'privateGear', status: 404, body: { notes: 'mine now' } },
+  ],
+  'gear.remove': [
+    { object: 'publicGear', status: 403 },
+    { object: 'privateGear', status: 404 },
+  ],
+  // refused before the upload is read
+  'gear.addPhoto': [
+    { object: 'publicGear', status: 403 },
+    { object: 'privateGear', status: 404 },
+  ],
+  'gear.photo': [{ object: 'privateGear', status: 404 }],
+  'gear.removePhoto': [
+    { object: 'publicGear', status: 403 },
+    { object: 'privateGear', status: 404 },
+  ],
+  'gear.setTrackGear': [
+    { object: 'publicTrack', status: 403, body: { gear_ids: [] } },
+    { object: 'privateTrack', status: 404, body: { gear_ids: [] } },
+  ],
+  'gear.trackGear': [{ object: 'privateTrack', status: 404 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -392,6 +420,8 @@ const notOwnerOnly: Record<string, Owned> = {
   // reviews are public; writing one needs a purchase (403 NO_LICENSE), not ownership
   'marketplace.createReview': 'product',
   'marketplace.listReviews': 'product',
+  // a user's public gear, where their profile is visible
+  'gear.userGear': 'user',
 };
 
 /** Path parameters that are not the owned object's id: a valid value each. */
@@ -617,6 +647,36 @@ beforeAll(async () => {
   });
   expect(review.status).toBe(201);
   otherParams.reviewId = review.body.id;
+  // an item of gear of each visibility, the public one with a photo and on the public track
+  for (const [object, isPublic] of [
+    ['publicGear', true],
+    ['privateGear', false],
+  ] as const) {
+    const made = await request(server.baseUrl, 'POST', '/api/v1/gear', {
+      token: owner.accessToken,
+      body: { category: 'synth', brand: 'Moog', model: 'Owned', is_public: isPublic },
+    });
+    expect(made.status).toBe(201);
+    ids[object] = made.body.data.gear.id;
+  }
+  const photoForm = new FormData();
+  const image = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } })
+    .png()
+    .toBuffer();
+  photoForm.append('file', new Blob([new Uint8Array(image)]), 'owned.png');
+  const photo = await fetch(`${server.baseUrl}/api/v1/gear/${ids.publicGear}/photos`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.accessToken}` },
+    body: photoForm,
+  });
+  expect(photo.status).toBe(201);
+  otherParams.photoId = ((await photo.json()) as { data: { gear: { photos: { id: string }[] } } }).data.gear
+    .photos[0]!.id;
+  const linked = await request(server.baseUrl, 'PUT', `/api/v1/tracks/${ids.publicTrack}/gear`, {
+    token: owner.accessToken,
+    body: { gear_ids: [ids.publicGear, ids.privateGear] },
+  });
+  expect(linked.status).toBe(200);
   // the completed order's notification, made by a job shortly after
   const deadline = Date.now() + 10_000;
   while (!ids.notification) {
@@ -752,6 +812,8 @@ async function ownerView() {
       const reply = await as(`/marketplace/products/${ids.product}/reviews`);
       return { status: reply.status, reviews: reply.body };
     })(),
+    gear: stable(await as(`/users/${owner.id}/gear`)),
+    trackGear: stable(await as(`/tracks/${ids.publicTrack}/gear`)),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};
@@ -869,6 +931,10 @@ describe('owned objects refuse another signed-in user', () => {
       ['marketplace.getProduct', `/api/v1/marketplace/products/${ids.activeProduct}`],
       ['groups.get', `/api/v1/groups/${ids.publicGroup}`],
       ['groups.members', `/api/v1/groups/${ids.publicGroup}/members`],
+      ['gear.get', `/api/v1/gear/${ids.publicGear}`],
+      ['gear.photo', `/api/v1/gear/${ids.publicGear}/photos/${otherParams.photoId}`],
+      ['gear.userGear', `/api/v1/users/${owner.id}/gear`],
+      ['gear.trackGear', `/api/v1/tracks/${ids.publicTrack}/gear`],
     ];
     const refused: string[] = [];
     for (const [id, path] of reads) {

@@ -407,6 +407,10 @@ const EXCLUDED: Record<string, string> = {
   'audit.activity': 'the caller’s own audit trail',
   // its recent activity is that audit trail again (the caller's own actions: "liked", "commented")
   'dashboard.get': 'the caller’s own audit trail and library',
+  // an item of gear and its photos are not moderated content (no hidden state); their visibility is
+  // the item's own and its owner's (tests/gear). A track's gear is walked (tracks/id).
+  'gear.get': 'gear is not moderated content',
+  'gear.photo': 'gear is not moderated content',
 };
 
 /** Staff routes: staff see hidden content by design (that is how they judge it). */
@@ -428,6 +432,8 @@ function queryVariants(route: AppRoute, world: World): Record<string, string>[] 
     secret: world.trackSecret,
     ...(world.hls.playback ? { playback: world.hls.playback } : {}),
     period: '7d',
+    brand: WORD,
+    model: WORD,
   };
   for (const key of keys) {
     if (shape[key]!.isOptional()) continue;

@@ -1,4 +1,4 @@
-import type { CreateGroupRequest, Group, Track } from '@riff/contract';
+import type { CreateGearRequest, CreateGroupRequest, Gear, Group, Track } from '@riff/contract';
 import { signedInUser } from './accounts.js';
 import { makeAudio, type AudioFormat } from './audio.js';
 import type { TestServer } from './test-server.js';
@@ -79,4 +79,16 @@ export async function createGroup(
     },
   });
   return expectStatus(reply, 201).body.data.group;
+}
+
+/** An item of gear of `owner`, made through POST /gear (a synth, public, unless overridden). */
+export async function createGear(
+  server: TestServer,
+  owner: { token: string },
+  fields: Partial<CreateGearRequest> = {},
+): Promise<Gear> {
+  const reply = await typedApi(server, { token: owner.token }).gear.create({
+    body: { category: 'synth', brand: 'Moog', model: 'Subsequent 37', ...fields },
+  });
+  return expectStatus(reply, 201).body.data.gear;
 }

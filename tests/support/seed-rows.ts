@@ -117,3 +117,17 @@ export async function insertTrackRow(
     executor,
   );
 }
+
+/**
+ * `count` private items of gear of `userId` (ids in order): the per-user limit of 500 needs hundreds,
+ * and private ones leave the per-model counts of discovery as they are (nothing public changes).
+ */
+export async function seedPrivateGear(server: TestServer, userId: string, count: number): Promise<string[]> {
+  const result = await sql<{ id: string }>`
+    insert into gear_items (user_id, category, brand, model, is_public, model_key, created_at)
+    select ${userId}, 'accessory', 'Seeded', 'Cable ' || g, false, gear_model_key('Seeded', 'Cable ' || g),
+      now() - interval '1 day' + g * interval '1 millisecond'
+    from generate_series(1, ${count}) g
+    returning id`.execute(server.riff.platform.scope.db);
+  return result.rows.map((row) => row.id);
+}

@@ -112,7 +112,7 @@ describe('account deletion (DELETE /users/me)', () => {
     // in their cases without her; deleted_appeals, deleted_strikes: her own standing;
     // removed_app_passwords: the passwords her Subsonic apps signed in with; removed_play_queue_clients: the
     // Subsonic app that last saved her play queue; removed_subsonic_ratings, removed_now_playing: what those
-    // apps rated and said was playing
+    // apps rated and said was playing; removed_gear, removed_gear_photos: her gear and its photos' files
     expect(entry.metadata).toEqual({
       anonymised_claims: 0,
       anonymised_reports: 0,
@@ -147,6 +147,8 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_play_queue_clients: 0,
       removed_subsonic_ratings: 0,
       removed_now_playing: 0,
+      removed_gear: 0,
+      removed_gear_photos: 0,
       pseudonymised_staff_log_entries: 0,
     });
 

@@ -20,6 +20,7 @@ import { createDeveloperModule } from './developer/developer.module.js';
 import { createFrontendModule } from './frontend/frontend.module.js';
 import { createGroupsModule } from './groups/groups.module.js';
 import { createGroupPostsModule } from './group-posts/group-posts.module.js';
+import { createGearModule } from './gear/gear.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createModerationModule } from './moderation/moderation.module.js';
@@ -125,6 +126,7 @@ export function createAreas(platform: Platform) {
     comments: comments.count,
   });
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });
+  const gear = createGearModule(platform, { tracks: tracks.reader, people: users.people, images: media.images });
   const analytics = createAnalyticsModule(platform, {
     tracks: tracks.reader,
     playlists: (actor, ids) => playlists.playlistsFor(actor, ids),
@@ -368,6 +370,7 @@ export function createAreas(platform: Platform) {
     groupPosts,
     groups,
     marketplace,
+    gear,
     analytics,
     search,
     webhooks,
@@ -396,6 +399,7 @@ export function createAreas(platform: Platform) {
     groups,
     groupPosts,
     marketplace,
+    gear,
     search,
     webhooks,
     developer,

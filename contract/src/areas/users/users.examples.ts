@@ -1,4 +1,5 @@
 /** Examples of the users area's named schemas, written as the JSON on the wire (see common/common.examples.ts). */
+import { gear } from '../gear/gear.examples.js';
 import { auditEntry } from '../audit/audit.examples.js';
 import { comment } from '../comments/comments.examples.js';
 import { apiKey } from '../developer/developer.examples.js';
@@ -177,6 +178,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     groups: [],
     group_posts: [],
     notifications: [exportedNotification],
+    gear: [gear],
   },
   SetAvatarRequest: { file: 'portrait.jpg' },
 };

@@ -2,6 +2,7 @@ import { ExportedGroupPostSchema } from '../group-posts/group-post-export.schema
 import { z } from 'zod';
 import { ApiKeySchema } from '../developer/developer.schemas.js';
 import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
+import { GearSchema } from '../gear/gear.schemas.js';
 import {
   AppPasswordSchema,
   ExportedNowPlayingSchema,
@@ -325,6 +326,7 @@ export const UserExportSchema = named(
       .describe(
         `Your notifications, newest first (kept ${NOTIFICATION_RETENTION_DAYS} days; your choices per type are in preferences.notifications)`,
       ),
+    gear: z.array(GearSchema).describe('Your gear, private items included, newest first, with the URLs of its photos'),
   }),
 );
 

@@ -1,5 +1,6 @@
 import { AVATAR_SIZES, type AvatarSize } from '@riff/contract';
 import type { default as SharpLibrary, Sharp } from 'sharp';
+import { AppError } from '../../platform/errors/app-error.js';
 
 /** An image as the server stores it: re-encoded, with no metadata (EXIF, GPS, ICC comments) left. */
 export interface EncodedImage {
@@ -98,4 +99,22 @@ export async function fitInside(bytes: Buffer, side: number, format: 'png' | 'jp
   const image = (await loadSharp())(bytes).resize(side, side, { fit: 'inside', withoutEnlargement: true });
   const output = format === 'png' ? image.png({ compressionLevel: 9 }) : image.jpeg({ quality: 85, mozjpeg: true });
   return output.toBuffer();
+}
+
+/**
+ * A photo (gear) fitted inside each of `sides` squares, never enlarged, its proportions kept, without
+ * metadata: one image per side, in that order. Not a PNG, JPEG or WebP by its content: 400 INVALID_IMAGE.
+ */
+export async function photoSizes(bytes: Buffer, sides: readonly number[]): Promise<EncodedImage[]> {
+  try {
+    const { image, alpha } = await open(bytes);
+    const sizes: EncodedImage[] = [];
+    for (const side of sides) {
+      sizes.push(await encode(image().resize(side, side, { fit: 'inside', withoutEnlargement: true }), alpha));
+    }
+    return sizes;
+  } catch (error) {
+    if (error instanceof ImageError) throw new AppError('INVALID_IMAGE', error.message);
+    throw new AppError('INVALID_IMAGE', 'The image could not be read');
+  }
 }

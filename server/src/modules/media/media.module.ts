@@ -6,6 +6,7 @@ import type { EventHandler } from '../../platform/events/event-bus.js';
 import type { ModuleJob, RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
 import { AvatarsService } from './avatars.service.js';
+import { photoSizes } from './images.js';
 import { HlsStreams } from './hls-streams.js';
 import { MediaRepository } from './media.repository.js';
 import { mediaRoutes } from './media.routes.js';
@@ -18,6 +19,8 @@ export type MediaModule = RiffModule & {
   media: MediaService;
   /** For the users module: the avatars its profiles show. */
   avatars: AvatarsService;
+  /** Images other areas store (gear photos), re-encoded without metadata as avatars are. */
+  images: { photoSizes: typeof photoSizes };
   /** Reading a track's HLS: who may, which run's files, what the playlists' URIs carry. */
   hls: HlsStreams;
 };
@@ -102,6 +105,7 @@ export function createMediaModule(platform: Platform, deps: MediaModuleDeps): Me
     accountData: { erase: (owner) => avatars.eraseFor(owner) },
     media,
     avatars,
+    images: { photoSizes },
     hls,
   };
 }

@@ -13,6 +13,17 @@ export function activeUserSql(userIdColumn: string): RawBuilder<SqlBool> {
 }
 
 /**
+ * An account that may act now: active as activeUserSql says and not suspended (a suspension whose
+ * end has passed no longer counts), as every credential is checked. Discovery lists (gear) show
+ * only these accounts' items.
+ */
+export function actingUserSql(userIdColumn: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from users acting_user where acting_user.id = ${sql.ref(userIdColumn)}
+    and acting_user.deleted_at is null and acting_user.is_active and not acting_user.is_banned and acting_user.is_verified
+    and (acting_user.suspended_at is null or (acting_user.suspended_until is not null and acting_user.suspended_until <= now())))`;
+}
+
+/**
  * The accounts others may deal with (as activeUserSql), with their usernames, as a derived table to
  * join or page by name: `from ${activeUsersSql()} u where riff_norm(u.username::text) like …` reads
  * the username's trigram and order indexes.
