@@ -110,7 +110,8 @@ describe('account deletion (DELETE /users/me)', () => {
     // in their cases without her; deleted_appeals, deleted_strikes: her own standing;
     // removed_app_passwords: the passwords her Subsonic apps signed in with; removed_play_queue_clients: the
     // Subsonic app that last saved her play queue; removed_subsonic_ratings, removed_now_playing: what those
-    // apps rated and said was playing
+    // apps rated and said was playing; removed_group_memberships, removed_group_requests, removed_group_invites,
+    // transferred_groups, hidden_groups: the groups area's (her groups pass to their oldest admin, else hide)
     expect(entry.metadata).toEqual({
       anonymised_claims: 0,
       anonymised_reports: 0,
@@ -139,6 +140,11 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_play_queue_clients: 0,
       removed_subsonic_ratings: 0,
       removed_now_playing: 0,
+      removed_group_memberships: 0,
+      removed_group_requests: 0,
+      removed_group_invites: 0,
+      transferred_groups: 0,
+      hidden_groups: 0,
       pseudonymised_staff_log_entries: 0,
     });
 

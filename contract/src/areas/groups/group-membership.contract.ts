@@ -54,12 +54,13 @@ export const groupMembershipContract = c.router({
     path: '/groups/:id/members',
     summary: 'The members of a group',
     description:
-      'By role (owner first), then by joined date. Anyone for a public group; members for a private one (others 404).' +
+      'By role (owner first), then by joined date. Anyone for a public group; members for a private one (a user who ' +
+      'holds an invite to it sees the group but not its members: 403).' +
       HIDDEN,
     metadata: optionalAuth,
     pathParams: IdParamsSchema,
     query: GroupMembersQuerySchema,
-    responses: { 200: GroupMemberPageEnvelope, ...errors(400, 401, 404) },
+    responses: { 200: GroupMemberPageEnvelope, ...errors(400, 401, 403, 404) },
   },
   requests: {
     method: 'GET',
