@@ -105,7 +105,7 @@ export const groupMembershipContract = c.router({
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: GroupUserRequestSchema,
-    responses: { 201: GroupInviteEnvelope, ...errors(400, 401, 403, 404, 409) },
+    responses: { 201: GroupInviteEnvelope, ...errors(400, 401, 403, 404, 409, 413, 415) },
   },
   myInvites: {
     method: 'GET',
@@ -148,7 +148,7 @@ export const groupMembershipContract = c.router({
     metadata: userRoute,
     pathParams: GroupMemberParamsSchema,
     body: SetGroupRoleRequestSchema,
-    responses: { 200: GroupMemberEnvelope, ...errors(400, 401, 403, 404) },
+    responses: { 200: GroupMemberEnvelope, ...errors(400, 401, 403, 404, 413, 415) },
   },
   removeMember: {
     method: 'DELETE',
@@ -188,6 +188,6 @@ export const groupMembershipContract = c.router({
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: GroupUserRequestSchema,
-    responses: { 200: GroupEnvelope, ...errors(400, 401, 403, 404) },
+    responses: { 200: GroupEnvelope, ...errors(400, 401, 403, 404, 413, 415) },
   },
 });
