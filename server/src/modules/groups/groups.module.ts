@@ -32,6 +32,11 @@ export type GroupsModule = RiffModule & {
   groupFor(actor: Actor, id: string): Promise<Group | undefined>;
   /** A live group's name and who runs it (owner and admins), whoever asks: for notifications. */
   groupFacts(id: string): Promise<{ name: string; ownerId: string; adminIds: string[] } | undefined>;
+  /**
+   * The group's post_count, kept by this area for the posts of a group (their own module and table):
+   * moved by `by` in the caller's unit of work, from the posts' events (created +1, deleted -1).
+   */
+  postCounter: { add(groupId: string, by: number): Promise<void> };
   /** The area's services, for the service-level tests (routes are the only other caller). */
   services: { groups: GroupsService; membership: MembershipService };
 };
@@ -83,6 +88,7 @@ export function createGroupsModule(platform: Platform, deps: GroupsModuleDeps): 
       if (!row) return undefined;
       return { name: row.name, ownerId: row.owner_id, adminIds: await membership.adminIds(id) };
     },
+    postCounter: { add: (groupId, by) => groups.addToPostCount(groupId, by) },
     services: { groups: groupsService, membership: membershipService },
   };
 }
