@@ -4,7 +4,9 @@ import type {
   Comment,
   CreateApiKeyRequest,
   CreateProductRequest,
+  CreateGroupRequest,
   CreateWebhookRequest,
+  Group,
   Order,
   Playlist,
   Product,
@@ -302,4 +304,18 @@ export async function serviceBulkProducts(suite: ServiceSuite, seller: { id: str
     product_type: 'pack' as const,
   }));
   await suite.platform.scope.db.insertInto('products').values(rows).execute();
+}
+
+/** A group of the owner's through the groups service (public and open unless told). */
+export async function serviceGroup(
+  suite: ServiceSuite,
+  owner: UserActor,
+  options: Partial<CreateGroupRequest> = {},
+): Promise<Group> {
+  return suite.areas.groups.services.groups.create(owner, {
+    name: options.name ?? `Group ${Math.random().toString(36).slice(2, 10)}`,
+    visibility: options.visibility ?? 'public',
+    join_policy: options.join_policy ?? 'open',
+    ...(options.description !== undefined ? { description: options.description } : {}),
+  });
 }

@@ -102,8 +102,7 @@ describe('account deletion (DELETE /users/me)', () => {
       .where('action', '=', 'user.deleted')
       .executeTakeFirstOrThrow();
     // removed_avatars: the media module's part of the erasure (issue 12); removed_comments: the comments module's,
-    // removed_group_posts: her posts in groups; group_*: her memberships, requests and invites, and the groups she
-    // owned (passed to their oldest admin, else hidden);
+    // removed_group_posts: her posts in groups;
     // removed_queue_*, removed_chat_messages: the queue's (issue 14); removed_likes … removed_history: track social's (issue 13);
     // removed_playlist_follows, removed_collaborations: the playlists area's part in others' playlists;
     // removed_products, archived_products: the marketplace's products (sold ones stay archived);
@@ -112,7 +111,9 @@ describe('account deletion (DELETE /users/me)', () => {
     // in their cases without her; deleted_appeals, deleted_strikes: her own standing;
     // removed_app_passwords: the passwords her Subsonic apps signed in with; removed_play_queue_clients: the
     // Subsonic app that last saved her play queue; removed_subsonic_ratings, removed_now_playing: what those
-    // apps rated and said was playing; removed_gear, removed_gear_photos: her gear and its photos' files
+    // apps rated and said was playing; removed_gear, removed_gear_photos: her gear and its photos' files;
+    // removed_group_memberships, removed_group_requests, removed_group_invites,
+    // transferred_groups, hidden_groups: the groups area's (her groups pass to their oldest admin, else hide)
     expect(entry.metadata).toEqual({
       anonymised_claims: 0,
       anonymised_reports: 0,
@@ -125,11 +126,6 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_avatars: 0,
       removed_comments: 0,
       removed_group_posts: 0,
-      group_invites: 0,
-      group_memberships: 0,
-      group_requests: 0,
-      groups_hidden: 0,
-      groups_transferred: 0,
       removed_queue_items: 0,
       removed_queue_sessions: 0,
       removed_chat_messages: 0,
@@ -149,6 +145,11 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_now_playing: 0,
       removed_gear: 0,
       removed_gear_photos: 0,
+      removed_group_memberships: 0,
+      removed_group_requests: 0,
+      removed_group_invites: 0,
+      transferred_groups: 0,
+      hidden_groups: 0,
       pseudonymised_staff_log_entries: 0,
     });
 

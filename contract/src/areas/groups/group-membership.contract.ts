@@ -54,12 +54,13 @@ export const groupMembershipContract = c.router({
     path: '/groups/:id/members',
     summary: 'The members of a group',
     description:
-      'By role (owner first), then by joined date. Anyone for a public group; members for a private one (others 404).' +
+      'By role (owner first), then by joined date. Anyone for a public group; members for a private one (a user who ' +
+      'holds an invite to it sees the group but not its members: 403).' +
       HIDDEN,
     metadata: optionalAuth,
     pathParams: IdParamsSchema,
     query: GroupMembersQuerySchema,
-    responses: { 200: GroupMemberPageEnvelope, ...errors(400, 401, 404) },
+    responses: { 200: GroupMemberPageEnvelope, ...errors(400, 401, 403, 404) },
   },
   requests: {
     method: 'GET',
@@ -104,7 +105,7 @@ export const groupMembershipContract = c.router({
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: GroupUserRequestSchema,
-    responses: { 201: GroupInviteEnvelope, ...errors(400, 401, 403, 404, 409) },
+    responses: { 201: GroupInviteEnvelope, ...errors(400, 401, 403, 404, 409, 413, 415) },
   },
   myInvites: {
     method: 'GET',
@@ -147,7 +148,7 @@ export const groupMembershipContract = c.router({
     metadata: userRoute,
     pathParams: GroupMemberParamsSchema,
     body: SetGroupRoleRequestSchema,
-    responses: { 200: GroupMemberEnvelope, ...errors(400, 401, 403, 404) },
+    responses: { 200: GroupMemberEnvelope, ...errors(400, 401, 403, 404, 413, 415) },
   },
   removeMember: {
     method: 'DELETE',
@@ -187,6 +188,6 @@ export const groupMembershipContract = c.router({
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: GroupUserRequestSchema,
-    responses: { 200: GroupEnvelope, ...errors(400, 401, 403, 404) },
+    responses: { 200: GroupEnvelope, ...errors(400, 401, 403, 404, 413, 415) },
   },
 });

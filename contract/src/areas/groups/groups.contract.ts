@@ -34,7 +34,7 @@ const groupCore = {
       'groups owned per user: the next is 400 LIMIT_REACHED.',
     metadata: userRoute,
     body: CreateGroupRequestSchema,
-    responses: { 201: GroupEnvelope, ...errors(400, 401, 403) },
+    responses: { 201: GroupEnvelope, ...errors(400, 401, 403, 413, 415) },
   },
   list: {
     method: 'GET',
@@ -76,7 +76,7 @@ const groupCore = {
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: UpdateGroupRequestSchema,
-    responses: { 200: GroupEnvelope, ...errors(400, 401, 403, 404) },
+    responses: { 200: GroupEnvelope, ...errors(400, 401, 403, 404, 413, 415) },
   },
   remove: {
     method: 'DELETE',

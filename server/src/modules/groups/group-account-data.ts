@@ -58,11 +58,11 @@ export class GroupAccountData {
       for (const id of orphaned) await moderation.setStatus(id, 'hidden', 'The owner’s account was deleted');
       const { requests, invites } = await this.deps.membership.eraseRequestsAndInvites(owner.id);
       return {
-        group_memberships: left,
-        groups_transferred: passed,
-        groups_hidden: orphaned.length,
-        group_requests: requests,
-        group_invites: invites,
+        removed_group_memberships: left,
+        transferred_groups: passed,
+        hidden_groups: orphaned.length,
+        removed_group_requests: requests,
+        removed_group_invites: invites,
       };
     });
   }

@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { DbScope } from '../../platform/db/transactions.js';
+import type { GroupsRepository } from './groups.repository.js';
 
 /**
  * The counters the groups area keeps on a group for changes another area makes: its post_count is
@@ -10,14 +9,6 @@ export interface GroupCounters {
   addPosts(groupId: string, delta: number): Promise<void>;
 }
 
-export function createGroupCounters(scope: DbScope): GroupCounters {
-  return {
-    async addPosts(groupId, delta) {
-      await scope.db
-        .updateTable('groups')
-        .set({ post_count: sql`greatest(post_count + ${delta}, 0)` })
-        .where('id', '=', groupId)
-        .execute();
-    },
-  };
+export function createGroupCounters(groups: GroupsRepository): GroupCounters {
+  return { addPosts: (groupId, delta) => groups.addToPostCount(groupId, delta) };
 }

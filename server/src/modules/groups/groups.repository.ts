@@ -158,6 +158,15 @@ export class GroupsRepository {
     });
   }
 
+  /** post_count moves by `by` (the posts of a group, their own area, tell it from their events). */
+  async addToPostCount(groupId: string, by: number): Promise<void> {
+    await this.db
+      .updateTable('groups')
+      .set({ post_count: sql`greatest(post_count + ${by}, 0)` })
+      .where('id', '=', groupId)
+      .execute();
+  }
+
   /** The groups a user owns (live), oldest first: for the export and erasure. */
   async owned(ownerId: string): Promise<GroupRow[]> {
     return this.db
