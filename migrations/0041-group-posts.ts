@@ -78,7 +78,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // a group's top-level posts in the list's order; the author rides along so that leaving out the
   // reader's blocked users still reads the index only
-  await sql`create index group_posts_group_order on group_posts (group_id, is_pinned desc, pinned_at desc, created_at desc, id desc) include (author_id) where parent_id is null`.execute(
+  await sql`create index group_posts_group_order on group_posts (group_id, is_pinned desc, pinned_at desc, created_at desc, id desc) include (author_id, moderation_status) where parent_id is null`.execute(
     db,
   );
   await sql`create index group_posts_parent_created on group_posts (parent_id, created_at, id) include (author_id) where parent_id is not null`.execute(
@@ -87,7 +87,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // a member's posts in a group (export, erasure, and a reader's blocked authors left out of a count)
   await db.schema.createIndex('group_posts_author').on('group_posts').columns(['author_id', 'group_id']).execute();
   // the few posts moderation withholds, left out of a count for readers other than staff
-  await sql`create index group_posts_moderated on group_posts (group_id, author_id) where moderation_status <> 'visible'`.execute(
+  await sql`create index group_posts_moderated on group_posts (group_id, author_id) include (parent_id) where moderation_status <> 'visible'`.execute(
+    db,
+  );
+  await sql`create index group_posts_moderated_replies on group_posts (parent_id, author_id) where moderation_status <> 'visible' and parent_id is not null`.execute(
+    db,
+  );
+
+  // the member list of a large group (the groups area's) is read in its order and stopped at the page:
+  // by role (owner first), then joined date; and its counts read only the few rows above member
+  await sql`create index group_members_order on group_members (group_id, (case role when 'owner' then 0 when 'admin' then 1 when 'moderator' then 2 else 3 end), joined_at, user_id)`.execute(
+    db,
+  );
+  await sql`create index group_members_ranked on group_members (group_id, role) where role <> 'member'`.execute(db);
+  // the few accounts others may not deal with, so a count of many users leaves them out cheaply
+  // (the users area's inactiveUserSql: the predicate is its, word for word)
+  await sql`create index users_inactive on users (id) where not (deleted_at is null and is_active and not is_banned and is_verified)`.execute(
     db,
   );
 
@@ -95,6 +110,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const index of ['users_inactive', 'group_members_ranked', 'group_members_order'])
+    await sql`drop index if exists ${sql.id(index)}`.execute(db);
   await withdrawWebhookEvents(db, WEBHOOKS_ADDED, WEBHOOKS_BEFORE);
   await db.schema.dropTable('group_posts').ifExists().execute();
 }

@@ -92,3 +92,24 @@ export const pageOf = <K extends string, T extends z.ZodTypeAny>(key: K, item: T
   z.object({ [key]: z.array(item), pagination: PaginationSchema } as { [P in K]: z.ZodArray<T> } & {
     pagination: typeof PaginationSchema;
   });
+
+/** Characters as a reader counts them: an emoji is one, not two UTF-16 units. */
+const characters = (value: string) => [...value].length;
+
+/**
+ * What a user writes for others to read (a comment, a post): plain text, trimmed, 1 to `max`
+ * characters after trimming, not blank.
+ */
+export const plainTextSchema = (max: number) =>
+  withOpenApi(
+    z
+      .string()
+      .trim()
+      .refine((value) => value.length > 0, 'must not be blank')
+      .refine((value) => characters(value) <= max, `must be at most ${max} characters`),
+    {
+      minLength: 1,
+      maxLength: max,
+      description: `Plain text (clients render it as text, never as HTML), trimmed, 1–${max} characters after trimming, not blank`,
+    },
+  );

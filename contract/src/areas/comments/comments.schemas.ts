@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema, UuidSchema, pageOf } from '../../common/common.schemas.js';
+import { TimestampSchema, UuidSchema, pageOf, plainTextSchema } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { ModerationStateFields } from '../moderation/moderation-states.js';
@@ -11,22 +11,7 @@ export const COMMENT_MAX_CHARS = 5000;
 /** At most 10 comments created per user per minute (429; refused ones do not count). */
 export const COMMENTS_PER_MINUTE = 10;
 
-/** Characters as a reader counts them: an emoji is one, not two UTF-16 units. */
-const characters = (value: string) => [...value].length;
-
-/** Plain text, trimmed, 1–5000 characters, not blank. */
-const CommentContentSchema = withOpenApi(
-  z
-    .string()
-    .trim()
-    .refine((value) => value.length > 0, 'must not be blank')
-    .refine((value) => characters(value) <= COMMENT_MAX_CHARS, `must be at most ${COMMENT_MAX_CHARS} characters`),
-  {
-    minLength: 1,
-    maxLength: COMMENT_MAX_CHARS,
-    description: `Plain text (clients render it as text, never as HTML), trimmed, 1–${COMMENT_MAX_CHARS} characters after trimming, not blank`,
-  },
-);
+const CommentContentSchema = plainTextSchema(COMMENT_MAX_CHARS);
 
 export const CommentAuthorSchema = named(
   'CommentAuthor',

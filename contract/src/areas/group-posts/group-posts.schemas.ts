@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaginationQuerySchema, TimestampSchema, UuidSchema, pageOf } from '../../common/common.schemas.js';
+import { PaginationQuerySchema, TimestampSchema, UuidSchema, pageOf, plainTextSchema } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { CommentAuthorSchema } from '../comments/comments.schemas.js';
@@ -11,22 +11,7 @@ export const GROUP_POST_MAX_CHARS = 5000;
 /** At most 30 posts (replies included) per member per group per hour (429; refused ones do not count). */
 export const GROUP_POSTS_PER_HOUR = 30;
 
-/** Characters as a reader counts them: an emoji is one, not two UTF-16 units. */
-const characters = (value: string) => [...value].length;
-
-/** Plain text, trimmed, 1–5000 characters, not blank. */
-const GroupPostContentSchema = withOpenApi(
-  z
-    .string()
-    .trim()
-    .refine((value) => value.length > 0, 'must not be blank')
-    .refine((value) => characters(value) <= GROUP_POST_MAX_CHARS, `must be at most ${GROUP_POST_MAX_CHARS} characters`),
-  {
-    minLength: 1,
-    maxLength: GROUP_POST_MAX_CHARS,
-    description: `Plain text (clients render it as text, never as HTML), trimmed, 1–${GROUP_POST_MAX_CHARS} characters after trimming, not blank`,
-  },
-);
+const GroupPostContentSchema = plainTextSchema(GROUP_POST_MAX_CHARS);
 
 // A nullable named schema gets a name of its own (the generator refuses one name for two schemas).
 const GroupPostAuthorSchema = named(

@@ -35,10 +35,6 @@ export type GroupsModule = RiffModule & {
   groupFor(actor: Actor, id: string): Promise<Group | undefined>;
   /** A live group's name and who runs it (owner and admins), whoever asks: for notifications. */
   groupFacts(id: string): Promise<{ name: string; ownerId: string; adminIds: string[] } | undefined>;
-  /**
-   * The group's post_count, kept by this area for the posts of a group (their own module and table):
-   * moved by `by` in the caller's unit of work, from the posts' events (created +1, deleted -1).
-   */
   /** The area's services, for the service-level tests (routes are the only other caller). */
   services: { groups: GroupsService; membership: MembershipService };
 };

@@ -158,7 +158,7 @@ export class GroupsRepository {
     });
   }
 
-  /** post_count moves by `by` (the posts of a group, their own area, tell it from their events). */
+  /** post_count moves by `by`, in the unit of work of the posts' change (GroupCounters). */
   async addToPostCount(groupId: string, by: number): Promise<void> {
     await this.db
       .updateTable('groups')

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { GroupRole } from '@riff/contract';
-import { activeUserSql } from '../users/people-sql.js';
+import { activeUserSql, inactiveUserSql } from '../users/people-sql.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { pageWithTotal, totalCount } from '../../platform/db/page-total.js';
 import type { GroupInviteRow, GroupMemberRow, GroupRow } from './groups.tables.js';
@@ -69,29 +69,51 @@ export class MembershipRepository {
       .executeTakeFirst();
   }
 
-  /** A page of members of active accounts, by role (owner first), then joined date. */
-  async members(
-    groupId: string,
-    role: GroupRole | undefined,
-    window: { limit: number; offset: number },
-  ): Promise<Paged<GroupMemberRow>> {
-    const base = this.db
+  /**
+   * A page of members of active accounts, by role (owner first), then joined date, read in the order
+   * of the index group_members_order (migration 0041) and stopped at the page: never every member.
+   */
+  async members(groupId: string, role: GroupRole | undefined, window: { limit: number; offset: number }) {
+    return this.db
       .selectFrom('group_members as m')
+      .selectAll('m')
       .where('m.group_id', '=', groupId)
       .where(activeUserSql('m.user_id'))
-      .$if(role !== undefined, (query) => query.where('m.role', '=', role!));
-    const rows = await base
-      .selectAll('m')
-      .select(totalCount())
-      .orderBy(sql`case m.role when 'owner' then 0 when 'admin' then 1 when 'moderator' then 2 else 3 end`)
+      .$if(role !== undefined, (query) => query.where('m.role', '=', role!))
+      .orderBy(sql`(case m.role when 'owner' then 0 when 'admin' then 1 when 'moderator' then 2 else 3 end)`)
       .orderBy('m.joined_at')
       .orderBy('m.user_id')
       .limit(window.limit)
       .offset(window.offset)
       .execute();
-    return pageWithTotal(rows, async () =>
-      Number((await base.select((eb) => eb.fn.countAll<number>().as('c')).executeTakeFirstOrThrow()).c),
-    );
+  }
+
+  /**
+   * How many members of active accounts the group has (of `role`), from its member_count (every
+   * membership row) without counting them: less the few rows of inactive accounts (read from their
+   * own index) and, for a role, less or among the few rows of the roles above member.
+   */
+  async activeMemberCount(groupId: string, memberCount: number, role: GroupRole | undefined): Promise<number> {
+    const counted = (query: ReturnType<typeof this.inGroup>) =>
+      query
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((row) => Number(row.n));
+    if (role !== undefined && role !== 'member')
+      return counted(this.inGroup(groupId).where('role', '=', role).where(activeUserSql('group_members.user_id')));
+    const [inactive, ranked] = await Promise.all([
+      counted(
+        this.inGroup(groupId)
+          .where(inactiveUserSql('group_members.user_id'))
+          .$if(role === 'member', (query) => query.where('role', '=', 'member')),
+      ),
+      role === 'member' ? counted(this.inGroup(groupId).where('role', '<>', 'member')) : Promise.resolve(0),
+    ]);
+    return Math.max(0, memberCount - ranked - inactive);
+  }
+
+  private inGroup(groupId: string) {
+    return this.db.selectFrom('group_members').where('group_id', '=', groupId);
   }
 
   /** Who is told of a join request: the owner and the admins. */

@@ -126,7 +126,8 @@ export class MembershipService {
     const view = await this.deps.views.required(actor, id);
     if (!canListMembers(actor, view)) throw forbidden('Only members see the members of a private group');
     const window = pageWindow(query.page, query.limit);
-    const { rows, total } = await this.db.members(id, query.role, window);
+    const total = await this.db.activeMemberCount(id, view.member_count, query.role);
+    const rows = window.offset < total ? await this.db.members(id, query.role, window) : [];
     return { members: await this.membersOut(actor, rows), pagination: paginate(window, total) };
   }
 
