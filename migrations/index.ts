@@ -38,6 +38,7 @@ import * as eventStream from './0037-event-stream.js';
 import * as analytics from './0038-analytics.js';
 import * as groups from './0040-groups.js';
 import * as groupPosts from './0041-group-posts.js';
+import * as groupIndexes from './0043-group-indexes.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '0038-analytics': analytics,
   '0040-groups': groups,
   '0041-group-posts': groupPosts,
+  '0043-group-indexes': groupIndexes,
 };
