@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { PaginationQuerySchema, TimestampSchema, UuidSchema, pageOf, plainTextSchema } from '../../common/common.schemas.js';
+import {
+  PaginationQuerySchema,
+  TimestampSchema,
+  UuidSchema,
+  pageOf,
+  plainTextSchema,
+} from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
 import { named, withOpenApi } from '../../common/openapi-meta.js';
 import { CommentAuthorSchema } from '../comments/comments.schemas.js';
