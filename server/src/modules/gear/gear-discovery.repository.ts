@@ -163,20 +163,39 @@ export class GearDiscoveryRepository {
     return row.rows[0]!.key;
   }
 
-  /** The owners of a model others may see (acting accounts, not blocked either way), most recent first. */
-  async owners(
-    actor: Actor,
-    modelKey: string,
-    page: { limit: number; offset: number },
-  ): Promise<{ ids: string[]; total: number }> {
-    const conditions = [sql<SqlBool>`o.model_key = ${modelKey}`, actingUserSql('o.user_id')];
+  /**
+   * A page of the owners of a model others may see (counted, acting accounts, not blocked either way),
+   * most recent first: the index gear_model_owners_since walked in its order and stopped at the page.
+   */
+  async owners(actor: Actor, modelKey: string, page: { limit: number; offset: number }): Promise<string[]> {
+    const conditions = [sql<SqlBool>`o.model_key = ${modelKey}`, sql<SqlBool>`o.counted`, actingUserSql('o.user_id')];
     if (actor.kind === 'user') conditions.push(notBlockedSql(actor.id, 'o.user_id'));
-    const where = sql.join(conditions, sql` and `);
-    const rows = await sql<{ user_id: string }>`select o.user_id from gear_model_owners o where ${where}
+    const rows = await sql<{ user_id: string }>`select o.user_id from gear_model_owners o
+        where ${sql.join(conditions, sql` and `)}
         order by o.since desc, o.user_id limit ${page.limit} offset ${page.offset}`.execute(this.db);
-    const counted = await sql<{ n: number }>`select count(*) as n from gear_model_owners o where ${where}`.execute(
-      this.db,
-    );
-    return { ids: rows.rows.map((row) => row.user_id), total: Number(counted.rows[0]?.n ?? 0) };
+    return rows.rows.map((row) => row.user_id);
+  }
+
+  /** A model's counted owners (what popular shows), without counting its rows. */
+  async ownerCount(modelKey: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('gear_models')
+      .select('owners')
+      .where('model_key', '=', modelKey)
+      .executeTakeFirst();
+    return row?.owners ?? 0;
+  }
+
+  /** Of these users (the caller's blocked ones: a few), how many are counted owners of the model. */
+  async countedOwnersAmong(modelKey: string, userIds: readonly string[]): Promise<number> {
+    if (userIds.length === 0) return 0;
+    const row = await this.db
+      .selectFrom('gear_model_owners')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('model_key', '=', modelKey)
+      .where('user_id', 'in', [...userIds])
+      .where('counted', '=', true)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 }

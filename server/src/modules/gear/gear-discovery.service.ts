@@ -46,10 +46,18 @@ export class GearDiscoveryService {
     };
   }
 
+  /**
+   * The total is the model's kept count of owners (as popular shows it) less the caller's blocked
+   * users among them, so a model owned by thousands costs what one owned by two does.
+   */
   async owners(actor: Actor, query: GearOwnersQuery) {
     const window = pageWindow(query.page, query.limit);
-    const key = await this.deps.discovery.modelKey(query.brand, query.model);
-    const { ids, total } = await this.deps.discovery.owners(actor, key, window);
+    const { discovery } = this.deps;
+    const key = await discovery.modelKey(query.brand, query.model);
+    const blocked = actor.kind === 'user' ? await this.deps.people.blockedEitherWayWith(actor.id) : [];
+    const [owners, hidden] = await Promise.all([discovery.ownerCount(key), discovery.countedOwnersAmong(key, blocked)]);
+    const total = Math.max(0, owners - hidden);
+    const ids = window.offset < total ? await discovery.owners(actor, key, window) : [];
     const profiles = await this.deps.people.profiles(ids, actor);
     return {
       users: ids.flatMap((id) => {
