@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TimestampSchema, UuidSchema, pageOf, plainTextSchema } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
-import { named, withOpenApi } from '../../common/openapi-meta.js';
+import { named } from '../../common/openapi-meta.js';
 import { ModerationStateFields } from '../moderation/moderation-states.js';
 
 export const COMMENT_SORTS = ['newest', 'oldest', 'timestamp'] as const;

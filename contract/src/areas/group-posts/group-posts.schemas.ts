@@ -7,7 +7,7 @@ import {
   plainTextSchema,
 } from '../../common/common.schemas.js';
 import { envelope } from '../../common/envelope.schemas.js';
-import { named, withOpenApi } from '../../common/openapi-meta.js';
+import { named } from '../../common/openapi-meta.js';
 import { CommentAuthorSchema } from '../comments/comments.schemas.js';
 import { ModerationStateFields } from '../moderation/moderation-states.js';
 import { PlaylistSchema } from '../playlists/playlists.schemas.js';
