@@ -1,27 +1,8 @@
 /** Examples of the gear area's named schemas, written as the JSON on the wire (see common/common.examples.ts). */
-import { CREATED, onePage, OTHER_USER_ID, UPDATED, USER_ID } from '../../common/common.examples.js';
+import { CREATED, onePage, UPDATED, USER_ID } from '../../common/common.examples.js';
+import { profile } from '../users/profile.examples.js';
 
-// the users area's examples name `gear` (the account export), so its profile is written again here, not imported
-const owner = {
-  id: OTHER_USER_ID,
-  username: 'theo.marsh',
-  slug: 'theo-marsh',
-  avatar: null,
-  is_public: true,
-  first_name: 'Theo',
-  last_name: 'Marsh',
-  bio: 'Ambient and field recordings.',
-  banner_url: null,
-  location: 'Bristol, UK',
-  social_links: {},
-  role: 'creator',
-  is_verified: true,
-  promoted_to_creator_at: CREATED,
-  follower_count: 42,
-  following_count: 7,
-  is_following: false,
-  created_at: CREATED,
-};
+const owner = profile;
 
 const GEAR_ID = '3e8a1c5d-7b2f-4d9e-8a6c-1f3b5d7e9a2c';
 const PHOTO_ID = '6a2c4e8f-1b3d-4f5a-9c7e-2d4f6a8c0e1b';

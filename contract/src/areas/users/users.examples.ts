@@ -1,5 +1,6 @@
 /** Examples of the users area's named schemas, written as the JSON on the wire (see common/common.examples.ts). */
 import { gear } from '../gear/gear.examples.js';
+import { profile } from './profile.examples.js';
 import { auditEntry } from '../audit/audit.examples.js';
 import { comment } from '../comments/comments.examples.js';
 import { apiKey } from '../developer/developer.examples.js';
@@ -19,7 +20,7 @@ import {
   type NotificationType,
 } from '../notifications/notification-types.js';
 import type { ExportedNotification } from '../notifications/notification-records.schemas.js';
-import type { Preferences, Profile, User } from './users.schemas.js';
+import type { Preferences, User } from './users.schemas.js';
 
 export const userResponse = { id: USER_ID, username: 'mira.lane', email: 'mira@example.org' };
 
@@ -65,27 +66,6 @@ const user: User = {
   promoted_to_creator_at: CREATED,
   created_at: CREATED,
   updated_at: UPDATED,
-};
-
-export const profile: Profile = {
-  id: OTHER_USER_ID,
-  username: 'theo.marsh',
-  slug: 'theo-marsh',
-  avatar: null,
-  is_public: true,
-  first_name: 'Theo',
-  last_name: 'Marsh',
-  bio: 'Ambient and field recordings.',
-  banner_url: null,
-  location: 'Bristol, UK',
-  social_links: {},
-  role: 'creator',
-  is_verified: true,
-  promoted_to_creator_at: CREATED,
-  follower_count: 42,
-  following_count: 7,
-  is_following: false,
-  created_at: CREATED,
 };
 
 const preferences: Preferences = {
@@ -182,3 +162,5 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
   },
   SetAvatarRequest: { file: 'portrait.jpg' },
 };
+
+export { profile };
