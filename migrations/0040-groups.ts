@@ -3,7 +3,7 @@ import { constrainWebhookEvents, withdrawWebhookEvents } from './support/webhook
 import { WEBHOOK_EVENTS_0027 } from './0027-trust-webhooks.js';
 
 /**
- * Groups (ADDENDUM Part 3 "Groups"): the groups themselves (moderated, soft-deleted, with counters
+ * Groups: the groups themselves (moderated, soft-deleted, with counters
  * of members and of posts: the posts' own area keeps post_count from its events), their members,
  * join requests, invites and bans. The CHECKs spell the contract's GROUP_VISIBILITIES,
  * GROUP_JOIN_POLICIES, GROUP_ROLES, GROUP_INVITE_STATUSES and MODERATION_STATUSES

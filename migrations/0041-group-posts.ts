@@ -3,7 +3,7 @@ import { constrainWebhookEvents, withdrawWebhookEvents } from './support/webhook
 import { WEBHOOK_EVENTS_0040 } from './0040-groups.js';
 
 /**
- * The posts of a group (ADDENDUM Part 3 "Groups"): top-level posts and one level of replies, pins,
+ * The posts of a group: top-level posts and one level of replies, pins,
  * references to a track and a playlist, and the moderation state every moderated item carries. A
  * group's list reads the partial index below in its order (pinned first, latest pinned first, then
  * newest), and the number of top-level posts is the group's post_count (kept with each post through

@@ -1,5 +1,5 @@
 /**
- * Gear discovery (ADDENDUM "Gear"): search over public items (typos and accents tolerated), the most
+ * Gear discovery: search over public items (typos and accents tolerated), the most
  * owned models (brand and model in a normal form) and their owners, never counting or showing
  * private items, blocked users either way, or deactivated and banned accounts. Every test names its
  * own models (a random tag), so the rows of other tests on a shared database never count.

@@ -1,5 +1,5 @@
 /**
- * Gear items through the API (ADDENDUM "Gear"): creation and its checks, the owner's changes, private
+ * Gear items through the API: creation and its checks, the owner's changes, private
  * items, the 500 per user (under parallel creations), a user's list, the export and the erasure.
  */
 import { describe, expect, it } from 'vitest';

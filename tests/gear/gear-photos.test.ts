@@ -1,5 +1,5 @@
 /**
- * Photos of gear (ADDENDUM "Gear"): PNG, JPEG or WebP by content, at most 10 MiB, at most 8 per item,
+ * Photos of gear: PNG, JPEG or WebP by content, at most 10 MiB, at most 8 per item,
  * re-encoded without metadata fitted inside 1600 and 320 px, served where the item is visible, their
  * files removed with the photo or the item.
  */

@@ -1,5 +1,5 @@
 /**
- * The gear a track was made with (ADDENDUM "Gear"): PUT /tracks/{id}/gear by the track's owner from
+ * The gear a track was made with: PUT /tracks/{id}/gear by the track's owner from
  * their own items (at most 30), GET /tracks/{id}/gear (public items; to the owner all), track_count,
  * and a deleted track's links gone.
  */

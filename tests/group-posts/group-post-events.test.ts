@@ -1,5 +1,5 @@
 /**
- * What a group's posts tell and keep (ADDENDUM Part 3 "Groups", "Notifications"): the owner hears of
+ * What a group's posts tell and keep: the owner hears of
  * each post and reply in the group (in the inbox and by the group.post_created webhook, with the post
  * as they read it); the author's posts are in their data export and go with their account.
  */

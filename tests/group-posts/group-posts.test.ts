@@ -1,5 +1,5 @@
 /**
- * The posts of a group through the API (ADDENDUM Part 3 "Groups"): who reads and writes them, one
+ * The posts of a group through the API: who reads and writes them, one
  * level of replies, pins, references shown only to readers who may see them, blocks, moderation,
  * deletion by author, group moderators and staff.
  */
