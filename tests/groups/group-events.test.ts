@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../support/admin-factory.js';
 import { createGroup, createUser, type TestUser } from '../support/factories.js';
-import { runDueJobs } from '../support/jobs.js';
+import { afterJobs, runDueJobs } from '../support/jobs.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
@@ -13,9 +13,11 @@ afterAll(async () => {
   for (const receiver of receivers) await receiver.close();
 });
 
-const inbox = async (user: TestUser) => {
-  await runDueJobs(suite.server);
-  return expectStatus(await user.api.notifications.list({ query: {} }), 200).body.data.notifications;
+/** The user's inbox once it holds a notification of `type` (a job makes them; a worker may hold it a moment). */
+const inbox = async (user: TestUser, type: string) => {
+  const read = async () => expectStatus(await user.api.notifications.list({ query: {} }), 200).body.data.notifications;
+  await afterJobs(suite.server, async () => ((await read()).some((n) => n.type === type) ? true : undefined));
+  return read();
 };
 
 describe('notifications and webhooks of groups', () => {
@@ -29,14 +31,14 @@ describe('notifications and webhooks of groups', () => {
       await owner.api.groups.setRole({ params: { id: group.id, userId: admin.id }, body: { role: 'admin' } }),
       200,
     );
-    const joined = await inbox(owner);
+    const joined = await inbox(owner, 'group_joined');
     expect(joined.map((n) => [n.type, n.actor?.id, n.subject])).toEqual([
       ['group_joined', admin.id, { type: 'group', id: group.id, title: group.name }],
     ]);
     expectStatus(await owner.api.groups.update({ params: { id: group.id }, body: { join_policy: 'request' } }), 200);
     expectStatus(await fan.api.groups.join({ params: { id: group.id } }), 200);
     for (const user of [owner, admin]) {
-      const requests = (await inbox(user)).filter((n) => n.type === 'group_join_request');
+      const requests = (await inbox(user, 'group_join_request')).filter((n) => n.type === 'group_join_request');
       expect(requests.map((n) => [n.actor?.id, n.subject?.id])).toEqual([[fan.id, group.id]]);
       expect(requests[0]!.message).toContain('asked to join your group');
     }
