@@ -6,7 +6,7 @@
  * default, over 20,000 accounts (50 items each at the large size), the models skewed (a few owned by
  * thousands, most by one or two), 90 % public, with the per-model owner counts (gear_models,
  * gear_model_owners) built as the service keeps them. A signed-in viewer who blocked five of the
- * busiest owners asks: a search with a typo, an exact search, the most owned models (all, and
+ * busiest owners asks: a search with a typo, an exact search, a model, the most owned models (all, and
  * of one category), and the owners of the most owned model. p95 at each size and the ratio (goal
  * ≤ 2×). The small size is measured before and after the large one and its latencies pooled.
  */
@@ -87,12 +87,20 @@ async function seed(items: number) {
   console.log(`${items} items over ${models} models in ${secondsSince(started)}; load average ${loadAverages()}`);
 }
 
+/**
+ * The searches name a model that exists at both sizes (model m is of brand m % 60): model 243 has 14
+ * items at 10,000 and 144 at 1,000,000, model 127 has 20 and 200. The last row, one word every
+ * item holds, is measured but is not one of this bench's goals: ranking and counting every match of
+ * a word in all items reads them all (bounding that is the search engine's top-k work, for tracks too).
+ */
 const REQUESTS = [
-  { name: 'search, a typo (benchbrand 7 modl 15)', query: '/gear/search?q=benchbrand%207%20modl%2015' },
-  { name: 'search, exact (benchbrand 3 model 42)', query: '/gear/search?q=benchbrand%203%20model%2042' },
+  { name: 'search, a typo (benchbrand 7 modl 127)', query: '/gear/search?q=benchbrand%207%20modl%20127' },
+  { name: 'search, exact (benchbrand 3 model 243)', query: '/gear/search?q=benchbrand%203%20model%20243' },
+  { name: 'search, a model (model 243)', query: '/gear/search?q=model%20243' },
   { name: 'popular', query: '/gear/popular' },
   { name: 'popular?category=synth&limit=50', query: '/gear/popular?category=synth&limit=50' },
   { name: 'owners of the most owned model', query: '/gear/owners?brand=Benchbrand%201&model=Model%201%20mk0' },
+  { name: 'search, a word in every item (not a goal)', query: '/gear/search?q=benchbrand' },
 ];
 
 const riff = await startRiff(8975, { DATABASE_URL: databaseUrl, RATE_LIMIT_PER_MINUTE: '100000000' });
@@ -103,6 +111,8 @@ try {
   await sql`
     insert into blocks (blocker_id, blocked_id) select ${viewer.id}::uuid, ${benchUser(sql`n`)}
     from generate_series(1, 5) n on conflict do nothing`.execute(db);
+  // statistics of the new accounts, as autovacuum would have them: without, the planner takes 20,000 users for one
+  for (const table of ['users', 'blocks']) await sql.raw(`vacuum analyze ${table}`).execute(db);
   const figures = new Map<string, { small: number[]; large: number[] }>();
   const measureAll = async (size: 'small' | 'large') => {
     for (const request of REQUESTS) {

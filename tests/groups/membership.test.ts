@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createGroup, createUser, type TestUser } from '../support/factories.js';
 import { useTestServer } from '../support/suite.js';
@@ -287,5 +289,54 @@ describe('roles, removals, bans and transfer', () => {
     // the former owner may leave now
     expectStatus(await owner.api.groups.leave({ params: { id } }), 200);
     expect(errorOf(await owner.api.groups.remove({ params: { id } }))).toEqual([403, 'FORBIDDEN']);
+  });
+});
+
+describe('limits on what reaches others', () => {
+  it('join requests: 20 an hour per user, asking again while pending is free; the 21st is 429 with Retry-After', async () => {
+    const owner = await createUser(suite.server);
+    const fan = await createUser(suite.server);
+    const group = await createGroup(suite.server, owner, { join_policy: 'request' });
+    const params = { id: group.id };
+    for (let i = 0; i < 20; i++) {
+      expect(expectStatus(await fan.api.groups.join({ params }), 200).body.data.group.my_status).toBe('pending');
+      // the request stands: asking again changes nothing and is not counted
+      expectStatus(await fan.api.groups.join({ params }), 200);
+      expect(expectStatus(await fan.api.groups.leave({ params }), 200).body.data.group.my_status).toBeNull();
+    }
+    const limited = expectStatus(await fan.api.groups.join({ params }), 429);
+    expect(limited.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(60);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    // nothing was asked: the owner sees no request
+    const requests = expectStatus(await owner.api.groups.requests({ params, query: {} }), 200).body.data;
+    expect(requests.pagination.total).toBe(0);
+    // joining an open group is no request: not limited
+    const open = await createGroup(suite.server, owner, { join_policy: 'open' });
+    expect(expectStatus(await fan.api.groups.join({ params: { id: open.id } }), 200).body.data.group.my_role).toBe(
+      'member',
+    );
+  });
+
+  it('invites: 100 an hour per inviting user; refused ones (a member, twice the same user) do not count', async () => {
+    const owner = await createUser(suite.server);
+    const member = await createUser(suite.server);
+    const group = await createGroup(suite.server, owner, { join_policy: 'open' });
+    expectStatus(await member.api.groups.join({ params: { id: group.id } }), 200);
+    // 101 accounts that may be invited, written as rows (registering each would cost more than the test)
+    const tag = randomUUID().slice(0, 8);
+    const invitees = (
+      await sql<{ id: string }>`insert into users (email, username, slug, is_verified, email_verified_at)
+        select 'inv-' || ${tag} || '-' || n || '@example.test', 'inv_' || ${tag} || '_' || n, 'inv-' || ${tag} || '-' || n, true, now()
+        from generate_series(1, 101) n returning id`.execute(suite.server.riff.database.db)
+    ).rows.map((row) => row.id);
+    const invite = (userId: string) => owner.api.groups.invite({ params: { id: group.id }, body: { user_id: userId } });
+    expect(errorOf(await invite(member.id))).toEqual([409, 'CONFLICT']);
+    for (const userId of invitees.slice(0, 99)) expectStatus(await invite(userId), 201);
+    expect(errorOf(await invite(invitees[0]!))).toEqual([409, 'CONFLICT']);
+    expectStatus(await invite(invitees[99]!), 201);
+    const limited = expectStatus(await invite(invitees[100]!), 429);
+    expect(limited.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(60);
   });
 });

@@ -30,7 +30,8 @@ export const groupMembershipContract = c.router({
     description:
       'open: you become a member; request: your request waits for an admin (my_status pending; the admins are notified); ' +
       'invite: accepts your pending invite, else 403. Banned from the group: 403. Already a member or pending: the group ' +
-      'as it is.' +
+      'as it is. At most 20 join requests a user an hour (asking again while one is pending does not count): 429 ' +
+      'RATE_LIMITED beyond, with Retry-After.' +
       HIDDEN,
     metadata: userRoute,
     pathParams: IdParamsSchema,
@@ -99,7 +100,8 @@ export const groupMembershipContract = c.router({
     description:
       'The invited user may then see the group (even private) and accept or decline. A user who blocked an admin of the ' +
       'group or whom one blocked, or a user banned from it: 403. Already a member or invited: 409 CONFLICT. A missing ' +
-      'user: 404.' +
+      'user: 404. At most 100 invites a user an hour (refused ones do not count): 429 RATE_LIMITED beyond, with ' +
+      'Retry-After.' +
       ADMINS +
       HIDDEN,
     metadata: userRoute,

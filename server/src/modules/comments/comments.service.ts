@@ -2,8 +2,9 @@ import type { Comment, CreateCommentRequest, ListCommentsQuery, ListRepliesQuery
 import type { Actor, UserActor } from '../../platform/access/actor.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { withinLimit } from '../../platform/rate-limit/within-limit.js';
 import { removedContent } from '../../platform/access/moderation.js';
-import { forbidden, invalidField, notFound, rateLimited } from '../../platform/errors/app-error.js';
+import { forbidden, invalidField, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
@@ -117,16 +118,12 @@ export class CommentsService {
    * cannot all pass) and given back when the request is refused for any reason, the limit included.
    */
   async create(actor: UserActor, trackId: string, body: CreateCommentRequest) {
-    const { created } = this.deps;
-    const taken = await created.consume(actor.id);
-    try {
-      if (!taken.allowed)
-        throw rateLimited(taken.retryAfterSeconds, `At most ${taken.limit} comments a minute: try again later`);
-      return await this.insert(actor, trackId, body);
-    } catch (error) {
-      await created.reward(actor.id).catch(() => undefined);
-      throw error;
-    }
+    return withinLimit(
+      this.deps.created,
+      actor.id,
+      (limit) => `At most ${limit} comments a minute: try again later`,
+      () => this.insert(actor, trackId, body),
+    );
   }
 
   private async insert(actor: UserActor, trackId: string, body: CreateCommentRequest) {

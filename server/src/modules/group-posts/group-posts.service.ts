@@ -1,9 +1,10 @@
 import type { CreateGroupPostRequest, GroupPost, GroupPostQuery, Playlist, Track } from '@riff/contract';
 import type { Actor, UserActor } from '../../platform/access/actor.js';
+import { withinLimit } from '../../platform/rate-limit/within-limit.js';
 import { removedContent } from '../../platform/access/moderation.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbScope } from '../../platform/db/transactions.js';
-import { badRequest, forbidden, invalidField, notFound, rateLimited } from '../../platform/errors/app-error.js';
+import { badRequest, forbidden, invalidField, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
@@ -120,19 +121,12 @@ export class GroupPostsService {
   async create(actor: UserActor, groupId: string, body: CreateGroupPostRequest) {
     const group = await this.readableGroup(actor, groupId);
     if (!canPost(group)) throw forbidden('Only members post in this group');
-    const key = `${group.id}:${actor.id}`;
-    const taken = await this.deps.created.consume(key);
-    try {
-      if (!taken.allowed)
-        throw rateLimited(
-          taken.retryAfterSeconds,
-          `At most ${taken.limit} posts an hour in one group: try again later`,
-        );
-      return await this.insert(actor, group, body);
-    } catch (error) {
-      await this.deps.created.reward(key).catch(() => undefined);
-      throw error;
-    }
+    return withinLimit(
+      this.deps.created,
+      `${group.id}:${actor.id}`,
+      (limit) => `At most ${limit} posts an hour in one group: try again later`,
+      () => this.insert(actor, group, body),
+    );
   }
 
   private async insert(actor: UserActor, group: GroupAccess, body: CreateGroupPostRequest) {

@@ -1,3 +1,4 @@
+import { policyLimiter } from '../../platform/rate-limit/limit-policies.js';
 import './groups.events.js';
 import type { Group } from '@riff/contract';
 import type { Actor } from '../../platform/access/actor.js';
@@ -64,6 +65,10 @@ export function createGroupsModule(platform: Platform, deps: GroupsModuleDeps): 
     views,
     replies: groupsService,
     people: deps.people,
+    limits: {
+      requests: policyLimiter(platform.limits, 'group-join-requests'),
+      invites: policyLimiter(platform.limits, 'group-invites'),
+    },
   });
   const accountData = new GroupAccountData({ scope, groups, membership });
   const moderation = createGroupModeration(scope, platform.clock, accountData);

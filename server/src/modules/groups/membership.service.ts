@@ -14,6 +14,8 @@ import { isOwner } from '../../platform/access/ownership.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { badRequest, conflict, forbidden, limitReached, notFound } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
+import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
+import { withinLimit } from '../../platform/rate-limit/within-limit.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import type { GroupViews } from './group-views.js';
@@ -33,9 +35,13 @@ export interface MembershipServiceDeps {
   replies: Pick<GroupsService, 'dto' | 'current'>;
   /** The users area's read port: accounts, blocks, profiles, and the account lock of a transfer's new owner. */
   people: Pick<PeopleReader, 'findActive' | 'findAccount' | 'blockedEitherWay' | 'profiles' | 'lockAccount'>;
+  /** Join requests a user may make and invites a user may send, per hour. */
+  limits: { requests: Limiter; invites: Limiter };
 }
 
 const subject = (id: string) => ({ resource: 'group', id });
+const joinRequestsRefusal = (limit: number) => `At most ${limit} join requests an hour: try again later`;
+const invitesRefusal = (limit: number) => `At most ${limit} invites an hour: try again later`;
 
 /** Membership: joining by the group's policy, leaving, members, requests, invites, roles, removals, bans, transfer. */
 export class MembershipService {
@@ -73,10 +79,15 @@ export class MembershipService {
       } else if (view.join_policy === 'open') {
         await this.enter(actor, view, actor.id, 'join');
       } else if (view.join_policy === 'request') {
-        if (await this.db.addRequest(id, actor.id)) {
-          await this.deps.events.record(actor, 'group.join_requested', {
-            subject: subject(id),
-            data: { user_id: actor.id, name: view.name },
+        // a request notifies the owner and admins, so asking (again after withdrawing) is limited;
+        // asking while a request is pending changes nothing and costs nothing
+        if (!view.my_pending) {
+          await withinLimit(this.deps.limits.requests, actor.id, joinRequestsRefusal, async () => {
+            if (!(await this.db.addRequest(id, actor.id))) return;
+            await this.deps.events.record(actor, 'group.join_requested', {
+              subject: subject(id),
+              data: { user_id: actor.id, name: view.name },
+            });
           });
         }
       } else {
@@ -190,6 +201,10 @@ export class MembershipService {
    * with the inviting admin or any admin of the group (they would meet in it).
    */
   async invite(actor: UserActor, id: string, body: GroupUserRequest): Promise<GroupInvite> {
+    return withinLimit(this.deps.limits.invites, actor.id, invitesRefusal, () => this.inviteNow(actor, id, body));
+  }
+
+  private async inviteNow(actor: UserActor, id: string, body: GroupUserRequest): Promise<GroupInvite> {
     return this.deps.scope.transaction(async () => {
       const view = await this.managed(actor, id);
       const target = body.user_id;

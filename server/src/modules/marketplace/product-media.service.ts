@@ -24,7 +24,8 @@ import type { ObjectStorage } from '../../platform/storage/object-storage.js';
 import { cutPreview, deliverableType, displayName, receiveAudio, sniffingCounter } from './product-files.js';
 import { toImageDto, toPreviewDto } from './products.mapper.js';
 import type { ProductsRepository } from './products.repository.js';
-import { productFolder, withinLimit, type ProductsService } from './products.service.js';
+import { withinLimit } from '../../platform/rate-limit/within-limit.js';
+import { productFolder, type ProductsService } from './products.service.js';
 import type { Limiter } from '../../platform/rate-limit/rate-limiter.js';
 
 /**
@@ -66,6 +67,9 @@ export interface ProductMediaServiceDeps {
 }
 
 /** A product's images, previews and deliverable file: stored, served, removed. */
+/** The refusal of the product media uploads' limit. */
+const uploadsRefusal = (limit: number) => `At most ${limit} uploads a minute: try again later`;
+
 export class ProductMediaService {
   constructor(private readonly deps: ProductMediaServiceDeps) {}
 
@@ -102,7 +106,7 @@ export class ProductMediaService {
   }
 
   addImage(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductImage> {
-    return withinLimit(this.uploads, actor, 'uploads', () => this.addImageNow(actor, id, receive));
+    return withinLimit(this.uploads, actor.id, uploadsRefusal, () => this.addImageNow(actor, id, receive));
   }
 
   private async addImageNow(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductImage> {
@@ -166,7 +170,7 @@ export class ProductMediaService {
   }
 
   addPreview(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductPreview> {
-    return withinLimit(this.uploads, actor, 'uploads', () => this.addPreviewNow(actor, id, receive));
+    return withinLimit(this.uploads, actor.id, uploadsRefusal, () => this.addPreviewNow(actor, id, receive));
   }
 
   private async addPreviewNow(actor: UserActor, id: string, receive: FileReceiver): Promise<ProductPreview> {
@@ -234,7 +238,7 @@ export class ProductMediaService {
 
   /** The deliverable of a pack or service: streamed to storage as it arrives, never held whole. */
   putFile(actor: UserActor, id: string, receive: FileReceiver): Promise<Product> {
-    return withinLimit(this.uploads, actor, 'uploads', () => this.putFileNow(actor, id, receive));
+    return withinLimit(this.uploads, actor.id, uploadsRefusal, () => this.putFileNow(actor, id, receive));
   }
 
   private async putFileNow(actor: UserActor, id: string, receive: FileReceiver): Promise<Product> {

@@ -1,3 +1,4 @@
+import { withinLimit } from '../../platform/rate-limit/within-limit.js';
 import {
   LICENSE_TYPE_ALIASES,
   PRODUCTS_PER_SELLER_MAX,
@@ -20,7 +21,6 @@ import {
   forbidden,
   limitReached,
   notFound,
-  rateLimited,
   validationFailed,
 } from '../../platform/errors/app-error.js';
 import type { EventMap } from '../../platform/events/event-map.js';
@@ -147,7 +147,12 @@ export class ProductsService {
   }
 
   async create(actor: UserActor, body: CreateProductRequest): Promise<Product> {
-    return withinLimit(this.created, actor, 'products created', () => this.insert(actor, body));
+    return withinLimit(
+      this.created,
+      actor.id,
+      (limit) => `At most ${limit} products created a minute: try again later`,
+      () => this.insert(actor, body),
+    );
   }
 
   private async insert(actor: UserActor, body: CreateProductRequest): Promise<Product> {
@@ -325,27 +330,6 @@ export class ProductsService {
       await this.products.deleteLicenses(id, [license.id]);
       return this.reply(await this.products.update(id, {}));
     });
-  }
-}
-
-/**
- * Runs `work` if the actor has a point left in `limiter`: the point is taken first (so concurrent
- * requests cannot all pass) and given back when the request is refused for any reason.
- */
-export async function withinLimit<T>(
-  limiter: Limiter,
-  actor: UserActor,
-  what: string,
-  work: () => Promise<T>,
-): Promise<T> {
-  const taken = await limiter.consume(actor.id);
-  try {
-    if (!taken.allowed)
-      throw rateLimited(taken.retryAfterSeconds, `At most ${taken.limit} ${what} a minute: try again later`);
-    return await work();
-  } catch (error) {
-    await limiter.reward(actor.id).catch(() => undefined);
-    throw error;
   }
 }
 

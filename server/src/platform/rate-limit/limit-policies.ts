@@ -25,6 +25,10 @@ export const LIMIT_POLICIES = {
   'comments-created': { points: 10, durationSeconds: MINUTE },
   /** Posts (and replies) per member per group: 30 an hour; refused ones are given back. */
   'group-posts-created': { points: 30, durationSeconds: 60 * MINUTE },
+  /** Join requests per user: 20 an hour (each one notifies a group's owner and admins); refused ones are given back. */
+  'group-join-requests': { points: 20, durationSeconds: 60 * MINUTE },
+  /** Group invites sent per user: 100 an hour (each one waits in the invitee's list); refused ones are given back. */
+  'group-invites': { points: 100, durationSeconds: 60 * MINUTE },
   /** Marketplace products created per seller: 30 a minute; refused ones are given back. */
   'products-created': { points: 30, durationSeconds: MINUTE },
   /** Frontend log entries per address: 60 a minute (each one is a log line). */

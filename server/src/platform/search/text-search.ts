@@ -30,6 +30,18 @@ const MAX_WORDS = 10;
 const HAS_TRIGRAM = /[\p{L}\p{N}]{3}/u;
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
+/** A word the tsvector parser reads as the same single token: letters and digits only. */
+const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
+
+/**
+ * A phrase of plain words only (no quotes, no `or`, no `-word`, no punctuation inside a word): what
+ * websearch_to_tsquery makes of it (every word as a token) is contained in what "every word is in
+ * it" matches, so that arm alone gives the same rows, without reading the token postings of
+ * every word of the query (a common word's postings grow with the table).
+ */
+const isPlainPhrase = (phrase: string) =>
+  phrase.split(' ').every((word) => PLAIN_WORD.test(word) && word.toLowerCase() !== 'or');
+
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /** The fields of a row as one document: `riff_doc(a, b, c)`, exactly as the indexes of migration 0015 spell it. */
@@ -105,6 +117,7 @@ export function textQuery(q: string, options: { typos: boolean } = { typos: true
           words.map((word) => contains(field, word)),
           sql` and `,
         );
+  const plainPhrase = isPlainPhrase(phrase);
   const long = words.filter((word) => HAS_TRIGRAM.test(word));
   const short = words.filter((word) => !HAS_TRIGRAM.test(word));
   return {
@@ -128,7 +141,7 @@ export function textQuery(q: string, options: { typos: boolean } = { typos: true
         conditions.push(typos ? sql<SqlBool>`riff_norm(${word}) <% ${doc}` : contains(doc, word));
       for (const word of excluded) conditions.push(sql<SqlBool>`not ${contains(doc, word)}`);
       const all = sql.join(conditions, sql` and `);
-      return options.tokens
+      return options.tokens && !plainPhrase
         ? sql<SqlBool>`(to_tsvector('simple'::regconfig, ${doc}) @@ ${tsquery} or (${all}))`
         : sql<SqlBool>`(${all})`;
     },
