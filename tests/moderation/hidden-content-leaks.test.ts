@@ -411,6 +411,12 @@ const EXCLUDED: Record<string, string> = {
   // the item's own and its owner's (tests/gear). A track's gear is walked (tracks/id).
   'gear.get': 'gear is not moderated content',
   'gear.photo': 'gear is not moderated content',
+  // a course and its lessons are not yet moderated content here (no hide or remove reaches them);
+  // who reads a draft, an archived course and a lesson is the course's own rule (tests/education)
+  'courses.get': 'courses are not yet moderated content',
+  'courses.cover': 'courses are not yet moderated content',
+  'courses.lessons': 'courses are not yet moderated content',
+  'courses.lesson': 'courses are not yet moderated content',
 };
 
 /** Staff routes: staff see hidden content by design (that is how they judge it). */

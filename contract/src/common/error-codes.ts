@@ -43,6 +43,10 @@ export const ERROR_CODES = {
   INSUFFICIENT_SCOPE: 403,
   QUOTA_EXCEEDED: 403,
   NO_LICENSE: 403,
+  /** A lesson's content, progress or a review asked by someone not enrolled in the course. */
+  NOT_ENROLLED: 403,
+  /** Enrolling directly in a paid course: it is bought through the marketplace. */
+  PURCHASE_REQUIRED: 403,
   /** Registration is closed by an admin (the platform's settings). */
   REGISTRATION_CLOSED: 403,
   /** Uploads are turned off, for everyone (the platform's settings) or for this account. */

@@ -21,6 +21,7 @@ import { createFrontendModule } from './frontend/frontend.module.js';
 import { createGroupsModule } from './groups/groups.module.js';
 import { createGroupPostsModule } from './group-posts/group-posts.module.js';
 import { createGearModule } from './gear/gear.module.js';
+import { createCoursesModule } from './courses/courses.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createModerationModule } from './moderation/moderation.module.js';
@@ -127,6 +128,7 @@ export function createAreas(platform: Platform) {
   });
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });
   const gear = createGearModule(platform, { tracks: tracks.reader, people: users.people, images: media.images });
+  const courses = createCoursesModule(platform, { people: users.people, images: media.avatars });
   const analytics = createAnalyticsModule(platform, {
     tracks: tracks.reader,
     playlists: (actor, ids) => playlists.playlistsFor(actor, ids),
@@ -371,6 +373,7 @@ export function createAreas(platform: Platform) {
     groups,
     marketplace,
     gear,
+    courses,
     analytics,
     search,
     webhooks,
@@ -400,6 +403,7 @@ export function createAreas(platform: Platform) {
     groupPosts,
     marketplace,
     gear,
+    courses,
     search,
     webhooks,
     developer,
