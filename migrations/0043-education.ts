@@ -13,7 +13,9 @@ const KINDS = `'text', 'audio', 'video'`;
  *   moderation state as every moderated item carries it. Searchable through the engine's document
  *   riff_doc(title, summary, topics) with the indexes of migration 0015's kind (published courses).
  * - course_lessons: in course order by position (1, 2, …, kept dense by the service).
- * - course_enrollments: one current enrollment per learner and course.
+ * - course_enrollments: one current enrollment per learner and course, its completion and certificate code.
+ * - course_lesson_progress: the lessons a learner completed; goes with the enrollment and with the lesson.
+ * The notifications' subject_type CHECK gains course (tests/contract/enum-constraints.test.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
@@ -73,15 +75,39 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         user_id uuid not null references users(id) on delete cascade,
         enrolled_at timestamptz not null default now(),
         completed_at timestamptz,
+        certificate_code text unique,
         primary key (course_id, user_id)
       )`,
     )
     .execute(db);
   await sql`create index course_enrollments_user on course_enrollments (user_id, enrolled_at desc)`.execute(db);
+  await sql
+    .raw(
+      `create table course_lesson_progress (
+        course_id uuid not null,
+        user_id uuid not null,
+        lesson_id uuid not null references course_lessons(id) on delete cascade,
+        completed_at timestamptz not null default now(),
+        primary key (user_id, lesson_id),
+        foreign key (course_id, user_id) references course_enrollments(course_id, user_id) on delete cascade
+      )`,
+    )
+    .execute(db);
+  await sql`create index course_lesson_progress_enrollment on course_lesson_progress (course_id, user_id)`.execute(db);
+  // a course is the subject of the notifications its learners' enrollments and completions make
+  await sql`alter table notifications drop constraint if exists notifications_subject_type_check`.execute(db);
+  await sql`alter table notifications add constraint notifications_subject_type_check
+    check (subject_type in ('track', 'comment', 'user', 'playlist', 'product', 'order', 'group', 'course'))`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['course_enrollments', 'course_lessons', 'courses']) {
+  await sql`delete from notifications where subject_type = 'course'`.execute(db);
+  await sql`alter table notifications drop constraint if exists notifications_subject_type_check`.execute(db);
+  await sql`alter table notifications add constraint notifications_subject_type_check
+    check (subject_type in ('track', 'comment', 'user', 'playlist', 'product', 'order', 'group'))`.execute(db);
+  for (const table of ['course_lesson_progress', 'course_enrollments', 'course_lessons', 'courses']) {
     await sql.raw(`drop table ${table}`).execute(db);
   }
 }

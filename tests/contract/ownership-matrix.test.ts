@@ -424,6 +424,11 @@ const matrix: Record<string, Case[]> = {
     { object: 'publishedCourse', status: 403 },
     { object: 'draftCourse', status: 404 },
   ],
+  // progress and the certificate are a learner's: a draft is 404 (a published course's are 403 NOT_ENROLLED, tests/education)
+  'courses.completeLesson': [{ object: 'draftCourse', status: 404 }],
+  'courses.uncompleteLesson': [{ object: 'draftCourse', status: 404 }],
+  'courses.progress': [{ object: 'draftCourse', status: 404 }],
+  'courses.certificate': [{ object: 'draftCourse', status: 404 }],
   'courses.reorderLessons': [
     { object: 'publishedCourse', status: 403, body: { lesson_ids: ['PUBLISHED_LESSON'] } },
     { object: 'draftCourse', status: 404, body: { lesson_ids: ['PUBLISHED_LESSON'] } },
@@ -461,6 +466,8 @@ const notOwnerOnly: Record<string, Owned> = {
   'marketplace.listReviews': 'product',
   // a user's public gear, where their profile is visible
   'gear.userGear': 'user',
+  // public: the code is what is verified (an unknown one is 404)
+  'courses.verifyCertificate': 'publishedCourse',
 };
 
 /** Path parameters that are not the owned object's id: a valid value each. */

@@ -417,6 +417,9 @@ const EXCLUDED: Record<string, string> = {
   'courses.cover': 'courses are not yet moderated content',
   'courses.lessons': 'courses are not yet moderated content',
   'courses.lesson': 'courses are not yet moderated content',
+  'courses.progress': 'courses are not yet moderated content',
+  'courses.certificate': 'courses are not yet moderated content',
+  'courses.verifyCertificate': 'a certificate is the learner’s record of a completion',
 };
 
 /** Staff routes: staff see hidden content by design (that is how they judge it). */

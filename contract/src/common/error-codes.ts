@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   NOT_ENROLLED: 403,
   /** Enrolling directly in a paid course: it is bought through the marketplace. */
   PURCHASE_REQUIRED: 403,
+  /** A certificate asked by a learner who has not completed the course. */
+  NOT_COMPLETED: 403,
   /** Registration is closed by an admin (the platform's settings). */
   REGISTRATION_CLOSED: 403,
   /** Uploads are turned off, for everyone (the platform's settings) or for this account. */

@@ -262,6 +262,7 @@ export function createAreas(platform: Platform) {
         for (const id of (await groups.reader.readableMany(reader, idsOf('group'))).keys()) add('group', id, true);
       })(),
       ...idsOf('group_post').map(async (id) => add('group_post', id, await groupPosts.postFor(reader, id))),
+      ...idsOf('course').map(async (id) => add('course', id, await courses.courseFor(reader, id))),
     ]);
     return visible;
   };
@@ -337,6 +338,7 @@ export function createAreas(platform: Platform) {
         return product && { title: product.title };
       },
       group: (id) => groups.groupFacts(id),
+      course: (id) => courses.courseFacts(id),
       orderBuyer: (id) => marketplace.orderBuyer(id),
       name: async (id) => (await users.people.contact(id))?.username,
       blockedEitherWay: (a, b) => users.people.blockedEitherWay(a, b),

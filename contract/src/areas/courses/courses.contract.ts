@@ -7,6 +7,7 @@ import { optionalAuth, userRoute } from '../../common/route-meta.js';
 import { AvatarQuerySchema } from '../media/media.schemas.js';
 import { binaryField, fileField } from '../tracks/tracks.schemas.js';
 import { courseLessonsContract } from './course-lessons.contract.js';
+import { courseProgressContract } from './course-progress.contract.js';
 import {
   COURSE_COVER_MAX_BYTES,
   CourseEnvelope,
@@ -154,5 +155,5 @@ const courseCore = {
   },
 } as const;
 
-/** Education: courses by creators, their lessons, and enrollment. */
-export const coursesContract = c.router({ ...courseCore, ...courseLessonsContract });
+/** Education: courses by creators, their lessons, enrollment, progress and certificates. */
+export const coursesContract = c.router({ ...courseCore, ...courseLessonsContract, ...courseProgressContract });

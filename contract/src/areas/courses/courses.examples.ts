@@ -56,6 +56,15 @@ const enrollment: Enrollment = {
   completed_at: null,
 };
 
+const progress = { completed_lesson_ids: [LESSON_ID], progress_percent: 8, completed_at: null };
+const certificate = {
+  code: 'RIFF-7K2M-9QXD-4HPT',
+  learner_name: 'ines.alvarez',
+  course_title: course.title,
+  instructor_name: 'theo.marsh',
+  completed_at: UPDATED,
+};
+
 export const COURSES_EXAMPLES: Record<string, unknown> = {
   Course: course,
   MyEnrollment: course.my_enrollment,
@@ -85,4 +94,8 @@ export const COURSES_EXAMPLES: Record<string, unknown> = {
   LessonList: { lessons: [summary] },
   Enrollment: enrollment,
   EnrollmentReply: { enrollment },
+  CourseProgress: progress,
+  CourseProgressReply: { progress },
+  Certificate: certificate,
+  CertificateReply: { certificate },
 };

@@ -238,3 +238,32 @@ export const LessonListEnvelope = envelope(
   named('LessonList', z.object({ lessons: z.array(LessonSummarySchema).describe('In course order') })),
 );
 export const EnrollmentEnvelope = envelope(named('EnrollmentReply', z.object({ enrollment: EnrollmentSchema })));
+
+export const CourseProgressSchema = named(
+  'CourseProgress',
+  z.object({
+    completed_lesson_ids: z.array(UuidSchema).describe('In course order'),
+    progress_percent: z.number().int().min(0).max(100).describe('Completed lessons over all lessons, rounded down'),
+    completed_at: TimestampSchema.nullable().describe('When every lesson was complete; cleared by an undo'),
+  }),
+);
+export type CourseProgress = z.infer<typeof CourseProgressSchema>;
+
+export const CertificateSchema = named(
+  'Certificate',
+  z.object({
+    code: z.string().describe('The verification code printed on the certificate'),
+    learner_name: z.string(),
+    course_title: z.string(),
+    instructor_name: z.string(),
+    completed_at: TimestampSchema,
+  }),
+);
+export type Certificate = z.infer<typeof CertificateSchema>;
+
+export const CertificateParamsSchema = z.object({ code: z.string().min(1).max(64) });
+
+export const CourseProgressEnvelope = envelope(
+  named('CourseProgressReply', z.object({ progress: CourseProgressSchema })),
+);
+export const CertificateEnvelope = envelope(named('CertificateReply', z.object({ certificate: CertificateSchema })));

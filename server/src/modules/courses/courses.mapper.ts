@@ -2,6 +2,7 @@ import type { Course, Enrollment, Lesson, LessonSummary, Profile } from '@riff/c
 import { withModerationState } from '../../platform/access/moderation.js';
 import type { CourseView } from './courses.repository.js';
 import type { EnrollmentRow, LessonRow } from './courses.tables.js';
+import { percentOf } from './enrollments.repository.js';
 
 /** The URL path of a course's cover, as the API serves it. */
 export const courseCoverPath = (courseId: string) => `/api/v1/courses/${courseId}/cover`;
@@ -36,9 +37,9 @@ export function toCourseDto(view: CourseView, instructor: Profile | null, public
     my_enrollment: view.my_enrolled_at
       ? {
           enrolled_at: view.my_enrolled_at.toISOString(),
-          progress_percent: 0,
+          progress_percent: percentOf(view.my_done_count, view.lesson_count),
           completed_at: view.my_completed_at?.toISOString() ?? null,
-          certificate_code: null,
+          certificate_code: view.my_certificate_code,
         }
       : null,
     created_at: view.created_at.toISOString(),
@@ -66,12 +67,12 @@ export function toLessonDto(row: LessonRow): Lesson {
   return { ...toLessonSummary(row), body: row.body, media: null, attachments: [] };
 }
 
-export function toEnrollmentDto(row: EnrollmentRow): Enrollment {
+export function toEnrollmentDto(row: EnrollmentRow, progressPercent: number): Enrollment {
   return {
     course_id: row.course_id,
     user_id: row.user_id,
     enrolled_at: row.enrolled_at.toISOString(),
-    progress_percent: 0,
+    progress_percent: progressPercent,
     completed_at: row.completed_at?.toISOString() ?? null,
   };
 }

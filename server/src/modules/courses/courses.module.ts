@@ -1,4 +1,5 @@
 import './courses.events.js';
+import type { Actor } from '../../platform/access/actor.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
 import type { AvatarsService } from '../media/avatars.service.js';
@@ -10,6 +11,7 @@ import { CoursesService } from './courses.service.js';
 import { EnrollmentsRepository } from './enrollments.repository.js';
 import { LessonsRepository } from './lessons.repository.js';
 import { LessonsService } from './lessons.service.js';
+import { ProgressService } from './progress.service.js';
 
 export interface CoursesModuleDeps {
   /** The users area's read port: the instructors' profiles. */
@@ -19,11 +21,15 @@ export interface CoursesModuleDeps {
 }
 
 export type CoursesModule = RiffModule & {
+  /** A course's title and instructor, whoever asks: for notifications. */
+  courseFacts(id: string): Promise<{ title: string; instructorId: string } | undefined>;
+  /** The course if this caller may see it (the course's one rule): for notifications and reports. */
+  courseFor(actor: Actor, id: string): Promise<unknown>;
   /** The area's services, for the service-level tests (routes are the only other caller). */
-  services: { courses: CoursesService; lessons: LessonsService };
+  services: { courses: CoursesService; lessons: LessonsService; progress: ProgressService };
 };
 
-/** Education: courses by creators, their lessons, and enrollment. */
+/** Education: courses by creators, their lessons, enrollment, progress and certificates. */
 export function createCoursesModule(platform: Platform, deps: CoursesModuleDeps): CoursesModule {
   const { scope, events } = platform;
   const courses = new CoursesRepository(scope);
@@ -48,10 +54,24 @@ export function createCoursesModule(platform: Platform, deps: CoursesModuleDeps)
     views,
     editable: coursesService,
   });
+  const progressService = new ProgressService({
+    scope,
+    events,
+    lessons,
+    enrollments,
+    views,
+    people: deps.people,
+    publicBaseUrl: platform.config.publicBaseUrl,
+  });
   return {
     name: 'courses',
-    routes: { courses: coursesRoutes(coursesService, lessonsService) },
+    routes: { courses: coursesRoutes(coursesService, lessonsService, progressService) },
     eventHandlers: [],
-    services: { courses: coursesService, lessons: lessonsService },
+    courseFacts: async (id) => {
+      const row = await courses.find(id);
+      return row && { title: row.title, instructorId: row.instructor_id };
+    },
+    courseFor: (actor, id) => views.view(actor, id),
+    services: { courses: coursesService, lessons: lessonsService, progress: progressService },
   };
 }

@@ -13,6 +13,9 @@ export type CourseView = CourseRow & {
   enrollment_count: number;
   my_enrolled_at: Date | null;
   my_completed_at: Date | null;
+  my_certificate_code: string | null;
+  /** The lessons the caller completed (0 when not enrolled). */
+  my_done_count: number;
 };
 
 export interface Paged<T> {
@@ -53,6 +56,14 @@ export class CoursesRepository {
         ),
         sql<Date | null>`(select e.completed_at from course_enrollments e where e.course_id = c.id and e.user_id = ${userId})`.as(
           'my_completed_at',
+        ),
+        sql<
+          string | null
+        >`(select e.certificate_code from course_enrollments e where e.course_id = c.id and e.user_id = ${userId})`.as(
+          'my_certificate_code',
+        ),
+        sql<number>`(select count(*)::int from course_lesson_progress p where p.course_id = c.id and p.user_id = ${userId})`.as(
+          'my_done_count',
         ),
       ]);
   }

@@ -7,8 +7,9 @@ import { ok } from '../../platform/http/envelope.js';
 import { parseMultipart } from '../../platform/http/multipart.js';
 import type { CoursesService } from './courses.service.js';
 import type { LessonsService } from './lessons.service.js';
+import type { ProgressService } from './progress.service.js';
 
-export function coursesRoutes(courses: CoursesService, lessons: LessonsService) {
+export function coursesRoutes(courses: CoursesService, lessons: LessonsService, progress: ProgressService) {
   return contractRoutes(contract.courses, {
     create: async ({ body, req }) => ({
       status: 201,
@@ -70,6 +71,29 @@ export function coursesRoutes(courses: CoursesService, lessons: LessonsService) 
     removeLesson: async ({ params, req }) => ({
       status: 200,
       body: ok(await lessons.remove(signedInActor(req), params.id, params.lessonId)),
+    }),
+    completeLesson: async ({ params, req }) => ({
+      status: 200,
+      body: ok({ progress: await progress.mark(signedInActor(req), params.id, params.lessonId, true) }),
+    }),
+    uncompleteLesson: async ({ params, req }) => ({
+      status: 200,
+      body: ok({ progress: await progress.mark(signedInActor(req), params.id, params.lessonId, false) }),
+    }),
+    progress: async ({ params, req }) => ({
+      status: 200,
+      body: ok({ progress: await progress.progress(signedInActor(req), params.id) }),
+    }),
+    certificate: async ({ params, req, res }) => {
+      const { pdf, code } = await progress.certificatePdf(signedInActor(req), params.id);
+      res.setHeader('Content-Type', 'application/pdf');
+      res.setHeader('Content-Disposition', `attachment; filename="certificate-${code}.pdf"`);
+      res.setHeader('Cache-Control', 'private, no-store');
+      return { status: 200, body: pdf };
+    },
+    verifyCertificate: async ({ params, req }) => ({
+      status: 200,
+      body: ok({ certificate: await progress.verify(actorOf(req), params.code) }),
     }),
   });
 }

@@ -47,6 +47,15 @@ export interface CourseEnrollmentsTable {
   user_id: string;
   enrolled_at: CreatedAt;
   completed_at: Timestamp | null;
+  /** Made at the first completion; stays valid after an undo. */
+  certificate_code: string | null;
+}
+
+export interface CourseLessonProgressTable {
+  course_id: string;
+  user_id: string;
+  lesson_id: string;
+  completed_at: CreatedAt;
 }
 
 export type CourseRow = Selectable<CoursesTable>;
@@ -58,5 +67,6 @@ declare module '../../platform/db/database.schema.js' {
     courses: CoursesTable;
     course_lessons: CourseLessonsTable;
     course_enrollments: CourseEnrollmentsTable;
+    course_lesson_progress: CourseLessonProgressTable;
   }
 }

@@ -15,7 +15,7 @@ import type { CoursesService } from './courses.service.js';
 import { toEnrollmentDto, toLessonDto, toLessonSummary } from './courses.mapper.js';
 import { canReadLessonContent, isEnrolled } from './courses.policy.js';
 import type { CoursesRepository } from './courses.repository.js';
-import type { EnrollmentsRepository } from './enrollments.repository.js';
+import { percentOf, type EnrollmentsRepository } from './enrollments.repository.js';
 import type { LessonsRepository } from './lessons.repository.js';
 
 export interface LessonsServiceDeps {
@@ -136,7 +136,9 @@ export class LessonsService {
       const view = await this.deps.views.required(actor, courseId);
       if (isEnrolled(view)) {
         const row = await this.deps.enrollments.find(courseId, actor.id);
-        if (row) return { enrollment: toEnrollmentDto(row), created: false };
+        if (row) {
+          return { enrollment: toEnrollmentDto(row, percentOf(view.my_done_count, view.lesson_count)), created: false };
+        }
       }
       if (view.status !== 'published') throw badRequest('Only a published course can be enrolled in');
       if (view.price_cents > 0) {
@@ -149,7 +151,7 @@ export class LessonsService {
           data: { course_id: courseId, instructor_id: view.instructor_id },
         });
       }
-      return { enrollment: toEnrollmentDto(row), created };
+      return { enrollment: toEnrollmentDto(row, 0), created };
     });
   }
 
