@@ -15,6 +15,7 @@ const KINDS = `'text', 'audio', 'video'`;
  * - course_lessons: in course order by position (1, 2, …, kept dense by the service).
  * - course_enrollments: one current enrollment per learner and course, its completion and certificate code.
  * - course_lesson_progress: the lessons a learner completed; goes with the enrollment and with the lesson.
+ * - course_reviews: one per learner and course (a second replaces the first).
  * The notifications' subject_type CHECK gains course (tests/contract/enum-constraints.test.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -94,6 +95,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .execute(db);
   await sql`create index course_lesson_progress_enrollment on course_lesson_progress (course_id, user_id)`.execute(db);
+  await sql
+    .raw(
+      `create table course_reviews (
+        id uuid primary key default gen_random_uuid(),
+        course_id uuid not null references courses(id) on delete cascade,
+        user_id uuid not null references users(id) on delete cascade,
+        rating integer not null check (rating between 1 and 5),
+        comment text,
+        created_at timestamptz not null default now(), updated_at timestamptz not null default now(),
+        unique (course_id, user_id)
+      )`,
+    )
+    .execute(db);
+  await sql`create index course_reviews_course on course_reviews (course_id, updated_at desc, id)`.execute(db);
+  await sql`create index course_reviews_user on course_reviews (user_id)`.execute(db);
   // a course is the subject of the notifications its learners' enrollments and completions make
   await sql`alter table notifications drop constraint if exists notifications_subject_type_check`.execute(db);
   await sql`alter table notifications add constraint notifications_subject_type_check
@@ -107,7 +123,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`alter table notifications drop constraint if exists notifications_subject_type_check`.execute(db);
   await sql`alter table notifications add constraint notifications_subject_type_check
     check (subject_type in ('track', 'comment', 'user', 'playlist', 'product', 'order', 'group'))`.execute(db);
-  for (const table of ['course_lesson_progress', 'course_enrollments', 'course_lessons', 'courses']) {
+  for (const table of ['course_reviews', 'course_lesson_progress', 'course_enrollments', 'course_lessons', 'courses']) {
     await sql.raw(`drop table ${table}`).execute(db);
   }
 }

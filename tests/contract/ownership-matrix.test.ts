@@ -429,6 +429,10 @@ const matrix: Record<string, Case[]> = {
   'courses.uncompleteLesson': [{ object: 'draftCourse', status: 404 }],
   'courses.progress': [{ object: 'draftCourse', status: 404 }],
   'courses.certificate': [{ object: 'draftCourse', status: 404 }],
+  // reviews are a learner's (a published course's are 403 NOT_ENROLLED, tests/education)
+  'courses.createReview': [{ object: 'draftCourse', status: 404, body: { rating: 5 } }],
+  'courses.listReviews': [{ object: 'draftCourse', status: 404 }],
+  'courses.removeReview': [{ object: 'draftCourse', status: 404 }],
   'courses.reorderLessons': [
     { object: 'publishedCourse', status: 403, body: { lesson_ids: ['PUBLISHED_LESSON'] } },
     { object: 'draftCourse', status: 404, body: { lesson_ids: ['PUBLISHED_LESSON'] } },

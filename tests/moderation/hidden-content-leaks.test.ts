@@ -419,6 +419,7 @@ const EXCLUDED: Record<string, string> = {
   'courses.lesson': 'courses are not yet moderated content',
   'courses.progress': 'courses are not yet moderated content',
   'courses.certificate': 'courses are not yet moderated content',
+  'courses.listReviews': 'courses are not yet moderated content',
   'courses.verifyCertificate': 'a certificate is the learner’s record of a completion',
 };
 

@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   NOT_ENROLLED: 403,
   /** Enrolling directly in a paid course: it is bought through the marketplace. */
   PURCHASE_REQUIRED: 403,
+  /** A review of a course by a learner who completed less than the share of it a review needs. */
+  NOT_ENOUGH_PROGRESS: 403,
   /** A certificate asked by a learner who has not completed the course. */
   NOT_COMPLETED: 403,
   /** Registration is closed by an admin (the platform's settings). */

@@ -8,6 +8,7 @@ import { AvatarQuerySchema } from '../media/media.schemas.js';
 import { binaryField, fileField } from '../tracks/tracks.schemas.js';
 import { courseLessonsContract } from './course-lessons.contract.js';
 import { courseProgressContract } from './course-progress.contract.js';
+import { courseReviewsContract } from './course-reviews.contract.js';
 import {
   COURSE_COVER_MAX_BYTES,
   CourseEnvelope,
@@ -155,5 +156,10 @@ const courseCore = {
   },
 } as const;
 
-/** Education: courses by creators, their lessons, enrollment, progress and certificates. */
-export const coursesContract = c.router({ ...courseCore, ...courseLessonsContract, ...courseProgressContract });
+/** Education: courses by creators, their lessons, enrollment, progress, certificates and reviews. */
+export const coursesContract = c.router({
+  ...courseCore,
+  ...courseLessonsContract,
+  ...courseProgressContract,
+  ...courseReviewsContract,
+});

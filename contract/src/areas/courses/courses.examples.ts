@@ -65,6 +65,16 @@ const certificate = {
   completed_at: UPDATED,
 };
 
+const review = {
+  id: '2b4d6f8a-1c3e-4a5b-8d7f-9e0a1b2c3d4e',
+  course_id: COURSE_ID,
+  user: profile,
+  rating: 5,
+  comment: 'Clear and practical: my mixes breathe now.',
+  created_at: CREATED,
+  updated_at: UPDATED,
+};
+
 export const COURSES_EXAMPLES: Record<string, unknown> = {
   Course: course,
   MyEnrollment: course.my_enrollment,
@@ -98,4 +108,8 @@ export const COURSES_EXAMPLES: Record<string, unknown> = {
   CourseProgressReply: { progress },
   Certificate: certificate,
   CertificateReply: { certificate },
+  CourseReview: review,
+  CreateCourseReviewRequest: { rating: 5, comment: review.comment },
+  CourseReviewReply: { review },
+  CourseReviewPage: { reviews: [review], pagination: onePage(1) },
 };

@@ -267,3 +267,34 @@ export const CourseProgressEnvelope = envelope(
   named('CourseProgressReply', z.object({ progress: CourseProgressSchema })),
 );
 export const CertificateEnvelope = envelope(named('CertificateReply', z.object({ certificate: CertificateSchema })));
+
+/** A review needs this much of the course completed (percent). */
+export const COURSE_REVIEW_MIN_PROGRESS = 20;
+
+export const CourseReviewSchema = named(
+  'CourseReview',
+  z.object({
+    id: UuidSchema,
+    course_id: UuidSchema,
+    user: ProfileSchema.nullable(),
+    rating: z.number().int().min(1).max(5),
+    comment: z.string().nullable(),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  }),
+);
+export type CourseReview = z.infer<typeof CourseReviewSchema>;
+
+export const CreateCourseReviewRequestSchema = named(
+  'CreateCourseReviewRequest',
+  z.object({
+    rating: z.number().int().min(1).max(5),
+    comment: z.string().max(2000).nullable().optional(),
+  }),
+);
+export type CreateCourseReviewRequest = z.infer<typeof CreateCourseReviewRequestSchema>;
+
+export const CourseReviewParamsSchema = z.object({ id: UuidSchema, reviewId: UuidSchema });
+
+export const CourseReviewEnvelope = envelope(named('CourseReviewReply', z.object({ review: CourseReviewSchema })));
+export const CourseReviewPageEnvelope = envelope(named('CourseReviewPage', pageOf('reviews', CourseReviewSchema)));

@@ -11,6 +11,8 @@ declare module '../../platform/events/event-map.js' {
     'course.lessons_reordered': { lesson_ids: string[] };
     'course.enrolled': { course_id: string; instructor_id: string };
     'course.left': { course_id: string };
+    'course.reviewed': { course_id: string; rating: number };
+    'course.review_deleted': { course_id: string };
     'course.completed': { course_id: string; instructor_id: string; completed_at: string };
   }
 }

@@ -31,8 +31,8 @@ export function toCourseDto(view: CourseView, instructor: Profile | null, public
     lesson_count: view.lesson_count,
     total_duration_seconds: view.total_duration_seconds,
     enrollment_count: view.enrollment_count,
-    avg_rating: null,
-    review_count: 0,
+    avg_rating: view.avg_rating === null ? null : Number(view.avg_rating),
+    review_count: view.review_count,
     product_id: view.product_id,
     my_enrollment: view.my_enrolled_at
       ? {

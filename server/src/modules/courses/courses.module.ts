@@ -12,6 +12,8 @@ import { EnrollmentsRepository } from './enrollments.repository.js';
 import { LessonsRepository } from './lessons.repository.js';
 import { LessonsService } from './lessons.service.js';
 import { ProgressService } from './progress.service.js';
+import { ReviewsRepository } from './reviews.repository.js';
+import { ReviewsService } from './reviews.service.js';
 
 export interface CoursesModuleDeps {
   /** The users area's read port: the instructors' profiles. */
@@ -26,7 +28,7 @@ export type CoursesModule = RiffModule & {
   /** The course if this caller may see it (the course's one rule): for notifications and reports. */
   courseFor(actor: Actor, id: string): Promise<unknown>;
   /** The area's services, for the service-level tests (routes are the only other caller). */
-  services: { courses: CoursesService; lessons: LessonsService; progress: ProgressService };
+  services: { courses: CoursesService; lessons: LessonsService; progress: ProgressService; reviews: ReviewsService };
 };
 
 /** Education: courses by creators, their lessons, enrollment, progress and certificates. */
@@ -63,15 +65,29 @@ export function createCoursesModule(platform: Platform, deps: CoursesModuleDeps)
     people: deps.people,
     publicBaseUrl: platform.config.publicBaseUrl,
   });
+  const reviewsService = new ReviewsService({
+    scope,
+    events,
+    reviews: new ReviewsRepository(scope),
+    views,
+    people: deps.people,
+  });
   return {
     name: 'courses',
-    routes: { courses: coursesRoutes(coursesService, lessonsService, progressService) },
+    routes: {
+      courses: coursesRoutes({
+        courses: coursesService,
+        lessons: lessonsService,
+        progress: progressService,
+        reviews: reviewsService,
+      }),
+    },
     eventHandlers: [],
     courseFacts: async (id) => {
       const row = await courses.find(id);
       return row && { title: row.title, instructorId: row.instructor_id };
     },
     courseFor: (actor, id) => views.view(actor, id),
-    services: { courses: coursesService, lessons: lessonsService, progress: progressService },
+    services: { courses: coursesService, lessons: lessonsService, progress: progressService, reviews: reviewsService },
   };
 }

@@ -31,3 +31,7 @@ export const canReadLessonContent = (actor: Actor, view: CourseView, isPreview: 
 /** Who may create courses: creators and admins. */
 export const mayTeach = (actor: Actor) =>
   actor.kind === 'system' || (actor.kind === 'user' && (actor.isAdmin || actor.user.role === 'creator'));
+
+/** A review goes by its author or staff. */
+export const canDeleteReview = (actor: Actor, authorId: string) =>
+  isOwnerOrAdmin(actor, authorId) || (actor.kind === 'user' && actor.isStaff);

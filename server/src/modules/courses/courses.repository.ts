@@ -16,6 +16,8 @@ export type CourseView = CourseRow & {
   my_certificate_code: string | null;
   /** The lessons the caller completed (0 when not enrolled). */
   my_done_count: number;
+  avg_rating: number | null;
+  review_count: number;
 };
 
 export interface Paged<T> {
@@ -65,6 +67,12 @@ export class CoursesRepository {
         sql<number>`(select count(*)::int from course_lesson_progress p where p.course_id = c.id and p.user_id = ${userId})`.as(
           'my_done_count',
         ),
+        sql<
+          number | null
+        >`(select round(avg(r.rating)::numeric, 2)::float8 from course_reviews r where r.course_id = c.id)`.as(
+          'avg_rating',
+        ),
+        sql<number>`(select count(*)::int from course_reviews r where r.course_id = c.id)`.as('review_count'),
       ]);
   }
 
@@ -131,6 +139,11 @@ export class CoursesRepository {
       : query;
     if (filter.sort === 'popular') {
       ordered = ordered.orderBy(sql`(select count(*) from course_enrollments e where e.course_id = c.id)`, 'desc');
+    } else if (filter.sort === 'rating') {
+      // best average first, unrated last
+      ordered = ordered.orderBy(
+        sql`(select avg(r.rating) from course_reviews r where r.course_id = c.id) desc nulls last`,
+      );
     }
     const rows = await ordered
       .select(totalCount())

@@ -8,8 +8,16 @@ import { parseMultipart } from '../../platform/http/multipart.js';
 import type { CoursesService } from './courses.service.js';
 import type { LessonsService } from './lessons.service.js';
 import type { ProgressService } from './progress.service.js';
+import type { ReviewsService } from './reviews.service.js';
 
-export function coursesRoutes(courses: CoursesService, lessons: LessonsService, progress: ProgressService) {
+export interface CoursesRoutesDeps {
+  courses: CoursesService;
+  lessons: LessonsService;
+  progress: ProgressService;
+  reviews: ReviewsService;
+}
+
+export function coursesRoutes({ courses, lessons, progress, reviews }: CoursesRoutesDeps) {
   return contractRoutes(contract.courses, {
     create: async ({ body, req }) => ({
       status: 201,
@@ -94,6 +102,18 @@ export function coursesRoutes(courses: CoursesService, lessons: LessonsService, 
     verifyCertificate: async ({ params, req }) => ({
       status: 200,
       body: ok({ certificate: await progress.verify(actorOf(req), params.code) }),
+    }),
+    createReview: async ({ params, body, req }) => {
+      const { review, created } = await reviews.write(signedInActor(req), params.id, body);
+      return created ? { status: 201, body: ok({ review }) } : { status: 200, body: ok({ review }) };
+    },
+    listReviews: async ({ params, query, req }) => ({
+      status: 200,
+      body: ok(await reviews.list(actorOf(req), params.id, query)),
+    }),
+    removeReview: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await reviews.remove(signedInActor(req), params.id, params.reviewId)),
     }),
   });
 }

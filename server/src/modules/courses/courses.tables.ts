@@ -58,9 +58,20 @@ export interface CourseLessonProgressTable {
   completed_at: CreatedAt;
 }
 
+export interface CourseReviewsTable {
+  id: Generated<string>;
+  course_id: string;
+  user_id: string;
+  rating: number;
+  comment: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export type CourseRow = Selectable<CoursesTable>;
 export type LessonRow = Selectable<CourseLessonsTable>;
 export type EnrollmentRow = Selectable<CourseEnrollmentsTable>;
+export type ReviewRow = Selectable<CourseReviewsTable>;
 
 declare module '../../platform/db/database.schema.js' {
   interface Database {
@@ -68,5 +79,6 @@ declare module '../../platform/db/database.schema.js' {
     course_lessons: CourseLessonsTable;
     course_enrollments: CourseEnrollmentsTable;
     course_lesson_progress: CourseLessonProgressTable;
+    course_reviews: CourseReviewsTable;
   }
 }
