@@ -80,5 +80,6 @@ export * from './areas/group-posts/group-posts.contract.js';
 export * from './areas/gear/gear.schemas.js';
 export * from './areas/gear/gear.contract.js';
 export * from './areas/courses/courses.schemas.js';
+export * from './areas/courses/course-account.schemas.js';
 export * from './areas/courses/courses.contract.js';
 export * from './riff.contract.js';

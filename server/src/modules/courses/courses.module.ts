@@ -4,6 +4,8 @@ import type { RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
 import type { AvatarsService } from '../media/avatars.service.js';
 import type { PeopleReader } from '../users/people-reader.js';
+import { AccountDataRepository } from './account-data.repository.js';
+import { CourseAccountData } from './course-account-data.js';
 import { CourseViews } from './course-views.js';
 import { CoursesRepository } from './courses.repository.js';
 import { coursesRoutes } from './courses.routes.js';
@@ -72,6 +74,7 @@ export function createCoursesModule(platform: Platform, deps: CoursesModuleDeps)
     views,
     people: deps.people,
   });
+  const accountData = new CourseAccountData({ scope, rows: new AccountDataRepository(scope), images: deps.images });
   return {
     name: 'courses',
     routes: {
@@ -83,6 +86,10 @@ export function createCoursesModule(platform: Platform, deps: CoursesModuleDeps)
       }),
     },
     eventHandlers: [],
+    accountData: {
+      export: (owner) => accountData.exportFor(owner),
+      erase: (owner) => accountData.eraseFor(owner),
+    },
     courseFacts: async (id) => {
       const row = await courses.find(id);
       return row && { title: row.title, instructorId: row.instructor_id };
