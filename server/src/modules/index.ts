@@ -227,6 +227,7 @@ export function createAreas(platform: Platform) {
     product: marketplace.moderation,
     group: groups.moderation,
     group_post: groupPosts.moderation,
+    course: courses.moderation,
   } satisfies Partial<Record<ModeratedContentType, ModeratedContent>>;
   const sanctions = createSanctionsModule(platform, {
     standing: users.standing,

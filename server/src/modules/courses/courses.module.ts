@@ -1,11 +1,13 @@
 import './courses.events.js';
 import type { Actor } from '../../platform/access/actor.js';
+import type { ModeratedContent } from '../../platform/access/moderation.js';
 import type { RiffModule } from '../../platform/module.js';
 import type { Platform } from '../../platform/platform.js';
 import type { AvatarsService } from '../media/avatars.service.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { AccountDataRepository } from './account-data.repository.js';
 import { CourseAccountData } from './course-account-data.js';
+import { createCourseModeration } from './course-moderation.js';
 import { CourseViews } from './course-views.js';
 import { CoursesRepository } from './courses.repository.js';
 import { coursesRoutes } from './courses.routes.js';
@@ -25,6 +27,8 @@ export interface CoursesModuleDeps {
 }
 
 export type CoursesModule = RiffModule & {
+  /** Its courses' moderation state, for the moderation area. */
+  moderation: ModeratedContent;
   /** A course's title and instructor, whoever asks: for notifications. */
   courseFacts(id: string): Promise<{ title: string; instructorId: string } | undefined>;
   /** The course if this caller may see it (the course's one rule): for notifications and reports. */
@@ -90,6 +94,7 @@ export function createCoursesModule(platform: Platform, deps: CoursesModuleDeps)
       export: (owner) => accountData.exportFor(owner),
       erase: (owner) => accountData.eraseFor(owner),
     },
+    moderation: createCourseModeration(scope, platform.clock),
     courseFacts: async (id) => {
       const row = await courses.find(id);
       return row && { title: row.title, instructorId: row.instructor_id };
