@@ -42,10 +42,18 @@ const summary: LessonSummary = {
   created_at: CREATED,
   updated_at: UPDATED,
 };
+const media = {
+  status: 'ready' as const,
+  hls_url: `https://riff.example.org/api/v1/courses/${COURSE_ID}/lessons/${LESSON_ID}/hls/master.m3u8`,
+  waveform_url: `https://riff.example.org/api/v1/courses/${COURSE_ID}/lessons/${LESSON_ID}/waveform`,
+  url: `https://riff.example.org/api/v1/courses/${COURSE_ID}/lessons/${LESSON_ID}/media`,
+};
 const lesson: Lesson = {
   ...summary,
+  kind: 'audio',
+  duration_seconds: 312,
   body: 'Keep every track peaking around -12 dBFS before the bus.',
-  media: null,
+  media,
   attachments: [],
 };
 const enrollment: Enrollment = {
@@ -91,13 +99,8 @@ export const COURSES_EXAMPLES: Record<string, unknown> = {
   },
   LessonSummary: summary,
   Lesson: lesson,
-  LessonMedia: {
-    status: 'ready',
-    hls_url: `https://riff.example.org/api/v1/courses/${COURSE_ID}/lessons/${LESSON_ID}/hls/master.m3u8`,
-    waveform_url: `https://riff.example.org/api/v1/courses/${COURSE_ID}/lessons/${LESSON_ID}/waveform`,
-    url: `https://riff.example.org/api/v1/courses/${COURSE_ID}/lessons/${LESSON_ID}/media`,
-  },
-  CreateLessonRequest: { title: lesson.title, kind: 'text', body: lesson.body, is_preview: true },
+  LessonMedia: media,
+  CreateLessonRequest: { title: lesson.title, kind: 'audio', body: lesson.body, is_preview: true },
   UpdateLessonRequest: { title: 'Gain staging, revisited' },
   ReorderLessonsRequest: { lesson_ids: [LESSON_ID] },
   LessonReply: { lesson },
@@ -120,7 +123,7 @@ export const COURSES_EXAMPLES: Record<string, unknown> = {
     status: 'published',
     price_cents: 0,
     currency: 'USD',
-    lessons: [{ id: LESSON_ID, title: lesson.title, kind: 'text', position: 1, body: lesson.body }],
+    lessons: [{ id: LESSON_ID, title: lesson.title, kind: 'audio', position: 1, body: lesson.body }],
     enrollment_count: 38,
     created_at: CREATED,
     published_at: UPDATED,
