@@ -79,4 +79,7 @@ export * from './areas/group-posts/group-post-export.schemas.js';
 export * from './areas/group-posts/group-posts.contract.js';
 export * from './areas/gear/gear.schemas.js';
 export * from './areas/gear/gear.contract.js';
+export * from './areas/courses/courses.schemas.js';
+export * from './areas/courses/course-account.schemas.js';
+export * from './areas/courses/courses.contract.js';
 export * from './riff.contract.js';

@@ -34,6 +34,9 @@ import {
   STREAM_STATUSES,
   SUBSONIC_RATED_ITEM_TYPES,
   GEAR_CATEGORIES,
+  COURSE_LEVELS,
+  COURSE_STATUSES,
+  LESSON_KINDS,
   TRACK_FORMATS,
   TRACK_STATUSES,
   USER_ROLES,
@@ -89,6 +92,9 @@ const ENUM_COLUMNS: [table: string, column: string, values: readonly string[]][]
   ['groups', 'join_policy', GROUP_JOIN_POLICIES],
   ['group_members', 'role', GROUP_ROLES],
   ['group_invites', 'status', GROUP_INVITE_STATUSES],
+  ['courses', 'level', COURSE_LEVELS],
+  ['courses', 'status', COURSE_STATUSES],
+  ['course_lessons', 'kind', LESSON_KINDS],
 ];
 
 let database: DatabaseHandle;

@@ -42,7 +42,9 @@ type Owned =
   | 'publicGroupPost'
   | 'privateGroupPost'
   | 'publicGear'
-  | 'privateGear';
+  | 'privateGear'
+  | 'publishedCourse'
+  | 'draftCourse';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -389,6 +391,52 @@ const matrix: Record<string, Case[]> = {
     { object: 'privateTrack', status: 404, body: { gear_ids: [] } },
   ],
   'gear.trackGear': [{ object: 'privateTrack', status: 404 }],
+  // courses: a draft is its instructor's (404); a published course others see but may not change (403)
+  'courses.get': [{ object: 'draftCourse', status: 404 }],
+  'courses.cover': [{ object: 'draftCourse', status: 404 }],
+  'courses.update': [
+    { object: 'publishedCourse', status: 403, body: { title: 'Taken over' } },
+    { object: 'draftCourse', status: 404, body: { title: 'Taken over' } },
+  ],
+  'courses.remove': [
+    { object: 'publishedCourse', status: 403 },
+    { object: 'draftCourse', status: 404 },
+  ],
+  // refused before the upload is read
+  'courses.setCover': [
+    { object: 'publishedCourse', status: 403 },
+    { object: 'draftCourse', status: 404 },
+  ],
+  'courses.enroll': [{ object: 'draftCourse', status: 404 }],
+  'courses.leave': [{ object: 'draftCourse', status: 404 }],
+  'courses.lessons': [{ object: 'draftCourse', status: 404 }],
+  // a lesson of a published course is 403 NOT_ENROLLED to others (tests/education): not an ownership refusal
+  'courses.lesson': [{ object: 'draftCourse', status: 404 }],
+  'courses.createLesson': [
+    { object: 'publishedCourse', status: 403, body: { title: 'Mine', kind: 'text' } },
+    { object: 'draftCourse', status: 404, body: { title: 'Mine', kind: 'text' } },
+  ],
+  'courses.updateLesson': [
+    { object: 'publishedCourse', status: 403, body: { title: 'Mine' } },
+    { object: 'draftCourse', status: 404, body: { title: 'Mine' } },
+  ],
+  'courses.removeLesson': [
+    { object: 'publishedCourse', status: 403 },
+    { object: 'draftCourse', status: 404 },
+  ],
+  // progress and the certificate are a learner's: a draft is 404 (a published course's are 403 NOT_ENROLLED, tests/education)
+  'courses.completeLesson': [{ object: 'draftCourse', status: 404 }],
+  'courses.uncompleteLesson': [{ object: 'draftCourse', status: 404 }],
+  'courses.progress': [{ object: 'draftCourse', status: 404 }],
+  'courses.certificate': [{ object: 'draftCourse', status: 404 }],
+  // reviews are a learner's (a published course's are 403 NOT_ENROLLED, tests/education)
+  'courses.createReview': [{ object: 'draftCourse', status: 404, body: { rating: 5 } }],
+  'courses.listReviews': [{ object: 'draftCourse', status: 404 }],
+  'courses.removeReview': [{ object: 'draftCourse', status: 404 }],
+  'courses.reorderLessons': [
+    { object: 'publishedCourse', status: 403, body: { lesson_ids: ['PUBLISHED_LESSON'] } },
+    { object: 'draftCourse', status: 404, body: { lesson_ids: ['PUBLISHED_LESSON'] } },
+  ],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -422,6 +470,8 @@ const notOwnerOnly: Record<string, Owned> = {
   'marketplace.listReviews': 'product',
   // a user's public gear, where their profile is visible
   'gear.userGear': 'user',
+  // public: the code is what is verified (an unknown one is 404)
+  'courses.verifyCertificate': 'publishedCourse',
 };
 
 /** Path parameters that are not the owned object's id: a valid value each. */
@@ -677,6 +727,32 @@ beforeAll(async () => {
     body: { gear_ids: [ids.publicGear, ids.privateGear] },
   });
   expect(linked.status).toBe(200);
+  // the owner becomes a creator and teaches a published course and a draft, each with a lesson
+  const upgraded = await request(server.baseUrl, 'POST', '/api/v1/users/me/upgrade-creator', {
+    token: owner.accessToken,
+  });
+  expect(upgraded.status).toBe(200);
+  for (const object of ['publishedCourse', 'draftCourse'] as const) {
+    const made = await request(server.baseUrl, 'POST', '/api/v1/courses', {
+      token: owner.accessToken,
+      body: { title: `Owned ${object}` },
+    });
+    expect(made.status).toBe(201);
+    ids[object] = made.body.data.course.id;
+    const lesson = await request(server.baseUrl, 'POST', `/api/v1/courses/${ids[object]}/lessons`, {
+      token: owner.accessToken,
+      body: { title: 'Owned lesson', kind: 'text', body: 'the owner’s lesson' },
+    });
+    expect(lesson.status).toBe(201);
+    if (object === 'publishedCourse') {
+      otherParams.lessonId = lesson.body.data.lesson.id;
+      const published = await request(server.baseUrl, 'PUT', `/api/v1/courses/${ids[object]}`, {
+        token: owner.accessToken,
+        body: { status: 'published' },
+      });
+      expect(published.status).toBe(200);
+    }
+  }
   // the completed order's notification, made by a job shortly after
   const deadline = Date.now() + 10_000;
   while (!ids.notification) {
@@ -814,6 +890,12 @@ async function ownerView() {
     })(),
     gear: stable(await as(`/users/${owner.id}/gear`)),
     trackGear: stable(await as(`/tracks/${ids.publicTrack}/gear`)),
+    courses: stable(await as('/courses/teaching')),
+    courseLessons: await Promise.all(
+      (['publishedCourse', 'draftCourse'] as const).map(async (object) =>
+        stable(await as(`/courses/${ids[object]}/lessons`)),
+      ),
+    ),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};
@@ -870,6 +952,8 @@ describe('owned objects refuse another signed-in user', () => {
     expect(before.groups.map((group) => group.member_count)).toEqual([2, 2]);
     expect(before.groupInvites.ids).toEqual([ids.groupInvite]);
     expect(before.groupPosts.map((group) => group.posts?.length)).toEqual([1, 1]);
+    expect(before.courses.data.courses).toHaveLength(2);
+    expect(before.courseLessons.map((reply) => reply.data.lessons.length)).toEqual([1, 1]);
     const wrong: string[] = [];
     for (const operation of pathOperations.filter((candidate) => candidate.id in matrix)) {
       for (const testCase of matrix[operation.id]!) {
@@ -880,7 +964,8 @@ describe('owned objects refuse another signed-in user', () => {
             : JSON.parse(
                 JSON.stringify(testCase.body)
                   .replaceAll('PUBLIC_TRACK', ids.publicTrack)
-                  .replaceAll('OTHER_USER', other.id),
+                  .replaceAll('OTHER_USER', other.id)
+                  .replaceAll('PUBLISHED_LESSON', otherParams.lessonId!),
               );
         const reply = await request(server.baseUrl, operation.route.method, path, {
           token: other.accessToken,
@@ -935,6 +1020,8 @@ describe('owned objects refuse another signed-in user', () => {
       ['gear.photo', `/api/v1/gear/${ids.publicGear}/photos/${otherParams.photoId}`],
       ['gear.userGear', `/api/v1/users/${owner.id}/gear`],
       ['gear.trackGear', `/api/v1/tracks/${ids.publicTrack}/gear`],
+      ['courses.get', `/api/v1/courses/${ids.publishedCourse}`],
+      ['courses.lessons', `/api/v1/courses/${ids.publishedCourse}/lessons`],
     ];
     const refused: string[] = [];
     for (const [id, path] of reads) {

@@ -411,6 +411,16 @@ const EXCLUDED: Record<string, string> = {
   // the item's own and its owner's (tests/gear). A track's gear is walked (tracks/id).
   'gear.get': 'gear is not moderated content',
   'gear.photo': 'gear is not moderated content',
+  // a course's routes with its id: a hidden course is 404 on each of them to others, walked in
+  // tests/education/course-moderation.test.ts (the catalogue and enrolled lists are walked here)
+  'courses.get': 'walked for hidden courses in tests/education/course-moderation.test.ts',
+  'courses.cover': 'walked for hidden courses in tests/education/course-moderation.test.ts',
+  'courses.lessons': 'walked for hidden courses in tests/education/course-moderation.test.ts',
+  'courses.lesson': 'walked for hidden courses in tests/education/course-moderation.test.ts',
+  'courses.progress': 'walked for hidden courses in tests/education/course-moderation.test.ts',
+  'courses.certificate': 'walked for hidden courses in tests/education/course-moderation.test.ts',
+  'courses.listReviews': 'walked for hidden courses in tests/education/course-moderation.test.ts',
+  'courses.verifyCertificate': 'a certificate is the learner’s record of a completion',
 };
 
 /** Staff routes: staff see hidden content by design (that is how they judge it). */

@@ -113,7 +113,9 @@ describe('account deletion (DELETE /users/me)', () => {
     // Subsonic app that last saved her play queue; removed_subsonic_ratings, removed_now_playing: what those
     // apps rated and said was playing; removed_gear, removed_gear_photos: her gear and its photos' files;
     // removed_group_memberships, removed_group_requests, removed_group_invites,
-    // transferred_groups, hidden_groups: the groups area's (her groups pass to their oldest admin, else hide)
+    // transferred_groups, hidden_groups: the groups area's (her groups pass to their oldest admin, else hide);
+    // archived_courses, removed_courses, removed_course_enrollments, removed_course_reviews: the education area's
+    // (a course with learners is archived for them, the others go; her enrollments, progress and reviews go)
     expect(entry.metadata).toEqual({
       anonymised_claims: 0,
       anonymised_reports: 0,
@@ -150,6 +152,10 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_group_invites: 0,
       transferred_groups: 0,
       hidden_groups: 0,
+      archived_courses: 0,
+      removed_courses: 0,
+      removed_course_enrollments: 0,
+      removed_course_reviews: 0,
       pseudonymised_staff_log_entries: 0,
     });
 

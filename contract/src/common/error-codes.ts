@@ -43,6 +43,14 @@ export const ERROR_CODES = {
   INSUFFICIENT_SCOPE: 403,
   QUOTA_EXCEEDED: 403,
   NO_LICENSE: 403,
+  /** A lesson's content, progress or a review asked by someone not enrolled in the course. */
+  NOT_ENROLLED: 403,
+  /** Enrolling directly in a paid course: it is bought through the marketplace. */
+  PURCHASE_REQUIRED: 403,
+  /** A review of a course by a learner who completed less than the share of it a review needs. */
+  NOT_ENOUGH_PROGRESS: 403,
+  /** A certificate asked by a learner who has not completed the course. */
+  NOT_COMPLETED: 403,
   /** Registration is closed by an admin (the platform's settings). */
   REGISTRATION_CLOSED: 403,
   /** Uploads are turned off, for everyone (the platform's settings) or for this account. */

@@ -21,6 +21,7 @@ import { createFrontendModule } from './frontend/frontend.module.js';
 import { createGroupsModule } from './groups/groups.module.js';
 import { createGroupPostsModule } from './group-posts/group-posts.module.js';
 import { createGearModule } from './gear/gear.module.js';
+import { createCoursesModule } from './courses/courses.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createModerationModule } from './moderation/moderation.module.js';
@@ -127,6 +128,7 @@ export function createAreas(platform: Platform) {
   });
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });
   const gear = createGearModule(platform, { tracks: tracks.reader, people: users.people, images: media.images });
+  const courses = createCoursesModule(platform, { people: users.people, images: media.avatars });
   const analytics = createAnalyticsModule(platform, {
     tracks: tracks.reader,
     playlists: (actor, ids) => playlists.playlistsFor(actor, ids),
@@ -225,6 +227,7 @@ export function createAreas(platform: Platform) {
     product: marketplace.moderation,
     group: groups.moderation,
     group_post: groupPosts.moderation,
+    course: courses.moderation,
   } satisfies Partial<Record<ModeratedContentType, ModeratedContent>>;
   const sanctions = createSanctionsModule(platform, {
     standing: users.standing,
@@ -260,6 +263,7 @@ export function createAreas(platform: Platform) {
         for (const id of (await groups.reader.readableMany(reader, idsOf('group'))).keys()) add('group', id, true);
       })(),
       ...idsOf('group_post').map(async (id) => add('group_post', id, await groupPosts.postFor(reader, id))),
+      ...idsOf('course').map(async (id) => add('course', id, await courses.courseFor(reader, id))),
     ]);
     return visible;
   };
@@ -335,6 +339,7 @@ export function createAreas(platform: Platform) {
         return product && { title: product.title };
       },
       group: (id) => groups.groupFacts(id),
+      course: (id) => courses.courseFacts(id),
       orderBuyer: (id) => marketplace.orderBuyer(id),
       name: async (id) => (await users.people.contact(id))?.username,
       blockedEitherWay: (a, b) => users.people.blockedEitherWay(a, b),
@@ -371,6 +376,7 @@ export function createAreas(platform: Platform) {
     groups,
     marketplace,
     gear,
+    courses,
     analytics,
     search,
     webhooks,
@@ -400,6 +406,7 @@ export function createAreas(platform: Platform) {
     groupPosts,
     marketplace,
     gear,
+    courses,
     search,
     webhooks,
     developer,

@@ -19,6 +19,7 @@ export const NOTIFICATION_SUBJECT_TYPES = [
   'product',
   'order',
   'group',
+  'course',
 ] as const;
 export type NotificationSubjectType = (typeof NOTIFICATION_SUBJECT_TYPES)[number];
 

@@ -159,6 +159,8 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     group_posts: [],
     notifications: [exportedNotification],
     gear: [gear],
+    courses_taught: [],
+    course_enrollments: [],
   },
   SetAvatarRequest: { file: 'portrait.jpg' },
 };

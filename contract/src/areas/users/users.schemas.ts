@@ -40,6 +40,7 @@ import {
 } from '../copyright/copyright-records.schemas.js';
 import { AppealSchema } from '../appeals/appeal.schemas.js';
 import { ExportedGroupMembershipSchema } from '../groups/group-account.schemas.js';
+import { ExportedCourseEnrollmentSchema, ExportedCourseTaughtSchema } from '../courses/course-account.schemas.js';
 
 export const USER_ROLES = ['user', 'creator', 'moderator', 'admin'] as const;
 export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const;
@@ -327,6 +328,12 @@ export const UserExportSchema = named(
         `Your notifications, newest first (kept ${NOTIFICATION_RETENTION_DAYS} days; your choices per type are in preferences.notifications)`,
       ),
     gear: z.array(GearSchema).describe('Your gear, private items included, newest first, with the URLs of its photos'),
+    courses_taught: z
+      .array(ExportedCourseTaughtSchema)
+      .describe('The courses you teach, every status, oldest first, with their lessons'),
+    course_enrollments: z
+      .array(ExportedCourseEnrollmentSchema)
+      .describe('The courses you are enrolled in, oldest enrollment first, with your progress and review'),
   }),
 );
 

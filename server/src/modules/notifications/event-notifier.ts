@@ -12,6 +12,7 @@ import { copyrightNotice } from '../copyright/copyright.notices.js';
 import '../appeals/appeals.events.js';
 import '../groups/groups.events.js';
 import '../group-posts/group-posts.events.js';
+import '../courses/courses.events.js';
 
 /** The actors a fold keeps by name; its count goes on beyond them. */
 const FOLD_ACTORS_KEPT = 50;
@@ -59,6 +60,8 @@ export const NOTIFYING_EVENTS = [
   'group.join_requested',
   'group.member_joined',
   'group.post_created',
+  'course.enrolled',
+  'course.completed',
 ] as const satisfies readonly EventType[];
 
 const CONTENT_NAMES: Record<string, string> = {
@@ -258,6 +261,22 @@ export function eventNotifier(deps: {
             actorId,
             subject: { type: 'group', id: groupId, title: group.name },
             says: `${data['parent_id'] ? 'replied in' : 'posted in'} your group ${group.name}`,
+          },
+        ];
+      }
+      case 'course.enrolled':
+      case 'course.completed': {
+        // the instructor hears of each learner who enrolls in or completes their course
+        const course = await sources.course(subjectId);
+        if (!course) return [];
+        const enrolled = event.type === 'course.enrolled';
+        return [
+          {
+            recipientId: course.instructorId,
+            type: enrolled ? 'course_enrolled' : 'course_completed',
+            actorId,
+            subject: { type: 'course', id: subjectId, title: course.title },
+            says: `${enrolled ? 'enrolled in' : 'completed'} your course ${course.title}`,
           },
         ];
       }

@@ -15,6 +15,8 @@ export interface NotificationSources {
   product(id: string): Promise<{ title: string } | undefined>;
   /** A live group's name, owner, and who decides its join requests (the owner and its admins). */
   group(id: string): Promise<{ name: string; ownerId: string; adminIds: string[] } | undefined>;
+  /** A course's title and instructor, whatever its status. */
+  course(id: string): Promise<{ title: string; instructorId: string } | undefined>;
   /** The buyer of an order (null once their account is deleted). */
   orderBuyer(id: string): Promise<string | null | undefined>;
   /** A live account's username. */
