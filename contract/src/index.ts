@@ -79,4 +79,6 @@ export * from './areas/group-posts/group-post-export.schemas.js';
 export * from './areas/group-posts/group-posts.contract.js';
 export * from './areas/gear/gear.schemas.js';
 export * from './areas/gear/gear.contract.js';
+export * from './areas/cloud/cloud.schemas.js';
+export * from './areas/cloud/cloud.contract.js';
 export * from './riff.contract.js';

@@ -27,6 +27,7 @@ import { groupPostsContract } from './areas/group-posts/group-posts.contract.js'
 import { analyticsContract } from './areas/analytics/analytics.contract.js';
 import { groupsContract } from './areas/groups/groups.contract.js';
 import { gearContract } from './areas/gear/gear.contract.js';
+import { cloudContract } from './areas/cloud/cloud.contract.js';
 
 const c = initContract();
 
@@ -72,6 +73,7 @@ export const analyticsRouter = c.router(analyticsContract, apiOptions);
 export const groupsRouter = c.router(groupsContract, apiOptions);
 export const groupPostsRouter = c.router(groupPostsContract, apiOptions);
 export const gearRouter = c.router(gearContract, apiOptions);
+export const cloudRouter = c.router(cloudContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -105,6 +107,7 @@ export const contract: {
   groups: typeof groupsRouter;
   groupPosts: typeof groupPostsRouter;
   gear: typeof gearRouter;
+  cloud: typeof cloudRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -133,6 +136,7 @@ export const contract: {
   groups: groupsRouter,
   groupPosts: groupPostsRouter,
   gear: gearRouter,
+  cloud: cloudRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -204,4 +208,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
   gear:
     'What musicians play and record with: their items (public or private), photos, the tracks that name them, and ' +
     'discovery (search, the most owned models, who owns one)',
+  cloud:
+    'A musician’s file storage for stems, projects, samples and documents: folders, files streamed both ways with byte ' +
+    'ranges, sharing the upload quota with tracks',
 };

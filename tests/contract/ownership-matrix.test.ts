@@ -42,7 +42,9 @@ type Owned =
   | 'publicGroupPost'
   | 'privateGroupPost'
   | 'publicGear'
-  | 'privateGear';
+  | 'privateGear'
+  | 'cloudFolder'
+  | 'cloudFile';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -389,6 +391,12 @@ const matrix: Record<string, Case[]> = {
     { object: 'privateTrack', status: 404, body: { gear_ids: [] } },
   ],
   'gear.trackGear': [{ object: 'privateTrack', status: 404 }],
+  // cloud: a user's files and folders are theirs alone (404 to everyone else)
+  'cloud.folder': [{ object: 'cloudFolder', status: 404 }],
+  'cloud.updateFolder': [{ object: 'cloudFolder', status: 404, body: { name: 'mine now' } }],
+  'cloud.file': [{ object: 'cloudFile', status: 404 }],
+  'cloud.fileContent': [{ object: 'cloudFile', status: 404 }],
+  'cloud.updateFile': [{ object: 'cloudFile', status: 404, body: { name: 'mine now' } }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -677,6 +685,23 @@ beforeAll(async () => {
     body: { gear_ids: [ids.publicGear, ids.privateGear] },
   });
   expect(linked.status).toBe(200);
+  // a cloud folder with a file in it
+  const cloudFolder = await request(server.baseUrl, 'POST', '/api/v1/cloud/folders', {
+    token: owner.accessToken,
+    body: { name: 'Owned' },
+  });
+  expect(cloudFolder.status).toBe(201);
+  ids.cloudFolder = cloudFolder.body.data.folder.id;
+  const cloudForm = new FormData();
+  cloudForm.append('folder_id', ids.cloudFolder);
+  cloudForm.append('file', new Blob([new Uint8Array(Buffer.from('owned bytes'))]), 'owned.txt');
+  const cloudFile = await fetch(`${server.baseUrl}/api/v1/cloud/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.accessToken}` },
+    body: cloudForm,
+  });
+  expect(cloudFile.status).toBe(201);
+  ids.cloudFile = ((await cloudFile.json()) as { data: { file: { id: string } } }).data.file.id;
   // the completed order's notification, made by a job shortly after
   const deadline = Date.now() + 10_000;
   while (!ids.notification) {
@@ -814,6 +839,8 @@ async function ownerView() {
     })(),
     gear: stable(await as(`/users/${owner.id}/gear`)),
     trackGear: stable(await as(`/tracks/${ids.publicTrack}/gear`)),
+    cloudFolder: stable(await as(`/cloud/folders/${ids.cloudFolder}`)),
+    cloudFile: stable(await as(`/cloud/files/${ids.cloudFile}`)),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};

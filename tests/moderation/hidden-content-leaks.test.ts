@@ -411,6 +411,11 @@ const EXCLUDED: Record<string, string> = {
   // the item's own and its owner's (tests/gear). A track's gear is walked (tracks/id).
   'gear.get': 'gear is not moderated content',
   'gear.photo': 'gear is not moderated content',
+  // a user's cloud files and folders are theirs alone (never shown to anyone else) and not moderated content
+  'cloud.root': 'the caller’s own private storage',
+  'cloud.folder': 'the caller’s own private storage',
+  'cloud.file': 'the caller’s own private storage',
+  'cloud.fileContent': 'the caller’s own private storage',
 };
 
 /** Staff routes: staff see hidden content by design (that is how they judge it). */

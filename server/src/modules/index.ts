@@ -21,6 +21,7 @@ import { createFrontendModule } from './frontend/frontend.module.js';
 import { createGroupsModule } from './groups/groups.module.js';
 import { createGroupPostsModule } from './group-posts/group-posts.module.js';
 import { createGearModule } from './gear/gear.module.js';
+import { createCloudModule } from './cloud/cloud.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createModerationModule } from './moderation/moderation.module.js';
@@ -86,6 +87,8 @@ export function createAreas(platform: Platform) {
         };
       },
     },
+    // the cloud is made below: its files share the quota, asked only when an upload or the quota is
+    cloudUsage: { bytesOf: (userId) => cloud.usage.bytesOf(userId) },
   });
   const users = createUsersModule(platform, { avatars: media.avatars });
   const auth = createAuthModule(platform, {
@@ -127,6 +130,7 @@ export function createAreas(platform: Platform) {
   });
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });
   const gear = createGearModule(platform, { tracks: tracks.reader, people: users.people, images: media.images });
+  const cloud = createCloudModule(platform, { people: users.people, quota: tracks.quota });
   const analytics = createAnalyticsModule(platform, {
     tracks: tracks.reader,
     playlists: (actor, ids) => playlists.playlistsFor(actor, ids),
@@ -371,6 +375,7 @@ export function createAreas(platform: Platform) {
     groups,
     marketplace,
     gear,
+    cloud,
     analytics,
     search,
     webhooks,
@@ -400,6 +405,7 @@ export function createAreas(platform: Platform) {
     groupPosts,
     marketplace,
     gear,
+    cloud,
     search,
     webhooks,
     developer,
