@@ -6,7 +6,8 @@ import { sql, type Kysely } from 'kysely';
  * - cloud_folders: nested folders; depth is 1 at the top. name_key is the name in lower case: names
  *   are unique among the files and folders of one folder case-insensitively (the service checks the
  *   two tables together under the account lock; these indexes hold each table on its own).
- *   deleted_at marks a folder in the trash.
+ *   deleted_at marks a folder in the trash; trashed_by is the item whose deletion put it there (itself
+ *   for an item of the trash list, its deleted folder for what was inside). Both tables alike.
  * - cloud_files: a file and its current content (size, content type, md5, version, storage key).
  * - cloud_file_versions: every kept content of a file, the current one included (at most ten); the
  *   sum of their sizes is what the cloud holds of an account's quota, trash included.
@@ -19,7 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     parent_id uuid references cloud_folders(id) on delete cascade,
     name text not null, name_key text not null,
     depth integer not null check (depth between 1 and 32),
-    deleted_at timestamptz,
+    deleted_at timestamptz, trashed_by uuid,
     created_at timestamptz not null default now(), updated_at timestamptz not null default now()
   )`.execute(db);
   await sql`create unique index cloud_folders_name on cloud_folders
@@ -34,7 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     name text not null, name_key text not null,
     size bigint not null, content_type text not null, md5 text not null,
     version integer not null, storage_key text not null,
-    deleted_at timestamptz,
+    deleted_at timestamptz, trashed_by uuid,
     created_at timestamptz not null default now(), updated_at timestamptz not null default now()
   )`.execute(db);
   await sql`create unique index cloud_files_name on cloud_files
@@ -42,6 +43,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await sql`create index cloud_files_folder on cloud_files (folder_id)`.execute(db);
+  await sql`create index cloud_folders_trash on cloud_folders (owner_id, deleted_at) where trashed_by = id`.execute(db);
+  await sql`create index cloud_files_trash on cloud_files (owner_id, deleted_at) where trashed_by = id`.execute(db);
+  await sql`create index cloud_files_trashed_by on cloud_files (trashed_by) where trashed_by is not null`.execute(db);
+  await sql`create index cloud_folders_trashed_by on cloud_folders (trashed_by) where trashed_by is not null`.execute(
+    db,
+  );
   await sql`create table cloud_file_versions (
     id uuid primary key default gen_random_uuid(),
     file_id uuid not null references cloud_files(id) on delete cascade,

@@ -77,3 +77,33 @@ describe('cloud on S3', () => {
     expect(expectStatus(await owner.api.cloud.root({ query: {} }), 200).body.data.files).toEqual([]);
   });
 });
+
+describe('cloud versions and trash on S3', () => {
+  it('a new version is a new object; the purge removes every object of the file', async () => {
+    const owner = await createUser(server);
+    const first = Buffer.from('first version');
+    const file = expectStatus(await owner.api.cloud.uploadFile({ body: { file: fileOf(first, 'v.txt') } }), 201).body
+      .data.file;
+    const before = await keys('cloud/');
+    const second = Buffer.from('second version!');
+    const replaced = expectStatus(
+      await owner.api.cloud.replaceContent({ params: { id: file.id }, body: { file: fileOf(second, 'v.txt') } }),
+      200,
+    ).body.data.file;
+    expect(replaced).toMatchObject({ version: 2, md5: md5(second) });
+    const added = (await keys('cloud/')).filter((key) => !before.includes(key));
+    expect(added).toHaveLength(1);
+    const reply = await fetch(`${server.baseUrl}/api/v1/cloud/files/${file.id}/content`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+      redirect: 'manual',
+    });
+    expect(reply.status).toBe(302);
+    expect(Buffer.from(await (await fetch(reply.headers.get('location')!)).arrayBuffer()).equals(second)).toBe(true);
+
+    expectStatus(await owner.api.cloud.removeFile({ params: { id: file.id } }), 200);
+    expectStatus(await owner.api.cloud.deleteTrashItem({ params: { id: file.id } }), 200);
+    const left = await keys('cloud/');
+    expect(left.filter((key) => added.includes(key) || !before.includes(key))).toEqual([]);
+    expect(left).toHaveLength(before.length - 1);
+  });
+});

@@ -44,7 +44,8 @@ type Owned =
   | 'publicGear'
   | 'privateGear'
   | 'cloudFolder'
-  | 'cloudFile';
+  | 'cloudFile'
+  | 'cloudTrashed';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -397,6 +398,14 @@ const matrix: Record<string, Case[]> = {
   'cloud.file': [{ object: 'cloudFile', status: 404 }],
   'cloud.fileContent': [{ object: 'cloudFile', status: 404 }],
   'cloud.updateFile': [{ object: 'cloudFile', status: 404, body: { name: 'mine now' } }],
+  // refused before the upload is read
+  'cloud.replaceContent': [{ object: 'cloudFile', status: 404 }],
+  'cloud.versions': [{ object: 'cloudFile', status: 404 }],
+  'cloud.restoreVersion': [{ object: 'cloudFile', status: 404 }],
+  'cloud.removeFile': [{ object: 'cloudFile', status: 404 }],
+  'cloud.removeFolder': [{ object: 'cloudFolder', status: 404 }],
+  'cloud.restoreTrashItem': [{ object: 'cloudTrashed', status: 404 }],
+  'cloud.deleteTrashItem': [{ object: 'cloudTrashed', status: 404 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -702,6 +711,20 @@ beforeAll(async () => {
   });
   expect(cloudFile.status).toBe(201);
   ids.cloudFile = ((await cloudFile.json()) as { data: { file: { id: string } } }).data.file.id;
+  const versions = await request(server.baseUrl, 'GET', `/api/v1/cloud/files/${ids.cloudFile}/versions`, {
+    token: owner.accessToken,
+  });
+  otherParams.versionId = versions.body.data.versions[0].id;
+  // and a folder in the trash
+  const trashed = await request(server.baseUrl, 'POST', '/api/v1/cloud/folders', {
+    token: owner.accessToken,
+    body: { name: 'Trashed' },
+  });
+  ids.cloudTrashed = trashed.body.data.folder.id;
+  expect(
+    (await request(server.baseUrl, 'DELETE', `/api/v1/cloud/folders/${ids.cloudTrashed}`, { token: owner.accessToken }))
+      .status,
+  ).toBe(200);
   // the completed order's notification, made by a job shortly after
   const deadline = Date.now() + 10_000;
   while (!ids.notification) {
@@ -841,6 +864,8 @@ async function ownerView() {
     trackGear: stable(await as(`/tracks/${ids.publicTrack}/gear`)),
     cloudFolder: stable(await as(`/cloud/folders/${ids.cloudFolder}`)),
     cloudFile: stable(await as(`/cloud/files/${ids.cloudFile}`)),
+    cloudVersions: stable(await as(`/cloud/files/${ids.cloudFile}/versions`)),
+    cloudTrash: stable(await as('/cloud/trash')),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};

@@ -416,6 +416,9 @@ const EXCLUDED: Record<string, string> = {
   'cloud.folder': 'the caller’s own private storage',
   'cloud.file': 'the caller’s own private storage',
   'cloud.fileContent': 'the caller’s own private storage',
+  'cloud.versions': 'the caller’s own private storage',
+  'cloud.trash': 'the caller’s own private storage',
+  'cloud.search': 'the caller’s own private storage',
 };
 
 /** Staff routes: staff see hidden content by design (that is how they judge it). */

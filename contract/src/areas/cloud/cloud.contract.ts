@@ -1,14 +1,21 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { IdParamsSchema } from '../../common/common.schemas.js';
-import { errors } from '../../common/envelope.schemas.js';
+import { IdParamsSchema, MessageSchema, PaginationQuerySchema } from '../../common/common.schemas.js';
+import { envelope, errors } from '../../common/envelope.schemas.js';
 import { named } from '../../common/openapi-meta.js';
 import { userRoute } from '../../common/route-meta.js';
 import { binaryField, fileField, StreamHeadersSchema } from '../tracks/tracks.schemas.js';
 import {
   CLOUD_FOLDER_MAX_ITEMS,
   CLOUD_MAX_DEPTH,
+  CloudEmptiedEnvelope,
   CloudFileEnvelope,
+  CloudFileVersionsEnvelope,
+  CloudRestoredEnvelope,
+  CloudSearchEnvelope,
+  CloudSearchQuerySchema,
+  CloudTrashPageEnvelope,
+  CloudVersionParamsSchema,
   CloudFolderEnvelope,
   CloudListingEnvelope,
   CloudListingQuerySchema,
@@ -40,6 +47,17 @@ export const cloudContract = c.router({
     metadata: userRoute,
     body: CreateCloudFolderRequestSchema,
     responses: { 201: CloudFolderEnvelope, ...errors(400, 401, 404, 409) },
+  },
+  search: {
+    method: 'GET',
+    path: '/cloud/search',
+    summary: 'Search my files and folders',
+    description:
+      'By name, over the caller’s own files and folders not in the trash, with the engine of /search (case and accents ' +
+      'ignored, typos tolerated), best match first.',
+    metadata: userRoute,
+    query: CloudSearchQuerySchema,
+    responses: { 200: CloudSearchEnvelope, ...errors(400, 401) },
   },
   root: {
     method: 'GET',
@@ -133,5 +151,103 @@ export const cloudContract = c.router({
     pathParams: IdParamsSchema,
     body: UpdateCloudFileRequestSchema,
     responses: { 200: CloudFileEnvelope, ...errors(400, 401, 404, 409) },
+  },
+  replaceContent: {
+    method: 'PUT',
+    path: '/cloud/files/:id/content',
+    summary: 'New content for a file',
+    description:
+      'multipart/form-data with the bytes in field `file`, as POST /cloud/files: the file’s next version. A file keeps ten ' +
+      'versions, the current one included; the oldest beyond goes with its stored content. Every kept version counts in ' +
+      'the quota.' +
+      MINE,
+    metadata: userRoute,
+    pathParams: IdParamsSchema,
+    contentType: 'multipart/form-data',
+    body: named('ReplaceCloudFileRequest', z.object({ file: fileField('The bytes') })).optional(),
+    responses: { 200: CloudFileEnvelope, ...errors(400, 401, 403, 404, 413, 415) },
+  },
+  versions: {
+    method: 'GET',
+    path: '/cloud/files/:id/versions',
+    summary: 'A file’s versions',
+    description: 'Newest first, at most ten, the current one included.' + MINE,
+    metadata: userRoute,
+    pathParams: IdParamsSchema,
+    responses: { 200: CloudFileVersionsEnvelope, ...errors(400, 401, 404) },
+  },
+  restoreVersion: {
+    method: 'POST',
+    path: '/cloud/files/:id/versions/:versionId/restore',
+    summary: 'Restore a version',
+    description: 'A new version with that version’s content (the versions between are kept).' + MINE,
+    metadata: userRoute,
+    pathParams: CloudVersionParamsSchema,
+    body: c.noBody(),
+    responses: { 200: CloudFileEnvelope, ...errors(400, 401, 403, 404) },
+  },
+  removeFile: {
+    method: 'DELETE',
+    path: '/cloud/files/:id',
+    summary: 'Move a file to the trash',
+    description:
+      'It is 404 on every other route until restored, and deleted for good 30 days later. It still counts in the quota.' +
+      MINE,
+    metadata: userRoute,
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 404) },
+  },
+  removeFolder: {
+    method: 'DELETE',
+    path: '/cloud/folders/:id',
+    summary: 'Move a folder to the trash',
+    description: 'With everything inside (one item of the trash).' + MINE,
+    metadata: userRoute,
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 404) },
+  },
+  trash: {
+    method: 'GET',
+    path: '/cloud/trash',
+    summary: 'My trash',
+    description:
+      'Files and folders deleted (a folder is one item), most recently deleted first, each with its purge date.',
+    metadata: userRoute,
+    query: PaginationQuerySchema,
+    responses: { 200: CloudTrashPageEnvelope, ...errors(400, 401) },
+  },
+  restoreTrashItem: {
+    method: 'POST',
+    path: '/cloud/trash/:id/restore',
+    summary: 'Restore from the trash',
+    description:
+      'Into its old folder, or the top if that is gone or in the trash; a name taken meanwhile becomes `name (restored).ext`. ' +
+      'Answers `file` or `folder`.' +
+      MINE,
+    metadata: userRoute,
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: CloudRestoredEnvelope, ...errors(400, 401, 404) },
+  },
+  deleteTrashItem: {
+    method: 'DELETE',
+    path: '/cloud/trash/:id',
+    summary: 'Delete from the trash for good',
+    description: 'With its stored content (a folder: everything in it).' + MINE,
+    metadata: userRoute,
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: envelope(MessageSchema), ...errors(400, 401, 404) },
+  },
+  emptyTrash: {
+    method: 'DELETE',
+    path: '/cloud/trash',
+    summary: 'Empty the trash',
+    description: 'Every item deleted for good, with its stored content.',
+    metadata: userRoute,
+    body: c.noBody(),
+    responses: { 200: CloudEmptiedEnvelope, ...errors(401) },
   },
 });

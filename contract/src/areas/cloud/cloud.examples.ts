@@ -26,6 +26,24 @@ export const cloudFile = {
   updated_at: UPDATED,
 };
 
+const VERSION_ID = '2a4c6e8f-0b1d-4f3a-8c5e-7a9b1d3f5e6a';
+const version = {
+  id: VERSION_ID,
+  version: 2,
+  size: 18_874_412,
+  md5: cloudFile.md5,
+  created_at: UPDATED,
+  is_current: true,
+};
+const trashItem = {
+  id: FILE_ID,
+  type: 'file',
+  name: 'bass-take-2.wav',
+  size: 18_874_000,
+  deleted_at: '2026-11-21T10:00:00.000Z',
+  purge_at: '2026-12-21T10:00:00.000Z',
+};
+
 export const CLOUD_EXAMPLES: Record<string, unknown> = {
   CloudFolder: cloudFolder,
   CloudListedFolder: cloudFolder,
@@ -37,4 +55,19 @@ export const CLOUD_EXAMPLES: Record<string, unknown> = {
   UpdateCloudFolderRequest: { name: 'Stems (final)', parent_id: null },
   UpdateCloudFileRequest: { name: 'bass-final.wav', folder_id: FOLDER_ID },
   UploadCloudFileRequest: { file: 'bass-take-3.wav', folder_id: FOLDER_ID },
+  ReplaceCloudFileRequest: { file: 'bass-take-4.wav' },
+  CloudFileVersion: version,
+  CloudFileVersions: { versions: [version, { ...version, id: TOP_ID, version: 1, is_current: false }] },
+  CloudTrashItem: trashItem,
+  CloudTrashPage: { items: [trashItem], pagination: onePage(1) },
+  CloudRestored: { file: cloudFile },
+  CloudTrashEmptied: { deleted: 3 },
+  CloudSearchResult: { type: 'file', file: cloudFile },
+  CloudSearchPage: {
+    results: [
+      { type: 'folder', folder: cloudFolder },
+      { type: 'file', file: cloudFile },
+    ],
+    pagination: onePage(2),
+  },
 };

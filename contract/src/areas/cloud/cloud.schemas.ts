@@ -97,3 +97,71 @@ export const CloudListingSchema = named(
 );
 export type CloudListing = z.infer<typeof CloudListingSchema>;
 export const CloudListingEnvelope = envelope(CloudListingSchema);
+
+export const CloudFileVersionSchema = named(
+  'CloudFileVersion',
+  z.object({
+    id: UuidSchema,
+    version: z.number().int(),
+    size: z.number().int(),
+    md5: z.string(),
+    created_at: TimestampSchema,
+    is_current: z.boolean(),
+  }),
+);
+export const CloudFileVersionsEnvelope = envelope(
+  named(
+    'CloudFileVersions',
+    z.object({
+      versions: z.array(CloudFileVersionSchema).describe('Newest first, at most ten, the current one included'),
+    }),
+  ),
+);
+export const CloudVersionParamsSchema = z.object({ id: UuidSchema, versionId: UuidSchema });
+
+/** What the trash holds: a file, or a folder deleted with everything in it (one item). */
+export const CLOUD_ITEM_TYPES = ['file', 'folder'] as const;
+export type CloudItemType = (typeof CLOUD_ITEM_TYPES)[number];
+
+export const CloudTrashItemSchema = named(
+  'CloudTrashItem',
+  z.object({
+    id: UuidSchema.describe('The file’s or folder’s id'),
+    type: z.enum(CLOUD_ITEM_TYPES),
+    name: z.string(),
+    size: z.number().int().describe('A file’s size; for a folder, the files deleted with it'),
+    deleted_at: TimestampSchema,
+    purge_at: TimestampSchema.describe('When it is deleted for good (30 days after deleted_at)'),
+  }),
+);
+export type CloudTrashItem = z.infer<typeof CloudTrashItemSchema>;
+export const CloudTrashPageEnvelope = envelope(
+  named('CloudTrashPage', z.object({ items: z.array(CloudTrashItemSchema), pagination: PaginationSchema })),
+);
+export const CloudRestoredEnvelope = envelope(
+  named(
+    'CloudRestored',
+    z
+      .object({ file: CloudFileSchema.optional(), folder: CloudFolderSchema.optional() })
+      .describe('`file` when the item was a file, `folder` when it was a folder'),
+  ),
+);
+export const CloudEmptiedEnvelope = envelope(
+  named('CloudTrashEmptied', z.object({ deleted: z.number().int().describe('Items deleted for good') })),
+);
+
+export const CloudSearchQuerySchema = PaginationQuerySchema.extend({
+  q: z.string().trim().min(1, 'must not be empty').max(200, 'at most 200 characters').describe('Words of the name'),
+  type: z.enum(CLOUD_ITEM_TYPES).optional().describe('Only files or only folders'),
+});
+export type CloudSearchQuery = z.infer<typeof CloudSearchQuerySchema>;
+
+export const CloudSearchResultSchema = named(
+  'CloudSearchResult',
+  z
+    .object({ type: z.enum(CLOUD_ITEM_TYPES), file: CloudFileSchema.optional(), folder: CloudFolderSchema.optional() })
+    .describe('`file` for a file, `folder` for a folder'),
+);
+export const CloudSearchEnvelope = envelope(
+  named('CloudSearchPage', z.object({ results: z.array(CloudSearchResultSchema), pagination: PaginationSchema })),
+);

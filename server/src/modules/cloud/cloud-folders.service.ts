@@ -1,6 +1,7 @@
 import {
   CLOUD_MAX_DEPTH,
   type CloudListingQuery,
+  type CloudSearchQuery,
   type CreateCloudFolderRequest,
   type UpdateCloudFolderRequest,
 } from '@riff/contract';
@@ -8,6 +9,7 @@ import type { UserActor } from '../../platform/access/actor.js';
 import type { DbScope } from '../../platform/db/transactions.js';
 import { invalidField, limitReached } from '../../platform/errors/app-error.js';
 import type { EventBus } from '../../platform/events/event-bus.js';
+import { withTypoFallback } from '../../platform/search/text-search.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { assertRoomFor, checkedName, folderNotFound, nameKey, tooDeep } from './cloud-rules.js';
 import { toCloudFile, toCloudFolder } from './cloud.mapper.js';
@@ -69,6 +71,30 @@ export class CloudFoldersService {
       path: path.map(toCloudFolder),
       folders: folders.map(toCloudFolder),
       files: files.map(toCloudFile),
+      pagination: { page: query.page, limit: query.limit, total, total_pages: Math.ceil(total / query.limit) },
+    };
+  }
+
+  /** The caller's own live files and folders by name, with the engine of /search (typos tolerated when nothing matches exactly). */
+  async search(actor: UserActor, query: CloudSearchQuery) {
+    const { cloud } = this.deps;
+    const offset = (query.page - 1) * query.limit;
+    const { rows, total } = await withTypoFallback(query.q, (text) =>
+      cloud.search(actor.id, text, query.type, offset, query.limit),
+    );
+    const results = await Promise.all(
+      rows.map(async (row) => {
+        if (row.type === 'folder') {
+          const folder = await cloud.folder(actor.id, row.id);
+          return { type: row.type, folder: folder && toCloudFolder(folder) };
+        }
+        const file = await cloud.file(actor.id, row.id);
+        return { type: row.type, file: file && toCloudFile(file) };
+      }),
+    );
+    return {
+      // an item deleted between the two reads is left out
+      results: results.filter((result) => result.file ?? result.folder),
       pagination: { page: query.page, limit: query.limit, total, total_pages: Math.ceil(total / query.limit) },
     };
   }

@@ -6,6 +6,9 @@ import type { UploadAllowance } from '../tracks/upload-pipeline.js';
 import type { PeopleReader } from '../users/people-reader.js';
 import { CloudFilesService } from './cloud-files.service.js';
 import { CloudFoldersService } from './cloud-folders.service.js';
+import { CloudObjects } from './cloud-objects.js';
+import { CloudTrashRepository } from './cloud-trash.repository.js';
+import { CloudTrashService } from './cloud-trash.service.js';
 import { CloudRepository } from './cloud.repository.js';
 import { cloudRoutes } from './cloud.routes.js';
 
@@ -21,7 +24,7 @@ export interface CloudModuleDeps {
 
 export type CloudModule = RiffModule & {
   /** The area's services, for the service-level tests (routes are the only other caller). */
-  services: { folders: CloudFoldersService; files: CloudFilesService };
+  services: { folders: CloudFoldersService; files: CloudFilesService; trash: CloudTrashService };
   /** For the quota (tracks area): the bytes an account's cloud holds, versions and trash included. */
   usage: { bytesOf(userId: string): Promise<number> };
 };
@@ -30,6 +33,8 @@ export type CloudModule = RiffModule & {
 export function createCloudModule(platform: Platform, deps: CloudModuleDeps): CloudModule {
   const { scope, events, storage, clock, logger, config } = platform;
   const cloud = new CloudRepository(scope);
+  const trash = new CloudTrashRepository(scope);
+  const objects = new CloudObjects({ scope, cloud, storage, logger });
   const limits = { maxFileBytes: config.cloud.maxFileBytes, folderMaxItems: config.cloud.folderMaxItems };
   const services = {
     folders: new CloudFoldersService({ scope, events, cloud, people: deps.people, limits }),
@@ -37,6 +42,8 @@ export function createCloudModule(platform: Platform, deps: CloudModuleDeps): Cl
       scope,
       events,
       cloud,
+      trash,
+      objects,
       storage,
       clock,
       logger,
@@ -44,6 +51,7 @@ export function createCloudModule(platform: Platform, deps: CloudModuleDeps): Cl
       quota: deps.quota,
       limits,
     }),
+    trash: new CloudTrashService({ scope, events, clock, cloud, trash, objects, people: deps.people }),
   };
   return {
     name: 'cloud',
@@ -57,6 +65,7 @@ export function createCloudModule(platform: Platform, deps: CloudModuleDeps): Cl
         everyMs: config.cleanupIntervalMs,
         handle: () => services.files.cleanup(),
       },
+      { name: 'cloud.purge-trash', retryLimit: 0, everyMs: 60 * 60_000, handle: () => services.trash.purgeExpired() },
     ],
   };
 }

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
+import { normalForm, searchDoc, type TextQuery } from '../../platform/search/text-search.js';
 import type { CloudFileRow, CloudFilesTable, CloudFolderRow, CloudFoldersTable } from './cloud.tables.js';
 
 /** The top has no folder row: nullable parent columns are compared through this. */
@@ -116,7 +117,7 @@ export class CloudRepository {
         union all
         select p.*, up.step + 1 from cloud_folders p join up on p.id = up.parent_id
       )
-      select id, owner_id, parent_id, name, name_key, depth, deleted_at, created_at, updated_at
+      select id, owner_id, parent_id, name, name_key, depth, deleted_at, trashed_by, created_at, updated_at
       from up order by step desc`.execute(this.db);
     return rows;
   }
@@ -225,5 +226,33 @@ export class CloudRepository {
       .where('storage_key', '=', key)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /** The owner's live files and folders whose name matches, best first; one page of them and the total. */
+  async search(
+    ownerId: string,
+    text: TextQuery,
+    type: 'file' | 'folder' | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: { id: string; type: 'file' | 'folder' }[]; total: number }> {
+    const folders = type === 'file' ? sql`false` : sql`true`;
+    const files = type === 'folder' ? sql`false` : sql`true`;
+    const items = sql`
+      select id, 'folder' as type, name, ${searchDoc(sql.ref('name'))} as doc from cloud_folders
+        where owner_id = ${ownerId} and deleted_at is null and ${folders}
+      union all
+      select id, 'file' as type, name, ${searchDoc(sql.ref('name'))} as doc from cloud_files
+        where owner_id = ${ownerId} and deleted_at is null and ${files}`;
+    const doc = sql<string>`items.doc`;
+    const { rows } = await sql<{ id: string; type: 'file' | 'folder'; total: string }>`
+      select id, type, count(*) over () as total from (${items}) items
+      where ${text.matches(doc)}
+      order by ${text.tier([normalForm(sql`items.name`)], doc)}, ${text.closeness(doc)} desc, items.name, id
+      limit ${limit} offset ${offset}`.execute(this.db);
+    if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.total ?? 0) };
+    const { rows: counted } = await sql<{ n: string }>`
+      select count(*) as n from (${items}) items where ${text.matches(doc)}`.execute(this.db);
+    return { rows, total: Number(counted[0]?.n ?? 0) };
   }
 }

@@ -8,6 +8,7 @@ import type { StreamReply } from '../tracks/track-streaming.js';
 import { withForm } from '../tracks/uploads.routes.js';
 import type { CloudFilesService, CloudUploadFields } from './cloud-files.service.js';
 import type { CloudFoldersService } from './cloud-folders.service.js';
+import type { CloudTrashService } from './cloud-trash.service.js';
 
 /** Text fields beside the file of POST /cloud/files. */
 const UploadFieldsSchema = z.object({
@@ -27,14 +28,16 @@ function reply(res: Response, result: StreamReply) {
 export interface CloudRoutesDeps {
   folders: CloudFoldersService;
   files: CloudFilesService;
+  trash: CloudTrashService;
 }
 
-export function cloudRoutes({ folders, files }: CloudRoutesDeps) {
+export function cloudRoutes({ folders, files, trash }: CloudRoutesDeps) {
   return contractRoutes(contract.cloud, {
     createFolder: async ({ body, req }) => ({
       status: 201,
       body: ok(await folders.create(signedInActor(req), body)),
     }),
+    search: async ({ query, req }) => ({ status: 200, body: ok(await folders.search(signedInActor(req), query)) }),
     root: async ({ query, req }) => ({ status: 200, body: ok(await folders.listing(signedInActor(req), null, query)) }),
     folder: async ({ params, query, req }) => ({
       status: 200,
@@ -60,5 +63,38 @@ export function cloudRoutes({ folders, files }: CloudRoutesDeps) {
       status: 200,
       body: ok(await files.update(signedInActor(req), params.id, body)),
     }),
+    replaceContent: async ({ params, req, res }) => {
+      const actor = signedInActor(req);
+      const replaced = await withForm(req, res, { fileField: 'file', schema: z.object({}) }, (form) =>
+        files.replaceContent(actor, params.id, form),
+      );
+      return { status: 200, body: ok(replaced) };
+    },
+    versions: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await files.versions(signedInActor(req), params.id)),
+    }),
+    restoreVersion: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await files.restoreVersion(signedInActor(req), params.id, params.versionId)),
+    }),
+    removeFile: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await files.remove(signedInActor(req), params.id)),
+    }),
+    removeFolder: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await trash.removeFolder(signedInActor(req), params.id)),
+    }),
+    trash: async ({ query, req }) => ({ status: 200, body: ok(await trash.list(signedInActor(req), query)) }),
+    restoreTrashItem: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await trash.restore(signedInActor(req), params.id)),
+    }),
+    deleteTrashItem: async ({ params, req }) => ({
+      status: 200,
+      body: ok(await trash.remove(signedInActor(req), params.id)),
+    }),
+    emptyTrash: async ({ req }) => ({ status: 200, body: ok(await trash.empty(signedInActor(req))) }),
   });
 }

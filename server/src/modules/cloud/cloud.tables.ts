@@ -13,6 +13,8 @@ export interface CloudFoldersTable {
   depth: number;
   /** In the trash since. */
   deleted_at: Timestamp | null;
+  /** The trash item that holds it: itself, or the deleted folder it was in. */
+  trashed_by: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -29,6 +31,7 @@ export interface CloudFilesTable {
   version: number;
   storage_key: string;
   deleted_at: Timestamp | null;
+  trashed_by: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -52,6 +55,7 @@ export interface CloudUploadIntentsTable {
 
 export type CloudFolderRow = Selectable<CloudFoldersTable>;
 export type CloudFileRow = Selectable<CloudFilesTable>;
+export type CloudVersionRow = Selectable<CloudFileVersionsTable>;
 
 declare module '../../platform/db/database.schema.js' {
   interface Database {
