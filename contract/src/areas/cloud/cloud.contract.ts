@@ -46,7 +46,7 @@ export const cloudContract = c.router({
       MINE,
     metadata: userRoute,
     body: CreateCloudFolderRequestSchema,
-    responses: { 201: CloudFolderEnvelope, ...errors(400, 401, 404, 409) },
+    responses: { 201: CloudFolderEnvelope, ...errors(400, 401, 404, 409, 413, 415) },
   },
   search: {
     method: 'GET',
@@ -90,7 +90,7 @@ export const cloudContract = c.router({
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: UpdateCloudFolderRequestSchema,
-    responses: { 200: CloudFolderEnvelope, ...errors(400, 401, 404, 409) },
+    responses: { 200: CloudFolderEnvelope, ...errors(400, 401, 404, 409, 413, 415) },
   },
   uploadFile: {
     method: 'POST',
@@ -150,7 +150,7 @@ export const cloudContract = c.router({
     metadata: userRoute,
     pathParams: IdParamsSchema,
     body: UpdateCloudFileRequestSchema,
-    responses: { 200: CloudFileEnvelope, ...errors(400, 401, 404, 409) },
+    responses: { 200: CloudFileEnvelope, ...errors(400, 401, 404, 409, 413, 415) },
   },
   replaceContent: {
     method: 'PUT',
