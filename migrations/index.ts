@@ -39,6 +39,7 @@ import * as analytics from './0038-analytics.js';
 import * as gear from './0039-gear.js';
 import * as groups from './0040-groups.js';
 import * as groupPosts from './0041-group-posts.js';
+import * as cloud from './0042-cloud.js';
 import * as education from './0043-education.js';
 
 /** Every migration, in order. The same set runs on PGlite and PostgreSQL. */
@@ -83,5 +84,6 @@ export const migrations: Record<string, Migration> = {
   '0039-gear': gear,
   '0040-groups': groups,
   '0041-group-posts': groupPosts,
+  '0042-cloud': cloud,
   '0043-education': education,
 };

@@ -82,4 +82,6 @@ export * from './areas/gear/gear.contract.js';
 export * from './areas/courses/courses.schemas.js';
 export * from './areas/courses/course-account.schemas.js';
 export * from './areas/courses/courses.contract.js';
+export * from './areas/cloud/cloud.schemas.js';
+export * from './areas/cloud/cloud.contract.js';
 export * from './riff.contract.js';

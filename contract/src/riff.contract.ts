@@ -28,6 +28,7 @@ import { analyticsContract } from './areas/analytics/analytics.contract.js';
 import { groupsContract } from './areas/groups/groups.contract.js';
 import { gearContract } from './areas/gear/gear.contract.js';
 import { coursesContract } from './areas/courses/courses.contract.js';
+import { cloudContract } from './areas/cloud/cloud.contract.js';
 
 const c = initContract();
 
@@ -74,6 +75,7 @@ export const groupsRouter = c.router(groupsContract, apiOptions);
 export const groupPostsRouter = c.router(groupPostsContract, apiOptions);
 export const gearRouter = c.router(gearContract, apiOptions);
 export const coursesRouter = c.router(coursesContract, apiOptions);
+export const cloudRouter = c.router(cloudContract, apiOptions);
 
 /**
  * The whole API. Each top-level key is an area: its routes share the area's OpenAPI tag. Every
@@ -108,6 +110,7 @@ export const contract: {
   groupPosts: typeof groupPostsRouter;
   gear: typeof gearRouter;
   courses: typeof coursesRouter;
+  cloud: typeof cloudRouter;
 } = c.router({
   system: systemRouter,
   auth: authRouter,
@@ -137,6 +140,7 @@ export const contract: {
   groupPosts: groupPostsRouter,
   gear: gearRouter,
   courses: coursesRouter,
+  cloud: cloudRouter,
 });
 
 export type RiffContract = typeof contract;
@@ -210,4 +214,7 @@ export const AREA_DESCRIPTIONS: Record<keyof RiffContract, string> = {
     'discovery (search, the most owned models, who owns one)',
   courses:
     'Education: courses by creators (drafts, publication, archive), their lessons and who may read them, and enrollment',
+  cloud:
+    'A musician’s file storage for stems, projects, samples and documents: folders, files streamed both ways with byte ' +
+    'ranges, sharing the upload quota with tracks',
 };

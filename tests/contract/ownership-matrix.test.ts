@@ -44,7 +44,10 @@ type Owned =
   | 'publicGear'
   | 'privateGear'
   | 'publishedCourse'
-  | 'draftCourse';
+  | 'draftCourse'
+  | 'cloudFolder'
+  | 'cloudFile'
+  | 'cloudTrashed';
 
 interface Case {
   /** Which of the owner's objects the path id names. */
@@ -437,6 +440,20 @@ const matrix: Record<string, Case[]> = {
     { object: 'publishedCourse', status: 403, body: { lesson_ids: ['PUBLISHED_LESSON'] } },
     { object: 'draftCourse', status: 404, body: { lesson_ids: ['PUBLISHED_LESSON'] } },
   ],
+  // cloud: a user's files and folders are theirs alone (404 to everyone else)
+  'cloud.folder': [{ object: 'cloudFolder', status: 404 }],
+  'cloud.updateFolder': [{ object: 'cloudFolder', status: 404, body: { name: 'mine now' } }],
+  'cloud.file': [{ object: 'cloudFile', status: 404 }],
+  'cloud.fileContent': [{ object: 'cloudFile', status: 404 }],
+  'cloud.updateFile': [{ object: 'cloudFile', status: 404, body: { name: 'mine now' } }],
+  // refused before the upload is read
+  'cloud.replaceContent': [{ object: 'cloudFile', status: 404 }],
+  'cloud.versions': [{ object: 'cloudFile', status: 404 }],
+  'cloud.restoreVersion': [{ object: 'cloudFile', status: 404 }],
+  'cloud.removeFile': [{ object: 'cloudFile', status: 404 }],
+  'cloud.removeFolder': [{ object: 'cloudFolder', status: 404 }],
+  'cloud.restoreTrashItem': [{ object: 'cloudTrashed', status: 404 }],
+  'cloud.deleteTrashItem': [{ object: 'cloudTrashed', status: 404 }],
 };
 
 const notOwnerOnly: Record<string, Owned> = {
@@ -753,6 +770,37 @@ beforeAll(async () => {
       expect(published.status).toBe(200);
     }
   }
+  // a cloud folder with a file in it
+  const cloudFolder = await request(server.baseUrl, 'POST', '/api/v1/cloud/folders', {
+    token: owner.accessToken,
+    body: { name: 'Owned' },
+  });
+  expect(cloudFolder.status).toBe(201);
+  ids.cloudFolder = cloudFolder.body.data.folder.id;
+  const cloudForm = new FormData();
+  cloudForm.append('folder_id', ids.cloudFolder);
+  cloudForm.append('file', new Blob([new Uint8Array(Buffer.from('owned bytes'))]), 'owned.txt');
+  const cloudFile = await fetch(`${server.baseUrl}/api/v1/cloud/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.accessToken}` },
+    body: cloudForm,
+  });
+  expect(cloudFile.status).toBe(201);
+  ids.cloudFile = ((await cloudFile.json()) as { data: { file: { id: string } } }).data.file.id;
+  const versions = await request(server.baseUrl, 'GET', `/api/v1/cloud/files/${ids.cloudFile}/versions`, {
+    token: owner.accessToken,
+  });
+  otherParams.versionId = versions.body.data.versions[0].id;
+  // and a folder in the trash
+  const trashed = await request(server.baseUrl, 'POST', '/api/v1/cloud/folders', {
+    token: owner.accessToken,
+    body: { name: 'Trashed' },
+  });
+  ids.cloudTrashed = trashed.body.data.folder.id;
+  expect(
+    (await request(server.baseUrl, 'DELETE', `/api/v1/cloud/folders/${ids.cloudTrashed}`, { token: owner.accessToken }))
+      .status,
+  ).toBe(200);
   // the completed order's notification, made by a job shortly after
   const deadline = Date.now() + 10_000;
   while (!ids.notification) {
@@ -896,6 +944,10 @@ async function ownerView() {
         stable(await as(`/courses/${ids[object]}/lessons`)),
       ),
     ),
+    cloudFolder: stable(await as(`/cloud/folders/${ids.cloudFolder}`)),
+    cloudFile: stable(await as(`/cloud/files/${ids.cloudFile}`)),
+    cloudVersions: stable(await as(`/cloud/files/${ids.cloudFile}/versions`)),
+    cloudTrash: stable(await as('/cloud/trash')),
     queueSession: await (async () => {
       const reply = await as(`/queue/session/${ids.queueSession}`);
       const { items, is_playing, current_index, position_seconds } = reply.body?.data?.session ?? {};

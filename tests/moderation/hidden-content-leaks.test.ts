@@ -421,6 +421,14 @@ const EXCLUDED: Record<string, string> = {
   'courses.certificate': 'walked for hidden courses in tests/education/course-moderation.test.ts',
   'courses.listReviews': 'walked for hidden courses in tests/education/course-moderation.test.ts',
   'courses.verifyCertificate': 'a certificate is the learner’s record of a completion',
+  // a user's cloud files and folders are theirs alone (never shown to anyone else) and not moderated content
+  'cloud.root': 'the caller’s own private storage',
+  'cloud.folder': 'the caller’s own private storage',
+  'cloud.file': 'the caller’s own private storage',
+  'cloud.fileContent': 'the caller’s own private storage',
+  'cloud.versions': 'the caller’s own private storage',
+  'cloud.trash': 'the caller’s own private storage',
+  'cloud.search': 'the caller’s own private storage',
 };
 
 /** Staff routes: staff see hidden content by design (that is how they judge it). */

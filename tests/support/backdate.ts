@@ -157,3 +157,14 @@ export async function backdateModeration(server: TestServer, trackId: string, da
     .where('id', '=', trackId)
     .execute();
 }
+
+/** The cloud trash item (a file or folder and what went with it) was deleted `daysAgo` days ago: the trash dates deletions as of now. */
+export async function backdateCloudTrash(server: TestServer, itemId: string, daysAgo: number): Promise<void> {
+  const deletedAt = new Date(Date.now() - daysAgo * DAY_MS);
+  await db(server)
+    .updateTable('cloud_folders')
+    .set({ deleted_at: deletedAt })
+    .where('trashed_by', '=', itemId)
+    .execute();
+  await db(server).updateTable('cloud_files').set({ deleted_at: deletedAt }).where('trashed_by', '=', itemId).execute();
+}

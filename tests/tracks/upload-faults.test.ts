@@ -150,6 +150,7 @@ describe('chunked sessions and the quota', () => {
     const quota = await http.get('/tracks/quota/me', { token: user.accessToken });
     expect(quota.body.data.quota).toEqual({
       used_bytes: 0,
+      cloud_bytes: 0,
       reserved_bytes: 3_000_000,
       limit_bytes: 5_000_000,
       remaining_bytes: 2_000_000,

@@ -160,6 +160,7 @@ describe('limits and quota', () => {
       const quota = await api(tiny.baseUrl).get('/tracks/quota/me', { token: user.accessToken });
       expect(quota.body.data.quota).toEqual({
         used_bytes: mp3.length,
+        cloud_bytes: 0,
         reserved_bytes: 0,
         limit_bytes: 100000,
         remaining_bytes: 100000 - mp3.length,

@@ -59,6 +59,8 @@ export const ERROR_CODES = {
   MEDIA_NOT_READY: 404,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
+  /** A file or folder of that name is already in the folder (names compared case-insensitively). */
+  NAME_TAKEN: 409,
   /** A write with If-Match whose version is stale (the queue, playlists): the writer read an older state. */
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,

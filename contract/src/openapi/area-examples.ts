@@ -17,6 +17,7 @@ import { FRONTEND_EXAMPLES } from '../areas/frontend/frontend.examples.js';
 import { GROUP_POSTS_EXAMPLES } from '../areas/group-posts/group-posts.examples.js';
 import { GEAR_EXAMPLES } from '../areas/gear/gear.examples.js';
 import { COURSES_EXAMPLES } from '../areas/courses/courses.examples.js';
+import { CLOUD_EXAMPLES } from '../areas/cloud/cloud.examples.js';
 import { MARKETPLACE_EXAMPLES } from '../areas/marketplace/marketplace.examples.js';
 import { MEDIA_EXAMPLES } from '../areas/media/media.examples.js';
 import { NOTIFICATIONS_EXAMPLES } from '../areas/notifications/notifications.examples.js';
@@ -50,6 +51,7 @@ for (const examples of [
   GROUP_POSTS_EXAMPLES,
   GEAR_EXAMPLES,
   COURSES_EXAMPLES,
+  CLOUD_EXAMPLES,
   MARKETPLACE_EXAMPLES,
   MEDIA_EXAMPLES,
   NOTIFICATIONS_EXAMPLES,

@@ -22,6 +22,7 @@ import { createGroupsModule } from './groups/groups.module.js';
 import { createGroupPostsModule } from './group-posts/group-posts.module.js';
 import { createGearModule } from './gear/gear.module.js';
 import { createCoursesModule } from './courses/courses.module.js';
+import { createCloudModule } from './cloud/cloud.module.js';
 import { createMarketplaceModule } from './marketplace/marketplace.module.js';
 import { createMediaModule } from './media/media.module.js';
 import { createModerationModule } from './moderation/moderation.module.js';
@@ -87,6 +88,8 @@ export function createAreas(platform: Platform) {
         };
       },
     },
+    // the cloud is made below: its files share the quota, asked only when an upload or the quota is
+    cloudUsage: { bytesOf: (userId) => cloud.usage.bytesOf(userId) },
   });
   const users = createUsersModule(platform, { avatars: media.avatars });
   const auth = createAuthModule(platform, {
@@ -129,6 +132,7 @@ export function createAreas(platform: Platform) {
   const marketplace = createMarketplaceModule(platform, { tracks: tracks.reader, people: users.people });
   const gear = createGearModule(platform, { tracks: tracks.reader, people: users.people, images: media.images });
   const courses = createCoursesModule(platform, { people: users.people, images: media.avatars });
+  const cloud = createCloudModule(platform, { people: users.people, quota: tracks.quota });
   const analytics = createAnalyticsModule(platform, {
     tracks: tracks.reader,
     playlists: (actor, ids) => playlists.playlistsFor(actor, ids),
@@ -377,6 +381,7 @@ export function createAreas(platform: Platform) {
     marketplace,
     gear,
     courses,
+    cloud,
     analytics,
     search,
     webhooks,
@@ -407,6 +412,7 @@ export function createAreas(platform: Platform) {
     marketplace,
     gear,
     courses,
+    cloud,
     search,
     webhooks,
     developer,

@@ -65,6 +65,7 @@ export const lyrics = {
 
 const quota = {
   used_bytes: 8_563_200,
+  cloud_bytes: 0,
   reserved_bytes: 4_194_304,
   limit_bytes: 524_288_000,
   remaining_bytes: 511_530_496,

@@ -100,7 +100,8 @@ export const fileField = (description: string) =>
 export const QuotaSchema = named(
   'Quota',
   z.object({
-    used_bytes: z.number().int(),
+    used_bytes: z.number().int().describe('Tracks’ originals plus cloud_bytes'),
+    cloud_bytes: z.number().int().describe('Cloud files, their kept versions and the trash'),
     reserved_bytes: z.number().int().describe('Space held by open chunked uploads (their declared total_size)'),
     limit_bytes: z.number().int(),
     remaining_bytes: z.number().int().describe('limit_bytes less used_bytes and reserved_bytes'),

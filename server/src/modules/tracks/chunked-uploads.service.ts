@@ -88,7 +88,7 @@ export class ChunkedUploadsService {
       }
       const held = await this.pipeline.bytesHeld(actor.id);
       const { quotaBytes } = await this.pipeline.allowance(actor.id);
-      if (held.trackBytes + held.reserved + input.total_size > quotaBytes) throw quotaExceeded();
+      if (held.usedBytes + held.reserved + input.total_size > quotaBytes) throw quotaExceeded();
       await sessions.create({
         id,
         userId: actor.id,

@@ -88,7 +88,7 @@ export class TrackFileService {
         await this.deps.people.lockAccount(owner);
         const held = await this.pipeline.bytesHeld(owner);
         const quota = (await this.pipeline.allowance(owner)).quotaBytes;
-        if (held.trackBytes + held.reserved + file.bytes > quota) throw quotaExceeded();
+        if (held.usedBytes + held.reserved + file.bytes > quota) throw quotaExceeded();
         const columns = audioColumns({
           file_key: key,
           format: metadata.format,

@@ -21,7 +21,7 @@ import { createTrackStreamState, type TrackStreamState } from './track-stream-st
 import { StreamStateRepository } from './stream-state.repository.js';
 import { TrackSearchRepository } from './track-search.repository.js';
 import { TrackSearchService } from './track-search.service.js';
-import { UploadPipeline, type UploadRules } from './upload-pipeline.js';
+import { UploadPipeline, type UploadAllowance, type UploadRules } from './upload-pipeline.js';
 import { UploadSessionsRepository } from './upload-sessions.repository.js';
 import { UploadsService } from './uploads.service.js';
 import type { ModeratedContent } from '../../platform/access/moderation.js';
@@ -51,6 +51,14 @@ export type TracksModule = RiffModule & {
     removedBefore(cutoff: Date, afterId: string | null, limit: number): Promise<string[]>;
     purge(id: string, cutoff: Date): Promise<boolean>;
   };
+  /**
+   * For the cloud area: the space a user may still fill (the quota less tracks, cloud files and open
+   * chunked sessions), read inside the caller's unit of work (hold the account lock first).
+   */
+  quota: {
+    allowed(userId: string): Promise<UploadAllowance>;
+    room(userId: string, quotaBytes: number): Promise<number>;
+  };
   /** For the admin area's figures: live tracks, new ones, the bytes stored. */
   figures: (since: Date) => ReturnType<TracksRepository['figures']>;
 };
@@ -62,12 +70,15 @@ export function createTracksModule(
     media,
     people,
     rules,
+    cloudUsage,
   }: {
     media: MediaService;
     /** The users area's account lock: uploads are counted against a user's quota one at a time. */
     people: Pick<PeopleReader, 'lockAccount'>;
     /** Whether and how much an account may upload (the platform's settings, the account's quota). */
     rules: UploadRules;
+    /** The cloud area's usage port: its bytes share the quota with tracks. */
+    cloudUsage?: { bytesOf(userId: string): Promise<number> };
   },
 ): TracksModule {
   const { config, scope, storage, events, clock, logger } = platform;
@@ -110,6 +121,7 @@ export function createTracksModule(
     logger,
     people,
     rules,
+    cloudUsage,
   };
   const pipeline = new UploadPipeline({ ...uploading, media: { recordAudio } });
   const uploads = new UploadsService({ ...uploading, pipeline });
@@ -126,6 +138,10 @@ export function createTracksModule(
     streams: createTrackStreamState(new StreamStateRepository(scope)),
     searcher,
     figures: (since) => tracksRepository.figures(since),
+    quota: {
+      allowed: (userId) => pipeline.allowed(userId),
+      room: (userId, quotaBytes) => pipeline.room(userId, quotaBytes),
+    },
     purge: {
       removedBefore: (cutoff, afterId, limit) => tracksRepository.removedBefore(cutoff, afterId, limit),
       purge: (id, cutoff) => tracks.purgeRemoved(id, cutoff),

@@ -71,6 +71,11 @@ export interface UploadPipelineDeps {
   people: { lockAccount(userId: string): Promise<void> };
   /** Whether and how much an account may upload; without it, the configured limits. */
   rules?: UploadRules;
+  /**
+   * The cloud area's usage port: bytes of a user's cloud files, their kept versions and their trash,
+   * which share the quota with tracks. Without it, none.
+   */
+  cloudUsage?: { bytesOf(userId: string): Promise<number> };
   /** The media pipeline: the new audio becomes the track's current version and its jobs are queued. */
   media?: { recordAudio(actor: UserActor, track: TrackRow): Promise<unknown> };
 }
@@ -156,10 +161,19 @@ export class UploadPipeline {
     return new Date(this.deps.clock.now().getTime() - this.deps.limits.sessionTtlMs);
   }
 
-  /** What counts against the quota for a new upload: live originals and space promised to chunked uploads. */
+  /**
+   * What counts against the quota for a new upload: live originals, cloud files (with their versions
+   * and trash) and space promised to chunked uploads. `usedBytes` is originals and cloud together.
+   */
   async bytesHeld(userId: string) {
     const originals = await this.deps.tracks.liveOriginals(userId);
-    return { trackBytes: originals.bytes, reserved: await this.deps.sessions.reservedBytes(userId, this.idleSince()) };
+    const cloudBytes = (await this.deps.cloudUsage?.bytesOf(userId)) ?? 0;
+    return {
+      trackBytes: originals.bytes,
+      cloudBytes,
+      usedBytes: originals.bytes + cloudBytes,
+      reserved: await this.deps.sessions.reservedBytes(userId, this.idleSince()),
+    };
   }
 
   /** What the account may upload now (whether it may at all is the caller's to check: see allowed). */
@@ -179,8 +193,8 @@ export class UploadPipeline {
 
   /** Bytes the user may still upload under this quota. */
   async room(userId: string, quotaBytes: number): Promise<number> {
-    const { trackBytes, reserved } = await this.bytesHeld(userId);
-    return Math.max(0, quotaBytes - trackBytes - reserved);
+    const { usedBytes, reserved } = await this.bytesHeld(userId);
+    return Math.max(0, quotaBytes - usedBytes - reserved);
   }
 
   /** Parses what was stored; on S3 by streaming it back, on disk by random access. */
@@ -238,7 +252,7 @@ export class UploadPipeline {
       await this.deps.people.lockAccount(actor.id);
       const held = await this.bytesHeld(actor.id);
       const { quotaBytes } = await this.allowance(actor.id);
-      if (held.trackBytes + held.reserved - releaseReservation + input.bytes > quotaBytes) throw quotaExceeded();
+      if (held.usedBytes + held.reserved - releaseReservation + input.bytes > quotaBytes) throw quotaExceeded();
       const track = await tracks.insert({
         id: input.trackId,
         creator_id: actor.id,

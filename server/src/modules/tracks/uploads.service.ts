@@ -38,20 +38,21 @@ export class UploadsService {
     return this.deps.pipeline;
   }
 
-  /** Stored bytes of live originals, and the space held by open chunked sessions. `idOrMe`: a user id, or 'me'. */
+  /** Stored bytes of live originals and cloud files, and the space held by open chunked sessions. `idOrMe`: a user id, or 'me'. */
   async quota(actor: UserActor, idOrMe: string) {
     const userId = idOrMe === 'me' ? actor.id : idOrMe;
     if (!canSeeQuota(actor, userId)) throw forbidden('You can only see your own quota');
     // the same figures an upload is checked against: chunks already received are inside their session's reservation
-    const { trackBytes, reserved } = await this.pipeline.bytesHeld(userId);
+    const { usedBytes, cloudBytes, reserved } = await this.pipeline.bytesHeld(userId);
     const { count } = await this.deps.tracks.liveOriginals(userId);
     const limit = (await this.pipeline.allowance(userId)).quotaBytes;
     return {
       quota: {
-        used_bytes: trackBytes,
+        used_bytes: usedBytes,
+        cloud_bytes: cloudBytes,
         reserved_bytes: reserved,
         limit_bytes: limit,
-        remaining_bytes: Math.max(0, limit - trackBytes - reserved),
+        remaining_bytes: Math.max(0, limit - usedBytes - reserved),
         track_count: count,
       },
     };

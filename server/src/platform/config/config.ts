@@ -138,6 +138,10 @@ const EnvSchema = z.object({
   UPLOAD_CHUNK_MAX_BYTES: integer(16 * MiB, 1),
   UPLOAD_MAX_CHUNKS: integer(10_000, 1),
   QUOTA_BYTES: integer(10 * GiB, 0),
+  /** The largest cloud file, in one request or chunked. */
+  CLOUD_MAX_FILE_BYTES: integer(2 * GiB, 1),
+  /** Files and folders directly inside one cloud folder. */
+  CLOUD_FOLDER_MAX_ITEMS: integer(10_000, 1),
   /** Accounts with one of these addresses become admins once verified (and at each start); removing one demotes nobody. */
   ADMIN_EMAILS: list
     .transform((emails) => emails.map((email) => email.toLowerCase()))
@@ -273,6 +277,10 @@ function resolveConfig(env: z.infer<typeof EnvSchema>) {
       maxChunks: env.UPLOAD_MAX_CHUNKS,
       quotaBytes: env.QUOTA_BYTES,
       sessionTtlMs: env.UPLOAD_SESSION_TTL_HOURS * 60 * 60 * 1000,
+    },
+    cloud: {
+      maxFileBytes: env.CLOUD_MAX_FILE_BYTES,
+      folderMaxItems: env.CLOUD_FOLDER_MAX_ITEMS,
     },
     /** Lower-cased: these accounts become admins once their address is verified. */
     adminEmails: env.ADMIN_EMAILS,
