@@ -84,4 +84,5 @@ export * from './areas/courses/course-account.schemas.js';
 export * from './areas/courses/courses.contract.js';
 export * from './areas/cloud/cloud.schemas.js';
 export * from './areas/cloud/cloud.contract.js';
+export * from './areas/cloud/cloud-account.schemas.js';
 export * from './riff.contract.js';

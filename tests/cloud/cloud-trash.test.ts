@@ -184,3 +184,66 @@ describe('cloud trash', () => {
     expect(expectStatus(await owner.api.cloud.trash({ query: {} }), 200).body.data.items).toHaveLength(1);
   });
 });
+
+describe('the account’s cloud in its export and its erasure', () => {
+  it('exports folders and files by name, the trash included; erasure removes them and their stored objects', async () => {
+    const owner = await createUser(suite.server);
+    const other = await createUser(suite.server);
+    const kept = await upload(other, 'not hers', 'theirs.txt');
+    const before = await storedObjects();
+    const stems = await folder(owner, 'Stems');
+    const bass = await upload(owner, 'bass take', 'bass.wav', stems.id);
+    expectStatus(
+      await owner.api.cloud.replaceContent({ params: { id: bass.id }, body: { file: fileOf('bass take 2', 'x') } }),
+      200,
+    );
+    const old = await folder(owner, 'Old');
+    const draft = await upload(owner, 'draft', 'draft.txt', old.id);
+    expectStatus(await owner.api.cloud.removeFolder({ params: { id: old.id } }), 200);
+    expect(await storedObjects()).toBe(before + 3);
+
+    const exported = await suite.http.get('/users/me/export', { token: owner.token });
+    expect(exported.status).toBe(200);
+    const { folders, files } = exported.body.cloud as {
+      folders: { id: string; name: string; parent_id: string | null; deleted_at: string | null }[];
+      files: {
+        id: string;
+        name: string;
+        folder_id: string | null;
+        size: number;
+        version: number;
+        deleted_at: string | null;
+      }[];
+    };
+    expect(folders.map((f) => [f.name, f.parent_id, f.deleted_at !== null])).toEqual([
+      ['Old', null, true],
+      ['Stems', null, false],
+    ]);
+    expect(files.map((f) => [f.name, f.folder_id, f.size, f.version, f.deleted_at !== null])).toEqual([
+      ['bass.wav', stems.id, 11, 2, false],
+      ['draft.txt', old.id, 5, 1, true],
+    ]);
+    expect(JSON.stringify(exported.body.cloud)).not.toContain(kept.id);
+
+    expectStatus(
+      await owner.api.users.deleteAccount({ body: { confirm_text: 'DELETE', password: owner.password } }),
+      200,
+    );
+    const entry = await suite.server.riff.database.db
+      .selectFrom('audit_logs')
+      .select('metadata')
+      .where('user_id', '=', owner.id)
+      .where('action', '=', 'user.deleted')
+      .executeTakeFirstOrThrow();
+    expect(entry.metadata).toMatchObject({ removed_cloud_files: 2, removed_cloud_folders: 2 });
+    // her objects are gone once the erasure committed; the other user's stays and still downloads
+    expect(await storedObjects()).toBe(before);
+    expect(await contentOf(other, kept.id)).toEqual({ status: 200, text: 'not hers' });
+    const left = await suite.server.riff.database.db
+      .selectFrom('cloud_files')
+      .select('id')
+      .where('id', 'in', [bass.id, draft.id])
+      .execute();
+    expect(left).toEqual([]);
+  });
+});

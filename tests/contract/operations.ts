@@ -70,6 +70,8 @@ export function contentTypeMatches(actual: string | null, declared: string): boo
   // a declared type may name its parameters (text/csv; charset=utf-8): the media type is what must match
   const media = declared.split(';')[0]!.trim().toLowerCase();
   const [major, minor] = media.split('/');
+  // */* (a stored file of any kind) matches any type the reply names
+  if (media === '*/*') return type.includes('/');
   if (minor === '*') return type.startsWith(`${major}/`);
   if (media === 'application/json') return /^application\/(.+\+)?json$/.test(type);
   return type === media;

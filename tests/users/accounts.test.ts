@@ -115,7 +115,8 @@ describe('account deletion (DELETE /users/me)', () => {
     // removed_group_memberships, removed_group_requests, removed_group_invites,
     // transferred_groups, hidden_groups: the groups area's (her groups pass to their oldest admin, else hide);
     // archived_courses, removed_courses, removed_course_enrollments, removed_course_reviews: the education area's
-    // (a course with learners is archived for them, the others go; her enrollments, progress and reviews go)
+    // (a course with learners is archived for them, the others go; her enrollments, progress and reviews go);
+    // removed_cloud_files, removed_cloud_folders: her cloud storage, trash and versions included, with their objects
     expect(entry.metadata).toEqual({
       anonymised_claims: 0,
       anonymised_reports: 0,
@@ -156,6 +157,8 @@ describe('account deletion (DELETE /users/me)', () => {
       removed_courses: 0,
       removed_course_enrollments: 0,
       removed_course_reviews: 0,
+      removed_cloud_files: 0,
+      removed_cloud_folders: 0,
       pseudonymised_staff_log_entries: 0,
     });
 

@@ -44,10 +44,17 @@ const trashItem = {
   purge_at: '2026-12-21T10:00:00.000Z',
 };
 
+const { updated_at: _updated, ...folderFields } = cloudFolder;
+const exportedFolder = { ...folderFields, deleted_at: null };
+const exportedFile = { ...cloudFile, deleted_at: null };
+
 export const CLOUD_EXAMPLES: Record<string, unknown> = {
   CloudFolder: cloudFolder,
   CloudListedFolder: cloudFolder,
   CloudFile: cloudFile,
+  ExportedCloudFolder: exportedFolder,
+  ExportedCloudFile: exportedFile,
+  ExportedCloud: { folders: [exportedFolder], files: [exportedFile] },
   CloudFolderReply: { folder: cloudFolder },
   CloudFileReply: { file: cloudFile },
   CloudListing: { folder: cloudFolder, path: [topFolder], folders: [], files: [cloudFile], pagination: onePage(1) },

@@ -161,6 +161,7 @@ export const USERS_EXAMPLES: Record<string, unknown> = {
     gear: [gear],
     courses_taught: [],
     course_enrollments: [],
+    cloud: { folders: [], files: [] },
   },
   SetAvatarRequest: { file: 'portrait.jpg' },
 };

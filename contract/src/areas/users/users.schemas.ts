@@ -41,6 +41,7 @@ import {
 import { AppealSchema } from '../appeals/appeal.schemas.js';
 import { ExportedGroupMembershipSchema } from '../groups/group-account.schemas.js';
 import { ExportedCourseEnrollmentSchema, ExportedCourseTaughtSchema } from '../courses/course-account.schemas.js';
+import { ExportedCloudSchema } from '../cloud/cloud-account.schemas.js';
 
 export const USER_ROLES = ['user', 'creator', 'moderator', 'admin'] as const;
 export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const;
@@ -334,6 +335,9 @@ export const UserExportSchema = named(
     course_enrollments: z
       .array(ExportedCourseEnrollmentSchema)
       .describe('The courses you are enrolled in, oldest enrollment first, with your progress and review'),
+    cloud: ExportedCloudSchema.describe(
+      'Your cloud storage: its folders and files by name, those in the trash with when they went there (names, sizes and folders: the bytes are downloaded from the cloud itself)',
+    ),
   }),
 );
 

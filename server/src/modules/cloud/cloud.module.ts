@@ -1,3 +1,4 @@
+import { CloudAccountData } from './cloud-account-data.js';
 import './cloud.events.js';
 import './cloud.jobs.js';
 import type { Platform } from '../../platform/platform.js';
@@ -53,10 +54,15 @@ export function createCloudModule(platform: Platform, deps: CloudModuleDeps): Cl
     }),
     trash: new CloudTrashService({ scope, events, clock, cloud, trash, objects, people: deps.people }),
   };
+  const accountData = new CloudAccountData({ scope, cloud, objects });
   return {
     name: 'cloud',
     routes: { cloud: cloudRoutes(services) },
     services,
+    accountData: {
+      export: (owner) => accountData.exportFor(owner),
+      erase: (owner) => accountData.eraseFor(owner),
+    },
     usage: { bytesOf: (userId) => cloud.bytesOf(userId) },
     jobs: [
       {

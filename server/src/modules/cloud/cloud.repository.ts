@@ -187,6 +187,47 @@ export class CloudRepository {
   }
 
   /** Bytes this owner's cloud holds: every kept version of every file, in the trash or not. */
+  /** Every folder and file of the account, the trash included, by name (the account export). */
+  async allOf(ownerId: string): Promise<{ folders: CloudFolderRow[]; files: CloudFileRow[] }> {
+    const [folders, files] = await Promise.all([
+      this.db
+        .selectFrom('cloud_folders')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .orderBy('name_key')
+        .orderBy('id')
+        .execute(),
+      this.db
+        .selectFrom('cloud_files')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .orderBy('name_key')
+        .orderBy('id')
+        .execute(),
+    ]);
+    return { folders, files };
+  }
+
+  /**
+   * Account erasure: every folder, file and version of the account, wherever they are (the trash
+   * included); the storage keys its versions named.
+   */
+  async eraseOwner(ownerId: string): Promise<{ folders: number; files: number; keys: string[] }> {
+    const versions = await this.db
+      .selectFrom('cloud_file_versions')
+      .select('storage_key')
+      .where('owner_id', '=', ownerId)
+      .execute();
+    // files first: a folder's deletion would take its files along uncounted
+    const files = await this.db.deleteFrom('cloud_files').where('owner_id', '=', ownerId).executeTakeFirst();
+    const folders = await this.db.deleteFrom('cloud_folders').where('owner_id', '=', ownerId).executeTakeFirst();
+    return {
+      files: Number(files.numDeletedRows),
+      folders: Number(folders.numDeletedRows),
+      keys: versions.map((row) => row.storage_key),
+    };
+  }
+
   async bytesOf(ownerId: string): Promise<number> {
     const row = await this.db
       .selectFrom('cloud_file_versions')
