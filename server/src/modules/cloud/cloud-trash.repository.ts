@@ -1,3 +1,4 @@
+import { versionOf } from './cloud.repository.js';
 import { sql } from 'kysely';
 import type { DbScope } from '../../platform/db/transactions.js';
 import type { CloudFileRow, CloudFolderRow, CloudVersionRow } from './cloud.tables.js';
@@ -38,18 +39,7 @@ export class CloudTrashRepository {
   }
 
   async addVersion(file: CloudFileRow): Promise<void> {
-    await this.db
-      .insertInto('cloud_file_versions')
-      .values({
-        file_id: file.id,
-        owner_id: file.owner_id,
-        version: file.version,
-        size: file.size,
-        content_type: file.content_type,
-        md5: file.md5,
-        storage_key: file.storage_key,
-      })
-      .execute();
+    await this.db.insertInto('cloud_file_versions').values(versionOf(file)).execute();
   }
 
   /** Removes the versions of a file past the newest `keep`; their storage keys. */

@@ -7,6 +7,17 @@ import type { CloudFileRow, CloudFilesTable, CloudFolderRow, CloudFoldersTable }
 const parentIs = (column: string, parentId: string | null) =>
   parentId === null ? sql<boolean>`${sql.ref(column)} is null` : sql<boolean>`${sql.ref(column)} = ${parentId}`;
 
+/** The version row of a file's current content: each content a file takes is kept as a version. */
+export const versionOf = (file: CloudFileRow) => ({
+  file_id: file.id,
+  owner_id: file.owner_id,
+  version: file.version,
+  size: file.size,
+  content_type: file.content_type,
+  md5: file.md5,
+  storage_key: file.storage_key,
+});
+
 /** The SQL of folders, files, their versions and the uploads under way. */
 export class CloudRepository {
   constructor(private readonly scope: DbScope) {}
@@ -162,18 +173,7 @@ export class CloudRepository {
   /** A new file with its first version. */
   async insertFile(values: Insertable<CloudFilesTable> & { id: string }): Promise<CloudFileRow> {
     const file = await this.db.insertInto('cloud_files').values(values).returningAll().executeTakeFirstOrThrow();
-    await this.db
-      .insertInto('cloud_file_versions')
-      .values({
-        file_id: file.id,
-        owner_id: file.owner_id,
-        version: file.version,
-        size: file.size,
-        content_type: file.content_type,
-        md5: file.md5,
-        storage_key: file.storage_key,
-      })
-      .execute();
+    await this.db.insertInto('cloud_file_versions').values(versionOf(file)).execute();
     return file;
   }
 
