@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createGroup, createUser, type TestUser } from '../support/factories.js';
+import { seedVerifiedUsers } from '../support/seed-rows.js';
 import { useTestServer } from '../support/suite.js';
 import { expectStatus } from '../support/typed-api.js';
 import { errorOf } from './group-helpers.js';
@@ -323,13 +322,8 @@ describe('limits on what reaches others', () => {
     const member = await createUser(suite.server);
     const group = await createGroup(suite.server, owner, { join_policy: 'open' });
     expectStatus(await member.api.groups.join({ params: { id: group.id } }), 200);
-    // 101 accounts that may be invited, written as rows (registering each would cost more than the test)
-    const tag = randomUUID().slice(0, 8);
-    const invitees = (
-      await sql<{ id: string }>`insert into users (email, username, slug, is_verified, email_verified_at)
-        select 'inv-' || ${tag} || '-' || n || '@example.test', 'inv_' || ${tag} || '_' || n, 'inv-' || ${tag} || '-' || n, true, now()
-        from generate_series(1, 101) n returning id`.execute(suite.server.riff.database.db)
-    ).rows.map((row) => row.id);
+    // 101 accounts that may be invited
+    const invitees = await seedVerifiedUsers(suite.server, 101);
     const invite = (userId: string) => owner.api.groups.invite({ params: { id: group.id }, body: { user_id: userId } });
     expect(errorOf(await invite(member.id))).toEqual([409, 'CONFLICT']);
     for (const userId of invitees.slice(0, 99)) expectStatus(await invite(userId), 201);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * Many rows at once, straight into the database: tests of limits and long lists need hundreds or
  * thousands of tracks, entries, playlists or products, and making each through its route (uploading
@@ -88,6 +89,19 @@ export async function seedPlaylists(server: TestServer, userId: string, count: n
   await sql`insert into playlists (user_id, title) select ${userId}, 'Seeded ' || g from generate_series(1, ${count}) g`.execute(
     server.riff.platform.scope.db,
   );
+}
+
+/**
+ * `count` verified accounts that may act, written as rows (registering each through the API would cost
+ * more than the tests that need many others to invite or list); their ids, in order.
+ */
+export async function seedVerifiedUsers(server: TestServer, count: number): Promise<string[]> {
+  const tag = randomUUID().slice(0, 8);
+  const { rows } = await sql<{ id: string }>`insert into users (email, username, slug, is_verified, email_verified_at)
+    select 'seeded-' || ${tag} || '-' || n || '@example.test', 'seeded_' || ${tag} || '_' || n,
+      'seeded-' || ${tag} || '-' || n, true, now()
+    from generate_series(1, ${count}::int) n order by n returning id`.execute(server.riff.platform.scope.db);
+  return rows.map((row) => row.id);
 }
 
 /** `count` draft packs of the seller's at 1.00 titled "Bulk <n>": the API creates 30 products a minute at most. */
