@@ -14,7 +14,7 @@ import { AppError, forbidden, notFound } from '../../platform/errors/app-error.j
 import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { AvatarsService } from '../media/avatars.service.js';
-import { slugify } from '../users/slug.js';
+import { firstFreeSlug, slugify } from '../users/slug.js';
 import type { CourseViews } from './course-views.js';
 import { toCents } from './courses.mapper.js';
 import { canEditCourse, mayTeach } from './courses.policy.js';
@@ -43,22 +43,14 @@ const MOVES: Record<CourseStatus, readonly CourseStatus[]> = {
 /** Topics in lower case, without repeats, in their order. */
 const normalTopics = (topics: readonly string[]) => [...new Set(topics.map((topic) => topic.toLowerCase()))];
 
-/** A course's slug: the title's, "course" when nothing of it is left. */
-function baseSlug(title: string): string {
-  const slug = slugify(title);
-  return slug === 'user' && !/user/i.test(title) ? 'course' : slug;
-}
-
 /** Courses themselves: creation by creators, the catalogue, one course, edits and status moves, deletion, cover. */
 export class CoursesService {
   constructor(private readonly deps: CoursesServiceDeps) {}
 
   private async uniqueSlug(title: string, exceptId?: string): Promise<string> {
-    const base = baseSlug(title);
+    const base = slugify(title, 'course');
     await this.deps.courses.lockSlug(base);
-    const taken = new Set(await this.deps.courses.slugsLike(base, exceptId));
-    if (!taken.has(base)) return base;
-    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+    return firstFreeSlug(base, await this.deps.courses.slugsLike(base, exceptId));
   }
 
   /** POST /courses: creators and admins; a draft with the caller as its instructor. */

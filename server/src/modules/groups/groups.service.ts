@@ -14,7 +14,7 @@ import type { EventBus } from '../../platform/events/event-bus.js';
 import { paginate, pageWindow } from '../../platform/http/pagination.js';
 import type { AvatarsService } from '../media/avatars.service.js';
 import type { PeopleReader } from '../users/people-reader.js';
-import { slugify } from '../users/slug.js';
+import { firstFreeSlug, slugify } from '../users/slug.js';
 import type { GroupViews } from './group-views.js';
 import { toGroupDto } from './groups.mapper.js';
 import { canDeleteGroup, canManageGroup } from './groups.policy.js';
@@ -35,12 +35,6 @@ export interface GroupsServiceDeps {
   images: Pick<AvatarsService, 'storeImage' | 'openImage' | 'discardImages'>;
 }
 
-/** A group's slug: the name's (as a username's), "group" when nothing of it is left. */
-function baseSlug(name: string): string {
-  const slug = slugify(name);
-  return slug === 'user' && !/user/i.test(name) ? 'group' : slug;
-}
-
 /** Groups themselves: creation under the owner's limit, the list, one group, edits, deletion. */
 export class GroupsService {
   constructor(private readonly deps: GroupsServiceDeps) {}
@@ -56,11 +50,9 @@ export class GroupsService {
 
   /** A free slug for `name`: -2, -3… when taken. Serialised per base so two groups of one name do not race. */
   private async uniqueSlug(name: string, exceptId?: string): Promise<string> {
-    const base = baseSlug(name);
+    const base = slugify(name, 'group');
     await this.deps.groups.lockSlug(base);
-    const taken = new Set(await this.deps.groups.slugsLike(base, exceptId));
-    if (!taken.has(base)) return base;
-    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+    return firstFreeSlug(base, await this.deps.groups.slugsLike(base, exceptId));
   }
 
   /** POST /groups: the caller owns it and is its first member; at most GROUPS_OWNED_MAX owned. */
