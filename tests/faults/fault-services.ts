@@ -147,3 +147,42 @@ export async function openFdCount(pid: number | 'self' = 'self'): Promise<number
   const { readdir } = await import('node:fs/promises');
   return (await readdir(`/proc/${pid}/fd`)).length;
 }
+
+const repositoryRoot = path.resolve(import.meta.dirname, '../..');
+
+/** Every file under `dir`, as paths relative to it (none when it does not exist). */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises');
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+}
+
+/**
+ * A Riff server in a process of its own (`server/src/main.ts` through tsx) on `port`, with `env`
+ * over this process's environment, once /readyz answers 200; it joins `children`, for the test to
+ * kill what is left at its end. `output` holds what it printed, `exited` its signal or exit code.
+ */
+export async function startServerProcess(port: number, env: Record<string, string>, children: ChildProcess[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], {
+    cwd: repositoryRoot,
+    env: { ...process.env, PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const output: string[] = [];
+  child.stdout?.on('data', (data) => output.push(String(data)));
+  child.stderr?.on('data', (data) => output.push(String(data)));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(
+    'the server ready',
+    60_000,
+    async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined),
+    100,
+  );
+  return { child, baseUrl, output, exited };
+}

@@ -5,8 +5,8 @@
  * stays in storage once the cleanup has run. It runs on its own PostgreSQL cluster: the cleanup is
  * run 25 hours ahead, which on the shared database would expire other test files' sessions.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdir, mkdtemp, rm } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,18 +17,17 @@ import { signedInOverHttp } from '../support/accounts.js';
 import { makeAudio, md5, uploadForm } from '../support/audio.js';
 import { api } from '../support/http.js';
 import { runJob } from '../support/jobs.js';
-import { createPgCluster, faultSuiteEnabled, freePort, waitFor, type PgCluster } from './fault-services.js';
+import {
+  createPgCluster,
+  faultSuiteEnabled,
+  filesUnder,
+  freePort,
+  startServerProcess,
+  waitFor,
+  type PgCluster,
+} from './fault-services.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const CHUNK = 32 * 1024;
-
-/** Every file under `dir`, as paths relative to it. */
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
-}
 
 describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
   let dataDir: string;
@@ -47,37 +46,18 @@ describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a chunk', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  async function startServer(port: number) {
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: cluster.url('riff'),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      UPLOAD_CHUNK_MAX_BYTES: String(CHUNK),
-    };
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    const output: string[] = [];
-    child.stdout?.on('data', (data) => output.push(String(data)));
-    child.stderr?.on('data', (data) => output.push(String(data)));
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-      child.on('exit', (code, signal) => resolve(signal ?? code)),
+  const startServer = (port: number) =>
+    startServerProcess(
+      port,
+      {
+        DATA_DIR: dataDir,
+        DATABASE_URL: cluster.url('riff'),
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        UPLOAD_CHUNK_MAX_BYTES: String(CHUNK),
+      },
+      children,
     );
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitFor(
-      'the server ready',
-      60_000,
-      async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined),
-      100,
-    );
-    return { child, baseUrl, output, exited };
-  }
 
   it('resumes on a new process: the cut chunk is missing, the rest arrives, md5 and streamed bytes are the file’s, no .partial left', {
     timeout: 180_000,

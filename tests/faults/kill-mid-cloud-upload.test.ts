@@ -4,8 +4,8 @@
  * dead one wrote. It runs on its own PostgreSQL cluster: the cleanup is run 25 hours ahead, which on
  * the shared database would sweep other test files' uploads under way.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,16 +15,15 @@ import { loadConfig } from '../../server/src/platform/config/config.js';
 import { signedInOverHttp } from '../support/accounts.js';
 import { api } from '../support/http.js';
 import { runJob } from '../support/jobs.js';
-import { createPgCluster, faultSuiteEnabled, freePort, waitFor, type PgCluster } from './fault-services.js';
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
-}
+import {
+  createPgCluster,
+  faultSuiteEnabled,
+  filesUnder,
+  freePort,
+  startServerProcess,
+  waitFor,
+  type PgCluster,
+} from './fault-services.js';
 
 describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a cloud upload', () => {
   let dataDir: string;
@@ -43,33 +42,17 @@ describe.skipIf(!faultSuiteEnabled)('kill -9 in the middle of a cloud upload', (
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  async function startServer(port: number) {
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: cluster.url('riff'),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-    };
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@riff/source', 'server/src/main.ts'], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-      child.on('exit', (code, signal) => resolve(signal ?? code)),
+  const startServer = (port: number) =>
+    startServerProcess(
+      port,
+      {
+        DATA_DIR: dataDir,
+        DATABASE_URL: cluster.url('riff'),
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '1000000',
+      },
+      children,
     );
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitFor(
-      'the server ready',
-      60_000,
-      async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined),
-      100,
-    );
-    return { child, baseUrl, exited };
-  }
 
   it('leaves no file, and the cleanup removes what the dead process wrote', { timeout: 180_000 }, async () => {
     const port = await freePort();
